@@ -1,0 +1,2 @@
+// openapi-typescript's maps of specs/direct-debit.yaml: `paths`, `webhooks`, `components`, `operations`.
+export type * from './generated/paths.gen.ts';

@@ -1,0 +1,2 @@
+// The zod schemas of every request, response, component and event of specs/lottery.yaml.
+export * from './generated/zod.gen.ts';
