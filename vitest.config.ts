@@ -10,6 +10,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'packages', include: ['packages/*/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'tooling', include: ['tooling/*/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'apps', include: ['apps/*/test/**/*.test.ts'] } },
     ],
   },
 });

@@ -1,0 +1,78 @@
+#!/usr/bin/env -S node --conditions=@paykit/source
+// paykit-sandbox: the simulated platform as a process.
+//   pnpm --filter @paykit/sandbox start [--port 4010] [--seed FILE] [--manual-clock]
+// Workspace packages resolve to their TypeScript sources (export condition @paykit/source),
+// so the sandbox runs from a fresh clone without a build.
+// Environment: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_SEED (a seed file), SANDBOX_RANDOM_SEED.
+import { parseArgs } from 'node:util';
+import { loadSeedFile } from './seed.ts';
+import { startSandbox } from './server.ts';
+
+const USAGE = `usage: paykit-sandbox [--port N] [--host ADDR] [--seed FILE] [--random-seed TEXT] [--manual-clock] [--log]
+  --port         port to listen on (default 4010, or SANDBOX_PORT)
+  --host         address to bind (default 127.0.0.1, or SANDBOX_HOST)
+  --seed         a seed file (JSON, shaped like GET /_sandbox/seed) instead of the default seed (or SANDBOX_SEED)
+  --random-seed  seeds ids, tokens and fault decisions, so a run repeats (or SANDBOX_RANDOM_SEED)
+  --manual-clock the sandbox clock stands still until POST /_sandbox/clock/advance
+  --log          log every request as a JSON line`;
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        'random-seed': { type: 'string' },
+        'manual-clock': { type: 'boolean' },
+        log: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const portText = values.port ?? process.env.SANDBOX_PORT ?? '4010';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`Invalid port "${portText}" (--port or SANDBOX_PORT): give a whole number from 0 to 65535.`);
+    return 2;
+  }
+  const seedFile = values.seed ?? process.env.SANDBOX_SEED;
+  const seed = seedFile ? await loadSeedFile(seedFile) : undefined;
+  const sandbox = await startSandbox({
+    port,
+    host: values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1',
+    ...(seed ? { seed } : {}),
+    randomSeed: values['random-seed'] ?? process.env.SANDBOX_RANDOM_SEED ?? 'paykit-sandbox',
+    clock: { mode: values['manual-clock'] ? 'manual' : 'real' },
+    logger: values.log ?? false,
+  });
+  console.log(`paykit sandbox listening on ${sandbox.url}`);
+  for (const [product, url] of Object.entries(sandbox.urls)) console.log(`  ${product.padEnd(13)} ${url}`);
+  console.log(`  control API    ${sandbox.controlUrl} (GET /_sandbox/seed lists the seeded clients and keys)`);
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1;
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(/EADDRINUSE/.test(message) ? `${message}\nThe port is taken: stop the other process or pass --port.` : message);
+    process.exit(1);
+  },
+);

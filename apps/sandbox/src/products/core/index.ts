@@ -1,0 +1,82 @@
+// The core banking service: credentials and tokens, webhook configurations, private accounts,
+// penny validation with its CEP lookup, money_out / internal_transaction with SPEI and internal
+// routing, incoming credits, refunds and reports.
+import type { CepOutcome, IncomingSpei, ReportRequest, Seed, SpeiRejection } from '@paykit/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { SandboxProduct, SandboxRuntime } from '../../runtime.ts';
+import { coreErrorBody, installCoreErrorHandler } from './errors.ts';
+import { registerAccountRoutes } from './routes/accounts.ts';
+import { registerCredentialRoutes } from './routes/credentials.ts';
+import { registerTransactionRoutes } from './routes/transactions.ts';
+import { registerWebhookRoutes } from './routes/webhooks.ts';
+import { CoreState } from './state.ts';
+import * as lifecycle from './transactions.ts';
+import { openPrivateAccount } from './accounts.ts';
+
+export class CoreService implements SandboxProduct {
+  readonly name = 'core';
+  state = new CoreState();
+
+  readonly runtime: SandboxRuntime;
+
+  constructor(runtime: SandboxRuntime) {
+    this.runtime = runtime;
+  }
+
+  register(app: FastifyInstance): void {
+    installCoreErrorHandler(app);
+    registerCredentialRoutes(app, this);
+    registerWebhookRoutes(app, this);
+    registerAccountRoutes(app, this);
+    registerTransactionRoutes(app, this);
+  }
+
+  load(seed: Partial<Seed>): void {
+    if (seed.core) this.state.load(seed.core, this.runtime.clock.nowMs());
+  }
+
+  reset(): void {
+    this.state = new CoreState();
+  }
+
+  errorBody(status: number, message: string): unknown {
+    return coreErrorBody(status, 'INTERNAL', message);
+  }
+
+  // ---- platform-side triggers, called by the control API; ControlError for 404/409 ----
+
+  /** An external SPEI credit arrives for a CLABE: a MONEY_IN SPEI_CREDIT is delivered. */
+  incomingSpei(input: IncomingSpei): { transactionId: string; trackingKey: string } {
+    return lifecycle.incomingSpei(this, input);
+  }
+
+  /** Moves a penny validation's CEP lookup to DELAYED, COMPLETED or FAILED now. */
+  cepOutcome(transactionId: string, input: CepOutcome): { status: string } {
+    return lifecycle.cepOutcome(this, transactionId, input);
+  }
+
+  /** Liquidates an outbound SPEI transfer now. */
+  settleSpei(transactionId: string): { status: string } {
+    return lifecycle.settleSpei(this, transactionId);
+  }
+
+  /** Rejects, cancels or declines an outbound SPEI transfer. */
+  rejectSpei(transactionId: string, input: SpeiRejection): { status: string } {
+    return lifecycle.rejectSpei(this, transactionId, input);
+  }
+
+  /** The network reverses a liquidated outbound transfer: refund transaction + REFUND event. */
+  reverseSpei(transactionId: string): { refundTransactionId: string } {
+    return lifecycle.reverseSpei(this, transactionId);
+  }
+
+  /** Emits a REPORT event. */
+  emitReport(input: ReportRequest): { fileName: string } {
+    return lifecycle.emitReport(this, input);
+  }
+
+  /** Opens a private account with a CLABE instrument for an owner (remittance receive uses it). */
+  openPrivateAccount(input: { clientId: string; ownerId: string; holderName: string; rfc?: string }): { accountId: string; instrumentId: string; clabe: string } {
+    return openPrivateAccount(this, input);
+  }
+}

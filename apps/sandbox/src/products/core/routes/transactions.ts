@@ -1,0 +1,82 @@
+// POST /v1/transactions/penny_validation, money_out and internal_transaction: bearer
+// authenticated, bodies validated (penny validation with the generated schema, the transfers
+// with the sandbox's own, their body not being shown), answered 200 with the CoreTransaction.
+import { zCreateMoneyOutBody, zCreatePennyValidationBody, zCreatePennyValidationHeaders } from '@paykit/core-client/zod';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireBearer } from '../auth.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreService } from '../index.ts';
+import type { Ok, Schema } from '../spec.ts';
+import type { Transaction } from '../state.ts';
+import { bodyError } from '../tx-checks.ts';
+import { canonicalJson, claimIdempotencyKey } from '../tx-idempotency.ts';
+import { createPennyValidation } from '../tx-penny.ts';
+import { renderTransaction } from '../tx-render.ts';
+import { createTransfer, TransferBody } from '../tx-transfer.ts';
+
+/**
+ * What money_out and internal_transaction answer. The spec documents only money_out's
+ * subCategory (INT_DEBIT or SPEI_DEBIT) and leaves the rest open, and shows no body at all for
+ * internal_transaction; sandbox choice: both answer the transfer's whole CoreTransaction.
+ */
+type TransferAnswer = Schema<'CoreTransaction'> & Ok<'createMoneyOut'>;
+
+function renderTransfer(core: CoreService, tx: Transaction): TransferAnswer {
+  const rendered = renderTransaction(core, tx);
+  const { subCategory } = rendered;
+  // createTransfer books nothing else; the check narrows the type for the spec's subCategory.
+  if (subCategory !== 'INT_DEBIT' && subCategory !== 'SPEI_DEBIT') throw new CoreHttpError(500, 'INTERNAL', `Transfer ${tx.id} has sub-category ${subCategory}.`);
+  return { ...rendered, subCategory };
+}
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return undefined;
+  const parsed = zCreatePennyValidationHeaders.safeParse({ 'Idempotency-Key': value });
+  if (!parsed.success) throw new CoreHttpError(400, 'DATA_ERROR', 'Malformed Idempotency-Key header: send a UUID (a deterministic UUID v5 of the request).');
+  return value;
+}
+
+export function registerTransactionRoutes(app: FastifyInstance, core: CoreService): void {
+  app.post('/v1/transactions/penny_validation', async (request, reply) => {
+    const caller = requireBearer(core.state, core.runtime.clock, request);
+    const key = idempotencyKey(request);
+    const parsed = zCreatePennyValidationBody.safeParse(request.body);
+    if (!parsed.success) throw bodyError(parsed.error, request.body);
+    const input = parsed.data;
+    if (key === undefined) return reply.code(200).send(renderTransaction(core, createPennyValidation(core, caller, input)) satisfies Ok<'createPennyValidation'>);
+
+    // Claimed before anything else runs, so a concurrent request with this key sees it in progress.
+    const claim = claimIdempotencyKey(core.state, caller.clientId, key, canonicalJson(input));
+    if (claim.kind === 'replay') {
+      const tx = core.state.transactions.get(claim.transactionId);
+      if (!tx) throw new CoreHttpError(500, 'INTERNAL', 'The transaction of this Idempotency-Key is gone.');
+      return reply.code(200).send(renderTransaction(core, tx) satisfies Ok<'createPennyValidation'>);
+    }
+    try {
+      const tx = createPennyValidation(core, caller, input);
+      claim.done(tx.id);
+      return reply.code(200).send(renderTransaction(core, tx) satisfies Ok<'createPennyValidation'>);
+    } catch (error) {
+      claim.release();
+      throw error;
+    }
+  });
+
+  // sandbox choice: both answer 200 (the reference does not state the success code); the
+  // deprecated internal_transaction behaves exactly like money_out, routing included.
+  for (const [path, kind] of [
+    ['/v1/transactions/money_out', 'MONEY_OUT'],
+    ['/v1/transactions/internal_transaction', 'INTERNAL_TRANSACTION'],
+  ] as const) {
+    app.post(path, async (request, reply) => {
+      const caller = requireBearer(core.state, core.runtime.clock, request);
+      const shape = zCreateMoneyOutBody.safeParse(request.body);
+      if (!shape.success) throw bodyError(shape.error, request.body);
+      const parsed = TransferBody.safeParse(request.body);
+      if (!parsed.success) throw bodyError(parsed.error, request.body);
+      return reply.code(200).send(renderTransfer(core, createTransfer(core, caller, kind, parsed.data)) satisfies Ok<'createMoneyOut'> & Ok<'createInternalTransaction'>);
+    });
+  }
+}

@@ -1,0 +1,57 @@
+// Idempotency-Key of penny validation: the same key with the same payload gives the same
+// transaction again; another payload, or a first request still running, is a 409.
+import { CoreHttpError } from './errors.ts';
+import type { CoreState } from './state.ts';
+
+/** JSON with object keys sorted at every level: equal payloads give equal text whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export type Claim =
+  | { kind: 'replay'; transactionId: string }
+  | {
+      kind: 'new';
+      /** The request succeeded: later requests with this key get this transaction. */
+      done(transactionId: string): void;
+      /** The request failed: the key is free again. */
+      release(): void;
+    };
+
+/**
+ * Claims a key for a request, synchronously (before any await), so a concurrent request with
+ * the same key sees it in progress. Keys are scoped to the client.
+ * sandbox choices: keys never expire (the reference does not show a TTL); a request that ends
+ * in an error does not keep its key, so it can be retried with a corrected payload; a replay
+ * returns the transaction as it is now.
+ */
+export function claimIdempotencyKey(state: CoreState, clientId: string, key: string, fingerprint: string): Claim {
+  const slot = `${clientId}:${key.toLowerCase()}`;
+  const entry = state.idempotency.get(slot);
+  if (entry) {
+    if (entry.fingerprint !== fingerprint) {
+      throw new CoreHttpError(409, 'UNIQUE_VIOLATION', 'Idempotency-Key reused with a different payload: send a new key for a different request.');
+    }
+    if (entry.state === 'in-progress' || entry.transactionId === undefined) {
+      throw new CoreHttpError(409, 'UNIQUE_VIOLATION', 'The original request with this Idempotency-Key is still in progress: retry later with the same key.');
+    }
+    return { kind: 'replay', transactionId: entry.transactionId };
+  }
+  state.idempotency.set(slot, { key, clientId, fingerprint, state: 'in-progress' });
+  return {
+    kind: 'new',
+    done(transactionId) {
+      state.idempotency.set(slot, { key, clientId, fingerprint, state: 'done', transactionId });
+    },
+    release() {
+      if (state.idempotency.get(slot)?.state === 'in-progress') state.idempotency.delete(slot);
+    },
+  };
+}
