@@ -7,6 +7,10 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@paykit/source'] } },
   test: {
     reporters: ['default', '@paykit/testing/summary-reporter'],
+    // The secret audit: everything tests write, and every failed test's error, is searched for
+    // the configured secrets after the run; a secret anywhere fails it (tooling/testing).
+    globalSetup: ['@paykit/testing/secret-audit'],
+    setupFiles: ['@paykit/testing/secret-audit-setup'],
     projects: [
       { extends: true, test: { name: 'packages', include: ['packages/*/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'tooling', include: ['tooling/*/test/**/*.test.ts'] } },

@@ -5,3 +5,34 @@ export * from './generated/index.ts';
 export { client } from './generated/client.gen.ts';
 export { createClient, createConfig } from './generated/client/index.ts';
 export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
+
+// The hand-written layer.
+export { createCashClient, type CashClient, type CashClientOptions, type CashOperationPaths } from './client.ts';
+export { cashSigningFetch, type CashSigningOptions } from './signing-fetch.ts';
+export {
+  parseCashEvent,
+  constructCashEvent,
+  CashEventError,
+  CASH_EVENT_NAMES,
+  type CashEvent,
+  type CashEventName,
+  type CashActivation,
+  type CashPaidEvent,
+  type CashExpiredEvent,
+  type CashReversedEvent,
+} from './events.ts';
+export {
+  verifyCashWebhook,
+  signCashRequest,
+  WebhookVerificationError,
+  PaykitError,
+  ApiError,
+  ConfigurationError,
+  RequestValidationError,
+  UnauthorizedError,
+  NotFoundError,
+  ConnectionError,
+  TimeoutError,
+  DriftError,
+  type RequestOptions,
+} from '@paykit/runtime';

@@ -5,3 +5,43 @@ export * from './generated/index.ts';
 export { client } from './generated/client.gen.ts';
 export { createClient, createConfig } from './generated/client/index.ts';
 export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
+
+// The hand-written layer: the client, its token lifecycle and the webhook helpers.
+export { createCoreClient, type CoreClient } from './client.ts';
+export type { CoreClientOptions, CreatedTransaction } from './options.ts';
+export { MemoryTokenStore, tokenStoreKey, type StoredToken, type TokenStore } from './token-store.ts';
+export type { MoneyOutInput, PennyValidationInput, PennyValidationOptions } from './transactions.ts';
+export { generateWebhookToken, WEBHOOK_TOKEN_BYTES, type RegisterWebhookInput, type RegisteredWebhook, type WebhookPatch } from './webhooks.ts';
+export { parseCoreEvent, type CoreEvent, type CoreEventKind } from './events.ts';
+export {
+  AuthenticationError,
+  CoreEventError,
+  IdempotencyConflictError,
+  TransactionRecordingError,
+  type AuthenticationFailure,
+  type IdempotencyConflictCase,
+} from './errors.ts';
+// From the runtime, so a receiver needs only this package: delivery verification (constant time,
+// several tokens during rotation) and the errors every call can throw.
+export {
+  verifyCoreWebhook,
+  WebhookVerificationError,
+  PaykitError,
+  ConfigurationError,
+  ApiError,
+  BadRequestError,
+  UnauthorizedError,
+  NotFoundError,
+  ConflictError,
+  RateLimitedError,
+  InternalServerError,
+  ConnectionError,
+  TimeoutError,
+  DriftError,
+  RequestValidationError,
+  MoneyError,
+  type RequestOptions,
+  type DriftReport,
+  type Logger,
+  type LogEntry,
+} from '@paykit/runtime';

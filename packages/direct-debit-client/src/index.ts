@@ -5,3 +5,18 @@ export * from './generated/index.ts';
 export { client } from './generated/client.gen.ts';
 export { createClient, createConfig } from './generated/client/index.ts';
 export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
+
+// The hand-written layer.
+export { createDirectDebitClient, type DirectDebitClient, type DirectDebitClientOptions, type InstrumentListParams, type InstrumentPageParams } from './client.ts';
+export {
+  PaykitError,
+  ApiError,
+  ConfigurationError,
+  RequestValidationError,
+  UnauthorizedError,
+  UnprocessableError,
+  ConnectionError,
+  TimeoutError,
+  DriftError,
+  type RequestOptions,
+} from '@paykit/runtime';

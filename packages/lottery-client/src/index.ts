@@ -5,3 +5,7 @@ export * from './generated/index.ts';
 export { client } from './generated/client.gen.ts';
 export { createClient, createConfig } from './generated/client/index.ts';
 export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
+
+// The hand-written layer.
+export { createLotteryClient, type LotteryClient, type LotteryClientOptions } from './client.ts';
+export { PaykitError, ApiError, ConfigurationError, UnauthorizedError, ConnectionError, TimeoutError, DriftError, type RequestOptions } from '@paykit/runtime';

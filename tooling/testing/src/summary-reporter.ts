@@ -1,6 +1,8 @@
 // Prints one plain closing line after vitest's own summary, for tools that read a run's result
-// from its last line: `tests: N passed, N failed, N skipped`.
+// from its last line: `tests: N passed, N failed, N skipped`. Before it, the secret audit's
+// result: a secret found in any test output or error counts as a failure.
 import type { Reporter, TestModule } from 'vitest/node';
+import { AUDIT_DIR_ENV, readRecorded, scan } from './secret-audit.ts';
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -18,6 +20,17 @@ export default class SummaryReporter implements Reporter {
       }
     }
     failed += unhandledErrors.length;
+    const dir = process.env[AUDIT_DIR_ENV];
+    if (dir) {
+      const recorded = readRecorded(dir);
+      const findings = scan(recorded);
+      process.stdout.write(`\nsecret audit: ${recorded.length} recorded outputs and errors scanned, ${findings.length} secret(s) found\n`);
+      for (const f of findings) process.stdout.write(`  ${f.kind}: ${f.secret} after "${f.excerpt}" — mask it at its source\n`);
+      if (findings.length > 0) {
+        failed += findings.length;
+        process.exitCode = 1;
+      }
+    }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

@@ -1,0 +1,94 @@
+// createCoreClient: the core banking service behind one object, with the token lifecycle,
+// retries, timeouts, redacted logging and drift reporting of @paykit/runtime.
+import { createTransport, resolveBaseUrl, type InvokeContext, type RequestOptions } from '@paykit/runtime';
+import { accountOperations } from './accounts.ts';
+import { createToken, listCredentials, type ClientDeps } from './auth.ts';
+import { createClient } from './generated/client/index.ts';
+import type { ClientCredentialList, CoreTransaction, MoneyOutTransaction } from './generated/types.gen.ts';
+import { resolveCoreOptions, type CoreClientOptions } from './options.ts';
+import { TokenManager } from './token-manager.ts';
+import { MemoryTokenStore, tokenStoreKey, type StoredToken } from './token-store.ts';
+import { internalTransaction, moneyOut, pennyValidation, type MoneyOutInput, type PennyValidationInput, type PennyValidationOptions } from './transactions.ts';
+import { webhookOperations } from './webhooks.ts';
+
+export interface CoreClient {
+  readonly environment: CoreClientOptions['environment'];
+  readonly clientId: string;
+  readonly baseUrl: string;
+  credentials: {
+    /** Credential retrieval with the API key. The answer holds client_secret: keep it server-side, never log it. */
+    list(requestOptions?: RequestOptions): Promise<ClientCredentialList>;
+  };
+  tokens: {
+    /** The cached bearer token, or a new one when it is missing or within the refresh margin of expiry. */
+    current(): Promise<StoredToken>;
+    /** Creates a new token now, whatever the cache holds. */
+    refresh(): Promise<StoredToken>;
+    /** Forgets the cached token (here and in the token store). */
+    clear(): Promise<void>;
+  };
+  webhooks: ReturnType<typeof webhookOperations>;
+  transactions: {
+    /** 0.01 MXN to the destination and a CEP lookup; the Idempotency-Key is derived from the request unless given. 409 → IdempotencyConflictError. */
+    pennyValidation(body: PennyValidationInput, options?: PennyValidationOptions): Promise<CoreTransaction>;
+    /** Every outbound transfer; the destination decides INT_DEBIT or SPEI_DEBIT. */
+    moneyOut(body: MoneyOutInput, requestOptions?: RequestOptions): Promise<MoneyOutTransaction>;
+    /**
+     * @deprecated Since 2026-05-07: use `moneyOut` with the same body (it routes internal
+     * transfers itself). Still fully functional; warns once per process.
+     */
+    internalTransaction(body: MoneyOutInput, requestOptions?: RequestOptions): Promise<unknown>;
+  };
+  accounts: ReturnType<typeof accountOperations>;
+}
+
+/**
+ * The core banking client.
+ *
+ * ```ts
+ * const core = createCoreClient({ environment: 'staging', baseUrl, clientId, apiKey });
+ * const { webhook, token } = await core.webhooks.register({ webhookType: 'CEP', url });
+ * const tx = await core.transactions.moneyOut({ source_instrument_id, destination_instrument_id, amount: '150.00' });
+ * ```
+ */
+export function createCoreClient(input: CoreClientOptions): CoreClient {
+  const options = resolveCoreOptions(input);
+  const baseUrl = resolveBaseUrl('core', options.environment, options.baseUrl);
+  const transport = createTransport({
+    product: 'core',
+    timeoutMs: options.timeoutMs,
+    retry: options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries },
+    fetch: options.fetch,
+    logger: options.logger,
+  });
+  const sdk = createClient({ baseUrl, fetch: transport.fetch });
+  const ctx: InvokeContext = { product: 'core', transport, drift: { onDrift: options.onDrift, strict: options.strict } };
+  const auth = { options, sdk, ctx, baseUrl };
+  const tokens = new TokenManager({
+    store: options.tokenStore ?? new MemoryTokenStore(),
+    key: tokenStoreKey(options.environment, options.clientId),
+    create: () => createToken(auth),
+    now: options.now,
+    refreshMarginMs: options.refreshMarginSeconds * 1000,
+  });
+  const deps: ClientDeps = { ...auth, tokens };
+
+  return {
+    environment: options.environment,
+    clientId: options.clientId,
+    baseUrl,
+    credentials: { list: (requestOptions) => listCredentials(auth, requestOptions) },
+    tokens: {
+      current: async () => ({ ...(await tokens.current()) }),
+      refresh: async () => ({ ...(await tokens.refresh()) }),
+      clear: () => tokens.clear(),
+    },
+    webhooks: webhookOperations(deps),
+    transactions: {
+      pennyValidation: (body, pennyOptions) => pennyValidation(deps, body, pennyOptions),
+      moneyOut: (body, requestOptions) => moneyOut(deps, body, requestOptions),
+      internalTransaction: (body, requestOptions) => internalTransaction(deps, body, requestOptions),
+    },
+    accounts: accountOperations(deps),
+  };
+}

@@ -1,0 +1,90 @@
+// What createCoreClient takes, and the checks made before the first request. Messages name the
+// option and what is expected, never the value (apiKey and clientSecret are secrets).
+import { ConfigurationError, IDEMPOTENCY_NAMESPACES, type DriftReport, type Environment, type Logger } from '@paykit/runtime';
+import type { CoreTransaction, MoneyOutTransaction } from './generated/types.gen.ts';
+import type { TokenStore } from './token-store.ts';
+
+/** A transaction the platform returned from money_out, internal_transaction or penny validation. */
+export type CreatedTransaction =
+  | { operation: 'createPennyValidation'; transaction: CoreTransaction; idempotencyKey: string }
+  | { operation: 'createMoneyOut'; transaction: MoneyOutTransaction }
+  /** internal_transaction's response is not shown by the reference: whatever the platform answered. */
+  | { operation: 'createInternalTransaction'; transaction: unknown };
+
+export interface CoreClientOptions {
+  /** 'sandbox' (the local simulator), 'staging' or 'production'. Credentials, tokens and environment must match. */
+  environment: Environment;
+  /** Required for staging and production: the reference does not show their addresses. */
+  baseUrl?: string;
+  /** The client id (UUID) issued at onboarding. */
+  clientId: string;
+  /** The x-api-key issued at onboarding for this environment. Secret. */
+  apiKey: string;
+  /**
+   * The credential's client_secret. When omitted, the client retrieves the credentials with the
+   * API key, checks that one is ACTIVE and of this environment, and uses it. Secret.
+   */
+  clientSecret?: string;
+  /** Where tokens are cached (default: in memory). Share one store between processes to share one token. */
+  tokenStore?: TokenStore;
+  /** Create a new token this many seconds before `expires_at` (default 300). */
+  refreshMarginSeconds?: number;
+  /** Per-attempt timeout (default 30 000 ms). */
+  timeoutMs?: number;
+  /** Retries of requests that are safe to repeat (default 2). */
+  maxRetries?: number;
+  /** A fetch implementation (tests, proxies). */
+  fetch?: typeof fetch;
+  /** Receives redacted request/response entries. */
+  logger?: Logger;
+  /** Called for every difference between a response and the spec (the response is still returned). */
+  onDrift?: (report: DriftReport) => void;
+  /** Throw a DriftError instead of returning a response that differs from the spec. */
+  strict?: boolean;
+  /** UUID namespace of derived Idempotency-Keys (default IDEMPOTENCY_NAMESPACES[environment]). */
+  idempotencyNamespace?: string;
+  /**
+   * Called with every transaction that penny validation, money_out and internal_transaction
+   * return (a replayed penny validation too: dedupe by transaction id). Awaited; if it throws,
+   * the call throws TransactionRecordingError carrying the transaction.
+   */
+  onTransactionCreated?: (created: CreatedTransaction) => void | Promise<void>;
+  /** The clock token expiry is checked against (default: the system clock). */
+  now?: () => Date;
+}
+
+const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'staging', 'production'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN_LIFETIME_SECONDS = 24 * 3600;
+
+export interface ResolvedCoreOptions extends CoreClientOptions {
+  refreshMarginSeconds: number;
+  idempotencyNamespace: string;
+  now: () => Date;
+}
+
+/** Checks the options and fills the defaults; throws ConfigurationError naming the option at fault. */
+export function resolveCoreOptions(options: CoreClientOptions): ResolvedCoreOptions {
+  const problems: string[] = [];
+  if (!ENVIRONMENTS.includes(options.environment)) problems.push(`environment must be one of ${ENVIRONMENTS.join(', ')}`);
+  if (typeof options.clientId !== 'string' || !UUID.test(options.clientId)) problems.push('clientId must be the client id (a UUID) issued at onboarding');
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') problems.push('apiKey must be the x-api-key issued at onboarding for this environment');
+  if (options.clientSecret !== undefined && (typeof options.clientSecret !== 'string' || options.clientSecret.trim() === '')) {
+    problems.push('clientSecret, when given, must be the non-empty client_secret of an ACTIVE credential (or omit it to retrieve it with the API key)');
+  }
+  const margin = options.refreshMarginSeconds ?? 300;
+  if (!Number.isFinite(margin) || margin < 0 || margin >= TOKEN_LIFETIME_SECONDS) {
+    problems.push(`refreshMarginSeconds must be a number of seconds from 0 to below ${TOKEN_LIFETIME_SECONDS} (tokens are valid 24 hours)`);
+  }
+  if (options.idempotencyNamespace !== undefined && !UUID.test(options.idempotencyNamespace)) problems.push('idempotencyNamespace must be a UUID');
+  if (options.tokenStore !== undefined && (typeof options.tokenStore.get !== 'function' || typeof options.tokenStore.set !== 'function')) {
+    problems.push('tokenStore must implement get(key), set(key, token) and delete(key)');
+  }
+  if (problems.length > 0) throw new ConfigurationError(`createCoreClient: ${problems.join('; ')}.`);
+  return {
+    ...options,
+    refreshMarginSeconds: margin,
+    idempotencyNamespace: options.idempotencyNamespace ?? IDEMPOTENCY_NAMESPACES[options.environment],
+    now: options.now ?? (() => new Date()),
+  };
+}

@@ -1,0 +1,116 @@
+// The direct debit client: x-api-key on every request, customers, instruments as pages that are
+// async iterables, charges. Errors are the runtime's: a validation failure is a 422 whose
+// `detail[{loc,msg,type}]` the UnprocessableError exposes as `error.detail`.
+import {
+  ConfigurationError,
+  createTransport,
+  invoke,
+  resolveBaseUrl,
+  type DriftReport,
+  type Environment,
+  type InvokeContext,
+  type Logger,
+  type RequestOptions,
+} from '@paykit/runtime';
+import { createClient } from './generated/client/index.ts';
+import { createCharge, createCustomer, listInstruments } from './generated/sdk.gen.ts';
+import type { Charge, ChargeCreateRequest, Customer, CustomerCreateRequest, DirectDebitInstrument, InstrumentPage } from './generated/types.gen.ts';
+import { zCreateChargeResponse, zCreateCustomerResponse, zListInstrumentsResponse } from './generated/zod.gen.ts';
+import { walkItems, walkPages } from './pagination.ts';
+
+export interface DirectDebitClientOptions {
+  /** sandbox → http://127.0.0.1:4010/direct-debit; staging and production need `baseUrl` (the reference does not show their URLs). */
+  environment: Environment;
+  baseUrl?: string;
+  /** A direct debit API key (management portal → settings), sent as `x-api-key`. Never logged or put in an error. */
+  apiKey: string;
+  /** Per attempt; default 30 000. */
+  timeoutMs?: number;
+  /** Retries of requests that are safe to repeat (GET; never a POST without an Idempotency-Key); default 2. */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+  /** Receives redacted entries only. */
+  logger?: Logger;
+  /** Told of every field of a response that differs from the spec (the response is still returned). */
+  onDrift?: (report: DriftReport) => void;
+  /** Throw DriftError instead of returning a response that differs from the spec. */
+  strict?: boolean;
+}
+
+export interface InstrumentListParams {
+  /** Page size; the service's default is 100, its maximum is not shown (the sandbox allows 1000). */
+  limit?: number;
+}
+
+export interface InstrumentPageParams extends InstrumentListParams {
+  /** The `next_cursor` of the previous page; omit (or null) for the first page. */
+  cursor?: string | null;
+}
+
+export interface DirectDebitClient {
+  customers: {
+    /** POST /customers → 201 customer. A 422 is an UnprocessableError with `detail[]`. */
+    create(body: CustomerCreateRequest, options?: RequestOptions): Promise<Customer>;
+  };
+  instruments: {
+    /**
+     * Every instrument of the organisation, page after page (following `next_cursor` until
+     * `has_next` is false or `next_cursor` is null). Lazy: nothing is requested until iterated,
+     * and breaking out of the loop stops.
+     */
+    list(params?: InstrumentListParams, options?: RequestOptions): AsyncIterable<DirectDebitInstrument>;
+    /** The same walk, one page at a time (`instruments`, `has_next`, `next_cursor`…). */
+    pages(params?: InstrumentPageParams, options?: RequestOptions): AsyncIterable<InstrumentPage>;
+    /** One page: GET /instruments?limit&cursor. */
+    page(params?: InstrumentPageParams, options?: RequestOptions): Promise<InstrumentPage>;
+  };
+  charges: {
+    /** POST /charges. Neither its body nor the charge returned is shown by the reference: both are open objects. */
+    create(body?: ChargeCreateRequest, options?: RequestOptions): Promise<Charge>;
+  };
+}
+
+export function createDirectDebitClient(options: DirectDebitClientOptions): DirectDebitClient {
+  const { apiKey } = options;
+  if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+    throw new ConfigurationError('createDirectDebitClient: apiKey is missing. Pass the direct debit API key of this environment (management portal → settings).');
+  }
+  const transport = createTransport({
+    product: 'direct-debit',
+    timeoutMs: options.timeoutMs,
+    retry: options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries },
+    fetch: options.fetch,
+    logger: options.logger,
+  });
+  const sdk = createClient({
+    baseUrl: resolveBaseUrl('direct-debit', options.environment, options.baseUrl),
+    fetch: transport.fetch,
+    auth: () => apiKey,
+  });
+  const ctx: InvokeContext = { product: 'direct-debit', transport, drift: { onDrift: options.onDrift, strict: options.strict } };
+
+  const page = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): Promise<InstrumentPage> => {
+    const query: { limit?: number; cursor?: string } = {};
+    if (params.limit !== undefined) query.limit = params.limit;
+    if (params.cursor !== undefined && params.cursor !== null && params.cursor !== '') query.cursor = params.cursor;
+    return invoke<InstrumentPage>(ctx, 'listInstruments', zListInstrumentsResponse, (extra) => listInstruments({ client: sdk, query, ...extra }), requestOptions);
+  };
+  const pages = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): AsyncIterable<InstrumentPage> =>
+    walkPages((cursor) => page({ limit: params.limit, cursor }, requestOptions), 'listInstruments', params.cursor ?? undefined);
+
+  return {
+    customers: {
+      create: (body, requestOptions) =>
+        invoke<Customer>(ctx, 'createCustomer', zCreateCustomerResponse, (extra) => createCustomer({ client: sdk, body, ...extra }), requestOptions),
+    },
+    instruments: {
+      list: (params = {}, requestOptions) => walkItems(pages({ limit: params.limit }, requestOptions), (p) => p.instruments),
+      pages,
+      page,
+    },
+    charges: {
+      create: (body = {}, requestOptions) =>
+        invoke<Charge>(ctx, 'createCharge', zCreateChargeResponse, (extra) => createCharge({ client: sdk, body, ...extra }), requestOptions),
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// How every product client calls one generated SDK function through the pipeline: the transport
+// sends, the tolerant reader reads, and whatever went wrong becomes one of our typed errors.
+import type { ZodType } from 'zod';
+import { readTolerantly, type DriftOptions } from './drift.ts';
+import type { ProductName } from './environments.ts';
+import { PaykitError, RequestValidationError, apiErrorFrom, sanitizeCause } from './errors.ts';
+import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
+
+export interface InvokeContext {
+  product: ProductName;
+  transport: Transport;
+  drift?: DriftOptions;
+}
+
+export interface SdkResult {
+  data?: unknown;
+  error?: unknown;
+  response?: Response;
+}
+
+export interface SdkExtra {
+  fetch: typeof fetch;
+  responseValidator: (data: unknown) => Promise<void>;
+  throwOnError: false;
+}
+
+/**
+ * Calls one generated SDK function through the pipeline:
+ * - passes { fetch: transport.with({ ...requestOptions, operation }), responseValidator: a no-op,
+ *   throwOnError: false } into `call` (the SDK's strict response validation is replaced by the
+ *   tolerant reader);
+ * - a ZodError from the SDK's requestValidator → RequestValidationError (nothing was sent);
+ * - a 4xx/5xx → apiErrorFrom(response, body, { product, operation, requestId });
+ * - a 2xx → readTolerantly(schema, data, { product, operation }, ctx.drift);
+ * - TimeoutError / ConnectionError / a caller's abort reason are thrown as they are.
+ */
+export async function invoke<T>(
+  ctx: InvokeContext,
+  operation: string,
+  schema: ZodType<T>,
+  call: (extra: SdkExtra) => Promise<SdkResult>,
+  requestOptions?: RequestOptions,
+): Promise<T> {
+  const extra: SdkExtra = {
+    fetch: ctx.transport.with({ ...requestOptions, operation }),
+    responseValidator: async () => {},
+    throwOnError: false,
+  };
+  let result: SdkResult;
+  try {
+    result = await call(extra);
+  } catch (error) {
+    throw normalise(error, ctx, operation, requestOptions);
+  }
+  const response = result?.response;
+  if (!response) {
+    throw normalise(result?.error ?? new Error('the SDK returned neither a response nor an error'), ctx, operation, requestOptions);
+  }
+  if (!response.ok) {
+    throw apiErrorFrom(response, result.error, { product: ctx.product, operation, requestId: requestIdOf(response) ?? 'unknown' });
+  }
+  if (result.error !== undefined) {
+    // A 2xx whose body the SDK could not parse. Its parser's message quotes the body: keep none of it.
+    throw new PaykitError(
+      `${ctx.product} ${operation}: HTTP ${response.status} with a body that could not be read as JSON (request id ${requestIdOf(response) ?? 'unknown'}) — ` +
+        'the platform answered in an unexpected format; report it with the request id',
+    );
+  }
+  return readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
+}
+
+interface ZodLikeError {
+  name: string;
+  issues: { path: PropertyKey[]; message: string }[];
+}
+
+function isZodError(error: unknown): error is ZodLikeError {
+  return error instanceof Error && error.name === 'ZodError' && Array.isArray((error as { issues?: unknown }).issues);
+}
+
+function normalise(error: unknown, ctx: InvokeContext, operation: string, requestOptions: RequestOptions | undefined): unknown {
+  const where = `${ctx.product} ${operation}`;
+  if (isZodError(error)) {
+    const issues = error.issues.map((issue) => ({
+      path: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
+      message: issue.message,
+    }));
+    const shown = issues.slice(0, 5).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(request)'}: ${i.message}`);
+    const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+    return new RequestValidationError(
+      `${where}: the request does not match the spec, so it was not sent: ${shown.join('; ')}${more} — fix these fields and call again`,
+      issues,
+    );
+  }
+  if (error instanceof PaykitError) return error;
+  // A caller's abort: rethrown as the caller's own reason, like fetch does.
+  const signals = [requestOptions?.signal, ctx.transport.options.signal];
+  if (signals.some((signal) => signal?.aborted && signal.reason === error)) return error;
+  if (error instanceof DOMException && error.name === 'AbortError') return error;
+  const cause = sanitizeCause(error);
+  return new PaykitError(`${where}: the request failed before reaching the platform: ${cause.message} — check the arguments and the client's configuration`, {
+    cause,
+  });
+}

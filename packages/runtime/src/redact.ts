@@ -1,0 +1,213 @@
+// Redaction: what a log entry, an error or a CLI may show of headers and payloads. Names decide
+// first (a secret header or field is redacted whatever it holds); values second (a bearer
+// string or a JWT is redacted wherever it appears).
+
+export const SECRET_HEADERS: readonly string[] = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'x-signature',
+  'x-client-id',
+  'x-webhook-signature',
+  'x-auth-token',
+  'x-access-token',
+  'cookie',
+  'set-cookie',
+];
+
+export const SECRET_FIELDS: readonly string[] = [
+  'client_secret',
+  'token',
+  'secret_token',
+  'api_secret',
+  'api_key',
+  'auth_client_secret',
+  'password',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'secret',
+  'authorization',
+  'signature',
+  'private_key',
+];
+
+export const REDACTED = '[redacted]';
+
+/** "client_secret", "clientSecret", "Client-Secret" all normalise to "clientsecret". */
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+const SECRET_HEADER_SET = new Set(SECRET_HEADERS.map((h) => h.toLowerCase()));
+const SECRET_FIELD_SET = new Set(SECRET_FIELDS.map(normalise));
+// Names not in the lists but obviously secret: webhook_token, apiKey, x-secret, auth_password…
+const SECRET_NAME_PATTERN = /(secret|token|password|passwd|apikey|privatekey|signature)$/;
+
+/** Whether a header name carries a credential (case-insensitive). */
+export function isSecretHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADER_SET.has(lower) || SECRET_NAME_PATTERN.test(normalise(lower));
+}
+
+/** Whether a JSON field name holds a secret (client_secret, token, apiKey, webhook_token, …). */
+export function isSecretField(name: string): boolean {
+  const n = normalise(name);
+  return SECRET_FIELD_SET.has(n) || SECRET_NAME_PATTERN.test(n);
+}
+
+const AUTH_SCHEME = /^(bearer|basic|token|digest|hmac)\s+\S/i;
+const JWT = /^eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*$/;
+
+/** Strings that are credentials whatever field they are in. */
+function looksLikeCredential(value: string): boolean {
+  return AUTH_SCHEME.test(value) || JWT.test(value);
+}
+
+function redactHeaderValue(value: string): string {
+  const scheme = /^(\w+)\s+\S/.exec(value);
+  return scheme && AUTH_SCHEME.test(value) ? `${scheme[1]} ${REDACTED}` : REDACTED;
+}
+
+/** Headers as a plain object with lower-case names; secret ones become "[redacted]" ("Bearer [redacted]"). */
+export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries: Iterable<[string, string]> = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [rawName, value] of entries) {
+    const name = rawName.toLowerCase();
+    if (typeof value !== 'string') continue;
+    out[name] = isSecretHeader(name) || looksLikeCredential(value) ? redactHeaderValue(value) : value;
+  }
+  return out;
+}
+
+/** A deep copy of a JSON-like value with secret fields (and credential-looking strings) replaced by "[redacted]". */
+export function redactBody(body: unknown): unknown {
+  return redactValue(body, new WeakSet(), 0);
+}
+
+function redactValue(value: unknown, seen: WeakSet<object>, depth: number): unknown {
+  if (typeof value === 'string') return looksLikeCredential(value) ? REDACTED : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (seen.has(value)) return '[circular]';
+  if (depth > 64) return '[too deep]';
+  seen.add(value);
+  let out: unknown;
+  if (Array.isArray(value)) {
+    out = value.map((item) => redactValue(item, seen, depth + 1));
+  } else {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      copy[key] = isSecretField(key) && item !== null && item !== undefined && item !== '' ? REDACTED : redactValue(item, seen, depth + 1);
+    }
+    out = copy;
+  }
+  seen.delete(value);
+  return out;
+}
+
+/** "abcd…wxyz": at most 4 characters of each end, and at most a quarter of the secret; "****" when short. */
+export function maskSecret(secret: string): string {
+  const shown = Math.min(4, Math.floor(secret.length / 8));
+  if (shown === 0) return '****';
+  return `${secret.slice(0, shown)}…${secret.slice(-shown)}`;
+}
+
+/** A URL for logs: query parameters with secret-looking names are redacted; user info is dropped. */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  parsed.username = '';
+  parsed.password = '';
+  let changed = false;
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (isSecretField(name)) {
+      parsed.searchParams.set(name, REDACTED);
+      changed = true;
+    }
+  }
+  return changed ? parsed.toString().replace(/%5Bredacted%5D/g, REDACTED) : parsed.toString();
+}
+
+/**
+ * Secret values present in a request: values of secret headers (and the credential after its
+ * scheme, "Bearer <this>"), and string values of secret fields of a JSON body. Error messages
+ * are scrubbed of these, whatever the server echoed back.
+ */
+export function collectSecrets(headers: Headers | Record<string, string> | undefined, jsonBody?: unknown): string[] {
+  const out = new Set<string>();
+  if (headers) {
+    const entries: Iterable<[string, string]> = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+    for (const [name, value] of entries) {
+      if (typeof value !== 'string' || value === '') continue;
+      if (!isSecretHeader(name) && !looksLikeCredential(value)) continue;
+      // "Bearer <token>": the token is the secret (so a scrubbed text still says "Bearer [redacted]").
+      const scheme = AUTH_SCHEME.test(value) ? /^\w+\s+(\S.*)$/.exec(value) : null;
+      out.add(scheme?.[1] ?? value);
+    }
+  }
+  if (jsonBody !== undefined) collectSecretFields(jsonBody, out, 0);
+  return [...out].filter((s) => s.length >= MIN_SCRUB_LENGTH);
+}
+
+// Shorter values ("1", "ok") would scrub ordinary words out of messages; secrets are longer.
+const MIN_SCRUB_LENGTH = 6;
+
+function collectSecretFields(value: unknown, out: Set<string>, depth: number): void {
+  if (value === null || typeof value !== 'object' || depth > 32) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecretFields(item, out, depth + 1);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (isSecretField(key) && typeof item === 'string' && item !== '') out.add(item);
+    else collectSecretFields(item, out, depth + 1);
+  }
+}
+
+/** `text` with every occurrence of a known secret, and anything credential-shaped, replaced by "[redacted]". */
+export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  // Longest first: a secret that contains another is removed whole.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= MIN_SCRUB_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out
+    .replace(/\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1 ${REDACTED}`)
+    .replace(/eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, REDACTED);
+}
+
+/** A deep copy of a JSON-like value: secret fields redacted, and every string scrubbed of known secrets. */
+export function scrubValue(value: unknown, secrets: readonly string[] = []): unknown {
+  const redacted = redactBody(value);
+  if (secrets.length === 0) return redacted;
+  return mapStrings(redacted, (s) => scrubSecrets(s, secrets));
+}
+
+function mapStrings(value: unknown, fn: (s: string) => string): unknown {
+  if (typeof value === 'string') return fn(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[fn(key)] = mapStrings(item, fn);
+  return out;
+}
+
+// Secrets each transport response was answered to, for the errors built from it later. Computed
+// lazily: a successful response never needs them.
+const secretsByResponse = new WeakMap<Response, () => string[]>();
+
+/** Records, for a response, how to obtain the secret values of the request it answers. */
+export function rememberRequestSecrets(response: Response, secrets: () => string[]): void {
+  let cached: string[] | undefined;
+  secretsByResponse.set(response, () => (cached ??= secrets()));
+}
+
+/** The secret values of the request a transport response answers ([] when unknown). */
+export function requestSecretsOf(response: Response): string[] {
+  return secretsByResponse.get(response)?.() ?? [];
+}

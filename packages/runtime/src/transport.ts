@@ -1,0 +1,366 @@
+// The one request pipeline every client uses: a `fetch` with per-attempt timeouts, the caller's
+// AbortSignal, request ids, retries with full-jitter backoff (only for requests that are safe to
+// repeat) and redacted logging. Products hand it to their generated hey-api client
+// (`createClient({ baseUrl, fetch: transport.fetch })`), which has no retries or timeouts itself.
+import { randomUUID } from 'node:crypto';
+import type { ProductName } from './environments.ts';
+import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, sanitizeCause } from './errors.ts';
+import type { LogEntry, Logger } from './logger.ts';
+import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
+import { backoffDelay, isRetryableStatus, isSafeToRepeat, retryPolicy, type RetryPolicy } from './retry.ts';
+
+export interface TransportOptions {
+  product: ProductName;
+  /** Per attempt, from sending the request to the last byte of the response (default 30 000). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** The fetch that actually sends (default globalThis.fetch). Called once per attempt as fetch(url, init), init carrying the body bytes read once. */
+  fetch?: typeof fetch;
+  logger?: Logger;
+  /** Aborts every request of this transport (client shutdown). */
+  signal?: AbortSignal;
+  requestIdHeader?: string;
+  /** Injected in tests to observe backoff delays without waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  maxRetries?: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** The SDK operation (createPennyValidation…), for logs and error messages. */
+  operation?: string;
+}
+
+export interface Transport {
+  readonly options: Required<Pick<TransportOptions, 'product' | 'timeoutMs'>> & TransportOptions;
+  /**
+   * fetch with timeouts, AbortSignal, request ids, retries (only isSafeToRetry) and redacted
+   * logging. Returns the Response (4xx/5xx included: errors are built by apiErrorFrom); throws
+   * TimeoutError / ConnectionError after the last attempt, and the abort reason as soon as a
+   * caller's signal aborts (never retried).
+   */
+  fetch: typeof fetch;
+  /** The same pipeline with per-request options (pass as the `fetch` of one SDK call). */
+  with(options: RequestOptions): typeof fetch;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Bodies up to this size are parsed (and redacted) for log entries; larger ones are summarised. */
+export const MAX_LOGGED_BODY_BYTES = 64 * 1024;
+
+const requestIds = new WeakMap<Response, string>();
+
+/** The request id of a transport response: the server's `x-request-id` when it sent one, else ours. */
+export function requestIdOf(response: Response): string | undefined {
+  return requestIds.get(response);
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createTransport(options: TransportOptions): Transport {
+  if (!options || typeof options.product !== 'string') {
+    throw new ConfigurationError('createTransport needs { product }: the product name used in logs and errors.');
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  checkTimeout(timeoutMs, 'timeoutMs');
+  let policy: RetryPolicy;
+  try {
+    policy = retryPolicy(options.retry);
+  } catch (error) {
+    throw new ConfigurationError(error instanceof Error ? error.message : 'invalid retry policy');
+  }
+  const resolved = { ...options, product: options.product, timeoutMs };
+  const send: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const settings: Settings = {
+    product: options.product,
+    timeoutMs,
+    policy,
+    send,
+    logger: options.logger,
+    signal: options.signal,
+    requestIdHeader: (options.requestIdHeader ?? 'x-request-id').toLowerCase(),
+    sleep: options.sleep ?? defaultSleep,
+    random: options.random ?? Math.random,
+    userAgent: options.userAgent,
+  };
+  return {
+    options: resolved,
+    fetch: (input, init) => run(settings, input, init, {}),
+    with(requestOptions: RequestOptions): typeof fetch {
+      if (requestOptions.timeoutMs !== undefined) checkTimeout(requestOptions.timeoutMs, 'timeoutMs');
+      if (requestOptions.maxRetries !== undefined && !(Number.isInteger(requestOptions.maxRetries) && requestOptions.maxRetries >= 0)) {
+        throw new ConfigurationError(`maxRetries must be an integer ≥ 0 (got ${requestOptions.maxRetries}).`);
+      }
+      return (input, init) => run(settings, input, init, requestOptions);
+    },
+  };
+}
+
+interface Settings {
+  product: ProductName;
+  timeoutMs: number;
+  policy: RetryPolicy;
+  send: typeof fetch;
+  logger: Logger | undefined;
+  signal: AbortSignal | undefined;
+  requestIdHeader: string;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  userAgent: string | undefined;
+}
+
+function checkTimeout(value: number, name: string): void {
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`${name} must be a positive number of milliseconds (got ${value}).`);
+}
+
+async function run(s: Settings, input: RequestInfo | URL, init: RequestInit | undefined, ro: RequestOptions): Promise<Response> {
+  const callerSignals: AbortSignal[] = [];
+  if (s.signal) callerSignals.push(s.signal);
+  if (ro.signal) callerSignals.push(ro.signal);
+  const incoming = await readRequest(input, init, callerSignals);
+  const aborted = firstAborted(callerSignals);
+  if (aborted) throw aborted.reason;
+
+  const { url, method, headers, body } = incoming;
+  if (ro.headers) for (const [name, value] of Object.entries(ro.headers)) headers.set(name, value);
+  if (s.userAgent !== undefined && !headers.has('user-agent')) headers.set('user-agent', s.userAgent);
+  let requestId = headers.get(s.requestIdHeader);
+  if (requestId === null || requestId === '') {
+    requestId = randomUUID();
+    headers.set(s.requestIdHeader, requestId);
+  }
+  const timeoutMs = ro.timeoutMs ?? s.timeoutMs;
+  const maxRetries = ro.maxRetries ?? s.policy.maxRetries;
+  const safe = isSafeToRepeat(method, headers);
+  const secrets = (): string[] => collectSecrets(headers, jsonOf(body, headers.get('content-type')));
+
+  const log = makeLog(s, ro.operation, method, url, requestId);
+  const requestHeadersForLog = s.logger ? redactHeaders(headers) : {};
+  const requestBodyForLog = s.logger ? describeBody(body, headers.get('content-type')) : undefined;
+
+  for (let attempt = 0; ; attempt++) {
+    // One controller per attempt, aborted by its own timer or by any caller signal. (A cleared
+    // timer and two listeners cost less than AbortSignal.timeout + AbortSignal.any, whose timer
+    // would stay armed for timeoutMs after every request.)
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    const onCallerAbort = (): void => controller.abort(firstAborted(callerSignals)?.reason);
+    for (const signal of callerSignals) signal.addEventListener('abort', onCallerAbort);
+    const started = performance.now();
+    log({ event: 'request', attempt: attempt + 1, headers: requestHeadersForLog, body: requestBodyForLog });
+
+    let response: Response | undefined;
+    let responseBytes: Uint8Array | undefined;
+    let failure: unknown;
+    try {
+      // A fresh request per attempt from the bytes read once: a body stream can be sent only once.
+      const raw = await s.send(url, { method, headers, body, signal: controller.signal, redirect: incoming.redirect });
+      // Buffer the body under the same signal: the timeout covers the whole exchange, a connection
+      // cut mid-body is retried like any network error, and logs can show the (redacted) body.
+      ({ response, bytes: responseBytes } = await buffered(raw));
+    } catch (error) {
+      failure = error;
+    } finally {
+      clearTimeout(timer);
+      for (const signal of callerSignals) signal.removeEventListener('abort', onCallerAbort);
+    }
+    const durationMs = Math.round(performance.now() - started);
+
+    if (response) {
+      if (s.logger) {
+        log({
+          event: 'response',
+          attempt: attempt + 1,
+          status: response.status,
+          durationMs,
+          headers: redactHeaders(response.headers),
+          body: describeBody(responseBytes, response.headers.get('content-type')),
+        });
+      }
+      if (isRetryableStatus(response.status) && safe && attempt < maxRetries) {
+        const delayMs = backoffDelay(attempt, s.policy, response.headers.get('retry-after'), s.random);
+        log({ event: 'retry', attempt: attempt + 1, status: response.status, delayMs, headers: requestHeadersForLog, error: `HTTP ${response.status}` });
+        await wait(s.sleep, delayMs, callerSignals);
+        continue;
+      }
+      requestIds.set(response, response.headers.get(s.requestIdHeader) || requestId);
+      rememberRequestSecrets(response, secrets);
+      return response;
+    }
+
+    const callerAbort = firstAborted(callerSignals);
+    if (callerAbort) {
+      log({ event: 'error', attempt: attempt + 1, durationMs, headers: requestHeadersForLog, error: 'aborted by the caller' });
+      throw callerAbort.reason;
+    }
+    if (failure instanceof PaykitError) throw failure;
+    const timedOut = controller.signal.aborted;
+    const what = timedOut ? `timed out after ${timeoutMs} ms` : sanitizeCause(failure, secrets()).message;
+    if (safe && attempt < maxRetries) {
+      const delayMs = backoffDelay(attempt, s.policy, null, s.random);
+      log({ event: 'retry', attempt: attempt + 1, durationMs, delayMs, headers: requestHeadersForLog, error: what });
+      await wait(s.sleep, delayMs, callerSignals);
+      continue;
+    }
+    log({ event: 'error', attempt: attempt + 1, durationMs, headers: requestHeadersForLog, error: what });
+    const where = ro.operation ? `${s.product} ${ro.operation}` : s.product;
+    const attempts = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
+    const notRetried = safe
+      ? ''
+      : `; not retried: a ${method} without an Idempotency-Key may already have been applied, so check its effect before repeating it`;
+    if (timedOut) {
+      throw new TimeoutError(
+        `${where}: no response from ${shortUrl(url)} within ${timeoutMs} ms (${attempts})${notRetried} — raise timeoutMs, or check that the service is up`,
+        { requestId, timeoutMs },
+      );
+    }
+    const cause = sanitizeCause(failure, secrets());
+    const code = (cause as { code?: unknown }).code;
+    throw new ConnectionError(
+      `${where}: could not reach ${shortUrl(url)}${typeof code === 'string' ? ` (${code})` : ''} (${attempts})${notRetried} — check baseUrl, the network, and that the service is running`,
+      { requestId, cause },
+    );
+  }
+}
+
+interface IncomingRequest {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: Uint8Array<ArrayBuffer> | undefined;
+  redirect: RequestRedirect;
+}
+
+function firstAborted(signals: readonly AbortSignal[]): AbortSignal | undefined {
+  for (const signal of signals) if (signal.aborted) return signal;
+  return undefined;
+}
+
+/**
+ * The request as url, method, headers and body bytes (read once, re-sent on every attempt). Its
+ * own signal (a Request's, or init.signal) joins the caller signals.
+ */
+async function readRequest(input: RequestInfo | URL, init: RequestInit | undefined, callerSignals: AbortSignal[]): Promise<IncomingRequest> {
+  // Fast path for the common shapes (a string body, or none): no intermediate Request.
+  if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
+    const headers = new Headers(init?.headers);
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    if (typeof init?.body === 'string') {
+      body = new TextEncoder().encode(init.body);
+      // What fetch itself would have sent for a string body.
+      if (!headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+    }
+    if (init?.signal) callerSignals.push(init.signal);
+    const url = new URL(input instanceof URL ? input.href : input).href;
+    return { url, method: normaliseMethod(init?.method ?? 'GET'), headers, body, redirect: init?.redirect ?? 'follow' };
+  }
+  const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+  callerSignals.push(request.signal);
+  const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+  return { url: request.url, method: request.method, headers: new Headers(request.headers), body, redirect: request.redirect };
+}
+
+function normaliseMethod(method: string): string {
+  const upper = method.toUpperCase();
+  return ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'].includes(upper) ? upper : method;
+}
+
+type LogFields = Omit<LogEntry, 'product' | 'operation' | 'method' | 'url' | 'requestId'>;
+
+function makeLog(s: Settings, operation: string | undefined, method: string, url: string, requestId: string): (fields: LogFields) => void {
+  const logger = s.logger;
+  if (!logger) return () => {};
+  const loggedUrl = redactUrl(url);
+  return (fields) => {
+    const entry: LogEntry = { product: s.product, method, url: loggedUrl, requestId, ...fields, event: fields.event };
+    if (operation !== undefined) entry.operation = operation;
+    for (const key of Object.keys(entry) as (keyof LogEntry)[]) if (entry[key] === undefined) delete entry[key];
+    try {
+      logger(entry);
+    } catch {
+      // A failing logger must not fail the request.
+    }
+  };
+}
+
+// Statuses whose Response may not carry a body.
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+async function buffered(raw: Response): Promise<{ response: Response; bytes: Uint8Array | undefined }> {
+  if (raw.status < 200 || raw.status > 599) return { response: raw, bytes: undefined };
+  const bytes = new Uint8Array(await raw.arrayBuffer());
+  let headers = raw.headers;
+  if (headers.has('content-encoding')) {
+    // The bytes are already decoded; a consumer must not try to decode them again.
+    headers = new Headers(headers);
+    headers.delete('content-encoding');
+  }
+  const response = new Response(NULL_BODY_STATUSES.has(raw.status) ? null : bytes, { status: raw.status, statusText: raw.statusText, headers });
+  return { response, bytes };
+}
+
+function isJsonType(contentType: string | null): boolean {
+  return contentType !== null && /\bjson\b/i.test(contentType);
+}
+
+function jsonOf(bytes: Uint8Array | undefined, contentType: string | null): unknown {
+  if (!bytes || bytes.byteLength === 0 || bytes.byteLength > MAX_LOGGED_BODY_BYTES * 16) return undefined;
+  if (!isJsonType(contentType) && bytes[0] !== 0x7b && bytes[0] !== 0x5b) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A body for a log entry: redacted JSON when it is small JSON, else its size only. */
+function describeBody(bytes: Uint8Array | undefined, contentType: string | null): unknown {
+  if (!bytes || bytes.byteLength === 0) return undefined;
+  if (bytes.byteLength <= MAX_LOGGED_BODY_BYTES && isJsonType(contentType)) {
+    try {
+      return redactBody(JSON.parse(new TextDecoder().decode(bytes)));
+    } catch {
+      // not JSON after all: fall through to the size
+    }
+  }
+  return `[body: ${bytes.byteLength} bytes]`;
+}
+
+function shortUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** The injected sleep, cut short by a caller's abort. */
+function wait(sleep: (ms: number) => Promise<void>, ms: number, signals: readonly AbortSignal[]): Promise<void> {
+  const aborted = firstAborted(signals);
+  if (aborted) return Promise.reject(aborted.reason);
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => {
+      cleanup();
+      reject(firstAborted(signals)?.reason);
+    };
+    const cleanup = (): void => {
+      for (const signal of signals) signal.removeEventListener('abort', onAbort);
+    };
+    for (const signal of signals) signal.addEventListener('abort', onAbort);
+    sleep(ms).then(
+      () => {
+        cleanup();
+        resolve();
+      },
+      (error: unknown) => {
+        cleanup();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

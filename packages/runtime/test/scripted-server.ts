@@ -1,0 +1,82 @@
+// A real HTTP server whose answers a test scripts, one per request, and which records what it
+// received (method, path, headers, body) for assertions.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Answer =
+  | { status: number; headers?: Record<string, string>; body?: unknown }
+  /** Never answer (the client must time out or abort). */
+  | 'hang'
+  /** Cut the connection without an answer (a network error). */
+  | 'destroy';
+
+export interface ScriptedServer {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+/** `script(request, index)` decides each answer; index counts requests from 0. */
+export async function startScriptedServer(script: (request: Received, index: number) => Answer): Promise<ScriptedServer> {
+  const received: Received[] = [];
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const index = received.length;
+      received.push(request);
+      const answer = script(request, index);
+      if (answer === 'hang') return;
+      if (answer === 'destroy') {
+        req.socket.destroy();
+        return;
+      }
+      const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      const headers: Record<string, string> = { ...answer.headers };
+      if (answer.body !== undefined && typeof answer.body !== 'string' && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
+      res.writeHead(answer.status, headers);
+      res.end(body);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port nothing listens on: bound, then released. */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A sleep that records the delays asked for and returns at once. */
+export function recordingSleep(): { sleep: (ms: number) => Promise<void>; delays: number[] } {
+  const delays: number[] = [];
+  return { delays, sleep: async (ms) => void delays.push(ms) };
+}
