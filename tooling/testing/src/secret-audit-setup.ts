@@ -1,11 +1,12 @@
 // setupFiles side of the secret audit: records this worker's console, stdout, stderr and warnings,
 // the error of every test that fails, every log entry of every client transport the suite
 // creates, and every error thrown through the runtime's invoke (what the clients raise).
+import type * as Runtime from '@paykit/runtime';
 import { afterEach, vi } from 'vitest';
 import { describeError, record } from './secret-audit.ts';
 
 vi.mock('@paykit/runtime', async (importOriginal) => {
-  const runtime = await importOriginal<typeof import('@paykit/runtime')>();
+  const runtime = await importOriginal<typeof Runtime>();
   return {
     ...runtime,
     createTransport: (options: Parameters<typeof runtime.createTransport>[0]) =>
