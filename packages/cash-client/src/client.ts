@@ -1,16 +1,6 @@
 // The cash client: every request signed over the exact bytes sent (see signing-fetch.ts), and
 // the webhook lifecycle: create (→ activation test), get the active one, change its endpoint.
-import {
-  ConfigurationError,
-  createTransport,
-  invoke,
-  resolveBaseUrl,
-  type DriftReport,
-  type Environment,
-  type InvokeContext,
-  type Logger,
-  type RequestOptions,
-} from '@paykit/runtime';
+import { createClientContext, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
 import * as z from 'zod';
 import { createClient } from './generated/client/index.ts';
 import { createCashWebhook } from './generated/sdk.gen.ts';
@@ -35,10 +25,7 @@ export interface CashOperationPaths {
   updateWebhookMethod?: 'PATCH' | 'PUT' | 'POST';
 }
 
-export interface CashClientOptions {
-  /** sandbox → http://127.0.0.1:4010/cash; staging and production need `baseUrl` (the reference does not show their URLs). */
-  environment: Environment;
-  baseUrl?: string;
+export interface CashClientOptions extends ClientOptions {
   /** The cash api_key (32 characters), sent as X-Client-Id. */
   apiKey: string;
   /** The api_secret that keys X-Signature. Never sent, logged or put in an error. */
@@ -47,16 +34,6 @@ export interface CashClientOptions {
   paths?: CashOperationPaths;
   /** The clock of X-Timestamp (Unix seconds, taken per attempt); default the system clock. */
   now?: () => Date;
-  /** Per attempt; default 30 000. */
-  timeoutMs?: number;
-  /** Retries of requests safe to repeat (get-active, update); create is a POST and is never repeated. Default 2. */
-  maxRetries?: number;
-  /** Sends the signed request; default globalThis.fetch. */
-  fetch?: typeof fetch;
-  /** Receives redacted entries only. */
-  logger?: Logger;
-  onDrift?: (report: DriftReport) => void;
-  strict?: boolean;
 }
 
 export interface CashClient {
@@ -105,16 +82,9 @@ export function createCashClient(options: CashClientOptions): CashClient {
     throw new ConfigurationError(`createCashClient: paths.updateWebhook "${paths.updateWebhook}" has no {id}; write where the webhook id goes, e.g. /api/v1/cash/webhooks/{id}.`);
   }
 
-  const transport = createTransport({
-    product: 'cash',
-    timeoutMs: options.timeoutMs,
-    retry: options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries },
-    // Inside the transport: each attempt is signed with its own timestamp.
-    fetch: cashSigningFetch({ apiKey, apiSecret, now: options.now, fetch: options.fetch }),
-    logger: options.logger,
-  });
-  const sdk = createClient({ baseUrl: resolveBaseUrl('cash', options.environment, options.baseUrl), fetch: transport.fetch });
-  const ctx: InvokeContext = { product: 'cash', transport, drift: { onDrift: options.onDrift, strict: options.strict } };
+  // Signing sits inside the transport: each attempt is signed with its own timestamp.
+  const { baseUrl, transport, ctx } = createClientContext('cash', options, { fetch: cashSigningFetch({ apiKey, apiSecret, now: options.now, fetch: options.fetch }) });
+  const sdk = createClient({ baseUrl, fetch: transport.fetch });
 
   return {
     webhooks: {

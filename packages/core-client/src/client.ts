@@ -1,6 +1,6 @@
 // createCoreClient: the core banking service behind one object, with the token lifecycle,
 // retries, timeouts, redacted logging and drift reporting of @paykit/runtime.
-import { createTransport, resolveBaseUrl, type InvokeContext, type RequestOptions } from '@paykit/runtime';
+import { createClientContext, type RequestOptions } from '@paykit/runtime';
 import { accountOperations } from './accounts.ts';
 import { createToken, listCredentials, type ClientDeps } from './auth.ts';
 import { createClient } from './generated/client/index.ts';
@@ -53,16 +53,8 @@ export interface CoreClient {
  */
 export function createCoreClient(input: CoreClientOptions): CoreClient {
   const options = resolveCoreOptions(input);
-  const baseUrl = resolveBaseUrl('core', options.environment, options.baseUrl);
-  const transport = createTransport({
-    product: 'core',
-    timeoutMs: options.timeoutMs,
-    retry: options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries },
-    fetch: options.fetch,
-    logger: options.logger,
-  });
+  const { baseUrl, transport, ctx } = createClientContext('core', options);
   const sdk = createClient({ baseUrl, fetch: transport.fetch });
-  const ctx: InvokeContext = { product: 'core', transport, drift: { onDrift: options.onDrift, strict: options.strict } };
   const auth = { options, sdk, ctx, baseUrl };
   const tokens = new TokenManager({
     store: options.tokenStore ?? new MemoryTokenStore(),

@@ -1,6 +1,6 @@
 // What createCoreClient takes, and the checks made before the first request. Messages name the
 // option and what is expected, never the value (apiKey and clientSecret are secrets).
-import { ConfigurationError, IDEMPOTENCY_NAMESPACES, type DriftReport, type Environment, type Logger } from '@paykit/runtime';
+import { type ClientOptions, ConfigurationError, IDEMPOTENCY_NAMESPACES, type Environment } from '@paykit/runtime';
 import type { CoreTransaction, MoneyOutTransaction } from './generated/types.gen.ts';
 import type { TokenStore } from './token-store.ts';
 
@@ -11,11 +11,7 @@ export type CreatedTransaction =
   /** internal_transaction's response is not shown by the reference: whatever the platform answered. */
   | { operation: 'createInternalTransaction'; transaction: unknown };
 
-export interface CoreClientOptions {
-  /** 'sandbox' (the local simulator), 'staging' or 'production'. Credentials, tokens and environment must match. */
-  environment: Environment;
-  /** Required for staging and production: the reference does not show their addresses. */
-  baseUrl?: string;
+export interface CoreClientOptions extends ClientOptions {
   /** The client id (UUID) issued at onboarding. */
   clientId: string;
   /** The x-api-key issued at onboarding for this environment. Secret. */
@@ -29,18 +25,6 @@ export interface CoreClientOptions {
   tokenStore?: TokenStore;
   /** Create a new token this many seconds before `expires_at` (default 300). */
   refreshMarginSeconds?: number;
-  /** Per-attempt timeout (default 30 000 ms). */
-  timeoutMs?: number;
-  /** Retries of requests that are safe to repeat (default 2). */
-  maxRetries?: number;
-  /** A fetch implementation (tests, proxies). */
-  fetch?: typeof fetch;
-  /** Receives redacted request/response entries. */
-  logger?: Logger;
-  /** Called for every difference between a response and the spec (the response is still returned). */
-  onDrift?: (report: DriftReport) => void;
-  /** Throw a DriftError instead of returning a response that differs from the spec. */
-  strict?: boolean;
   /** UUID namespace of derived Idempotency-Keys (default IDEMPOTENCY_NAMESPACES[environment]). */
   idempotencyNamespace?: string;
   /**

@@ -1,40 +1,16 @@
 // The direct debit client: x-api-key on every request, customers, instruments as pages that are
 // async iterables, charges. Errors are the runtime's: a validation failure is a 422 whose
 // `detail[{loc,msg,type}]` the UnprocessableError exposes as `error.detail`.
-import {
-  ConfigurationError,
-  createTransport,
-  invoke,
-  resolveBaseUrl,
-  type DriftReport,
-  type Environment,
-  type InvokeContext,
-  type Logger,
-  type RequestOptions,
-} from '@paykit/runtime';
+import { createClientContext, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
 import { createClient } from './generated/client/index.ts';
 import { createCharge, createCustomer, listInstruments } from './generated/sdk.gen.ts';
 import type { Charge, ChargeCreateRequest, Customer, CustomerCreateRequest, DirectDebitInstrument, InstrumentPage } from './generated/types.gen.ts';
 import { zCreateChargeResponse, zCreateCustomerResponse, zListInstrumentsResponse } from './generated/zod.gen.ts';
 import { walkItems, walkPages } from './pagination.ts';
 
-export interface DirectDebitClientOptions {
-  /** sandbox → http://127.0.0.1:4010/direct-debit; staging and production need `baseUrl` (the reference does not show their URLs). */
-  environment: Environment;
-  baseUrl?: string;
+export interface DirectDebitClientOptions extends ClientOptions {
   /** A direct debit API key (management portal → settings), sent as `x-api-key`. Never logged or put in an error. */
   apiKey: string;
-  /** Per attempt; default 30 000. */
-  timeoutMs?: number;
-  /** Retries of requests that are safe to repeat (GET; never a POST without an Idempotency-Key); default 2. */
-  maxRetries?: number;
-  fetch?: typeof fetch;
-  /** Receives redacted entries only. */
-  logger?: Logger;
-  /** Told of every field of a response that differs from the spec (the response is still returned). */
-  onDrift?: (report: DriftReport) => void;
-  /** Throw DriftError instead of returning a response that differs from the spec. */
-  strict?: boolean;
 }
 
 export interface InstrumentListParams {
@@ -75,19 +51,8 @@ export function createDirectDebitClient(options: DirectDebitClientOptions): Dire
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
     throw new ConfigurationError('createDirectDebitClient: apiKey is missing. Pass the direct debit API key of this environment (management portal → settings).');
   }
-  const transport = createTransport({
-    product: 'direct-debit',
-    timeoutMs: options.timeoutMs,
-    retry: options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries },
-    fetch: options.fetch,
-    logger: options.logger,
-  });
-  const sdk = createClient({
-    baseUrl: resolveBaseUrl('direct-debit', options.environment, options.baseUrl),
-    fetch: transport.fetch,
-    auth: () => apiKey,
-  });
-  const ctx: InvokeContext = { product: 'direct-debit', transport, drift: { onDrift: options.onDrift, strict: options.strict } };
+  const { baseUrl, transport, ctx } = createClientContext('direct-debit', options);
+  const sdk = createClient({ baseUrl, fetch: transport.fetch, auth: () => apiKey });
 
   const page = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): Promise<InstrumentPage> => {
     const query: { limit?: number; cursor?: string } = {};

@@ -1,22 +1,13 @@
 // The gift cards client: a bearer token issued out of band, one account call. 401 → UnauthorizedError.
-import { ConfigurationError, createTransport, invoke, resolveBaseUrl, type DriftReport, type Environment, type Logger, type RequestOptions } from '@paykit/runtime';
+import { createClientContext, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
 import { createClient } from './generated/client/index.ts';
 import { getClientAccount } from './generated/sdk.gen.ts';
 import type { ClientAccount } from './generated/types.gen.ts';
 import { zGetClientAccountResponse } from './generated/zod.gen.ts';
 
-export interface GiftCardsClientOptions {
-  /** sandbox → http://127.0.0.1:4010/gift-cards; staging and production need `baseUrl` (not shown by the reference). */
-  environment: Environment;
-  baseUrl?: string;
+export interface GiftCardsClientOptions extends ClientOptions {
   /** The gift cards access token, sent as `Authorization: Bearer <token>`. Never logged or put in an error. */
   token: string;
-  timeoutMs?: number;
-  maxRetries?: number;
-  fetch?: typeof fetch;
-  logger?: Logger;
-  onDrift?: (report: DriftReport) => void;
-  strict?: boolean;
 }
 
 export interface GiftCardsClient {
@@ -29,10 +20,8 @@ export function createGiftCardsClient(options: GiftCardsClientOptions): GiftCard
     throw new ConfigurationError('createGiftCardsClient: token is missing. Pass the gift cards access token issued to you.');
   }
   const { token } = options;
-  const retry = options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries };
-  const transport = createTransport({ product: 'gift-cards', timeoutMs: options.timeoutMs, retry, fetch: options.fetch, logger: options.logger });
-  const sdk = createClient({ baseUrl: resolveBaseUrl('gift-cards', options.environment, options.baseUrl), fetch: transport.fetch, auth: () => token });
-  const ctx = { product: 'gift-cards', transport, drift: { onDrift: options.onDrift, strict: options.strict } } as const;
+  const { baseUrl, transport, ctx } = createClientContext('gift-cards', options);
+  const sdk = createClient({ baseUrl, fetch: transport.fetch, auth: () => token });
   return {
     account: {
       get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),

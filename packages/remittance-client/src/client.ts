@@ -1,29 +1,19 @@
 // The remittance client: receive a remittance into a new private account. The reference declares
 // no authentication for it ("not shown"), so the client sends none of its own: pass in `headers`
 // whatever your contract with the platform says.
-import { createTransport, invoke, resolveBaseUrl, type DriftReport, type Environment, type InvokeContext, type Logger, type RequestOptions } from '@paykit/runtime';
+import { createClientContext, type ClientOptions, invoke, type RequestOptions } from '@paykit/runtime';
 import { createClient } from './generated/client/index.ts';
 import { receiveRemittance } from './generated/sdk.gen.ts';
 import type { RemittanceReceiveRequest, RemittanceReceiveResponse } from './generated/types.gen.ts';
 import { zReceiveRemittanceResponse } from './generated/zod.gen.ts';
 
-export interface RemittanceClientOptions {
-  /** sandbox → http://127.0.0.1:4010/remittance; staging and production need `baseUrl` (the reference does not show their URLs). */
-  environment: Environment;
-  baseUrl?: string;
+export interface RemittanceClientOptions extends ClientOptions {
   /**
    * Sent with every request. The reference shows no authentication for remittance: put here what
    * your contract needs. Headers the runtime knows as secret (authorization, x-api-key, …) are
    * redacted in logs; name a custom credential header like one of those or keep logging off.
    */
   headers?: Record<string, string>;
-  timeoutMs?: number;
-  /** receive is a POST without an Idempotency-Key: it is never repeated, whatever this says. */
-  maxRetries?: number;
-  fetch?: typeof fetch;
-  logger?: Logger;
-  onDrift?: (report: DriftReport) => void;
-  strict?: boolean;
 }
 
 export interface RemittanceClient {
@@ -36,15 +26,8 @@ export interface RemittanceClient {
 }
 
 export function createRemittanceClient(options: RemittanceClientOptions): RemittanceClient {
-  const transport = createTransport({
-    product: 'remittance',
-    timeoutMs: options.timeoutMs,
-    retry: options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries },
-    fetch: options.fetch,
-    logger: options.logger,
-  });
-  const sdk = createClient({ baseUrl: resolveBaseUrl('remittance', options.environment, options.baseUrl), fetch: transport.fetch, headers: options.headers });
-  const ctx: InvokeContext = { product: 'remittance', transport, drift: { onDrift: options.onDrift, strict: options.strict } };
+  const { baseUrl, transport, ctx } = createClientContext('remittance', options);
+  const sdk = createClient({ baseUrl, fetch: transport.fetch, headers: options.headers });
   return {
     receive: (body, requestOptions) =>
       invoke<RemittanceReceiveResponse>(ctx, 'receiveRemittance', zReceiveRemittanceResponse, (extra) => receiveRemittance({ client: sdk, body, ...extra }), requestOptions),

@@ -14,3 +14,4 @@ export * from './rfc.ts';
 export * from './idempotency.ts';
 export * from './signing.ts';
 export * from './invoke.ts';
+export * from './client-context.ts';

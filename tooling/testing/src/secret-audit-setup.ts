@@ -7,16 +7,17 @@ import { describeError, record } from './secret-audit.ts';
 
 vi.mock('@paykit/runtime', async (importOriginal) => {
   const runtime = await importOriginal<typeof Runtime>();
+  const recording =
+    (logger?: Runtime.Logger): Runtime.Logger =>
+    (entry) => {
+      record('log entry', JSON.stringify(entry));
+      logger?.(entry);
+    };
   return {
     ...runtime,
-    createTransport: (options: Parameters<typeof runtime.createTransport>[0]) =>
-      runtime.createTransport({
-        ...options,
-        logger: (entry) => {
-          record('log entry', JSON.stringify(entry));
-          options.logger?.(entry);
-        },
-      }),
+    createTransport: (options: Runtime.TransportOptions) => runtime.createTransport({ ...options, logger: recording(options.logger) }),
+    createClientContext: (...[product, options, overrides]: Parameters<typeof runtime.createClientContext>) =>
+      runtime.createClientContext(product, { ...options, logger: recording(options.logger) }, overrides),
     invoke: async (...args: Parameters<typeof runtime.invoke>) => {
       try {
         return await runtime.invoke(...args);

@@ -24,3 +24,17 @@ describe('the secret audit', () => {
     expect(process.env.PAYKIT_SECRET_AUDIT_DIR).toBeTruthy();
   });
 });
+
+describe('the secret audit sees what clients log', () => {
+  it('records the log entries of a transport built the way every client builds it', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const { createClientContext } = await import('@paykit/runtime');
+    const dir = process.env.PAYKIT_SECRET_AUDIT_DIR!;
+    const recorded = () => readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
+    const marker = `audit-probe-${Date.now()}`;
+    const { transport } = createClientContext('billpay', { environment: 'sandbox', fetch: async () => new Response('{}', { status: 200 }) });
+    await transport.fetch(`http://127.0.0.1:4010/billpay/${marker}`);
+    expect(recorded()).toContain(marker);
+  });
+});

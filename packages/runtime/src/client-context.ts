@@ -1,0 +1,44 @@
+// What every product client shares: its common options, and the pipeline and invoke context
+// built from them (one place, so the seven clients cannot drift apart).
+import type { DriftReport } from './drift.ts';
+import { resolveBaseUrl, type Environment, type ProductName } from './environments.ts';
+import type { InvokeContext } from './invoke.ts';
+import type { Logger } from './logger.ts';
+import { createTransport, type Transport } from './transport.ts';
+
+export interface ClientOptions {
+  /** sandbox → http://127.0.0.1:4010/<product>; staging and production need `baseUrl` (the reference does not show their addresses). */
+  environment: Environment;
+  baseUrl?: string;
+  /** Per attempt, in ms (default 30 000). */
+  timeoutMs?: number;
+  /** Retries of requests that are safe to repeat (default 2). */
+  maxRetries?: number;
+  /** A custom fetch (a proxy agent, a test double). */
+  fetch?: typeof fetch;
+  /** Sees every request, response and retry, with secrets redacted. */
+  logger?: Logger;
+  /** Told when a response differs from the spec (the data is returned anyway). */
+  onDrift?: (report: DriftReport) => void;
+  /** Throw a DriftError instead of reporting drift (for tests). */
+  strict?: boolean;
+}
+
+export interface ClientContext {
+  baseUrl: string;
+  transport: Transport;
+  ctx: InvokeContext;
+}
+
+/** The base URL, transport and invoke context of one product client. `fetch` replaces options.fetch (cash wraps it to sign). */
+export function createClientContext(product: ProductName, options: ClientOptions, overrides: { fetch?: typeof fetch } = {}): ClientContext {
+  const baseUrl = resolveBaseUrl(product, options.environment, options.baseUrl);
+  const transport = createTransport({
+    product,
+    timeoutMs: options.timeoutMs,
+    retry: options.maxRetries === undefined ? undefined : { maxRetries: options.maxRetries },
+    fetch: overrides.fetch ?? options.fetch,
+    logger: options.logger,
+  });
+  return { baseUrl, transport, ctx: { product, transport, drift: { onDrift: options.onDrift, strict: options.strict } } };
+}
