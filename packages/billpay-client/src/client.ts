@@ -1,6 +1,6 @@
 // The billpay client: a bearer token issued out of band, one account call. 401 → UnauthorizedError.
-import { createClientContext, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
-import { createClient } from './generated/client/index.ts';
+import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
+import type { Client } from './generated/client/index.ts';
 import { getClientAccount } from './generated/sdk.gen.ts';
 import type { ClientAccount } from './generated/types.gen.ts';
 import { zGetClientAccountResponse } from './generated/zod.gen.ts';
@@ -21,7 +21,7 @@ export function createBillpayClient(options: BillpayClientOptions): BillpayClien
   }
   const { token } = options;
   const { baseUrl, transport, ctx } = createClientContext('billpay', options);
-  const sdk = createClient({ baseUrl, fetch: transport.fetch, auth: () => token });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, auth: () => token });
   return {
     account: {
       get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),

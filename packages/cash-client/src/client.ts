@@ -1,8 +1,8 @@
 // The cash client: every request signed over the exact bytes sent (see signing-fetch.ts), and
 // the webhook lifecycle: create (→ activation test), get the active one, change its endpoint.
-import { createClientContext, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
+import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
 import * as z from 'zod';
-import { createClient } from './generated/client/index.ts';
+import type { Client } from './generated/client/index.ts';
 import { createCashWebhook } from './generated/sdk.gen.ts';
 import type { CashWebhookConfiguration } from './generated/types.gen.ts';
 import { zCashEndpointUrl, zCashWebhookConfiguration, zCreateCashWebhookResponse } from './generated/zod.gen.ts';
@@ -84,7 +84,7 @@ export function createCashClient(options: CashClientOptions): CashClient {
 
   // Signing sits inside the transport: each attempt is signed with its own timestamp.
   const { baseUrl, transport, ctx } = createClientContext('cash', options, { fetch: cashSigningFetch({ apiKey, apiSecret, now: options.now, fetch: options.fetch }) });
-  const sdk = createClient({ baseUrl, fetch: transport.fetch });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch });
 
   return {
     webhooks: {

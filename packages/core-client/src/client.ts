@@ -1,9 +1,9 @@
 // createCoreClient: the core banking service behind one object, with the token lifecycle,
 // retries, timeouts, redacted logging and drift reporting of @paykit/runtime.
-import { createClientContext, type RequestOptions } from '@paykit/runtime';
+import { createClientContext, createSdkClient, type RequestOptions } from '@paykit/runtime';
 import { accountOperations } from './accounts.ts';
 import { createToken, listCredentials, type ClientDeps } from './auth.ts';
-import { createClient } from './generated/client/index.ts';
+import type { Client } from './generated/client/index.ts';
 import type { ClientCredentialList, CoreTransaction, MoneyOutTransaction } from './generated/types.gen.ts';
 import { resolveCoreOptions, type CoreClientOptions } from './options.ts';
 import { TokenManager } from './token-manager.ts';
@@ -54,7 +54,7 @@ export interface CoreClient {
 export function createCoreClient(input: CoreClientOptions): CoreClient {
   const options = resolveCoreOptions(input);
   const { baseUrl, transport, ctx } = createClientContext('core', options);
-  const sdk = createClient({ baseUrl, fetch: transport.fetch });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch });
   const auth = { options, sdk, ctx, baseUrl };
   const tokens = new TokenManager({
     store: options.tokenStore ?? new MemoryTokenStore(),

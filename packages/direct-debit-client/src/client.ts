@@ -1,8 +1,8 @@
 // The direct debit client: x-api-key on every request, customers, instruments as pages that are
 // async iterables, charges. Errors are the runtime's: a validation failure is a 422 whose
 // `detail[{loc,msg,type}]` the UnprocessableError exposes as `error.detail`.
-import { createClientContext, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
-import { createClient } from './generated/client/index.ts';
+import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
+import type { Client } from './generated/client/index.ts';
 import { createCharge, createCustomer, listInstruments } from './generated/sdk.gen.ts';
 import type { Charge, ChargeCreateRequest, Customer, CustomerCreateRequest, DirectDebitInstrument, InstrumentPage } from './generated/types.gen.ts';
 import { zCreateChargeResponse, zCreateCustomerResponse, zListInstrumentsResponse } from './generated/zod.gen.ts';
@@ -52,7 +52,7 @@ export function createDirectDebitClient(options: DirectDebitClientOptions): Dire
     throw new ConfigurationError('createDirectDebitClient: apiKey is missing. Pass the direct debit API key of this environment (management portal → settings).');
   }
   const { baseUrl, transport, ctx } = createClientContext('direct-debit', options);
-  const sdk = createClient({ baseUrl, fetch: transport.fetch, auth: () => apiKey });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, auth: () => apiKey });
 
   const page = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): Promise<InstrumentPage> => {
     const query: { limit?: number; cursor?: string } = {};

@@ -15,3 +15,4 @@ export * from './idempotency.ts';
 export * from './signing.ts';
 export * from './invoke.ts';
 export * from './client-context.ts';
+export * from './sdk-client.ts';

@@ -42,7 +42,7 @@ export async function invoke<T>(
   requestOptions?: RequestOptions,
 ): Promise<T> {
   const extra: SdkExtra = {
-    fetch: ctx.transport.with({ ...requestOptions, operation }),
+    fetch: requestOptions === undefined ? operationFetch(ctx.transport, operation) : ctx.transport.with({ ...requestOptions, operation }),
     responseValidator: async () => {},
     throwOnError: false,
   };
@@ -67,6 +67,24 @@ export async function invoke<T>(
     );
   }
   return readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
+}
+
+// transport.with({ operation }) for calls without request options, made once per transport and
+// operation rather than on every call.
+const operationFetches = new WeakMap<Transport, Map<string, typeof fetch>>();
+
+function operationFetch(transport: Transport, operation: string): typeof fetch {
+  let byOperation = operationFetches.get(transport);
+  if (!byOperation) {
+    byOperation = new Map();
+    operationFetches.set(transport, byOperation);
+  }
+  let fetchFn = byOperation.get(operation);
+  if (!fetchFn) {
+    fetchFn = transport.with({ operation });
+    byOperation.set(operation, fetchFn);
+  }
+  return fetchFn;
 }
 
 interface ZodLikeError {

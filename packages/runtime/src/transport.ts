@@ -8,6 +8,7 @@ import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, sanitiz
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, isSafeToRepeat, retryPolicy, type RetryPolicy } from './retry.ts';
+import { registerSender } from './sender.ts';
 
 export interface TransportOptions {
   product: ProductName;
@@ -46,6 +47,37 @@ export interface Transport {
   fetch: typeof fetch;
   /** The same pipeline with per-request options (pass as the `fetch` of one SDK call). */
   with(options: RequestOptions): typeof fetch;
+  /**
+   * The same pipeline without a Request in between: the request as url, method, headers and body
+   * (a string is encoded once; bytes are sent as they are), and the answer as its buffered
+   * Response plus the body bytes, so a caller can parse them without reading the Response again.
+   * What the SDK client of `createSdkClient` uses; `fetch` stays for everyone else.
+   */
+  send(request: TransportRequest, options?: RequestOptions): Promise<TransportResult>;
+}
+
+export interface TransportRequest {
+  url: string;
+  method: string;
+  /**
+   * Owned by the transport from here on (request id, user agent and per-request headers are set
+   * on it). A plain record (names in any case) is what the transport sends as it is: cheaper for
+   * fetch to read than a Headers.
+   */
+  headers: Headers | Record<string, string>;
+  body?: string | Uint8Array<ArrayBuffer>;
+  signal?: AbortSignal;
+  redirect?: RequestRedirect;
+}
+
+export interface TransportResult {
+  /**
+   * The response (`requestIdOf` knows it). Its body has been read: the bytes are `bytes` (like the
+   * Response a hey-api client returns, whose body it has read too).
+   */
+  response: Response;
+  /** The body bytes, read under the timeout (undefined for a status outside 200–599). */
+  bytes: Uint8Array<ArrayBuffer> | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -86,21 +118,51 @@ export function createTransport(options: TransportOptions): Transport {
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,
     userAgent: options.userAgent,
+    deadlines: createDeadlines(),
+  };
+  const checkOptions = (requestOptions: RequestOptions): void => {
+    if (requestOptions.timeoutMs !== undefined) checkTimeout(requestOptions.timeoutMs, 'timeoutMs');
+    if (requestOptions.maxRetries !== undefined && !(Number.isInteger(requestOptions.maxRetries) && requestOptions.maxRetries >= 0)) {
+      throw new ConfigurationError(`maxRetries must be an integer ≥ 0 (got ${requestOptions.maxRetries}).`);
+    }
+  };
+  // Each fetch this transport hands out is registered with its direct sender, so the SDK client
+  // of createSdkClient, given one of them, skips the Request round trip (see sender.ts).
+  const fetchWith = (requestOptions: RequestOptions): typeof fetch => {
+    const bound: typeof fetch = (input, init) => run(settings, input, init, requestOptions);
+    registerSender(bound, (request) => exchange(settings, toIncoming(request), requestOptions, false));
+    return bound;
   };
   return {
     options: resolved,
-    fetch: (input, init) => run(settings, input, init, {}),
+    fetch: fetchWith({}),
     with(requestOptions: RequestOptions): typeof fetch {
-      if (requestOptions.timeoutMs !== undefined) checkTimeout(requestOptions.timeoutMs, 'timeoutMs');
-      if (requestOptions.maxRetries !== undefined && !(Number.isInteger(requestOptions.maxRetries) && requestOptions.maxRetries >= 0)) {
-        throw new ConfigurationError(`maxRetries must be an integer ≥ 0 (got ${requestOptions.maxRetries}).`);
-      }
-      return (input, init) => run(settings, input, init, requestOptions);
+      checkOptions(requestOptions);
+      return fetchWith(requestOptions);
+    },
+    send(request: TransportRequest, requestOptions: RequestOptions = {}): Promise<TransportResult> {
+      checkOptions(requestOptions);
+      return exchange(settings, toIncoming(request), requestOptions, false);
     },
   };
 }
 
+function toIncoming(request: TransportRequest): IncomingRequest {
+  const headers = headerRecord(request.headers);
+  let body: Uint8Array<ArrayBuffer> | undefined;
+  if (typeof request.body === 'string') {
+    body = new TextEncoder().encode(request.body);
+    // What fetch itself would have sent for a string body.
+    headers['content-type'] ??= 'text/plain;charset=UTF-8';
+  } else {
+    body = request.body;
+  }
+  // The URL as fetch (and a Request) would read it, for logs and messages alike.
+  return { url: new URL(request.url).href, method: normaliseMethod(request.method), headers, body, redirect: request.redirect ?? 'follow', signal: request.signal };
+}
+
 interface Settings {
+  deadlines: Deadlines;
   product: ProductName;
   timeoutMs: number;
   policy: RetryPolicy;
@@ -113,59 +175,125 @@ interface Settings {
   userAgent: string | undefined;
 }
 
+interface Deadline {
+  at: number;
+  fire: () => void;
+}
+
+interface Deadlines {
+  add(ms: number, fire: () => void): Deadline;
+  remove(deadline: Deadline): void;
+}
+
+/**
+ * The attempts' timeouts of one transport on one timer, armed for the earliest deadline: arming
+ * and clearing a Node timer on every request costs more than a Set entry. The timer is re-armed
+ * only for an earlier deadline, and holds the process open only while an attempt is under way.
+ */
+function createDeadlines(): Deadlines {
+  const pending = new Set<Deadline>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedAt = Infinity;
+  const arm = (at: number): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    armedAt = at;
+    timer = setTimeout(onTimer, Math.max(1, Math.ceil(at - performance.now())));
+  };
+  const onTimer = (): void => {
+    timer = undefined;
+    armedAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const deadline of pending) {
+      if (deadline.at <= now + 1) {
+        pending.delete(deadline);
+        deadline.fire();
+      } else if (deadline.at < next) {
+        next = deadline.at;
+      }
+    }
+    if (next !== Infinity) arm(next);
+  };
+  return {
+    add(ms, fire) {
+      const deadline = { at: performance.now() + ms, fire };
+      pending.add(deadline);
+      if (deadline.at < armedAt) arm(deadline.at);
+      else if (pending.size === 1) timer?.ref();
+      return deadline;
+    },
+    remove(deadline) {
+      pending.delete(deadline);
+      if (pending.size === 0) timer?.unref();
+    },
+  };
+}
+
 function checkTimeout(value: number, name: string): void {
   if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`${name} must be a positive number of milliseconds (got ${value}).`);
 }
 
 async function run(s: Settings, input: RequestInfo | URL, init: RequestInit | undefined, ro: RequestOptions): Promise<Response> {
+  return (await exchange(s, await readRequest(input, init), ro, true)).response;
+}
+
+/**
+ * The pipeline proper: one request (body bytes read once) through attempts, timeouts, retries and
+ * logs. `readable`: the caller gets a Response whose body it can read (fetch); otherwise the
+ * response as received, its body already read into `bytes` (send: one read, no copy).
+ */
+async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptions, readable: boolean): Promise<TransportResult> {
   const callerSignals: AbortSignal[] = [];
   if (s.signal) callerSignals.push(s.signal);
   if (ro.signal) callerSignals.push(ro.signal);
-  const incoming = await readRequest(input, init, callerSignals);
+  // The request's own signal (a Request's, or init.signal) joins the caller signals.
+  if (incoming.signal) callerSignals.push(incoming.signal);
   const aborted = firstAborted(callerSignals);
   if (aborted) throw aborted.reason;
 
   const { url, method, headers, body } = incoming;
-  if (ro.headers) for (const [name, value] of Object.entries(ro.headers)) headers.set(name, value);
-  if (s.userAgent !== undefined && !headers.has('user-agent')) headers.set('user-agent', s.userAgent);
-  let requestId = headers.get(s.requestIdHeader);
-  if (requestId === null || requestId === '') {
+  if (ro.headers) for (const name of Object.keys(ro.headers)) headers[name.toLowerCase()] = ro.headers[name]!;
+  if (s.userAgent !== undefined && headers['user-agent'] === undefined) headers['user-agent'] = s.userAgent;
+  let requestId = headers[s.requestIdHeader];
+  if (requestId === undefined || requestId === '') {
     requestId = randomUUID();
-    headers.set(s.requestIdHeader, requestId);
+    headers[s.requestIdHeader] = requestId;
   }
   const timeoutMs = ro.timeoutMs ?? s.timeoutMs;
   const maxRetries = ro.maxRetries ?? s.policy.maxRetries;
-  const safe = isSafeToRepeat(method, headers);
-  const secrets = (): string[] => collectSecrets(headers, jsonOf(body, headers.get('content-type')));
+  const idempotencyKey = headers['idempotency-key'];
+  const safe = isSafeToRepeat(method, NO_HEADERS) || (idempotencyKey !== undefined && idempotencyKey.trim() !== '');
+  const contentType = headers['content-type'] ?? null;
+  const secrets = (): string[] => collectSecrets(headers, jsonOf(body, contentType));
 
   const log = makeLog(s, ro.operation, method, url, requestId);
   const requestHeadersForLog = s.logger ? redactHeaders(headers) : {};
-  const requestBodyForLog = s.logger ? describeBody(body, headers.get('content-type')) : undefined;
+  const requestBodyForLog = s.logger ? describeBody(body, contentType) : undefined;
 
   for (let attempt = 0; ; attempt++) {
-    // One controller per attempt, aborted by its own timer or by any caller signal. (A cleared
-    // timer and two listeners cost less than AbortSignal.timeout + AbortSignal.any, whose timer
-    // would stay armed for timeoutMs after every request.)
+    // One controller per attempt, aborted at its deadline (the transport's shared timer) or by any
+    // caller signal. (Cheaper than AbortSignal.timeout + AbortSignal.any, whose timer would stay
+    // armed for timeoutMs after every request.)
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    const deadline = s.deadlines.add(timeoutMs, () => controller.abort(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError')));
     const onCallerAbort = (): void => controller.abort(firstAborted(callerSignals)?.reason);
     for (const signal of callerSignals) signal.addEventListener('abort', onCallerAbort);
     const started = performance.now();
-    log({ event: 'request', attempt: attempt + 1, headers: requestHeadersForLog, body: requestBodyForLog });
+    if (s.logger) log({ event: 'request', attempt: attempt + 1, headers: requestHeadersForLog, body: requestBodyForLog });
 
     let response: Response | undefined;
-    let responseBytes: Uint8Array | undefined;
+    let responseBytes: Uint8Array<ArrayBuffer> | undefined;
     let failure: unknown;
     try {
       // A fresh request per attempt from the bytes read once: a body stream can be sent only once.
       const raw = await s.send(url, { method, headers, body, signal: controller.signal, redirect: incoming.redirect });
       // Buffer the body under the same signal: the timeout covers the whole exchange, a connection
       // cut mid-body is retried like any network error, and logs can show the (redacted) body.
-      ({ response, bytes: responseBytes } = await buffered(raw));
+      ({ response, bytes: responseBytes } = await buffered(raw, readable));
     } catch (error) {
       failure = error;
     } finally {
-      clearTimeout(timer);
+      s.deadlines.remove(deadline);
       for (const signal of callerSignals) signal.removeEventListener('abort', onCallerAbort);
     }
     const durationMs = Math.round(performance.now() - started);
@@ -189,7 +317,7 @@ async function run(s: Settings, input: RequestInfo | URL, init: RequestInit | un
       }
       requestIds.set(response, response.headers.get(s.requestIdHeader) || requestId);
       rememberRequestSecrets(response, secrets);
-      return response;
+      return { response, bytes: responseBytes };
     }
 
     const callerAbort = firstAborted(callerSignals);
@@ -227,12 +355,38 @@ async function run(s: Settings, input: RequestInfo | URL, init: RequestInit | un
   }
 }
 
+/** Request headers as the transport keeps them: lowercase names. */
+type HeaderRecord = Record<string, string>;
+
+const NO_HEADERS = new Headers();
+
+/** A record with lowercase names (the caller's own record when its names already are). */
+function headerRecord(headers: Headers | HeaderRecord): HeaderRecord {
+  if (headers instanceof Headers) {
+    const out: HeaderRecord = {};
+    headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    return out;
+  }
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    if (lower !== name) {
+      const value = headers[name]!;
+      delete headers[name];
+      headers[lower] = headers[lower] === undefined ? value : `${headers[lower]}, ${value}`;
+    }
+  }
+  return headers;
+}
+
 interface IncomingRequest {
   url: string;
   method: string;
-  headers: Headers;
+  headers: HeaderRecord;
   body: Uint8Array<ArrayBuffer> | undefined;
   redirect: RequestRedirect;
+  signal?: AbortSignal;
 }
 
 function firstAborted(signals: readonly AbortSignal[]): AbortSignal | undefined {
@@ -240,28 +394,23 @@ function firstAborted(signals: readonly AbortSignal[]): AbortSignal | undefined 
   return undefined;
 }
 
-/**
- * The request as url, method, headers and body bytes (read once, re-sent on every attempt). Its
- * own signal (a Request's, or init.signal) joins the caller signals.
- */
-async function readRequest(input: RequestInfo | URL, init: RequestInit | undefined, callerSignals: AbortSignal[]): Promise<IncomingRequest> {
+/** The request as url, method, headers, body bytes (read once, re-sent on every attempt) and its own signal. */
+async function readRequest(input: RequestInfo | URL, init: RequestInit | undefined): Promise<IncomingRequest> {
   // Fast path for the common shapes (a string body, or none): no intermediate Request.
   if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
-    const headers = new Headers(init?.headers);
+    const headers = headerRecord(new Headers(init?.headers));
     let body: Uint8Array<ArrayBuffer> | undefined;
     if (typeof init?.body === 'string') {
       body = new TextEncoder().encode(init.body);
       // What fetch itself would have sent for a string body.
-      if (!headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+      headers['content-type'] ??= 'text/plain;charset=UTF-8';
     }
-    if (init?.signal) callerSignals.push(init.signal);
     const url = new URL(input instanceof URL ? input.href : input).href;
-    return { url, method: normaliseMethod(init?.method ?? 'GET'), headers, body, redirect: init?.redirect ?? 'follow' };
+    return { url, method: normaliseMethod(init?.method ?? 'GET'), headers, body, redirect: init?.redirect ?? 'follow', signal: init?.signal ?? undefined };
   }
   const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-  callerSignals.push(request.signal);
   const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
-  return { url: request.url, method: request.method, headers: new Headers(request.headers), body, redirect: request.redirect };
+  return { url: request.url, method: request.method, headers: headerRecord(request.headers), body, redirect: request.redirect, signal: request.signal };
 }
 
 function normaliseMethod(method: string): string {
@@ -290,9 +439,10 @@ function makeLog(s: Settings, operation: string | undefined, method: string, url
 // Statuses whose Response may not carry a body.
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-async function buffered(raw: Response): Promise<{ response: Response; bytes: Uint8Array | undefined }> {
+async function buffered(raw: Response, readable: boolean): Promise<{ response: Response; bytes: Uint8Array<ArrayBuffer> | undefined }> {
   if (raw.status < 200 || raw.status > 599) return { response: raw, bytes: undefined };
   const bytes = new Uint8Array(await raw.arrayBuffer());
+  if (!readable) return { response: raw, bytes };
   let headers = raw.headers;
   if (headers.has('content-encoding')) {
     // The bytes are already decoded; a consumer must not try to decode them again.

@@ -1,0 +1,17 @@
+// Internal (not re-exported by index.ts): the link from a fetch a transport handed out to the
+// transport's direct sender, so createSdkClient can send without building a Request when its
+// fetch is a transport's (the usual case: invoke passes transport.with(...)).
+import type { TransportRequest, TransportResult } from './transport.ts';
+
+export type Sender = (request: TransportRequest) => Promise<TransportResult>;
+
+const senders = new WeakMap<typeof fetch, Sender>();
+
+export function registerSender(fetchFn: typeof fetch, sender: Sender): void {
+  senders.set(fetchFn, sender);
+}
+
+/** The direct sender behind a transport's fetch; undefined for any other fetch. */
+export function senderOf(fetchFn: typeof fetch | undefined): Sender | undefined {
+  return fetchFn === undefined ? undefined : senders.get(fetchFn);
+}
