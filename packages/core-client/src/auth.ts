@@ -27,8 +27,16 @@ const TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
 
 /** A hey-api `auth` callback that sends only the API key (the two bootstrap calls). */
 export const apiKeyAuth = (apiKey: string) => (scheme: { type: string }) => (scheme.type === 'apiKey' ? apiKey : undefined);
-/** A hey-api `auth` callback that sends only the bearer token. */
-export const bearerAuth = (token: string) => (scheme: { scheme?: string }) => (scheme.scheme === 'bearer' ? token : undefined);
+type BearerAuth = (scheme: { scheme?: string }) => string | undefined;
+let lastBearer: { token: string; auth: BearerAuth } | undefined;
+
+/** A hey-api `auth` callback that sends only the bearer token (the same callback for the same token, made once). */
+export const bearerAuth = (token: string): BearerAuth => {
+  if (lastBearer?.token === token) return lastBearer.auth;
+  const auth: BearerAuth = (scheme) => (scheme.scheme === 'bearer' ? token : undefined);
+  lastBearer = { token, auth };
+  return auth;
+};
 
 export interface AuthDeps {
   options: ResolvedCoreOptions;
@@ -193,7 +201,8 @@ function bootstrapError(deps: AuthDeps, operation: string, error: unknown, crede
  * shared with concurrent callers) and runs it once more; a second 401 is an AuthenticationError.
  */
 export async function withToken<T>(deps: AuthDeps, tokens: TokenManager, operation: string, run: (token: string) => Promise<T>): Promise<T> {
-  const first = await tokens.current();
+  // The cached token needs no promise; only a replacement is awaited.
+  const first = tokens.cached() ?? (await tokens.current());
   try {
     return await run(first.token);
   } catch (error) {

@@ -19,6 +19,9 @@ export class TokenManager {
   #local: StoredToken | undefined;
   /** The one replacement under way, shared by every caller that needs a token meanwhile. */
   #inflight: Promise<StoredToken> | undefined;
+  /** The last `expiresAt` read and its time (it is the same string on every call until the token changes). */
+  #parsedText: string | undefined;
+  #parsedMs = Number.NaN;
 
   constructor(options: TokenManagerOptions) {
     this.#options = options;
@@ -26,9 +29,13 @@ export class TokenManager {
 
   /** A token that is not within the refresh margin of its expiry (creating one when needed). */
   async current(): Promise<StoredToken> {
+    return this.cached() ?? this.#single(() => this.#obtain(undefined));
+  }
+
+  /** This process's token when it is not within the refresh margin of its expiry (no store, no promise); else undefined. */
+  cached(): StoredToken | undefined {
     const local = this.#local;
-    if (local && this.#fresh(local)) return local;
-    return this.#single(() => this.#obtain(undefined));
+    return local && this.#fresh(local) ? local : undefined;
   }
 
   /**
@@ -56,7 +63,12 @@ export class TokenManager {
   }
 
   #fresh(token: StoredToken): boolean {
-    const expiresAtMs = Date.parse(token.expiresAt);
+    const text = token.expiresAt;
+    if (text !== this.#parsedText) {
+      this.#parsedMs = Date.parse(text);
+      this.#parsedText = text;
+    }
+    const expiresAtMs = this.#parsedMs;
     return Number.isFinite(expiresAtMs) && this.#options.now().getTime() < expiresAtMs - this.#options.refreshMarginMs;
   }
 

@@ -4,6 +4,7 @@ import type { ZodType } from 'zod';
 import { readTolerantly, type DriftOptions } from './drift.ts';
 import type { ProductName } from './environments.ts';
 import { PaykitError, RequestValidationError, apiErrorFrom, sanitizeCause } from './errors.ts';
+import { noResponseValidation } from './sender.ts';
 import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
 
 export interface InvokeContext {
@@ -43,7 +44,7 @@ export async function invoke<T>(
 ): Promise<T> {
   const extra: SdkExtra = {
     fetch: requestOptions === undefined ? operationFetch(ctx.transport, operation) : ctx.transport.with({ ...requestOptions, operation }),
-    responseValidator: async () => {},
+    responseValidator: noResponseValidation,
     throwOnError: false,
   };
   let result: SdkResult;

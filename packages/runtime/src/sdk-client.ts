@@ -6,7 +6,7 @@
 // the response. When its fetch is one a transport handed out (transport.fetch, transport.with(...),
 // the usual case through invoke), it hands the request to the transport directly and parses the
 // bytes the transport already buffered; any other fetch gets a Request, as with hey-api.
-import { senderOf } from './sender.ts';
+import { noResponseValidation, senderOf } from './sender.ts';
 import type { TransportResult } from './transport.ts';
 
 /** A security scheme of an SDK operation, as the generated code writes it. */
@@ -141,7 +141,10 @@ async function send(baseUrl: string, config: SdkClientConfig, configHeaders: Con
     if (own instanceof Headers) own.forEach((value, key) => mergeHeader(headers, key, value));
     else if (own) for (const key of Object.keys(own)) mergeHeader(headers, key, own[key]);
     let query = options.query;
-    if (options.security) query = setAuth(options.security, await tokensOf(options.security, options.auth ?? config.auth), headers, query);
+    if (options.security) {
+      const tokens = tokensOf(options.security, options.auth ?? config.auth);
+      query = setAuth(options.security, tokens instanceof Promise ? await tokens : tokens, headers, query);
+    }
     // hey-api runs requestValidator on every call, and each generated validator builds its zod
     // schema (z.object({ body, path, query })) anew per call. Only a body or a query can carry a
     // caller's mistake the platform would not report itself, so requests with neither (GETs and
@@ -178,7 +181,17 @@ async function send(baseUrl: string, config: SdkClientConfig, configHeaders: Con
       request = new Request(url, { redirect: 'follow', method, headers, body: body as BodyInit | null | undefined, signal: options.signal ?? null });
       response = await fetchFn(request);
     }
-    return await readResult(options, response, result?.bytes, request);
+    const bytes = result?.bytes;
+    if (bytes && isPlainJson(options, response, bytes)) {
+      // The usual answer: JSON, read from the bytes the transport already has (no async hop
+      // unless a validator or transformer needs one).
+      let data: unknown = JSON.parse(decoder.decode(bytes));
+      const validator = options.responseValidator;
+      if (validator && validator !== noResponseValidation) await validator(data);
+      if (options.responseTransformer) data = await options.responseTransformer(data);
+      return options.responseStyle === 'data' ? data : withRequest({ data, response }, request);
+    }
+    return await readResult(options, response, bytes, request);
   } catch (error) {
     const finalError = error || {};
     if (options.throwOnError) throw finalError;
@@ -198,8 +211,12 @@ const decoder = new TextDecoder();
  * Response's body is then used up, as hey-api leaves it too); the rare non-JSON, non-text readings
  * get a Response over those bytes.
  */
+function isPlainJson(options: SdkRequestOptions, response: Response, bytes: Uint8Array<ArrayBuffer>): boolean {
+  return response.ok && response.status !== 204 && bytes.byteLength > 0 && options.parseAs === undefined && isJson(response.headers.get('Content-Type'));
+}
+
 async function readResult(options: SdkRequestOptions, response: Response, bytes: Uint8Array<ArrayBuffer> | undefined, request: Request | undefined): Promise<unknown> {
-  if (bytes && response.ok && response.status !== 204 && bytes.byteLength > 0 && options.parseAs === undefined && isJson(response.headers.get('Content-Type'))) {
+  if (bytes && isPlainJson(options, response, bytes)) {
     // The usual answer: JSON, read from the bytes the transport already has.
     let data: unknown = JSON.parse(decoder.decode(bytes));
     if (options.responseValidator) await options.responseValidator(data);
