@@ -3,8 +3,8 @@
 // of the raw payload), a timeout, and redelivery on the sandbox clock.
 // The reference does not show the retry schedule: the sandbox's choice is
 // settings.delivery.redeliverySeconds, and it is configurable.
-import { createHmac } from 'node:crypto';
 import type { Delivery, Faults } from '@paykit/contracts';
+import { hmacSha256Hex } from '@paykit/runtime';
 import type { SandboxClock } from './clock.ts';
 import type { Counters } from './counters.ts';
 import type { SeededRandom } from './random.ts';
@@ -144,7 +144,7 @@ export class DeliveryQueue {
     if (request.auth.kind === 'bearer') headers.authorization = `Bearer ${request.auth.token}`;
     if (request.auth.kind === 'cash-hmac') {
       headers['x-webhook-timestamp'] = String(Math.floor(this.clock.nowMs() / 1000));
-      headers['x-webhook-signature'] = createHmac('sha256', request.auth.secret).update(payload).digest('hex');
+      headers['x-webhook-signature'] = hmacSha256Hex(request.auth.secret, payload);
     }
     const at = this.clock.now().toISOString();
     const started = performance.now();

@@ -4,14 +4,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { sandboxControl } from '@paykit/contracts';
+import { PRODUCTS, type ProductName } from '@paykit/runtime';
 import { initClient } from '@ts-rest/core';
 
 const MAIN = path.resolve(import.meta.dirname, '../../../apps/sandbox/src/main.ts');
-const PRODUCTS = ['core', 'direct-debit', 'cash', 'remittance', 'billpay', 'gift-cards', 'lottery'] as const;
 
 export interface SandboxProcess {
   url: string;
-  urls: Record<(typeof PRODUCTS)[number], string>;
+  urls: Record<ProductName, string>;
   control: ReturnType<typeof initClient<typeof sandboxControl, { baseUrl: string }>>;
   close(): Promise<void>;
 }

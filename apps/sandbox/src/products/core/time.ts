@@ -1,4 +1,8 @@
-// Core timestamps: Mexico City local time, UTC-6 all year (no DST since 2022).
+// Core timestamps: Mexico City local time, UTC-6 all year (no DST since 2022). The two layouts of
+// the token are the runtime's (the same functions the clients parse them with); the others are
+// layouts only the sandbox writes.
+import { formatMexicoCityLocal, formatMexicoCityOffset } from '@paykit/runtime';
+
 const OFFSET_MS = -6 * 3600 * 1000;
 
 function parts(ms: number): { date: string; time: string } {
@@ -8,13 +12,12 @@ function parts(ms: number): { date: string; time: string } {
 
 /** `YYYY-MM-DD HH:MM:SS.ffffff` in Mexico City time, no offset (the token's expires_at). */
 export function mexicoCityLocal(ms: number): string {
-  const { date, time } = parts(ms);
-  return `${date} ${time}000`;
+  return formatMexicoCityLocal(new Date(ms));
 }
 
 /** `YYYY-MM-DD HH:MM:SS.ffffff-06:00` (token created_at/updated_at, webhook createdAt/updatedAt). */
 export function mexicoCityWithOffset(ms: number): string {
-  return `${mexicoCityLocal(ms)}-06:00`;
+  return formatMexicoCityOffset(new Date(ms));
 }
 
 /** ISO 8601 with the -06:00 offset (`2026-05-07T06:00:00.123-06:00`), for date-time fields. */
