@@ -1,26 +1,20 @@
 // `pnpm start`: paykit on its embedded defaults. Regenerates the clients (a turbo cache hit when
 // nothing changed), checks the specs against the platform reference, starts the sandbox, and
-// drives every product through the generated clients over real HTTP. Then the sandbox keeps
+// drives every product through the paykit clients over real HTTP. Then the sandbox keeps
 // serving until Ctrl-C; with --once, it stops and the exit code says whether every step passed.
 // The gateway, worker and console join this command as they land.
 import { spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createClient as createBillpayClient, getClientAccount as billpayAccount } from '@paykit/billpay-client';
-import { createCashWebhook, createClient as createCashClient } from '@paykit/cash-client';
+import { createBillpayClient } from '@paykit/billpay-client';
+import { createCashClient } from '@paykit/cash-client';
 import { sandboxControl } from '@paykit/contracts';
-import {
-  createClient as createCoreClient,
-  createCredentialToken,
-  createMoneyOut,
-  createPennyValidation,
-  listClientCredentials,
-} from '@paykit/core-client';
-import { createClient as createDirectDebitClient, listInstruments } from '@paykit/direct-debit-client';
-import { createClient as createGiftCardsClient, getClientAccount as giftCardsAccount } from '@paykit/gift-cards-client';
-import { createClient as createLotteryClient, getClientAccount as lotteryAccount } from '@paykit/lottery-client';
-import { createClient as createRemittanceClient, receiveRemittance } from '@paykit/remittance-client';
+import { createCoreClient } from '@paykit/core-client';
+import { createDirectDebitClient } from '@paykit/direct-debit-client';
+import { createGiftCardsClient } from '@paykit/gift-cards-client';
+import { createLotteryClient } from '@paykit/lottery-client';
+import { createRemittanceClient } from '@paykit/remittance-client';
+import { maskSecret } from '@paykit/runtime';
 import { DEFAULT_SEED, startSandbox } from '@paykit/sandbox';
 import { initClient } from '@ts-rest/core';
 
@@ -51,93 +45,72 @@ const sandbox = await startSandbox({ port }).catch((error: unknown) => {
 });
 console.log(`  sandbox on ${sandbox.url} (control API ${sandbox.controlUrl})`);
 
-/** Secrets are shown masked, never whole. */
-const mask = (secret: string) => `${secret.slice(0, 6)}…${secret.slice(-2)}`;
 const control = initClient(sandboxControl, { baseUrl: sandbox.url });
 const client = DEFAULT_SEED.core.clients[0]!;
 const staging = client.credentials.find((c) => c.environment === 'staging')!;
-let token = '';
-const core = createCoreClient({ baseUrl: sandbox.urls.core, auth: (a) => ('name' in a && a.name === 'x-api-key' ? client.apiKeys.staging : token) });
+// The hand-written clients, as a product team would use them; the sandbox's clock is theirs.
+const now = () => sandbox.runtime.clock.now();
+const env = (product: keyof typeof sandbox.urls) => ({ environment: 'sandbox' as const, baseUrl: sandbox.urls[product] });
+const core = createCoreClient({ ...env('core'), clientId: client.clientId, apiKey: client.apiKeys.staging, clientSecret: staging.clientSecret, now });
+const ACME = '66666666-6666-4666-8666-000000000001';
 
 const results: { step: string; ok: boolean; detail: string }[] = [];
 async function check(name: string, run: () => Promise<string>) {
   try {
     results.push({ step: name, ok: true, detail: await run() });
   } catch (error) {
+    // paykit errors never carry a secret; their messages say what to check.
     results.push({ step: name, ok: false, detail: error instanceof Error ? error.message : String(error) });
   }
 }
-function must<T>(result: { data?: T; error?: unknown; response?: Response }, what: string): T {
-  if (result.data === undefined) throw new Error(`${what}: HTTP ${result.response?.status ?? '?'} ${JSON.stringify(result.error)}`);
-  return result.data;
-}
 
-console.log('\n▶ Drive every product through the generated clients');
+console.log('\n▶ Drive every product through the paykit clients');
 await check('core: credentials (x-api-key)', async () => {
-  const { data } = must(await listClientCredentials({ client: core, path: { clientId: client.clientId } }), 'credential retrieval');
+  const { data } = await core.credentials.list();
   return `${data.length} credential(s), ${data.map((c) => `${c.environment} ${c.status}`).join(', ')}`;
 });
 await check('core: bearer token', async () => {
-  const created = must(await createCredentialToken({ client: core, path: { clientId: client.clientId }, body: { client_id: client.clientId, client_secret: staging.clientSecret } }), 'token creation');
-  token = created.token;
-  return `token ${mask(created.token)}, expires ${created.expires_at} Mexico City`;
+  const token = await core.tokens.current();
+  return `token ${maskSecret(token.token)}, expires ${token.expiresAt}`;
 });
 await check('core: penny validation, CEP lookup completed', async () => {
-  const tx = must(
-    await createPennyValidation({ client: core, body: { client_id: client.clientId, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000004' } }),
-    'penny validation',
-  );
+  const tx = await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: '66666666-6666-4666-8666-000000000004' });
   const cep = await control.triggerCepOutcome({ params: { transactionId: tx.id }, body: { status: 'COMPLETED' } });
   return `${tx.amount} ${tx.currency} ${tx.transactionStatus} → CEP ${cep.status === 200 ? cep.body.status : `failed (${cep.status})`}`;
 });
 await check('core: money_out to an external CLABE (SPEI), settled', async () => {
-  const tx = must(
-    await createMoneyOut({ client: core, body: { client_id: client.clientId, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000005', amount: '1500.00', description: 'Payroll' } }),
-    'money_out',
-  ) as { id: string; subCategory?: string };
+  const tx = (await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: '66666666-6666-4666-8666-000000000005', amount: '1500.00', description: 'Payroll' })) as { id: string; subCategory?: string };
   const settled = await control.triggerSpeiSettle({ params: { transactionId: tx.id }, body: {} });
   return `${tx.subCategory} → ${settled.status === 200 ? settled.body.status : `failed (${settled.status})`}`;
 });
 await check('core: money_out to a platform account (internal)', async () => {
-  const tx = must(
-    await createMoneyOut({ client: core, body: { client_id: client.clientId, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000002', amount: '250.00' } }),
-    'money_out',
-  ) as { subCategory?: string };
+  const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: '66666666-6666-4666-8666-000000000002', amount: '250.00' });
   return `${tx.subCategory}`;
 });
 await check('direct debit: instruments (x-api-key, cursor)', async () => {
-  const dd = createDirectDebitClient({ baseUrl: sandbox.urls['direct-debit'], auth: () => DEFAULT_SEED.directDebit!.apiKeys[0]! });
-  const page = must(await listInstruments({ client: dd, query: { limit: 100 } }), 'instrument list');
-  return `${page.instruments.length} instrument(s), has_next ${page.has_next}`;
+  const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: DEFAULT_SEED.directDebit!.apiKeys[0]! });
+  let count = 0;
+  for await (const _instrument of dd.instruments.list({ limit: 100 })) count++;
+  return `${count} instrument(s) over the cursor`;
 });
 await check('cash: signed request', async () => {
   const { apiKey, apiSecret } = DEFAULT_SEED.cash[0]!;
-  const cash = createCashClient({ baseUrl: sandbox.urls.cash });
-  cash.interceptors.request.use(async (request) => {
-    const body = await request.clone().text();
-    const timestamp = String(Math.floor(sandbox.runtime.clock.nowMs() / 1000));
-    request.headers.set('x-client-id', apiKey);
-    request.headers.set('x-timestamp', timestamp);
-    request.headers.set('x-signature', createHmac('sha256', apiSecret).update(`${timestamp}.${body}`).digest('hex'));
-    return request;
-  });
+  const cash = createCashClient({ ...env('cash'), apiKey, apiSecret, now });
   // No receiver yet (the gateway comes later): the activation test fails and the webhook stays inactive.
-  const created = must(await createCashWebhook({ client: cash, body: { endpoint_url: 'http://127.0.0.1:9/cash' } }), 'cash webhook');
-  return `webhook ${created.id} created, secret ${mask(String(created.secret_token))}`;
+  const created = await cash.webhooks.create('http://127.0.0.1:9/cash');
+  return `webhook ${created.id} created, secret ${maskSecret(String(created.secret_token))}`;
 });
 await check('remittance: receive into a private account', async () => {
-  const remittance = createRemittanceClient({ baseUrl: sandbox.urls.remittance });
-  const answer = must(await receiveRemittance({ client: remittance, body: { partner_transaction_session_id: `start-${Date.now()}`, reference: 'REM-1', amount: '3200.00', currency: 'MXN' } }), 'remittance');
+  const answer = await createRemittanceClient(env('remittance')).receive({ partner_transaction_session_id: `start-${Date.now()}`, reference: 'REM-1', amount: '3200.00', currency: 'MXN' });
   return `${answer.status}, ready_for_commit ${answer.ready_for_commit}`;
 });
 await check('billpay, gift cards, lottery: account (bearer)', async () => {
-  const bearer = (baseUrl: string, token: string) => ({ baseUrl, auth: () => token });
-  const answers = await Promise.all([
-    billpayAccount({ client: createBillpayClient(bearer(sandbox.urls.billpay, DEFAULT_SEED.bearer.billpay[0]!)) }),
-    giftCardsAccount({ client: createGiftCardsClient(bearer(sandbox.urls['gift-cards'], DEFAULT_SEED.bearer['gift-cards'][0]!)) }),
-    lotteryAccount({ client: createLotteryClient(bearer(sandbox.urls.lottery, DEFAULT_SEED.bearer.lottery[0]!.token)) }),
+  await Promise.all([
+    createBillpayClient({ ...env('billpay'), token: DEFAULT_SEED.bearer.billpay[0]! }).account.get(),
+    createGiftCardsClient({ ...env('gift-cards'), token: DEFAULT_SEED.bearer['gift-cards'][0]! }).account.get(),
+    createLotteryClient({ ...env('lottery'), token: DEFAULT_SEED.bearer.lottery[0]!.token }).account.get(),
   ]);
-  return answers.map((a, i) => `${['billpay', 'gift-cards', 'lottery'][i]} ${a.response?.status ?? 'no answer'}`).join(', ');
+  return 'all three accounts read';
 });
 
 const width = Math.max(...results.map((r) => r.step.length));
@@ -149,7 +122,7 @@ if (values.once) {
   await sandbox.close();
   process.exit(failed === 0 ? 0 : 1);
 }
-console.log(`\nThe sandbox keeps running on ${sandbox.url}: point the generated clients at it (GET ${sandbox.controlUrl}/seed lists its keys). Ctrl-C to stop.`);
+console.log(`\nThe sandbox keeps running on ${sandbox.url}: point the paykit clients at it (GET ${sandbox.controlUrl}/seed lists its keys). Ctrl-C to stop.`);
 const stop = async () => {
   await sandbox.close();
   process.exit(0);
