@@ -1,0 +1,152 @@
+// The platform accounts the company knows, by CLABE. MONEY_IN decisions read them on the hot path,
+// so lookups are batched: every lookup made in the same turn of the event loop (however many
+// requests asked) is one query, WHERE clabe = ANY($1). Nothing is cached: a status change is seen
+// by the very next lookup.
+import type { Database } from './database.ts';
+import { StoreInputError } from './errors.ts';
+import { nullableText, oneOf } from './event-input.ts';
+
+export type AccountStatus = 'ACTIVE' | 'BLOCKED' | 'CANCELLED';
+
+export interface Account {
+  clabe: string;
+  ownerId: string | null;
+  status: AccountStatus;
+  /** decimal string, two decimals; null = no limit */
+  creditLimit: string | null;
+  updatedAt: Date;
+}
+
+export interface AccountStore {
+  /** Inserts or replaces the account. StoreInputError for a CLABE that is not 18 digits or a limit that is not "1234.56". */
+  upsert(account: Omit<Account, 'updatedAt'>): Promise<Account>;
+  /** undefined when no such account. */
+  setStatus(clabe: string, status: AccountStatus): Promise<Account | undefined>;
+  /** undefined when unknown (or not CLABE-shaped: it cannot be known). */
+  get(clabe: string): Promise<Account | undefined>;
+  /** Batches: every lookup made in the same tick is ONE query (WHERE clabe = ANY($1)). Unknown or malformed → undefined. */
+  lookup(clabe: string): Promise<Account | undefined>;
+  /** Every account, by CLABE. */
+  list(): Promise<Account[]>;
+}
+
+const STATUSES: readonly AccountStatus[] = ['ACTIVE', 'BLOCKED', 'CANCELLED'];
+const CLABE = /^\d{18}$/;
+// numeric(18,2): up to 16 digits before the point, exactly two after, never negative.
+const MONEY = /^(0|[1-9]\d{0,15})\.\d{2}$/;
+const COLUMNS = 'clabe, owner_id, status, credit_limit::text AS credit_limit, updated_at';
+
+interface AccountRow {
+  clabe: string;
+  owner_id: string | null;
+  status: AccountStatus;
+  credit_limit: string | null;
+  updated_at: Date;
+}
+
+interface PendingLookup {
+  resolve: (account: Account | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+export function createAccountStore(db: Database): AccountStore {
+  let pending = new Map<string, PendingLookup[]>();
+
+  const flush = async (): Promise<void> => {
+    const batch = pending;
+    pending = new Map();
+    try {
+      const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE clabe = ANY($1::text[])`, [[...batch.keys()]]);
+      const found = new Map(rows.map((row) => [row.clabe, toAccount(row)]));
+      for (const [clabe, waiters] of batch) for (const waiter of waiters) waiter.resolve(found.get(clabe));
+    } catch (error) {
+      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+    }
+  };
+
+  return {
+    async upsert(account) {
+      if (typeof account !== 'object' || account === null) throw new StoreInputError('upsert takes an account: { clabe, ownerId, status, creditLimit }');
+      const values = [
+        clabeOf(account.clabe),
+        nullableText('ownerId', account.ownerId),
+        oneOf('status', account.status, STATUSES),
+        creditLimitOf(account.creditLimit),
+      ];
+      const { rows } = await db.query<AccountRow>(
+        `INSERT INTO accounts (clabe, owner_id, status, credit_limit) VALUES ($1, $2, $3, $4::numeric)
+         ON CONFLICT (clabe) DO UPDATE SET owner_id = EXCLUDED.owner_id, status = EXCLUDED.status, credit_limit = EXCLUDED.credit_limit, updated_at = now()
+         RETURNING ${COLUMNS}`,
+        values,
+      );
+      return toAccount(rows[0]!);
+    },
+
+    async setStatus(clabe, status) {
+      const { rows } = await db.query<AccountRow>(`UPDATE accounts SET status = $2, updated_at = now() WHERE clabe = $1 RETURNING ${COLUMNS}`, [
+        clabeOf(clabe),
+        oneOf('status', status, STATUSES),
+      ]);
+      return rows[0] === undefined ? undefined : toAccount(rows[0]);
+    },
+
+    async get(clabe) {
+      if (!isClabeShaped(clabe)) return undefined;
+      const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE clabe = $1`, [clabe]);
+      return rows[0] === undefined ? undefined : toAccount(rows[0]);
+    },
+
+    lookup(clabe) {
+      // A beneficiary CLABE comes from an event: a malformed one is simply not an account we know.
+      if (!isClabeShaped(clabe)) return Promise.resolve(undefined);
+      return new Promise((resolve, reject) => {
+        if (pending.size === 0) {
+          // setImmediate runs after this turn's I/O callbacks: lookups from every request read
+          // in the same turn share the query, at the cost of no timer delay.
+          setImmediate(() => void flush());
+        }
+        const waiters = pending.get(clabe);
+        if (waiters) waiters.push({ resolve, reject });
+        else pending.set(clabe, [{ resolve, reject }]);
+      });
+    },
+
+    async list() {
+      const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts ORDER BY clabe`);
+      return rows.map(toAccount);
+    },
+  };
+}
+
+function isClabeShaped(value: unknown): value is string {
+  return typeof value === 'string' && CLABE.test(value);
+}
+
+/** Error messages never repeat the CLABE: an account number is personal data that ends up in logs. */
+function clabeOf(value: unknown): string {
+  if (isClabeShaped(value)) return value;
+  if (typeof value !== 'string') {
+    throw new StoreInputError(`clabe must be a string of 18 digits, got ${value === null ? 'null' : typeof value}${typeof value === 'number' ? ' (a number loses leading zeros)' : ''}`);
+  }
+  const hint = /[\s-]/.test(value) ? ': remove spaces and dashes' : /\D/.test(value) ? ': it has characters other than digits' : '';
+  throw new StoreInputError(`clabe must be exactly 18 digits, this one has ${value.length} characters${hint}`);
+}
+
+function creditLimitOf(value: unknown): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string') {
+    throw new StoreInputError(
+      `creditLimit must be a decimal string with two decimals such as "15000.00", or null for no limit; got ${typeof value === 'number' ? `the number ${value} (money is never a float: pass "${Number.isFinite(value) ? value.toFixed(2) : '…'}")` : typeof value}`,
+    );
+  }
+  if (!MONEY.test(value)) {
+    throw new StoreInputError(
+      `creditLimit must be MXN with exactly two decimals and at most 16 digits before the point, such as "15000.00" (not negative, no commas or currency sign); got "${value.slice(0, 30)}"`,
+    );
+  }
+  return value;
+}
+
+function toAccount(row: AccountRow): Account {
+  return { clabe: row.clabe, ownerId: row.owner_id, status: row.status, creditLimit: row.credit_limit, updatedAt: row.updated_at };
+}

@@ -1,0 +1,57 @@
+// One connection module for every app: PGlite in-process when DATABASE_URL is unset (nothing to
+// install for a first run), a pg Pool when it is set. Both speak the same SQL and hand back the
+// same JavaScript types (int8 and numeric as strings, timestamptz as Date, jsonb parsed, bytea as
+// bytes), so code above this file never asks which one it has.
+import { openPglite } from './pglite-database.ts';
+import { openPostgres } from './postgres-database.ts';
+
+export { StoreConfigError, StoreInputError, StoreUnavailableError } from './errors.ts';
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  /**
+   * One statement with `$1…` parameters, or (without parameters) a script of several statements,
+   * whose last result is returned. Connection failures reject with StoreUnavailableError; a
+   * statement's own errors (syntax, constraints) reject with the driver's error and its SQLSTATE `code`.
+   */
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Where it is, safe to print: "PGlite at /abs/.data/pglite", "PGlite in memory", "PostgreSQL postgres@127.0.0.1:5432/paykit" — never a password. */
+  readonly description: string;
+  /**
+   * BEGIN, `fn`, COMMIT (ROLLBACK when `fn` throws). Use only `tx` inside `fn`: PGlite has one
+   * connection, so a query on the Database itself would wait for this transaction to end.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** SELECT 1 within timeoutMs, else rejects with StoreUnavailableError (for /readyz). */
+  ping(timeoutMs: number): Promise<void>;
+  /** Ends every connection (PGlite: flushes and releases its data directory). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… → pg Pool. Unset → PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory (default `<cwd>/.data/pglite`, created if missing); 'memory://' for in-memory. */
+  dataDir?: string;
+  /** pg pool size (default 10). */
+  poolSize?: number;
+  /** pg: fail a connection attempt after this long (default 2000 ms) so callers see an outage fast. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * Opens the database and checks that it answers: a bad URL or data directory rejects with
+ * StoreConfigError, a server that cannot be reached within connectTimeoutMs with StoreUnavailableError.
+ */
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  if (options.databaseUrl !== undefined) return openPostgres(options.databaseUrl, options);
+  return openPglite(options.dataDir);
+}
