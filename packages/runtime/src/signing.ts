@@ -1,7 +1,7 @@
 // HMAC signing of cash requests and verification of webhook deliveries (cash: HMAC of the raw
 // payload; core: a bearer token registered with the webhook). Every comparison of a secret value is
 // constant-time, and no error built here ever contains a secret or the signature we expected.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export type WebhookVerificationReason = 'missing-header' | 'malformed' | 'mismatch' | 'stale';
 
@@ -22,24 +22,21 @@ export function hmacSha256Hex(key: string | Uint8Array, data: string | Uint8Arra
   return createHmac('sha256', key).update(data).digest('hex');
 }
 
-let comparisonKey: Buffer | undefined;
-
 /**
- * Equal contents, compared in constant time. Both sides are first reduced to an HMAC under a
- * random per-process key, so inputs of different lengths are compared like any others and the
- * timing tells nothing about where (or whether by length) they differ. Two strings are compared as
- * strings (their UTF-16 code units, so the answer is always that of ===); a string against bytes
- * is compared as its UTF-8 bytes.
+ * Equal contents, compared in constant time. Both sides are first reduced to their SHA-256 digest,
+ * so inputs of different lengths are compared like any others and the timing tells nothing about
+ * where (or whether by length) they differ; equal digests mean equal inputs. Two strings are
+ * compared as strings (their UTF-16 code units, so the answer is always that of ===); a string
+ * against bytes is compared as its UTF-8 bytes. (Plain digests, not an HMAC under a secret key:
+ * equality needs no key, and a keyed HMAC costs a key object on every call.)
  */
 export function constantTimeEqual(a: string | Uint8Array, b: string | Uint8Array): boolean {
   const bothStrings = typeof a === 'string' && typeof b === 'string';
-  const left = bytesOf(a, bothStrings);
-  const right = bytesOf(b, bothStrings);
-  comparisonKey ??= randomBytes(32);
-  const leftDigest = createHmac('sha256', comparisonKey).update(left).digest();
-  const rightDigest = createHmac('sha256', comparisonKey).update(right).digest();
-  const same = timingSafeEqual(leftDigest, rightDigest);
-  return same && left.length === right.length;
+  return timingSafeEqual(digestOf(bytesOf(a, bothStrings)), digestOf(bytesOf(b, bothStrings)));
+}
+
+function digestOf(bytes: Uint8Array): Buffer {
+  return createHash('sha256').update(bytes).digest();
 }
 
 function bytesOf(value: string | Uint8Array, asUtf16: boolean): Uint8Array {
@@ -128,29 +125,41 @@ export function verifyCashWebhook(
 /**
  * Verifies a core webhook delivery: `Authorization: Bearer <token>` compared in constant time with
  * every accepted token (several during a rotation). Returns the index of the token that matched.
+ * A receiver that verifies many deliveries builds one verifier (createCoreWebhookVerifier) instead.
  */
 export function verifyCoreWebhook(headers: HeaderSource, acceptedTokens: readonly string[]): number {
+  return createCoreWebhookVerifier(acceptedTokens)(headers);
+}
+
+/**
+ * verifyCoreWebhook for a fixed set of accepted tokens, digested once: each delivery then costs one
+ * digest of the token it carries and one constant-time comparison per accepted token.
+ */
+export function createCoreWebhookVerifier(acceptedTokens: readonly string[]): (headers: HeaderSource) => number {
   if (!Array.isArray(acceptedTokens) || acceptedTokens.length === 0) {
     throw new TypeError('verifyCoreWebhook: pass at least one accepted token (the token registered with the webhook; two during a rotation)');
   }
   if (acceptedTokens.some((token) => typeof token !== 'string' || token === '')) {
     throw new TypeError('verifyCoreWebhook: an accepted token is empty or not a string: check the webhook token configuration');
   }
-  const authorization = singleHeader(headers, 'Authorization');
-  const bearer = /^Bearer +(\S+) *$/i.exec(authorization);
-  if (!bearer) {
-    throw new WebhookVerificationError('malformed', 'Authorization is not "Bearer <token>": check that the webhook was registered with auth_type AUTH');
-  }
-  const given = bearer[1]!;
-  let matched = -1;
-  // Compare with every token, even after a match, so the time taken does not tell which one matched.
-  acceptedTokens.forEach((token, index) => {
-    if (constantTimeEqual(given, token) && matched < 0) matched = index;
-  });
-  if (matched < 0) {
-    throw new WebhookVerificationError('mismatch', 'the bearer token matches none of the accepted webhook tokens: check the token registered with this webhook (and, during a rotation, that both tokens are accepted)');
-  }
-  return matched;
+  const accepted = acceptedTokens.map((token) => digestOf(bytesOf(token, true)));
+  return (headers) => {
+    const authorization = singleHeader(headers, 'Authorization');
+    const bearer = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (!bearer) {
+      throw new WebhookVerificationError('malformed', 'Authorization is not "Bearer <token>": check that the webhook was registered with auth_type AUTH');
+    }
+    const given = digestOf(bytesOf(bearer[1]!, true));
+    let matched = -1;
+    // Compare with every token, even after a match, so the time taken does not tell which one matched.
+    accepted.forEach((digest, index) => {
+      if (timingSafeEqual(given, digest) && matched < 0) matched = index;
+    });
+    if (matched < 0) {
+      throw new WebhookVerificationError('mismatch', 'the bearer token matches none of the accepted webhook tokens: check the token registered with this webhook (and, during a rotation, that both tokens are accepted)');
+    }
+    return matched;
+  };
 }
 
 /** One header's value, by case-insensitive name, from Headers or a plain object (values may be arrays, as in node:http). */
