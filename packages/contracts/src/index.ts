@@ -1,1 +1,2 @@
 export * from './sandbox-control.ts';
+export * from './gateway.ts';

@@ -1,0 +1,73 @@
+// What one load run reports back from the loader process, and the arithmetic on it.
+
+export interface LoadPlan {
+  /** closed: `connections` clients send back to back (peak). paced: `rate` requests/s on a fixed schedule. */
+  mode: 'closed' | 'paced';
+  url: string;
+  seconds: number;
+  connections: number;
+  /** Requests per second, paced mode only. */
+  rate?: number;
+  /** Answers later than this count as timeouts (the platform waits 5 s, then redelivers). */
+  timeoutMs: number;
+  account: { clabe: string; ownerId: string };
+}
+
+export interface Latency {
+  p50: number;
+  p99: number;
+  max: number;
+  /** How many answers the percentiles are over. */
+  count: number;
+}
+
+export interface LoadResult {
+  mode: LoadPlan['mode'];
+  /** Wall-clock seconds the load ran (paced: from the first due request to the last answer). */
+  seconds: number;
+  /** Requests answered or failed (those still in flight when a closed run stops are not counted). */
+  completed: number;
+  /** Answers by HTTP status. */
+  statuses: Record<string, number>;
+  /** Connection errors and timeouts: requests that got no answer. */
+  errors: number;
+  timeouts: number;
+  /** Answer latency of every answer in ms, to 0.001 (paced: from the moment the schedule said to send). */
+  latencies: number[];
+  /** Paced only: how late the loader itself sent, p99 in ms (large = the loader could not keep the pace). */
+  sendLagP99Ms?: number;
+  /** CPU time the loader process used, user + system seconds: load generation shares the machine's cores. */
+  loaderCpuSeconds?: number;
+  /** id_msg of every delivery answered 2xx: each must be in the contender's database. */
+  okIdMsgs: string[];
+}
+
+export function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  // Nearest rank: the smallest sample with at least `fraction` of the samples at or below it.
+  const rank = Math.ceil(fraction * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+/** Rounds ms to whole µs: enough for answer latencies, and a third of the JSON. */
+export function toMicros(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+export function summarizeLatency(samples: number[]): Latency {
+  const sorted = Float64Array.from(samples).sort();
+  const values = Array.from(sorted);
+  return { p50: percentile(values, 0.5), p99: percentile(values, 0.99), max: values.at(-1) ?? Number.NaN, count: values.length };
+}
+
+/** 2xx answers per second: only accepted deliveries count as throughput. */
+export function okPerSecond(result: LoadResult): number {
+  return result.seconds > 0 ? result.okIdMsgs.length / result.seconds : 0;
+}
+
+/** Answers with a status in [from, to). */
+export function countStatuses(statuses: Record<string, number>, from: number, to: number): number {
+  let total = 0;
+  for (const [status, count] of Object.entries(statuses)) if (Number(status) >= from && Number(status) < to) total += count;
+  return total;
+}

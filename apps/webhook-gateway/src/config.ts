@@ -1,0 +1,167 @@
+// The gateway's configuration, read from environment variables and validated at start-up: every
+// bad or missing value is named with what to set instead, all at once, and no secret value is
+// ever repeated in a message.
+import { CORE_EVENT_TYPES, type CoreEventType } from '@paykit/contracts';
+import { isValidClabe, isValidRfc, toCentavos } from '@paykit/runtime';
+import * as z from 'zod';
+
+export type UnknownAccountPolicy = 'reject' | 'accept';
+
+export interface CoreAuthConfig {
+  /** Accepted bearer tokens (two during a rotation). Empty with noAuth: deliveries carry none. */
+  tokens: string[];
+  /** auth_type NO_AUTH: the platform sends no Authorization header for this type. */
+  noAuth: boolean;
+}
+
+export interface PolicyConfig {
+  unknownAccount: UnknownAccountPolicy;
+  /** Payer CLABEs and RFCs whose credits are refused (upper case). */
+  denyPayers: string[];
+  /** Credit limit (centavos) for accounts without their own; null: none. */
+  defaultCreditLimitCentavos: bigint | null;
+}
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  core: Record<CoreEventType, CoreAuthConfig>;
+  cash: { secretTokens: string[]; toleranceSeconds: number };
+  bodyLimitBytes: number;
+  /** The longest a delivery waits for its commit before the gateway answers 503 (the platform waits 5 s). */
+  commitTimeoutMs: number;
+  policy: PolicyConfig;
+  adminToken: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logFile: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`The webhook gateway's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/webhook-gateway/README.md for every variable.`);
+    this.problems = problems;
+  }
+}
+
+const ENV_SUFFIX: Record<CoreEventType, string> = {
+  MONEY_IN: 'MONEY_IN',
+  STATUS_UPDATE: 'STATUS_UPDATE',
+  CEP: 'CEP',
+  REFUND: 'REFUND',
+  REPORT: 'REPORT',
+};
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+const integer = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max} (got "${value.slice(0, 32)}")` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+// Only shapes are checked here; secrets are validated below without quoting them.
+const Env = z.object({
+  GATEWAY_PORT: integer('GATEWAY_PORT', 0, 65_535, 4020),
+  GATEWAY_HOST: z.string().optional().default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined)),
+  PAYKIT_DATA_DIR: z.string().optional().default('.data'),
+  GATEWAY_CASH_TOLERANCE_SECONDS: integer('GATEWAY_CASH_TOLERANCE_SECONDS', 1, 86_400, 300),
+  GATEWAY_BODY_LIMIT_BYTES: integer('GATEWAY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024, 1024 * 1024),
+  GATEWAY_COMMIT_TIMEOUT_MS: integer('GATEWAY_COMMIT_TIMEOUT_MS', 100, 4_800, 4_000),
+  GATEWAY_UNKNOWN_ACCOUNT: z.enum(['reject', 'accept'], { message: 'GATEWAY_UNKNOWN_ACCOUNT must be "reject" or "accept"' }).optional().default('reject'),
+  GATEWAY_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'GATEWAY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' })
+    .optional()
+    .default('info'),
+  GATEWAY_LOG_FILE: z.string().optional(),
+});
+
+const MIN_TOKEN_LENGTH = 32;
+
+/** Reads the configuration from `env` (process.env by default); throws ConfigError naming every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const problems: string[] = [];
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) for (const issue of parsed.error.issues) problems.push(issue.path.length && !issue.message.includes(String(issue.path[0])) ? `${String(issue.path[0])}: ${issue.message}` : issue.message);
+
+  const core = {} as Record<CoreEventType, CoreAuthConfig>;
+  const noAuth = new Set(list(env.GATEWAY_CORE_NO_AUTH).map((t) => t.toUpperCase()));
+  for (const type of noAuth) {
+    if (!(CORE_EVENT_TYPES as string[]).includes(type)) problems.push(`GATEWAY_CORE_NO_AUTH names "${type.slice(0, 32)}", which is not a core event type (${CORE_EVENT_TYPES.join(', ')})`);
+  }
+  for (const type of CORE_EVENT_TYPES) {
+    const name = `GATEWAY_CORE_TOKENS_${ENV_SUFFIX[type]}`;
+    const tokens = list(env[name]);
+    if (tokens.length > 2) problems.push(`${name} holds ${tokens.length} tokens: give one, or two during a rotation (comma-separated)`);
+    tokens.forEach((token, i) => {
+      if (token.length < MIN_TOKEN_LENGTH) problems.push(`${name}: token ${i + 1} is ${token.length} characters; webhook tokens are random and at least ${MIN_TOKEN_LENGTH} bytes (paykit generates them when registering)`);
+    });
+    if (tokens.length > 0 && noAuth.has(type)) problems.push(`${type} is both in GATEWAY_CORE_NO_AUTH and has tokens in ${name}: choose one (the webhook's auth_type)`);
+    core[type] = { tokens, noAuth: noAuth.has(type) };
+  }
+
+  const cashSecrets = list(env.GATEWAY_CASH_SECRET_TOKENS);
+  cashSecrets.forEach((secret, i) => {
+    if (!/^[0-9a-fA-F]{64}$/.test(secret)) problems.push(`GATEWAY_CASH_SECRET_TOKENS: secret ${i + 1} is not 64 hexadecimal characters (the secret_token returned when the cash webhook was created)`);
+  });
+  const adminToken = env.GATEWAY_ADMIN_TOKEN?.trim() || undefined;
+  if (adminToken !== undefined && adminToken.length < MIN_TOKEN_LENGTH) problems.push(`GATEWAY_ADMIN_TOKEN is ${adminToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
+
+  const denyPayers = list(env.GATEWAY_DENY_PAYERS).map((p) => p.toUpperCase());
+  for (const payer of denyPayers) {
+    if (!isValidClabe(payer) && !isValidRfc(payer)) problems.push(`GATEWAY_DENY_PAYERS: "${payer.slice(0, 24)}" is neither a valid CLABE (18 digits with its control digit) nor an RFC`);
+  }
+  let defaultCreditLimitCentavos: bigint | null = null;
+  const limit = env.GATEWAY_CREDIT_LIMIT?.trim();
+  if (limit) {
+    try {
+      defaultCreditLimitCentavos = toCentavos(limit);
+      if (defaultCreditLimitCentavos <= 0n) problems.push('GATEWAY_CREDIT_LIMIT must be above 0.00');
+    } catch {
+      problems.push(`GATEWAY_CREDIT_LIMIT must be an amount in pesos with two decimals, e.g. "50000.00" (got "${limit.slice(0, 24)}")`);
+    }
+  }
+
+  const configuredTypes = CORE_EVENT_TYPES.filter((type) => core[type].tokens.length > 0 || core[type].noAuth);
+  if (configuredTypes.length === 0 && cashSecrets.length === 0) {
+    problems.push(
+      'nothing to receive: set GATEWAY_CORE_TOKENS_<TYPE> (MONEY_IN, STATUS_UPDATE, CEP, REFUND, REPORT) to the token registered with each core webhook, ' +
+        'GATEWAY_CORE_NO_AUTH for types registered with auth_type NO_AUTH, and/or GATEWAY_CASH_SECRET_TOKENS',
+    );
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const e = parsed.data;
+  return {
+    port: e.GATEWAY_PORT,
+    host: e.GATEWAY_HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.PAYKIT_DATA_DIR,
+    core,
+    cash: { secretTokens: cashSecrets.map((s) => s.toLowerCase()), toleranceSeconds: e.GATEWAY_CASH_TOLERANCE_SECONDS },
+    bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
+    commitTimeoutMs: e.GATEWAY_COMMIT_TIMEOUT_MS,
+    policy: { unknownAccount: e.GATEWAY_UNKNOWN_ACCOUNT, denyPayers, defaultCreditLimitCentavos },
+    adminToken,
+    logLevel: e.GATEWAY_LOG_LEVEL,
+    logFile: e.GATEWAY_LOG_FILE?.trim() || undefined,
+  };
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// `pnpm --filter @paykit/webhook-gateway start`: the gateway on GATEWAY_PORT (4020), configured by
+// environment variables (README). Prints `listening on <url>` once it takes deliveries; SIGINT or
+// SIGTERM stops it after the deliveries in flight are committed and answered.
+import { ConfigError, loadConfig } from './config.ts';
+import { startGateway } from './server.ts';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}
+
+try {
+  const gateway = await startGateway({ config });
+  console.log(`listening on ${gateway.url} (store: ${gateway.database.description})`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    gateway.logger.info({ signal }, 'stopping');
+    gateway.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`The gateway did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+} catch (error) {
+  console.error(`The webhook gateway could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

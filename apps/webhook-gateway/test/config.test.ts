@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { TOKENS, testEnv } from './helpers.ts';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('gateway configuration', () => {
+  it('reads the defaults', () => {
+    const config = loadConfig({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken });
+    expect(config).toMatchObject({
+      port: 4020,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: '.data',
+      bodyLimitBytes: 1024 * 1024,
+      commitTimeoutMs: 4000,
+      cash: { secretTokens: [], toleranceSeconds: 300 },
+      policy: { unknownAccount: 'reject', denyPayers: [], defaultCreditLimitCentavos: null },
+      adminToken: undefined,
+      logLevel: 'info',
+    });
+    expect(config.core.CEP).toEqual({ tokens: [TOKENS.coreWebhookToken], noAuth: false });
+    expect(config.core.MONEY_IN).toEqual({ tokens: [], noAuth: false });
+  });
+
+  it('reads a full test configuration', () => {
+    const config = loadConfig(testEnv({ GATEWAY_CREDIT_LIMIT: '2500.50', GATEWAY_DENY_PAYERS: 'cuno800101ab1' }));
+    expect(config.core.MONEY_IN.tokens).toHaveLength(2);
+    expect(config.core.REPORT).toEqual({ tokens: [], noAuth: true });
+    expect(config.policy.defaultCreditLimitCentavos).toBe(250050n);
+    expect(config.policy.denyPayers).toEqual(['CUNO800101AB1']);
+  });
+
+  it('names every bad value at once, without repeating a secret', () => {
+    const found = problems({
+      GATEWAY_PORT: '70000',
+      GATEWAY_COMMIT_TIMEOUT_MS: '5000',
+      GATEWAY_BODY_LIMIT_BYTES: 'lots',
+      GATEWAY_UNKNOWN_ACCOUNT: 'maybe',
+      GATEWAY_LOG_LEVEL: 'loud',
+      GATEWAY_CORE_TOKENS_MONEY_IN: 'short-secret-token',
+      GATEWAY_CORE_TOKENS_CEP: `${TOKENS.coreWebhookToken},${TOKENS.previousCoreWebhookToken},${TOKENS.adminToken}`,
+      GATEWAY_CORE_NO_AUTH: 'CEP,PAYMENT',
+      GATEWAY_CASH_SECRET_TOKENS: 'not-hex-secret',
+      GATEWAY_ADMIN_TOKEN: 'tiny-admin',
+      GATEWAY_DENY_PAYERS: '123',
+      GATEWAY_CREDIT_LIMIT: '10.5',
+    });
+    const text = found.join('\n');
+    for (const name of [
+      'GATEWAY_PORT',
+      'GATEWAY_COMMIT_TIMEOUT_MS',
+      'GATEWAY_BODY_LIMIT_BYTES',
+      'GATEWAY_UNKNOWN_ACCOUNT',
+      'GATEWAY_LOG_LEVEL',
+      'GATEWAY_CORE_TOKENS_MONEY_IN',
+      'GATEWAY_CORE_TOKENS_CEP',
+      'GATEWAY_CORE_NO_AUTH',
+      'GATEWAY_CASH_SECRET_TOKENS',
+      'GATEWAY_ADMIN_TOKEN',
+      'GATEWAY_DENY_PAYERS',
+      'GATEWAY_CREDIT_LIMIT',
+    ]) {
+      expect(text, name).toContain(name);
+    }
+    expect(text).toContain('both in GATEWAY_CORE_NO_AUTH and has tokens');
+    for (const secret of ['short-secret-token', 'not-hex-secret', 'tiny-admin', ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
+  });
+
+  it('refuses a configuration that receives nothing', () => {
+    expect(problems({}).join('\n')).toMatch(/nothing to receive/);
+  });
+});
