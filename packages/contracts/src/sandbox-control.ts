@@ -283,6 +283,15 @@ export const sandboxControl = c.router(
       body: ReportRequest,
       responses: { 200: z.object({ fileName: z.string() }), 404: Problem, 409: Problem },
     },
+    getReportFile: {
+      method: 'GET',
+      path: '/core/reports/:fileName',
+      summary: 'The CSV file a REPORT event announced (the format `paykit reports import` reads), with the period’s transactions as the sandbox holds them now',
+      pathParams: z.object({ fileName: z.string().min(1) }),
+      /** Only needed when two clients were sent a report of the same name. */
+      query: z.object({ clientId: Uuid.optional() }),
+      responses: { 200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: z.string() }), 404: Problem, 409: Problem },
+    },
 
     createCashOperation: {
       method: 'POST',

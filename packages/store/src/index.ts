@@ -20,3 +20,21 @@ export type {
 } from './events.ts';
 export { createAccountStore } from './accounts.ts';
 export type { Account, AccountStatus, AccountStore } from './accounts.ts';
+// The reconciliation ledger (migration 0003): recording what we send and expect, applying stored
+// events exactly once, reading the reconciliation.
+export { createTransactionRecorder, outboundFromApi, recordOutbound } from './ledger-outbound.ts';
+export type { CreatedTransactionLike, OutboundOperation, OutboundRecord } from './ledger-outbound.ts';
+export { registerReceivable } from './ledger-receivables.ts';
+export type { NewReceivable, Receivable } from './ledger-receivables.ts';
+export { reconcileOnce } from './reconcile-run.ts';
+export type { ReconcileOptions, ReconcileResult } from './reconcile-run.ts';
+export { addDecimals, ITEM_STATES, listItems, pendingAging, PRODUCTS, reconciliationSummary } from './reconcile-read.ts';
+export type { AgingBucket, ItemFilter, ItemState, Product, ReconcileView, ReconItem, StateFigures, SummaryRow } from './reconcile-read.ts';
+export { decideOwnership, normaliseName, normaliseRfc } from './reconcile-ownership.ts';
+export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
+export { listParked, retryParked } from './reconcile-parked.ts';
+export type { ParkedEvent } from './reconcile-parked.ts';
+export { formatReportCsv, parseReportCsv, REPORT_CSV_HEADER, ReportFormatError } from './report-csv.ts';
+export type { ReportLine } from './report-csv.ts';
+export { importReport, reportMatches } from './report-import.ts';
+export type { ReportImportResult, ReportMatch } from './report-import.ts';

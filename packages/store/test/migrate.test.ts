@@ -68,7 +68,7 @@ for (const kind of testDatabases()) {
       renameSync(path.join(dir, '0002_accounts.sql'), path.join(dir, '0002_known_accounts.sql'));
       await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(/0002 was applied as 0002_accounts\.sql but the file is now 0002_known_accounts\.sql/);
       rmSync(path.join(dir, '0002_known_accounts.sql'));
-      writeFileSync(path.join(dir, '0003_later.sql'), 'SELECT 1');
+      writeFileSync(path.join(dir, '9000_later.sql'), 'SELECT 1');
       await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(/0002_accounts\.sql was applied to this database but its file is gone/);
     });
 

@@ -78,6 +78,15 @@ export async function registerControl(app: FastifyInstance, deps: ControlDeps): 
     triggerSpeiReject: ({ params, body }) => attempt(() => products.core.rejectSpei(params.transactionId, body)),
     triggerSpeiReverse: ({ params }) => attempt(() => products.core.reverseSpei(params.transactionId)),
     triggerReport: ({ body }) => attempt(() => products.core.emitReport(body)),
+    // Read-only: nothing is delivered, so there is nothing to settle.
+    getReportFile: async ({ params, query }) => {
+      try {
+        return { status: 200, body: products.core.reportFile(params.fileName, query.clientId) };
+      } catch (error) {
+        if (error instanceof ControlError) return { status: error.status, body: { error: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+        throw error;
+      }
+    },
     createCashOperation: ({ body }) => attempt(() => products.cash.createOperation(body)),
     setCashOperationStatus: ({ params, body }) => attempt(() => products.cash.setOperationStatus(params.operationId, body.status)),
   });

@@ -11,6 +11,7 @@ import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { CoreState } from './state.ts';
 import * as lifecycle from './transactions.ts';
+import { reportFile } from './tx-report-file.ts';
 import { openPrivateAccount } from './accounts.ts';
 
 export class CoreService implements SandboxProduct {
@@ -73,6 +74,11 @@ export class CoreService implements SandboxProduct {
   /** Emits a REPORT event. */
   emitReport(input: ReportRequest): { fileName: string } {
     return lifecycle.emitReport(this, input);
+  }
+
+  /** The CSV file a REPORT event announced, in the format `paykit reports import` reads. */
+  reportFile(fileName: string, clientId?: string): string {
+    return reportFile(this, fileName, clientId);
   }
 
   /** Opens a private account with a CLABE instrument for an owner (remittance receive uses it). */

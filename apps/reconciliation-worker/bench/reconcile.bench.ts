@@ -1,0 +1,114 @@
+// Reconciliation throughput on real PostgreSQL: synthetic stored events (a realistic mix of status
+// updates, credits with receivables, CEPs and refunds — bench/reconcile/synthetic.ts) applied by
+// reconcileOnce, the worker's applier, at 10k, 100k and 1M events, each size in a fresh database;
+// and, in the same run, a naive applier (one transaction per event, row by row) on a 10k sample.
+// Both ledgers of the sample size must be identical. Targets: ≥ 20,000 events/s at 1M, ≥ 10× the
+// naive applier, cost per event at 1M within 1.5× of 10k. Exit 1 when one is missed, 2 on bad input.
+//
+//   pnpm bench reconcile
+//   DATABASE_URL (admin connection that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres),
+//   BENCH_SIZES (10000,100000,1000000), BENCH_NAIVE_EVENTS (10000), BENCH_BATCH_SIZE (reconcileOnce's default, 1000)
+import { recordResult } from '@paykit/bench';
+import { reconcileOnce } from '@paykit/store';
+import { createBenchDatabase, DEFAULT_ADMIN_URL, describeDatabaseUrl, type BenchDatabase } from './reconcile/databases.ts';
+import { fingerprintDifferences, ledgerFingerprint, type Fingerprint } from './reconcile/fingerprint.ts';
+import { naiveApply } from './reconcile/naive.ts';
+import { formatTable, judge, microsPerEvent, perSecond, type SizeRun } from './reconcile/report.ts';
+import { EVENTS_PER_BLOCK, loadSynthetic } from './reconcile/synthetic.ts';
+
+function readConfig(): { adminUrl: string; sizes: number[]; naiveEvents: number; batchSize: number } {
+  const problems: string[] = [];
+  const count = (name: string, fallback: string): number[] => {
+    const raw = process.env[name] ?? fallback;
+    const values = raw.split(',').map((part) => Number(part.trim()));
+    if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < EVENTS_PER_BLOCK || v % EVENTS_PER_BLOCK !== 0 || v > 10_000_000)) {
+      problems.push(`${name} must be comma-separated whole numbers of events, multiples of ${EVENTS_PER_BLOCK} up to 10,000,000 (got "${raw.slice(0, 80)}")`);
+    }
+    return values;
+  };
+  const adminUrl = process.env.DATABASE_URL ?? DEFAULT_ADMIN_URL;
+  if (!/^postgres(ql)?:\/\//.test(adminUrl)) problems.push('DATABASE_URL must be a postgres:// URL of a server where the user may CREATE DATABASE');
+  const sizes = count('BENCH_SIZES', '10000,100000,1000000').sort((a, b) => a - b);
+  const [naiveEvents = 0] = count('BENCH_NAIVE_EVENTS', '10000');
+  const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? '1000');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) problems.push(`BENCH_BATCH_SIZE must be a whole number from 1 to 50,000 (got "${String(process.env.BENCH_BATCH_SIZE).slice(0, 20)}")`);
+  if (problems.length > 0) {
+    console.error(problems.join('\n'));
+    process.exit(2);
+  }
+  return { adminUrl, sizes, naiveEvents, batchSize };
+}
+
+const config = readConfig();
+const open = new Set<BenchDatabase>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: dropping the bench databases…`);
+    void Promise.allSettled([...open].map((d) => d.drop())).then(() => process.exit(130));
+  });
+}
+
+/** A fresh database with `events` synthetic events, handed to `fn`, dropped after. */
+async function withLoaded<T>(label: string, events: number, fn: (bench: BenchDatabase, loadSeconds: number) => Promise<T>): Promise<T> {
+  const bench = await createBenchDatabase(config.adminUrl, label);
+  open.add(bench);
+  try {
+    const started = performance.now();
+    await loadSynthetic(bench.db, events, (loaded) => {
+      if (events >= 200_000 && loaded % 200_000 === 0) process.stdout.write(`  loaded ${loaded.toLocaleString('en-US')}\r`);
+    });
+    const loadSeconds = (performance.now() - started) / 1000;
+    if (events >= 200_000) process.stdout.write('\n');
+    return await fn(bench, loadSeconds);
+  } finally {
+    open.delete(bench);
+    await bench.drop();
+  }
+}
+
+const started = performance.now();
+console.log(`PostgreSQL ${describeDatabaseUrl(config.adminUrl)}; sizes ${config.sizes.map((s) => s.toLocaleString('en-US')).join(', ')}; batch ${config.batchSize}; naive sample ${config.naiveEvents.toLocaleString('en-US')}`);
+
+const runs: SizeRun[] = [];
+const fingerprints = new Map<number, Fingerprint>();
+const failures: string[] = [];
+for (const events of config.sizes) {
+  await withLoaded(String(events), events, async (bench, loadSeconds) => {
+    const t0 = performance.now();
+    const result = await reconcileOnce(bench.db, { batchSize: config.batchSize });
+    const applySeconds = (performance.now() - t0) / 1000;
+    if (result.applied !== events || result.parked !== 0) failures.push(`reconcileOnce at ${events}: applied ${result.applied}, parked ${result.parked} (expected ${events} and 0)`);
+    if (events === config.naiveEvents) fingerprints.set(events, await ledgerFingerprint(bench.db));
+    runs.push({ events, loadSeconds, applySeconds, batches: result.batches });
+    console.log(`reconcileOnce ${events.toLocaleString('en-US')} events: loaded in ${loadSeconds.toFixed(1)} s, applied in ${applySeconds.toFixed(2)} s (${result.batches} batches): ${perSecond(events, applySeconds).toLocaleString('en-US')} events/s, ${microsPerEvent(events, applySeconds)} µs/event`);
+  });
+}
+
+const naive = await withLoaded(`naive_${config.naiveEvents}`, config.naiveEvents, async (bench) => {
+  const t0 = performance.now();
+  const applied = await naiveApply(bench.db);
+  const seconds = (performance.now() - t0) / 1000;
+  if (applied !== config.naiveEvents) failures.push(`the naive applier applied ${applied} of ${config.naiveEvents} events`);
+  const same = fingerprints.get(config.naiveEvents);
+  if (same) {
+    const differences = fingerprintDifferences(await ledgerFingerprint(bench.db), same);
+    if (differences.length > 0) failures.push(`the naive applier and reconcileOnce built different ledgers from the same events: ${differences.join('; ')}`);
+    else console.log('the naive applier and reconcileOnce built identical ledgers from the same events');
+  }
+  console.log(`naive ${config.naiveEvents.toLocaleString('en-US')} events: ${seconds.toFixed(2)} s, ${perSecond(config.naiveEvents, seconds).toLocaleString('en-US')} events/s`);
+  return { events: config.naiveEvents, seconds };
+});
+
+const verdicts = judge(runs, naive);
+console.log(`\n${formatTable(runs, naive, verdicts)}`);
+for (const failure of failures) console.log(`FAILED  ${failure}`);
+const file = await recordResult('reconcile', {
+  batchSize: config.batchSize,
+  sizes: runs.map((r) => ({ events: r.events, loadSeconds: Math.round(r.loadSeconds * 10) / 10, applySeconds: Math.round(r.applySeconds * 100) / 100, batches: r.batches, eventsPerSecond: perSecond(r.events, r.applySeconds), microsPerEvent: microsPerEvent(r.events, r.applySeconds) })),
+  naive: { events: naive.events, seconds: Math.round(naive.seconds * 100) / 100, eventsPerSecond: perSecond(naive.events, naive.seconds) },
+  targets: verdicts,
+  failures,
+  totalSeconds: Math.round((performance.now() - started) / 100) / 10,
+});
+console.log(`figures: ${file}; the whole run took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+process.exit(failures.length === 0 && verdicts.every((v) => v.met) ? 0 : 1);

@@ -1,0 +1,75 @@
+// The worker's configuration, read from environment variables at start-up: every bad value is
+// named with what to set instead, all at once. DATABASE_URL is never repeated (it may hold a password).
+import * as z from 'zod';
+
+export interface WorkerConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Events claimed per batch. */
+  batchSize: number;
+  /** How often an idle worker looks for new events. */
+  pollMs: number;
+  /** Pending items older than this are stale. */
+  staleAfterSeconds: number;
+  /** How long a batch may hold its claimed events before PostgreSQL takes them back. */
+  leaseSeconds: number;
+  /** false: serve the console only (another process applies events). */
+  apply: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`The reconciliation worker's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/reconciliation-worker/README.md for every variable.`);
+    this.problems = problems;
+  }
+}
+
+const whole = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max}, got "${value.slice(0, 20)}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const Env = z.object({
+  WORKER_PORT: whole('WORKER_PORT', 4030, 0, 65_535),
+  WORKER_HOST: z.string().min(1, 'WORKER_HOST must be an address to bind, such as 127.0.0.1').default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value), 'DATABASE_URL must start with postgres:// (or be unset for PGlite)'),
+  PAYKIT_DATA_DIR: z.string().default('.data'),
+  WORKER_BATCH_SIZE: whole('WORKER_BATCH_SIZE', 1000, 1, 50_000),
+  WORKER_POLL_MS: whole('WORKER_POLL_MS', 500, 10, 600_000),
+  WORKER_STALE_AFTER_SECONDS: whole('WORKER_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
+  WORKER_LEASE_SECONDS: whole('WORKER_LEASE_SECONDS', 60, 1, 3600),
+  WORKER_APPLY: z.enum(['on', 'off'], { message: 'WORKER_APPLY must be "on" or "off"' }).default('on'),
+});
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  const e = parsed.data;
+  return {
+    port: e.WORKER_PORT,
+    host: e.WORKER_HOST,
+    databaseUrl: e.DATABASE_URL === '' ? undefined : e.DATABASE_URL,
+    dataDir: e.PAYKIT_DATA_DIR,
+    batchSize: e.WORKER_BATCH_SIZE,
+    pollMs: e.WORKER_POLL_MS,
+    staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
+    leaseSeconds: e.WORKER_LEASE_SECONDS,
+    apply: e.WORKER_APPLY === 'on',
+  };
+}

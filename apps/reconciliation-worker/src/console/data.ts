@@ -1,0 +1,53 @@
+// What the console shows, read once per request from the store and shaped for the page and the exports.
+import { addDecimals, listItems, listParked, pendingAging, reconciliationSummary, reportMatches, type Database, type SummaryRow } from '@paykit/store';
+import type { ConsoleFilters } from './filters.ts';
+
+export interface DayTotals {
+  day: string;
+  count: number;
+  matched: number;
+  refunded: number;
+  pending: number;
+  stale: number;
+  mismatched: number;
+  orphan: number;
+  /** Decimal strings. */
+  amountIn: string;
+  amountOut: string;
+  matchRate: number | null;
+}
+
+export function dayTotals(rows: SummaryRow[]): DayTotals[] {
+  const days = [...new Set(rows.map((r) => r.day))].sort();
+  return days.map((day) => {
+    const mine = rows.filter((r) => r.day === day);
+    const sum = (state: keyof SummaryRow['states']) => mine.reduce((n, r) => n + r.states[state].count, 0);
+    const count = mine.reduce((n, r) => n + r.total.count, 0);
+    const amountOf = (products: string[]) => addDecimals(mine.filter((r) => products.includes(r.product)).map((r) => r.total.amount));
+    return {
+      day,
+      count,
+      matched: sum('matched'),
+      refunded: sum('refunded'),
+      pending: sum('pending'),
+      stale: sum('stale'),
+      mismatched: sum('mismatched'),
+      orphan: sum('orphan'),
+      amountIn: amountOf(['spei_in', 'internal_in', 'reversal']),
+      amountOut: amountOf(['spei_out', 'internal_out', 'penny_validation', 'credit_refund']),
+      matchRate: count === 0 ? null : (sum('matched') + sum('refunded')) / count,
+    };
+  });
+}
+
+export async function loadConsole(db: Database, filters: ConsoleFilters, staleAfterSeconds: number, now: Date) {
+  const view = { from: filters.from, to: filters.to, staleAfterSeconds, now };
+  const summary = await reconciliationSummary(db, view);
+  const [items, aging, parked, reports] = await Promise.all([
+    listItems(db, { ...view, states: filters.states, products: filters.products, limit: filters.limit }),
+    pendingAging(db, view),
+    listParked(db, { limit: 200 }),
+    reportMatches(db),
+  ]);
+  return { summary, days: dayTotals(summary), items, aging, parked, reports };
+}

@@ -1,0 +1,41 @@
+// The console's query string: days, states, products, paging. A bad value is a 400 naming it.
+import { ITEM_STATES, PRODUCTS, type ItemState, type Product } from '@paykit/store';
+
+export class FilterError extends Error {
+  override readonly name = 'FilterError';
+}
+
+export interface ConsoleFilters {
+  from: string;
+  to: string;
+  states: ItemState[];
+  products: Product[];
+  limit: number;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Today in Mexico City (UTC-6, no daylight saving time since 2022). */
+export function mexicoCityToday(now: Date): string {
+  return new Date(now.getTime() - 6 * 3600_000).toISOString().slice(0, 10);
+}
+
+export function readFilters(query: URLSearchParams, now: Date, defaults: { states?: ItemState[] } = {}): ConsoleFilters {
+  const to = query.get('to') || mexicoCityToday(now);
+  const from = query.get('from') || new Date(Date.parse(`${to}T00:00:00Z`) - 13 * 86_400_000).toISOString().slice(0, 10);
+  for (const [name, value] of [['from', from], ['to', to]] as const) {
+    if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new FilterError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
+  }
+  if (from > to) throw new FilterError('from must be on or before to');
+  const list = <T extends string>(name: string, allowed: readonly T[]): T[] => {
+    const values = query.getAll(name).flatMap((v) => v.split(',')).filter((v) => v !== '');
+    for (const value of values) if (!(allowed as readonly string[]).includes(value)) throw new FilterError(`${name} must be one of ${allowed.join(', ')}`);
+    return values as T[];
+  };
+  const states = query.has('state') ? list('state', ITEM_STATES) : (defaults.states ?? []);
+  const products = list('product', PRODUCTS);
+  const limitText = query.get('limit') ?? '500';
+  const limit = Number(limitText);
+  if (!/^\d+$/.test(limitText) || limit < 1 || limit > 10_000) throw new FilterError('limit must be a whole number from 1 to 10000');
+  return { from, to, states, products, limit };
+}

@@ -1,0 +1,107 @@
+// The platform-to-ledger pipeline the worker's end-to-end tests run: a fresh store (PostgreSQL
+// when DATABASE_URL is set, else a PGlite folder the gateway writes and the test reads after), the
+// sandbox and the gateway as processes, and a core client whose webhooks point at the gateway and
+// whose created transactions are kept for the ledger.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CORE_EVENT_PATHS, CORE_EVENT_TYPES } from '@paykit/contracts';
+import { createCoreClient, type CoreClient } from '@paykit/core-client';
+import { openDatabase, type CreatedTransactionLike, type Database } from '@paykit/store';
+import { testDatabases } from '@paykit/store/testing';
+import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { TEST_SECRETS } from '@paykit/testing/secret-audit';
+import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
+
+export const ACME = '66666666-6666-4666-8666-000000000001';
+export const BODEGA = '66666666-6666-4666-8666-000000000002';
+export const JUAN = '66666666-6666-4666-8666-000000000003';
+export const BBVA = '66666666-6666-4666-8666-000000000004';
+export const ACME_CLABE = '646180000000000012';
+export const DENIED_PAYER = '072180000012345672';
+
+export interface Pipeline {
+  sandbox: SandboxProcess;
+  core: CoreClient;
+  /** What the core client created, for the ledger's recorder. */
+  created: CreatedTransactionLike[];
+  /** Stops the gateway (committing what is in flight) and opens the ledger's database. */
+  stopGatewayAndOpenLedger(): Promise<Database>;
+  /** A control answer's body, or an error naming what failed. */
+  ok<T extends { status: number; body: unknown }>(answer: T, what: string): Extract<T, { status: 200 }>['body'];
+  /** A money_out from ACME; its transaction id. */
+  out(amount: string, destination?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startPipeline(name: string): Promise<Pipeline> {
+  const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+  let gatewayStore: Record<string, string>;
+  let openLedger: () => Promise<Database>;
+  let cleanup: () => Promise<void>;
+  if (postgres) {
+    const opened = await postgres.open();
+    gatewayStore = { DATABASE_URL: opened.url! };
+    openLedger = async () => opened.db;
+    cleanup = () => opened.drop();
+  } else {
+    // PGlite is one process per folder: the gateway writes it, then the test reads it.
+    const dir = await mkdtemp(path.join(tmpdir(), `paykit-${name}-`));
+    gatewayStore = { PAYKIT_DATA_DIR: dir };
+    let ledger: Database | undefined;
+    openLedger = async () => (ledger = await openDatabase({ dataDir: path.join(dir, 'pglite') }));
+    cleanup = async () => {
+      await ledger?.close();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const sandbox = await startSandboxProcess();
+  const token = TEST_SECRETS.coreWebhookToken;
+  let gateway: GatewayProcess | undefined = await startGatewayProcess({
+    ...gatewayStore,
+    GATEWAY_CORE_TOKENS_MONEY_IN: token,
+    GATEWAY_CORE_TOKENS_STATUS_UPDATE: token,
+    GATEWAY_CORE_TOKENS_CEP: token,
+    GATEWAY_CORE_TOKENS_REFUND: token,
+    GATEWAY_CORE_NO_AUTH: 'REPORT',
+    GATEWAY_UNKNOWN_ACCOUNT: 'accept',
+    GATEWAY_DENY_PAYERS: DENIED_PAYER,
+  });
+  const seed = await sandbox.control.getSeed();
+  if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
+  const client = seed.body.core.clients[0]!;
+  const created: CreatedTransactionLike[] = [];
+  const core = createCoreClient({
+    environment: 'sandbox',
+    baseUrl: sandbox.urls.core,
+    clientId: client.clientId,
+    apiKey: client.apiKeys.staging,
+    clientSecret: client.credentials.find((c) => c.environment === 'staging')!.clientSecret,
+    onTransactionCreated: (transaction) => void created.push(transaction),
+  });
+  for (const type of CORE_EVENT_TYPES) {
+    const url = `${gateway.url}${CORE_EVENT_PATHS[type]}`;
+    await core.webhooks.register(type === 'REPORT' ? { webhookType: type, url, authType: 'NO_AUTH' } : { webhookType: type, url, token });
+  }
+  const ok = <T extends { status: number; body: unknown }>(answer: T, what: string): Extract<T, { status: 200 }>['body'] => {
+    if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as Extract<T, { status: 200 }>['body'];
+  };
+  return {
+    sandbox,
+    core,
+    created,
+    ok,
+    out: async (amount, destination = BBVA) => String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: destination, amount })).id),
+    async stopGatewayAndOpenLedger() {
+      await gateway?.stop();
+      gateway = undefined;
+      return openLedger();
+    },
+    async close() {
+      await gateway?.stop();
+      await sandbox.close();
+      await cleanup();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// The reconciliation state of every item, computed when read (never stored, so it cannot go stale
+// or depend on the order events were applied in). Parameters: $1 stale-after in seconds, $2 now,
+// $3/$4 the first and last Mexico City day (NULL: unbounded).
+//   matched     our record, the platform's events (and report, when imported) agree
+//   pending     not settled yet, younger than the stale age
+//   stale       pending past the stale age
+//   mismatched  amount, account, status or holder disagree: `fields` names them
+//   orphan      an event with no record (a status update or refund for an unknown transaction, a
+//               credit nobody expected) or a record with no event after the stale age
+//   refunded    reversed by the network or refunded to its payer
+export const ITEM_STATES = ['matched', 'pending', 'stale', 'mismatched', 'orphan', 'refunded'] as const;
+export const PRODUCTS = ['spei_out', 'internal_out', 'penny_validation', 'spei_in', 'internal_in', 'reversal', 'credit_refund', 'unrecorded_out'] as const;
+
+const IN_RANGE = (day: string) => `($3::date IS NULL OR ${day} >= $3::date) AND ($4::date IS NULL OR ${day} <= $4::date)`;
+const OLD = (at: string) => `(${at} < $2::timestamptz - make_interval(secs => $1::double precision))`;
+
+export const ITEMS_SQL = `
+report AS (
+  SELECT DISTINCT ON (transaction_id) transaction_id, amount, status FROM ledger_report_lines ORDER BY transaction_id, file_name DESC, line_no
+),
+outbound AS (
+  SELECT o.*, rl.amount AS report_amount, rl.status AS report_status, ic.amount AS credit_amount,
+    EXISTS (SELECT 1 FROM ledger_refunds r WHERE r.original_transaction_id = o.transaction_id) AS has_refund,
+    EXISTS (SELECT 1 FROM ledger_status_history h WHERE h.transaction_id = o.transaction_id AND o.status_rank = 2
+              AND ledger_status_rank(h.status) = 2 AND h.status <> o.status) AS status_conflict
+  FROM ledger_outbound o
+  LEFT JOIN report rl ON rl.transaction_id = o.transaction_id
+  LEFT JOIN LATERAL (SELECT c.amount FROM ledger_credits c WHERE o.sub_category = 'INT_DEBIT' AND c.sub_category = 'INT_CREDIT' AND c.tracking_key = o.tracking_key LIMIT 1) ic ON true
+  WHERE ${IN_RANGE('ledger_day(o.created_at)')}
+),
+outbound_items AS (
+  SELECT 'outbound'::text AS kind, transaction_id AS id,
+    CASE WHEN operation = 'penny_validation' THEN 'penny_validation' WHEN sub_category = 'INT_DEBIT' THEN 'internal_out' ELSE 'spei_out' END AS product,
+    ledger_day(created_at) AS day, created_at AS at, amount, 'out'::text AS direction, status, tracking_key, destination_account AS account,
+    array_remove(ARRAY[
+      CASE WHEN status_conflict THEN 'status' END,
+      CASE WHEN credit_amount IS NOT NULL AND credit_amount <> amount THEN 'amount' END,
+      CASE WHEN ownership_evidence->>'nameMatches' = 'false' THEN 'holder_name' END,
+      CASE WHEN ownership_evidence->>'rfcMatches' = 'false' THEN 'holder_rfc' END,
+      CASE WHEN report_amount IS NOT NULL AND report_amount <> amount THEN 'report.amount' END,
+      CASE WHEN report_status IS NOT NULL AND status_seq IS NOT NULL AND report_status <> status THEN 'report.status' END
+    ], NULL) AS fields,
+    has_refund OR status = 'REFUNDED' AS refunded,
+    CASE WHEN operation = 'penny_validation' THEN ownership = 'verified' ELSE status_rank = 2 END AS settled,
+    status_seq IS NULL AND cep_seq IS NULL AS no_events,
+    false AS unexpected,
+    CASE WHEN operation = 'penny_validation' THEN coalesce(ownership_evidence->>'note', 'waiting for the CEP result') ELSE status_reason END AS note
+  FROM outbound
+),
+credits AS (
+  SELECT c.*, r.id AS receivable_id, r.amount AS receivable_amount, d.amount AS debit_amount, rl.amount AS report_amount,
+    EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id) AS has_refund
+  FROM ledger_credits c
+  LEFT JOIN ledger_receivables r ON r.credit_id = c.transaction_id
+  LEFT JOIN report rl ON rl.transaction_id = c.transaction_id
+  LEFT JOIN LATERAL (SELECT o.amount FROM ledger_outbound o WHERE c.sub_category = 'INT_CREDIT' AND o.sub_category = 'INT_DEBIT' AND o.tracking_key = c.tracking_key LIMIT 1) d ON true
+  WHERE ${IN_RANGE('ledger_day(c.transaction_at)')}
+),
+credit_items AS (
+  SELECT 'credit'::text, transaction_id, CASE WHEN sub_category = 'INT_CREDIT' THEN 'internal_in' ELSE 'spei_in' END,
+    ledger_day(transaction_at), transaction_at, amount, 'in'::text, CASE WHEN has_refund THEN 'REFUNDED' ELSE 'LIQUIDATED' END, tracking_key, beneficiary_account,
+    array_remove(ARRAY[
+      CASE WHEN receivable_amount IS NOT NULL AND receivable_amount <> amount THEN 'amount' END,
+      CASE WHEN debit_amount IS NOT NULL AND debit_amount <> amount THEN 'amount' END,
+      CASE WHEN report_amount IS NOT NULL AND report_amount <> amount THEN 'report.amount' END
+    ], NULL),
+    has_refund,
+    receivable_id IS NOT NULL OR debit_amount IS NOT NULL,
+    false,
+    receivable_id IS NULL AND debit_amount IS NULL AND gateway_outcome = 'accepted',
+    CASE WHEN receivable_id IS NOT NULL THEN 'receivable ' || receivable_id WHEN debit_amount IS NOT NULL THEN 'our internal transfer'
+         WHEN gateway_outcome = 'rejected' THEN 'refused by the gateway: waiting for the platform''s refund'
+         WHEN gateway_outcome = 'flagged' THEN 'held for review by the gateway' ELSE 'no receivable matches it' END
+  FROM credits
+),
+refunds AS (
+  SELECT f.*, coalesce(o.amount, c.amount) AS original_amount, (o.transaction_id IS NOT NULL OR c.transaction_id IS NOT NULL) AS original_known,
+    CASE WHEN o.transaction_id IS NOT NULL THEN 'reversal' WHEN c.transaction_id IS NOT NULL THEN 'credit_refund'
+         WHEN f.sub_category = 'SPEI_REFUNDED_DEBIT' THEN 'credit_refund' ELSE 'reversal' END AS refund_kind
+  FROM ledger_refunds f
+  LEFT JOIN ledger_outbound o ON o.transaction_id = f.original_transaction_id
+  LEFT JOIN ledger_credits c ON c.transaction_id = f.original_transaction_id
+  WHERE ${IN_RANGE('ledger_day(f.transaction_at)')}
+),
+refund_items AS (
+  SELECT 'refund'::text, transaction_id, refund_kind, ledger_day(transaction_at), transaction_at, amount,
+    CASE WHEN refund_kind = 'reversal' THEN 'in' ELSE 'out' END, 'LIQUIDATED'::text, tracking_key, NULL::text,
+    array_remove(ARRAY[
+      CASE WHEN original_known AND original_amount <> amount THEN 'amount' END,
+      CASE WHEN original_amount_stated IS NOT NULL AND original_amount_stated <> amount THEN 'original_transaction_amount' END
+    ], NULL),
+    false, original_known, false, NOT original_known,
+    CASE WHEN original_known THEN 'refund of ' || original_transaction_id ELSE 'original transaction ' || original_transaction_id || ' is not in the ledger' END
+  FROM refunds
+),
+orphan_updates AS (
+  SELECT 'status_update'::text, h.transaction_id, 'unrecorded_out'::text, ledger_day(min(h.received_at)), min(h.received_at), NULL::numeric, 'out'::text,
+    max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, 'a status update for a transaction we never recorded'
+  FROM ledger_status_history h
+  WHERE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = h.transaction_id)
+  GROUP BY h.transaction_id
+  HAVING ${IN_RANGE('ledger_day(min(h.received_at))')}
+),
+all_items AS (
+  SELECT * FROM outbound_items UNION ALL SELECT * FROM credit_items UNION ALL SELECT * FROM refund_items UNION ALL SELECT * FROM orphan_updates
+),
+items AS (
+  SELECT kind, id, product, day, at, amount, direction, status, tracking_key, account, fields, note,
+    CASE
+      WHEN cardinality(fields) > 0 THEN 'mismatched'
+      WHEN refunded THEN 'refunded'
+      WHEN settled THEN 'matched'
+      WHEN unexpected THEN 'orphan'
+      WHEN no_events AND ${OLD('at')} THEN 'orphan'
+      WHEN ${OLD('at')} THEN 'stale'
+      ELSE 'pending'
+    END AS state
+  FROM all_items
+)`;

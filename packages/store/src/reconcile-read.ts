@@ -1,0 +1,211 @@
+// Reading the reconciliation: items with their state, the summary by day and product, the aging
+// of what is still open, and the events behind an item. What the console and the exports show.
+import type { Queryable } from './database.ts';
+import { StoreInputError } from './errors.ts';
+import { ITEM_STATES, ITEMS_SQL, PRODUCTS } from './reconcile-items-sql.ts';
+
+export type ItemState = (typeof ITEM_STATES)[number];
+export type Product = (typeof PRODUCTS)[number];
+export { ITEM_STATES, PRODUCTS };
+
+export interface ReconcileView {
+  /** Pending items older than this are stale (and records with no event at all, orphans). Default 86,400 s. */
+  staleAfterSeconds?: number;
+  /** "Now" for ages (default: the clock). */
+  now?: Date;
+  /** Mexico City days, YYYY-MM-DD, inclusive. */
+  from?: string;
+  to?: string;
+}
+
+export interface ItemFilter extends ReconcileView {
+  states?: ItemState[];
+  products?: Product[];
+  /** Default 200, at most 10,000. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface ReconItem {
+  kind: 'outbound' | 'credit' | 'refund' | 'status_update';
+  id: string;
+  product: Product;
+  day: string;
+  at: Date;
+  /** Decimal string; null for a status update of an unknown transaction. */
+  amount: string | null;
+  direction: 'in' | 'out';
+  status: string;
+  trackingKey: string | null;
+  account: string | null;
+  state: ItemState;
+  /** The fields that disagree (mismatched). */
+  fields: string[];
+  note: string | null;
+  /** The stored events behind it (webhook_events.seq). */
+  eventSeqs: string[];
+}
+
+export interface StateFigures {
+  count: number;
+  /** Decimal string. */
+  amount: string;
+}
+
+export interface SummaryRow {
+  day: string;
+  product: Product;
+  states: Record<ItemState, StateFigures>;
+  total: StateFigures;
+  /** (matched + refunded) / total, 0 to 1; null with no items. */
+  matchRate: number | null;
+}
+
+function viewParams(view: ReconcileView): unknown[] {
+  const stale = view.staleAfterSeconds ?? 86_400;
+  if (!Number.isFinite(stale) || stale < 0) throw new StoreInputError('staleAfterSeconds must be a number of seconds, 0 or more');
+  const now = view.now ?? new Date();
+  for (const [name, day] of [['from', view.from], ['to', view.to]] as const) {
+    if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new StoreInputError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
+  }
+  return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
+}
+
+const EVENT_SEQS = `CASE i.kind
+  WHEN 'outbound' THEN ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id
+                             UNION SELECT event_seq::text FROM ledger_cep_results c WHERE c.transaction_id = i.id
+                             UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id)
+  WHEN 'credit' THEN ARRAY(SELECT event_seq::text FROM ledger_credits c WHERE c.transaction_id = i.id
+                           UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id)
+  WHEN 'refund' THEN ARRAY(SELECT event_seq::text FROM ledger_refunds f WHERE f.transaction_id = i.id)
+  ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id) END`;
+
+interface ItemRow {
+  kind: ReconItem['kind'];
+  id: string;
+  product: Product;
+  day: string;
+  at: Date;
+  amount: string | null;
+  direction: 'in' | 'out';
+  status: string;
+  tracking_key: string | null;
+  account: string | null;
+  state: ItemState;
+  fields: string[];
+  note: string | null;
+  event_seqs: string[];
+}
+
+export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise<ReconItem[]> {
+  const params = viewParams(filter);
+  const states = filter.states ?? [];
+  const products = filter.products ?? [];
+  for (const state of states) if (!ITEM_STATES.includes(state)) throw new StoreInputError(`state must be one of ${ITEM_STATES.join(', ')}`);
+  for (const product of products) if (!PRODUCTS.includes(product)) throw new StoreInputError(`product must be one of ${PRODUCTS.join(', ')}`);
+  const limit = filter.limit ?? 200;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');
+  const offset = filter.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new StoreInputError('offset must be a whole number, 0 or more');
+  const { rows } = await db.query<ItemRow>(
+    `WITH ${ITEMS_SQL}
+     SELECT i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount::text AS amount, i.direction, i.status, i.tracking_key, i.account, i.state, i.fields, i.note,
+            ${EVENT_SEQS} AS event_seqs
+     FROM items i
+     WHERE (cardinality($5::text[]) = 0 OR i.state = ANY($5::text[])) AND (cardinality($6::text[]) = 0 OR i.product = ANY($6::text[]))
+     ORDER BY i.at DESC, i.id LIMIT $7 OFFSET $8`,
+    [...params, states, products, limit, offset],
+  );
+  return rows.map((row) => ({
+    kind: row.kind,
+    id: row.id,
+    product: row.product,
+    day: row.day,
+    at: row.at,
+    amount: row.amount,
+    direction: row.direction,
+    status: row.status,
+    trackingKey: row.tracking_key,
+    account: row.account,
+    state: row.state,
+    fields: row.fields,
+    note: row.note,
+    eventSeqs: [...row.event_seqs].sort((a, b) => Number(BigInt(a) - BigInt(b))),
+  }));
+}
+
+/** Counts and amounts per state, by Mexico City day and product, with the match rate. */
+export async function reconciliationSummary(db: Queryable, view: ReconcileView = {}): Promise<SummaryRow[]> {
+  const { rows } = await db.query<{ day: string; product: Product; state: ItemState; count: string; amount: string }>(
+    `WITH ${ITEMS_SQL}
+     SELECT day::text AS day, product, state, count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount
+     FROM items GROUP BY day, product, state ORDER BY day, product`,
+    viewParams(view),
+  );
+  const byKey = new Map<string, SummaryRow>();
+  for (const row of rows) {
+    const key = `${row.day}|${row.product}`;
+    let summary = byKey.get(key);
+    if (!summary) {
+      summary = { day: row.day, product: row.product, states: emptyStates(), total: { count: 0, amount: '0.00' }, matchRate: null };
+      byKey.set(key, summary);
+    }
+    summary.states[row.state] = { count: Number(row.count), amount: decimal(row.amount) };
+  }
+  for (const summary of byKey.values()) {
+    const figures = Object.values(summary.states);
+    const count = figures.reduce((sum, f) => sum + f.count, 0);
+    summary.total = { count, amount: addDecimals(figures.map((f) => f.amount)) };
+    summary.matchRate = count === 0 ? null : (summary.states.matched.count + summary.states.refunded.count) / count;
+  }
+  return [...byKey.values()];
+}
+
+export interface AgingBucket {
+  bucket: string;
+  count: number;
+  amount: string;
+}
+
+/** Pending and stale items by age: under 1 h, 1 to 24 h, 1 to 7 days, over 7 days. */
+export async function pendingAging(db: Queryable, view: ReconcileView = {}): Promise<AgingBucket[]> {
+  const { rows } = await db.query<{ bucket: string; count: string; amount: string }>(
+    `WITH ${ITEMS_SQL},
+     aged AS (SELECT amount, $2::timestamptz - at AS age FROM items WHERE state IN ('pending', 'stale'))
+     SELECT b.bucket, count(a.age)::text AS count, coalesce(sum(a.amount), 0)::text AS amount
+     FROM (VALUES (1, 'under 1 h', interval '0', interval '1 hour'), (2, '1 to 24 h', interval '1 hour', interval '1 day'),
+                  (3, '1 to 7 days', interval '1 day', interval '7 days'), (4, 'over 7 days', interval '7 days', interval '1000 years')) AS b(n, bucket, low, high)
+     LEFT JOIN aged a ON a.age >= b.low AND a.age < b.high OR (b.n = 1 AND a.age < interval '0')
+     GROUP BY b.n, b.bucket ORDER BY b.n`,
+    viewParams(view),
+  );
+  return rows.map((row) => ({ bucket: row.bucket, count: Number(row.count), amount: decimal(row.amount) }));
+}
+
+function emptyStates(): Record<ItemState, StateFigures> {
+  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amount: '0.00' }])) as Record<ItemState, StateFigures>;
+}
+
+/** Sums decimal strings exactly, as centavos. */
+export function addDecimals(values: readonly string[]): string {
+  const centavos = values.reduce((sum, value) => sum + toCentavos(value), 0n);
+  return fromCentavos(centavos);
+}
+
+function toCentavos(value: string): bigint {
+  const [whole = '0', fraction = ''] = decimal(value).replace('-', '').split('.');
+  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+  return value.startsWith('-') ? -cents : cents;
+}
+
+function fromCentavos(centavos: bigint): string {
+  const sign = centavos < 0n ? '-' : '';
+  const abs = centavos < 0n ? -centavos : centavos;
+  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}
+
+/** numeric text → two decimals ("12" → "12.00", "3.5" → "3.50"). */
+function decimal(value: string): string {
+  const [whole = '0', fraction = ''] = value.split('.');
+  return `${whole}.${fraction.padEnd(2, '0').slice(0, 2)}`;
+}
