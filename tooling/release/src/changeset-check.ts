@@ -1,0 +1,147 @@
+// The release check CI runs: every publishable package whose released files, or whose spec,
+// changed since its last release needs a pending changeset naming it; a spec whose revision
+// (`info.version`) moved needs that date in the changeset. "Last release" is the last commit
+// that wrote the package's CHANGELOG.md (`changeset version` writes it), so the rule holds on a
+// branch and on main alike, with no base branch to guess.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { run, runOk } from './exec.ts';
+import { ChangesetFormatError, readPendingChangesets, type PendingChangeset } from './pending-changesets.ts';
+import { publishablePackages, type PackageManifest, type WorkspacePackage } from './workspace.ts';
+
+export interface PackageReleaseState {
+  name: string;
+  /** The commit of the last release (its CHANGELOG.md), null when never released. */
+  lastRelease: string | null;
+  /** Released files and the spec changed since then (paths from the repository root). */
+  changed: string[];
+  /** The pending changesets that name it. */
+  changesets: string[];
+}
+
+export interface ReleaseCheckResult {
+  packages: PackageReleaseState[];
+  problems: string[];
+}
+
+export class ReleaseCheckError extends Error {
+  override name = 'ReleaseCheckError';
+}
+
+/** Manifest fields whose change alone is no release: versions are written by releases, the rest is not published behaviour. */
+const UNRELEASED_FIELDS = ['version', 'scripts', 'devDependencies'];
+
+async function git(root: string, args: string[]): Promise<string> {
+  return (await runOk('git', args, { cwd: root })).stdout;
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+/** Whether a file (relative to the package) is part of what the package releases. */
+function isReleasedFile(relative: string): boolean {
+  return relative.startsWith('src/') || relative.startsWith('migrations/') || relative === 'tsconfig.build.json' || relative === 'package.json';
+}
+
+function releasedManifest(manifest: PackageManifest): string {
+  const copy: Record<string, unknown> = { ...manifest };
+  for (const field of UNRELEASED_FIELDS) delete copy[field];
+  return JSON.stringify(copy);
+}
+
+function specVersion(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const doc = parse(text) as { info?: { version?: unknown } } | null;
+  return typeof doc?.info?.version === 'string' ? doc.info.version : undefined;
+}
+
+async function fileAt(root: string, commit: string, file: string): Promise<string | undefined> {
+  const shown = await run('git', ['show', `${commit}:${file}`], { cwd: root });
+  return shown.code === 0 ? shown.stdout : undefined;
+}
+
+function workspaceNames(root: string): Set<string> {
+  const names = new Set<string>();
+  for (const group of ['packages', 'apps', 'tooling']) {
+    const dir = path.join(root, group);
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir)) {
+      const manifest = path.join(dir, entry, 'package.json');
+      if (existsSync(manifest)) names.add((JSON.parse(readFileSync(manifest, 'utf8')) as PackageManifest).name);
+    }
+  }
+  return names;
+}
+
+async function changedSinceRelease(root: string, pkg: WorkspacePackage): Promise<{ lastRelease: string | null; changed: string[] }> {
+  const changelog = `${pkg.dir}/CHANGELOG.md`;
+  const scope = [pkg.dir, ...(pkg.spec ? [pkg.spec] : [])];
+  const lastRelease = lines(await git(root, ['log', '-1', '--format=%H', '--', changelog]))[0] ?? null;
+  // A release versioned in the work tree and not yet committed (its CHANGELOG.md is new or
+  // modified): what is there now is that release, so nothing is unreleased.
+  if (lines(await git(root, ['status', '--porcelain', '--', changelog])).length > 0) return { lastRelease, changed: [] };
+  const untracked = lines(await git(root, ['ls-files', '--others', '--exclude-standard', '--', ...scope]));
+  const touched = lastRelease ? lines(await git(root, ['diff', '--name-only', lastRelease, '--', ...scope])) : lines(await git(root, ['ls-files', '--', ...scope]));
+  const changed: string[] = [];
+  for (const file of [...new Set([...touched, ...untracked])].sort()) {
+    if (file === pkg.spec) {
+      changed.push(file);
+      continue;
+    }
+    const relative = file.slice(pkg.dir.length + 1);
+    if (!isReleasedFile(relative)) continue;
+    if (relative === 'package.json' && lastRelease) {
+      const before = await fileAt(root, lastRelease, file);
+      const nowPath = path.join(root, file);
+      if (before !== undefined && existsSync(nowPath) && releasedManifest(JSON.parse(before) as PackageManifest) === releasedManifest(JSON.parse(readFileSync(nowPath, 'utf8')) as PackageManifest)) continue;
+    }
+    changed.push(file);
+  }
+  return { lastRelease, changed };
+}
+
+/** Checks the pending changesets against what changed since each package's last release. */
+export async function checkReleaseChangesets(root: string): Promise<ReleaseCheckResult> {
+  if (!existsSync(path.join(root, '.changeset/config.json'))) {
+    throw new ReleaseCheckError(`${root} holds no .changeset/config.json: run the release check from the paykit repository, or pass its folder with --root.`);
+  }
+  if ((await git(root, ['rev-parse', '--is-shallow-repository'])).trim() === 'true') {
+    throw new ReleaseCheckError('The release check needs the history (it finds each package\'s last release commit): this clone is shallow. Fetch it whole (git fetch --unshallow) and run it again.');
+  }
+  const problems: string[] = [];
+  let pending: PendingChangeset[] = [];
+  try {
+    pending = readPendingChangesets(root);
+  } catch (error) {
+    if (error instanceof ChangesetFormatError) problems.push(error.message);
+    else throw error;
+  }
+  const known = workspaceNames(root);
+  for (const changeset of pending) {
+    for (const name of Object.keys(changeset.releases)) {
+      if (!known.has(name)) problems.push(`${changeset.file} names ${name}, which is no package of this workspace: fix the name (see packages/*/package.json).`);
+    }
+  }
+
+  const packages: PackageReleaseState[] = [];
+  for (const pkg of publishablePackages(root)) {
+    const { lastRelease, changed } = await changedSinceRelease(root, pkg);
+    const naming = pending.filter((c) => pkg.name in c.releases);
+    packages.push({ name: pkg.name, lastRelease, changed, changesets: naming.map((c) => c.file) });
+    if (changed.length > 0 && naming.length === 0) {
+      const what = lastRelease ? `changed since its last release (${pkg.manifest.version}, commit ${lastRelease.slice(0, 7)})` : 'was never released';
+      const shown = changed.slice(0, 8).join(', ') + (changed.length > 8 ? `, and ${changed.length - 8} more` : '');
+      problems.push(`${pkg.name} ${what} and no pending changeset names it: ${shown}. Run \`pnpm changeset\`, pick ${pkg.name} and the bump, and say what changed for the people who import it (name the platform's dated change first when there is one: "2026-05-07: …").`);
+    }
+    if (pkg.spec && lastRelease && naming.length > 0) {
+      const before = specVersion(await fileAt(root, lastRelease, pkg.spec));
+      const now = specVersion(readFileSync(path.join(root, pkg.spec), 'utf8'));
+      if (now && before !== now && !naming.some((c) => c.summary.includes(now))) {
+        problems.push(`${pkg.spec} moved from revision ${before ?? '(none)'} to ${now}, but no changeset naming ${pkg.name} mentions ${now} (${naming.map((c) => c.file).join(', ')}): start its summary with "${now}: " and the platform's change.`);
+      }
+    }
+  }
+  return { packages, problems };
+}
