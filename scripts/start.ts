@@ -1,14 +1,21 @@
-// `pnpm start`: paykit on its embedded defaults. Regenerates the clients (a turbo cache hit when
-// nothing changed), checks the specs against the platform reference, starts the sandbox, and
-// drives every product through the paykit clients over real HTTP. Then the sandbox keeps
-// serving until Ctrl-C; with --once, it stops and the exit code says whether every step passed.
-// The gateway, worker and console join this command as they land.
+// `pnpm start`: paykit on its embedded defaults, no server to install. Regenerates the clients (a
+// turbo cache hit when nothing changed), checks the specs against the platform reference, then
+// starts the sandbox (4010), the webhook gateway (4020) and the reconciliation worker with its
+// console (4030), the two sharing one PGlite store in this process; registers the gateway as the
+// sandbox client's core and cash webhooks through the paykit clients (so the cash activation test
+// runs for real), and runs a scenario through every product over real HTTP. Every event the
+// scenario causes is checked in the gateway's store, and every reconciliation item against the
+// state the scenario expects. Logs go to a file whose path is printed.
+// Then everything keeps running until Ctrl-C, with a live count of stored events; with --once,
+// it prints the reconciliation summary, stops, and the exit code says whether everything held.
+import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBillpayClient } from '@paykit/billpay-client';
 import { createCashClient } from '@paykit/cash-client';
-import { sandboxControl } from '@paykit/contracts';
+import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, sandboxControl } from '@paykit/contracts';
 import { createCoreClient } from '@paykit/core-client';
 import { createDirectDebitClient } from '@paykit/direct-debit-client';
 import { createGiftCardsClient } from '@paykit/gift-cards-client';
@@ -16,15 +23,29 @@ import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
 import { maskSecret } from '@paykit/runtime';
 import { DEFAULT_SEED, startSandbox } from '@paykit/sandbox';
+import { createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, type ReconItem } from '@paykit/store';
+import { loadConfig as loadWorkerConfig, startWorker } from '@paykit/reconciliation-worker';
+import { loadConfig, startGateway } from '@paykit/webhook-gateway';
 import { initClient } from '@ts-rest/core';
+import { pino } from 'pino';
 
 const root = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { once: { type: 'boolean' }, port: { type: 'string' } } });
-const port = Number(values.port ?? process.env.SANDBOX_PORT ?? 4010);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`Invalid port "${values.port ?? process.env.SANDBOX_PORT}" (--port or SANDBOX_PORT): give a whole number from 0 to 65535.`);
-  process.exit(2);
-}
+const { values } = parseArgs({ options: { once: { type: 'boolean' }, port: { type: 'string' }, 'gateway-port': { type: 'string' }, 'console-port': { type: 'string' } } });
+const portOf = (value: string | undefined, fallback: number, name: string): number => {
+  const port = Number(value ?? fallback);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`Invalid port "${value}" (${name}): give a whole number from 0 to 65535 (0: any free port).`);
+    process.exit(2);
+  }
+  return port;
+};
+// --port 0 (CI) puts every server on a free port.
+const port = portOf(values.port ?? process.env.SANDBOX_PORT, 4010, '--port or SANDBOX_PORT');
+const gatewayPort = portOf(values['gateway-port'] ?? process.env.GATEWAY_PORT, port === 0 ? 0 : 4020, '--gateway-port or GATEWAY_PORT');
+const consolePort = portOf(values['console-port'] ?? process.env.WORKER_PORT, port === 0 ? 0 : 4030, '--console-port or WORKER_PORT');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const logFile = path.join(root, '.data', 'logs', `start-${stamp}.log`);
+mkdirSync(path.dirname(logFile), { recursive: true });
 
 const step = (title: string, command: string, args: string[]) => {
   console.log(`\n▶ ${title}`);
@@ -37,13 +58,47 @@ const step = (title: string, command: string, args: string[]) => {
 step('Generate the clients from specs/ (pnpm gen)', path.join(root, 'node_modules/.bin/turbo'), ['run', 'codegen', '--output-logs=errors-only']);
 step('Check the specs against the platform reference', process.execPath, [path.join(root, 'tooling/spec-checks/src/cli.ts')]);
 
+const logger = pino({ level: 'info' }, pino.destination({ dest: logFile, sync: false }));
+console.log(`\n  logs: ${path.relative(root, logFile)}`);
+
 console.log('\n▶ Start the sandbox');
-const sandbox = await startSandbox({ port }).catch((error: unknown) => {
+// Outbound SPEI transfers settle only when the scenario says so (not 10 s later on their own).
+const sandbox = await startSandbox({ port, settings: { core: { speiSettleAfterSeconds: null } } }).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   console.error(/EADDRINUSE/.test(message) ? `Port ${port} is taken: stop the other process or run \`pnpm start --port N\` (or SANDBOX_PORT=N).` : message);
   process.exit(1);
 });
 console.log(`  sandbox on ${sandbox.url} (control API ${sandbox.controlUrl})`);
+
+console.log('\n▶ Start the webhook gateway');
+// --once keeps nothing: a fresh in-memory store. Otherwise PGlite under .data/pglite (or DATABASE_URL).
+const database = await openDatabase(values.once ? { dataDir: 'memory://' } : { databaseUrl: process.env.DATABASE_URL || undefined, dataDir: path.join(root, '.data', 'pglite') });
+const webhookTokens = Object.fromEntries(CORE_EVENT_TYPES.map((type) => [type, randomBytes(32).toString('base64url')]));
+const gatewayConfig = loadConfig({
+  GATEWAY_PORT: String(gatewayPort),
+  ...Object.fromEntries(CORE_EVENT_TYPES.map((type) => [`GATEWAY_CORE_TOKENS_${type}`, webhookTokens[type]!])),
+  GATEWAY_ADMIN_TOKEN: process.env.GATEWAY_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
+});
+const gateway = await startGateway({ config: gatewayConfig, database, logDestination: pino.destination({ dest: logFile, sync: false, append: true }) }).catch(async (error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(/EADDRINUSE/.test(message) ? `Port ${gatewayPort} is taken: stop the other process or run \`pnpm start --gateway-port N\`.` : message);
+  await sandbox.close();
+  process.exit(1);
+});
+console.log(`  gateway on ${gateway.url} (store: ${database.description})`);
+
+console.log('\n▶ Start the reconciliation worker and its console');
+const worker = await startWorker(loadWorkerConfig({ WORKER_PORT: String(consolePort), WORKER_POLL_MS: '200' }), {
+  database,
+  onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'worker'),
+}).catch(async (error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(/EADDRINUSE/.test(message) ? `Port ${consolePort} is taken: stop the other process or run \`pnpm start --console-port N\`.` : message);
+  await gateway.close();
+  await sandbox.close();
+  process.exit(1);
+});
+console.log(`  console on ${worker.url}`);
 
 const control = initClient(sandboxControl, { baseUrl: sandbox.url });
 const client = DEFAULT_SEED.core.clients[0]!;
@@ -51,58 +106,172 @@ const staging = client.credentials.find((c) => c.environment === 'staging')!;
 // The hand-written clients, as a product team would use them; the sandbox's clock is theirs.
 const now = () => sandbox.runtime.clock.now();
 const env = (product: keyof typeof sandbox.urls) => ({ environment: 'sandbox' as const, baseUrl: sandbox.urls[product] });
-const core = createCoreClient({ ...env('core'), clientId: client.clientId, apiKey: client.apiKeys.staging, clientSecret: staging.clientSecret, now });
-const ACME = '66666666-6666-4666-8666-000000000001';
+// Every transaction the client creates is recorded in the ledger before the call returns.
+const core = createCoreClient({ ...env('core'), clientId: client.clientId, apiKey: client.apiKeys.staging, clientSecret: staging.clientSecret, now, onTransactionCreated: createTransactionRecorder(database) });
+const { apiKey: cashKey, apiSecret: cashSecret } = DEFAULT_SEED.cash[0]!;
+const cash = createCashClient({ ...env('cash'), apiKey: cashKey, apiSecret: cashSecret, now });
+
+const INSTRUMENT = {
+  acme: '66666666-6666-4666-8666-000000000001',
+  bodega: '66666666-6666-4666-8666-000000000002',
+  juan: '66666666-6666-4666-8666-000000000003',
+  bbva: '66666666-6666-4666-8666-000000000004',
+  banorte: '66666666-6666-4666-8666-000000000005',
+};
+const CLABE = { acme: '646180000000000012', bodega: '646180000000000025', juan: '646180000000000038' };
 
 const results: { step: string; ok: boolean; detail: string }[] = [];
 async function check(name: string, run: () => Promise<string>) {
+  if (process.stdout.isTTY) process.stdout.write(`  … ${name}\r`);
   try {
     results.push({ step: name, ok: true, detail: await run() });
   } catch (error) {
     // paykit errors never carry a secret; their messages say what to check.
     results.push({ step: name, ok: false, detail: error instanceof Error ? error.message : String(error) });
   }
+  const last = results.at(-1)!;
+  console.log(`  ${last.ok ? '✓' : '✖'} ${name}  ${last.detail}`);
+  logger.info({ step: name, ok: last.ok, detail: last.detail }, 'scenario step');
 }
+const ok = <T>(answer: { status: number; body: unknown }, what: string): T => {
+  if (answer.status !== 200) throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+  return answer.body as T;
+};
 
-console.log('\n▶ Drive every product through the paykit clients');
-await check('core: credentials (x-api-key)', async () => {
+/** What the scenario expects the gateway to have stored once deliveries settle. */
+const expectations: { what: string; eventType: string; match: (payload: Record<string, unknown>) => boolean; outcome?: string }[] = [];
+const bodyOf = (payload: Record<string, unknown>) => (payload.body ?? {}) as Record<string, unknown>;
+/** The reconciliation state each item should end in: by transaction id, or found by a predicate. */
+const expectedItems: { what: string; find: (items: ReconItem[]) => ReconItem | undefined; want: Partial<ReconItem> }[] = [];
+const itemById = (id: string) => (items: ReconItem[]) => items.find((item) => item.id === id);
+
+console.log('\n▶ Point the sandbox client’s webhooks at the gateway');
+await check('core: five webhooks registered (tokens generated, kept by the gateway)', async () => {
+  for (const type of CORE_EVENT_TYPES) await core.webhooks.register({ webhookType: type, url: `${gateway.url}${CORE_EVENT_PATHS[type]}`, token: webhookTokens[type] });
+  return CORE_EVENT_TYPES.join(', ');
+});
+await check('cash: webhook created and activated', async () => {
+  // The secret_token exists only once the webhook is created, and its activation test is sent at
+  // once: the first test fails (the gateway does not know the secret yet), the secret joins the
+  // running gateway's configuration, and updating the endpoint sends the test again.
+  const created = await cash.webhooks.create(`${gateway.url}${CASH_WEBHOOK_PATH}`);
+  gatewayConfig.cash.secretTokens.push(String(created.secret_token).toLowerCase());
+  await cash.webhooks.update(Number(created.id), `${gateway.url}${CASH_WEBHOOK_PATH}`);
+  for (let i = 0; i < 50; i++) {
+    const active = await cash.webhooks.getActive().catch(() => undefined);
+    if (active) return `webhook ${created.id} active, secret ${maskSecret(String(created.secret_token))}`;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the activation test did not pass within 5 s (see the log)');
+});
+await check('gateway: the accounts it decides credits against', async () => {
+  await gateway.accounts.upsert({ clabe: CLABE.acme, ownerId: null, status: 'ACTIVE', creditLimit: null });
+  await gateway.accounts.upsert({ clabe: CLABE.bodega, ownerId: null, status: 'ACTIVE', creditLimit: null });
+  await gateway.accounts.upsert({ clabe: CLABE.juan, ownerId: null, status: 'BLOCKED', creditLimit: null });
+  return 'ACME and Bodega Norte ACTIVE, Juan Pérez BLOCKED';
+});
+
+console.log('\n▶ Run the scenario through every product');
+await check('core: credentials (x-api-key) and a bearer token', async () => {
   const { data } = await core.credentials.list();
-  return `${data.length} credential(s), ${data.map((c) => `${c.environment} ${c.status}`).join(', ')}`;
-});
-await check('core: bearer token', async () => {
   const token = await core.tokens.current();
-  return `token ${maskSecret(token.token)}, expires ${token.expiresAt}`;
+  return `${data.length} credential(s); token ${maskSecret(token.token)}, expires ${token.expiresAt}`;
 });
-await check('core: penny validation, CEP lookup completed', async () => {
-  const tx = await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: '66666666-6666-4666-8666-000000000004' });
-  const cep = await control.triggerCepOutcome({ params: { transactionId: tx.id }, body: { status: 'COMPLETED' } });
-  return `${tx.amount} ${tx.currency} ${tx.transactionStatus} → CEP ${cep.status === 200 ? cep.body.status : `failed (${cep.status})`}`;
+for (const [name, destination, holder] of [
+  ['verified', INSTRUMENT.bbva, undefined],
+  ['mismatched', INSTRUMENT.banorte, 'OTRA PERSONA DISTINTA'],
+] as const) {
+  await check(`core: penny validation, CEP completed (${name})`, async () => {
+    const tx = await core.transactions.pennyValidation({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: destination });
+    ok(await control.triggerCepOutcome({ params: { transactionId: tx.id }, body: { status: 'COMPLETED', ...(holder ? { beneficiaryName: holder } : {}) } }), 'CEP');
+    expectedItems.push({ what: `penny validation ${name}`, find: itemById(tx.id), want: holder ? { state: 'mismatched', fields: ['holder_name'] } : { state: 'matched' } });
+    expectations.push({ what: `CEP of the ${name} penny validation`, eventType: 'CEP', match: (p) => bodyOf(p).id === tx.id && bodyOf(p).status === 'COMPLETED' });
+    return `${tx.amount} ${tx.currency} → CEP COMPLETED${holder ? ` (holder "${holder}")` : ''}`;
+  });
+}
+const speiOut = async (destination: string, amount: string) => String((await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: destination, amount, description: 'Proveedores' })).id);
+await check('core: SPEI out settled', async () => {
+  const id = await speiOut(INSTRUMENT.bbva, '1500.00');
+  ok(await control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
+  expectations.push({ what: 'STATUS_UPDATE LIQUIDATED', eventType: 'STATUS_UPDATE', match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'LIQUIDATED' });
+  expectedItems.push({ what: 'SPEI out settled', find: itemById(id), want: { state: 'matched', status: 'LIQUIDATED' } });
+  return 'LIQUIDATED';
 });
-await check('core: money_out to an external CLABE (SPEI), settled', async () => {
-  const tx = (await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: '66666666-6666-4666-8666-000000000005', amount: '1500.00', description: 'Payroll' })) as { id: string; subCategory?: string };
-  const settled = await control.triggerSpeiSettle({ params: { transactionId: tx.id }, body: {} });
-  return `${tx.subCategory} → ${settled.status === 200 ? settled.body.status : `failed (${settled.status})`}`;
+await check('core: SPEI out rejected', async () => {
+  const id = await speiOut(INSTRUMENT.banorte, '820.00');
+  ok(await control.triggerSpeiReject({ params: { transactionId: id }, body: { status: 'REJECTED', reason: 'ACCOUNT_NOT_FOUND', reasonDescription: 'The beneficiary account does not exist.' } }), 'reject');
+  expectations.push({ what: 'STATUS_UPDATE REJECTED', eventType: 'STATUS_UPDATE', match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'REJECTED' });
+  expectedItems.push({ what: 'SPEI out rejected', find: itemById(id), want: { state: 'matched', status: 'REJECTED' } });
+  return 'REJECTED (ACCOUNT_NOT_FOUND)';
 });
-await check('core: money_out to a platform account (internal)', async () => {
-  const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: '66666666-6666-4666-8666-000000000002', amount: '250.00' });
+await check('core: SPEI out settled, then reversed by the network', async () => {
+  const id = await speiOut(INSTRUMENT.bbva, '310.00');
+  ok(await control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
+  const reversal = ok<{ refundTransactionId: string }>(await control.triggerSpeiReverse({ params: { transactionId: id }, body: {} }), 'reverse');
+  expectedItems.push({ what: 'SPEI out reversed', find: itemById(id), want: { state: 'refunded', status: 'REFUNDED' } });
+  expectedItems.push({ what: 'the network’s reversal', find: itemById(reversal.refundTransactionId), want: { state: 'matched' } });
+  expectations.push({ what: 'REFUND of the reversed transfer', eventType: 'REFUND', match: (p) => bodyOf(p).original_transaction_id === id });
+  expectations.push({ what: 'STATUS_UPDATE REFUNDED', eventType: 'STATUS_UPDATE', match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'REFUNDED' });
+  return 'LIQUIDATED → REFUNDED';
+});
+await check('core: money_out to a platform account (internal transfer)', async () => {
+  const tx = await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: INSTRUMENT.bodega, amount: '250.00' });
+  expectations.push({ what: 'INT_CREDIT of the internal transfer, accepted', eventType: 'MONEY_IN', outcome: 'accepted', match: (p) => bodyOf(p).sub_category === 'INT_CREDIT' && bodyOf(p).tracking_key === tx.trackingId });
+  expectedItems.push({ what: 'internal transfer out', find: itemById(String(tx.id)), want: { state: 'matched', status: 'LIQUIDATED' } });
+  expectedItems.push({ what: 'its INT_CREDIT', find: (items) => items.find((item) => item.product === 'internal_in' && item.trackingKey === tx.trackingId), want: { state: 'matched' } });
   return `${tx.subCategory}`;
 });
-await check('direct debit: instruments (x-api-key, cursor)', async () => {
-  const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: DEFAULT_SEED.directDebit!.apiKeys[0]! });
-  let count = 0;
-  for await (const _instrument of dd.instruments.list({ limit: 100 })) count++;
-  return `${count} instrument(s) over the cursor`;
+// A new invoice and payment reference on every run: the store outlives a run without --once.
+const invoice = `INV-${stamp.slice(0, 10)}-${randomBytes(3).toString('hex')}`;
+const paymentReference = String(1_000_000 + (randomBytes(3).readUIntBE(0, 3) % 9_000_000));
+await check('ledger: a receivable the expected credit will match', async () => {
+  await registerReceivable(database, { id: invoice, beneficiaryAccount: CLABE.acme, amount: '12000.00', reference: paymentReference, dueDate: '2026-12-31' });
+  return `${invoice}: 12000.00 MXN to ACME, reference ${paymentReference}`;
 });
-await check('cash: signed request', async () => {
-  const { apiKey, apiSecret } = DEFAULT_SEED.cash[0]!;
-  const cash = createCashClient({ ...env('cash'), apiKey, apiSecret, now });
-  // No receiver yet (the gateway comes later): the activation test fails and the webhook stays inactive.
-  const created = await cash.webhooks.create('http://127.0.0.1:9/cash');
-  return `webhook ${created.id} created, secret ${maskSecret(String(created.secret_token))}`;
+for (const [name, clabe, amount, outcome, state] of [
+  ['expected credit to ACME', CLABE.acme, '12000.00', 'accepted', 'matched'],
+  ['unexpected credit to Bodega Norte', CLABE.bodega, '75.50', 'accepted', 'orphan'],
+  ['credit to a blocked account, refused', CLABE.juan, '430.00', 'rejected', 'refunded'],
+] as const) {
+  await check(`core: incoming SPEI, ${name}`, async () => {
+    const body = { beneficiaryClabe: clabe, amount, ...(state === 'matched' ? { numericReference: paymentReference } : {}) };
+    const credit = ok<{ transactionId: string }>(await control.triggerIncomingSpei({ body: body as never }), 'incoming SPEI');
+    expectations.push({ what: `MONEY_IN ${name}`, eventType: 'MONEY_IN', outcome, match: (p) => bodyOf(p).id === credit.transactionId });
+    expectedItems.push({ what: name, find: itemById(credit.transactionId), want: { state } });
+    if (outcome === 'rejected') {
+      expectations.push({ what: 'REFUND of the refused credit', eventType: 'REFUND', match: (p) => bodyOf(p).original_transaction_id === credit.transactionId });
+      expectedItems.push({ what: 'the refund of the refused credit', find: (items) => items.find((item) => item.product === 'credit_refund' && item.amount === amount), want: { state: 'matched' } });
+    }
+    return `${amount} MXN → ${outcome}`;
+  });
+}
+await check('cash: operations paid, expired, and paid then reversed (signed deliveries)', async () => {
+  const done: string[] = [];
+  for (const statuses of [['paid'], ['expired'], ['paid', 'reversed']] as const) {
+    const operation = ok<{ operation_id: number }>(await control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'cliente-42', closedReference: true } }), 'cash operation');
+    for (const status of statuses) {
+      ok(await control.setCashOperationStatus({ params: { operationId: operation.operation_id }, body: { status } }), `cash ${status}`);
+      expectations.push({ what: `cash ${status} of operation ${operation.operation_id}`, eventType: `webhook.${status}.success`, match: (p) => p.operation_id === operation.operation_id });
+    }
+    done.push(statuses.join('→'));
+  }
+  return done.join(', ');
 });
 await check('remittance: receive into a private account', async () => {
   const answer = await createRemittanceClient(env('remittance')).receive({ partner_transaction_session_id: `start-${Date.now()}`, reference: 'REM-1', amount: '3200.00', currency: 'MXN' });
   return `${answer.status}, ready_for_commit ${answer.ready_for_commit}`;
+});
+await check('direct debit: a customer, and the instruments over the cursor', async () => {
+  const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: DEFAULT_SEED.directDebit!.apiKeys[0]! });
+  const customer = await dd.customers.create({ name: 'Ana López', document_type: 'mx_rfc', document_number: 'LOAA800101ABC' } as Parameters<typeof dd.customers.create>[0]);
+  let count = 0;
+  for await (const _instrument of dd.instruments.list({ limit: 1 })) count++;
+  return `customer ${String((customer as { id?: unknown }).id)}; ${count} instrument(s) over the cursor`;
+});
+await check('core: a daily report', async () => {
+  const report = ok<{ fileName: string }>(await control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }), 'report');
+  expectations.push({ what: `REPORT ${report.fileName}`, eventType: 'REPORT', match: (p) => p.file_name === report.fileName });
+  return report.fileName;
 });
 await check('billpay, gift cards, lottery: account (bearer)', async () => {
   await Promise.all([
@@ -113,19 +282,76 @@ await check('billpay, gift cards, lottery: account (bearer)', async () => {
   return 'all three accounts read';
 });
 
-const width = Math.max(...results.map((r) => r.step.length));
-for (const r of results) console.log(`  ${r.ok ? '✓' : '✖'} ${r.step.padEnd(width)}  ${r.detail}`);
-const failed = results.filter((r) => !r.ok).length;
-console.log(failed === 0 ? `\nAll ${results.length} steps passed.` : `\n${failed} of ${results.length} steps failed.`);
+console.log('\n▶ Check what the gateway stored');
+// Deliveries the API (not the control API) caused are sent after it answers: give them a moment.
+const storedOf = async (eventType: string) => (await gateway.events.list({ eventType, limit: 1000 })).map((e) => ({ payload: e.payload as Record<string, unknown>, outcome: e.outcome }));
+let missing = expectations;
+for (let i = 0; i < 50 && missing.length > 0; i++) {
+  const still = [];
+  for (const expected of missing) {
+    const found = (await storedOf(expected.eventType)).find((e) => expected.match(e.payload));
+    if (!found || (expected.outcome !== undefined && found.outcome !== expected.outcome)) still.push(expected);
+  }
+  missing = still;
+  if (missing.length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+for (const expected of expectations) {
+  const held = !missing.includes(expected);
+  results.push({ step: `stored: ${expected.what}`, ok: held, detail: held ? (expected.outcome ?? 'stored') : 'not stored as expected' });
+  if (!held) console.log(`  ✖ stored: ${expected.what}`);
+}
+const counts = new Map<string, number>();
+for (const event of await gateway.events.list({ limit: 1000 })) counts.set(`${event.eventType} ${event.outcome}`, (counts.get(`${event.eventType} ${event.outcome}`) ?? 0) + 1);
+console.log(`  ${expectations.length - missing.length} of ${expectations.length} expected events stored as expected`);
+console.log(`  stored by type and outcome: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`);
 
-if (values.once) {
+console.log('\n▶ Reconcile');
+// The worker applies on its own; one more pass here makes sure nothing waits before reading.
+await reconcileOnce(database);
+const items = await listItems(database, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' });
+for (const expected of expectedItems) {
+  const item = expected.find(items);
+  const held = item !== undefined && Object.entries(expected.want).every(([key, value]) => JSON.stringify(item[key as keyof ReconItem]) === JSON.stringify(value));
+  const seen = item ? `${item.state}${item.fields.length > 0 ? ` (${item.fields.join(', ')})` : ''}` : 'no item';
+  results.push({ step: `reconciled: ${expected.what}`, ok: held, detail: seen });
+  console.log(`  ${held ? '✓' : '✖'} ${expected.what}: ${seen}${held ? '' : ` (expected ${JSON.stringify(expected.want)})`}`);
+}
+const summary = await reconciliationSummary(database, { from: '2000-01-01', to: '2100-01-01' });
+console.log('\n  reconciliation summary (day, product: matched / pending / stale / mismatched / orphan / refunded of total, match rate)');
+for (const row of summary) {
+  const s = row.states;
+  console.log(
+    `  ${row.day} ${row.product.padEnd(17)} ${s.matched.count} / ${s.pending.count} / ${s.stale.count} / ${s.mismatched.count} / ${s.orphan.count} / ${s.refunded.count} of ${row.total.count} (${row.total.amount} MXN), ${row.matchRate === null ? '—' : `${Math.round(row.matchRate * 100)}%`}`,
+  );
+}
+console.log(`  console: ${worker.url}`);
+
+const failed = results.filter((r) => !r.ok).length;
+console.log(failed === 0 ? `\nAll ${results.length} steps and checks passed.` : `\n${failed} of ${results.length} steps and checks failed (details above and in ${path.relative(root, logFile)}).`);
+
+const stopAll = async () => {
+  await worker.close();
+  await gateway.close();
+  await database.close();
   await sandbox.close();
+  logger.flush();
+};
+if (values.once) {
+  await stopAll();
   process.exit(failed === 0 ? 0 : 1);
 }
-console.log(`\nThe sandbox keeps running on ${sandbox.url}: point the paykit clients at it (GET ${sandbox.controlUrl}/seed lists its keys). Ctrl-C to stop.`);
+console.log(`\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, console ${worker.url}. Try \`pnpm paykit trigger money-in --clabe ${CLABE.acme} --amount 100.00\`. Ctrl-C stops everything.`);
+const live = setInterval(() => {
+  void gateway.events.list({ limit: 1000 }).then((events) => {
+    const line = `  events stored: ${events.length}${events.length === 1000 ? '+' : ''}`;
+    if (process.stdout.isTTY) process.stdout.write(`\r${line}`);
+  });
+}, 2000);
 const stop = async () => {
-  await sandbox.close();
+  clearInterval(live);
+  console.log('\nStopping…');
+  await stopAll();
   process.exit(0);
 };
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());

@@ -1,0 +1,57 @@
+// What a command prints: a readable table or key/value list by default, JSON with --json. All of
+// it passes through the secret mask, and secret-looking fields are redacted before that.
+import { redactBody } from '@paykit/runtime';
+import { maskKnown } from './secrets.ts';
+
+export interface OutputOptions {
+  json: boolean;
+}
+
+export class Output {
+  readonly json: boolean;
+  constructor(options: OutputOptions) {
+    this.json = options.json;
+  }
+
+  /** The command's result: JSON with --json, else a table (arrays of objects) or key: value lines. */
+  result(value: unknown, columns?: string[]): void {
+    const safe = redactBody(value);
+    if (this.json) {
+      process.stdout.write(`${maskKnown(JSON.stringify(safe, null, 2))}\n`);
+      return;
+    }
+    process.stdout.write(`${maskKnown(render(safe, columns))}\n`);
+  }
+
+  /** A note for people (stderr, so stdout stays the result); silent with --json. */
+  note(text: string): void {
+    if (!this.json) process.stderr.write(`${maskKnown(text)}\n`);
+  }
+
+  warn(text: string): void {
+    process.stderr.write(`${maskKnown(`warning: ${text}`)}\n`);
+  }
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function render(value: unknown, columns?: string[]): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '(none)';
+    const rows: Record<string, unknown>[] = value.map((item: unknown) => (item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : { value: item }));
+    const keys = columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
+    const table = [keys, ...rows.map((row) => keys.map((key) => cell(row[key]).slice(0, 60)))];
+    const widths = keys.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
+    return table.map((line) => line.map((text, i) => text.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    const width = Math.max(0, ...entries.map(([key]) => key.length));
+    return entries.map(([key, item]) => `${key.padEnd(width)}  ${cell(item)}`).join('\n');
+  }
+  return cell(value);
+}

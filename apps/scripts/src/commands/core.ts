@@ -1,0 +1,178 @@
+// The core banking service: token, credentials, webhooks, penny validation, transfers, accounts.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { WebhookType } from '@paykit/core-client';
+import { formatMexicoCity, maskSecret, toCentavos } from '@paykit/runtime';
+import type { Context } from '../cli/context.ts';
+import { UsageError } from '../cli/errors.ts';
+import { rememberSecret } from '../cli/secrets.ts';
+
+export const WEBHOOK_TYPES: readonly WebhookType[] = ['MONEY_IN', 'STATUS_UPDATE', 'CEP', 'REFUND', 'REPORT'];
+/** Where `webhooks register --all-types <base>` points each type: the gateway's routes. */
+const GATEWAY_PATHS: Record<WebhookType, string> = {
+  MONEY_IN: '/webhooks/core/money-in',
+  STATUS_UPDATE: '/webhooks/core/status-update',
+  CEP: '/webhooks/core/cep',
+  REFUND: '/webhooks/core/refund',
+  REPORT: '/webhooks/core/report',
+};
+
+export async function authToken(ctx: Context): Promise<void> {
+  const core = await ctx.core();
+  const token = await core.tokens.current();
+  const expires = new Date(token.expiresAt);
+  ctx.out.result({
+    environment: ctx.environment,
+    clientId: core.clientId,
+    credentialId: token.credentialId,
+    tokenMasked: maskSecret(rememberSecret(token.token)),
+    expiresMexicoCity: `${formatMexicoCity(expires)}, UTC-6`,
+    expiresLocal: expires.toString(),
+    expiresAt: token.expiresAt,
+  });
+}
+
+export async function credentialsList(ctx: Context): Promise<void> {
+  const { data } = await (await ctx.core()).credentials.list();
+  ctx.out.result(
+    data.map((c) => ({ id: c.id, environment: c.environment, status: c.status, apiKeyMasked: typeof c.api_key === 'string' ? maskSecret(rememberSecret(c.api_key)) : '' })),
+  );
+}
+
+function webhookType(value: string): WebhookType {
+  const upper = value.toUpperCase().replace(/-/g, '_') as WebhookType;
+  if (!WEBHOOK_TYPES.includes(upper)) throw new UsageError(`--type must be one of ${WEBHOOK_TYPES.join(', ')} (got "${value}").`);
+  return upper;
+}
+
+/** Keeps a secret in a file only its owner can read; returns the path. */
+export function storeSecretFile(dir: string, fileName: string, token: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, fileName);
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
+}
+
+export function defaultTokenDir(): string {
+  return process.env.PAYKIT_TOKEN_DIR ?? path.join(os.homedir(), '.config', 'paykit', 'webhook-tokens');
+}
+
+export async function webhooksRegister(ctx: Context, options: { type?: string; url?: string; allTypes?: string; authType?: string; tokenDir?: string }): Promise<void> {
+  const authType = (options.authType ?? 'AUTH').toUpperCase();
+  if (!['AUTH', 'NO_AUTH', 'OAUTH'].includes(authType)) throw new UsageError('--auth-type must be AUTH, NO_AUTH or OAUTH.');
+  const targets: { type: WebhookType; url: string }[] = [];
+  if (options.allTypes !== undefined) {
+    const base = options.allTypes.replace(/\/$/, '');
+    for (const type of WEBHOOK_TYPES) targets.push({ type, url: `${base}${GATEWAY_PATHS[type]}` });
+  } else {
+    if (!options.type || !options.url) throw new UsageError('Give --type and --url, or --all-types <gateway base URL> to register the five types at the gateway’s routes.');
+    targets.push({ type: webhookType(options.type), url: options.url });
+  }
+  const core = await ctx.core();
+  const dir = options.tokenDir ?? defaultTokenDir();
+  const rows = [];
+  for (const target of targets) {
+    const { webhook, token } = await core.webhooks.register({ webhookType: target.type, url: target.url, authType: authType as 'AUTH' | 'NO_AUTH' | 'OAUTH' });
+    rememberSecret(token);
+    const file = authType === 'NO_AUTH' ? '' : storeSecretFile(dir, `${ctx.loaded.name}-${target.type.toLowerCase()}.token`, token);
+    rows.push({ type: target.type, id: (webhook as { id?: unknown }).id, url: target.url, tokenMasked: authType === 'NO_AUTH' ? '' : maskSecret(token), tokenFile: file });
+  }
+  ctx.out.result(rows);
+  if (authType !== 'NO_AUTH') ctx.out.note(`Tokens are in ${dir} (mode 600). Give each to the gateway as GATEWAY_CORE_TOKENS_<TYPE> (read it from the file; never paste it into a shell history).`);
+}
+
+export async function webhooksList(ctx: Context): Promise<void> {
+  ctx.out.result(await (await ctx.core()).webhooks.list(), ['id', 'webhook_type', 'url', 'auth_type', 'webhook_status', 'created_at']);
+}
+
+export async function webhooksGet(ctx: Context, id: string): Promise<void> {
+  ctx.out.result(await (await ctx.core()).webhooks.get(id));
+}
+
+export async function webhooksUpdate(ctx: Context, id: string, options: { url?: string; status?: string }): Promise<void> {
+  const status = options.status?.toUpperCase();
+  if (status !== undefined && status !== 'ACTIVE' && status !== 'INACTIVE') throw new UsageError('--status must be ACTIVE or INACTIVE.');
+  if (options.url === undefined && status === undefined) throw new UsageError('Give --url and/or --status (use rotate-token to change the token).');
+  ctx.out.result(await (await ctx.core()).webhooks.update(id, { url: options.url, webhookStatus: status as 'ACTIVE' | 'INACTIVE' | undefined }));
+}
+
+export async function webhooksDelete(ctx: Context, id: string): Promise<void> {
+  ctx.out.result(await (await ctx.core()).webhooks.delete(id));
+}
+
+export async function webhooksRotateToken(ctx: Context, id: string, options: { tokenDir?: string }): Promise<void> {
+  const { webhook, token } = await (await ctx.core()).webhooks.rotateToken(id);
+  rememberSecret(token);
+  const type = String((webhook as { webhook_type?: unknown }).webhook_type ?? id).toLowerCase();
+  const file = storeSecretFile(options.tokenDir ?? defaultTokenDir(), `${ctx.loaded.name}-${type}.token`, token);
+  ctx.out.result({ id, tokenMasked: maskSecret(token), tokenFile: file });
+  ctx.out.note('Accept both the old and the new token at the gateway (GATEWAY_CORE_TOKENS_<TYPE>=new,old) until deliveries carry the new one.');
+}
+
+export interface TransferOptions {
+  source: string;
+  destination: string;
+  amount?: string;
+  description?: string;
+  reference?: string;
+}
+
+/** An amount as the platform takes it: a decimal string with two decimals, checked without a float. */
+function amountOf(value: string | undefined): string {
+  if (value === undefined) throw new UsageError('--amount is required: pesos as a decimal string with two decimals, e.g. 1500.00.');
+  if (!/^\d+\.\d{2}$/.test(value)) throw new UsageError(`--amount must be pesos with two decimals, e.g. 1500.00 (got "${value}").`);
+  if (toCentavos(value) <= 0n) throw new UsageError('--amount must be above 0.00.');
+  return value;
+}
+
+function reference(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^\d{1,7}$/.test(value)) throw new UsageError(`--reference must be numeric, at most 7 digits (got "${value}").`);
+  return value;
+}
+
+export async function pennyValidate(ctx: Context, options: TransferOptions): Promise<void> {
+  await ctx.confirm(`Send a 0.01 MXN penny validation from ${options.source} to ${options.destination}?`);
+  const tx = await (await ctx.core()).transactions.pennyValidation({
+    source_instrument_id: options.source,
+    destination_instrument_id: options.destination,
+    description: options.description,
+    external_reference: reference(options.reference),
+  });
+  ctx.out.result(tx);
+}
+
+export async function moneyOut(ctx: Context, options: TransferOptions): Promise<void> {
+  const amount = amountOf(options.amount);
+  await ctx.confirm(`Send ${amount} MXN from ${options.source} to ${options.destination}?`);
+  const tx = await (await ctx.core()).transactions.moneyOut({
+    source_instrument_id: options.source,
+    destination_instrument_id: options.destination,
+    amount,
+    description: options.description,
+    external_reference: reference(options.reference),
+  });
+  ctx.out.result(tx);
+}
+
+export async function internalTransaction(ctx: Context, options: TransferOptions): Promise<void> {
+  const amount = amountOf(options.amount);
+  const equivalent = `paykit money-out --source ${options.source} --destination ${options.destination} --amount ${amount}${options.description ? ` --description "${options.description}"` : ''}`;
+  const { INTERNAL_TRANSACTION_DEPRECATION } = await import('@paykit/codemods');
+  ctx.out.warn(`${INTERNAL_TRANSACTION_DEPRECATION} The equivalent: ${equivalent} (code: \`paykit migrate money-out\` rewrites the calls).`);
+  await ctx.confirm(`Send ${amount} MXN from ${options.source} to ${options.destination} (internal_transaction)?`);
+  const tx = await (await ctx.core()).transactions.internalTransaction({
+    source_instrument_id: options.source,
+    destination_instrument_id: options.destination,
+    amount,
+    description: options.description,
+    external_reference: reference(options.reference),
+  });
+  ctx.out.result(tx);
+}
+
+export async function account(ctx: Context, action: 'block' | 'activate' | 'cancel', accountId: string): Promise<void> {
+  await ctx.confirm(`${action === 'cancel' ? 'Cancel (permanently)' : action === 'block' ? 'Block' : 'Activate'} account ${accountId}?`);
+  ctx.out.result(await (await ctx.core()).accounts[action](accountId));
+}

@@ -1,0 +1,132 @@
+// The reconciliation ledger in the store: apply waiting events, read the summary, register what
+// we expect to receive, and import the platform's report files.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type * as Store from '@paykit/store';
+import type { NewReceivable, SummaryRow } from '@paykit/store';
+import type { Context } from '../cli/context.ts';
+import { CliError, UsageError } from '../cli/errors.ts';
+import { progress } from '../cli/progress.ts';
+
+type Db = Awaited<ReturnType<Context['database']>>;
+
+async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof Store) => Promise<T>): Promise<T> {
+  const store = await import('@paykit/store');
+  let db: Db;
+  try {
+    db = await ctx.database();
+  } catch (error) {
+    throw new CliError(`Cannot open the store: ${(error as Error).message}`, 'With `pnpm start` running, its PGlite store is in use: read the console instead, or run both on PostgreSQL (DATABASE_URL).');
+  }
+  try {
+    return await run(db, store);
+  } catch (error) {
+    if (error instanceof store.StoreInputError || error instanceof store.ReportFormatError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+export async function reconcileRun(ctx: Context, options: { once?: boolean }): Promise<void> {
+  if (!options.once) throw new UsageError('reconcile run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`.');
+  await withDatabase(ctx, async (db, store) => {
+    const result = await store.reconcileOnce(db);
+    ctx.out.note(`applied ${result.applied} events in ${result.batches} batches; parked ${result.parked}`);
+    ctx.out.result(summaryRows(await store.reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01' }), ctx.out.json));
+  });
+}
+
+export async function reconcileSummary(ctx: Context, options: { from?: string; to?: string }): Promise<void> {
+  for (const [flag, value] of [['--from', options.from], ['--to', options.to]] as const) {
+    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${flag} is a day, YYYY-MM-DD (got "${value}").`);
+  }
+  await withDatabase(ctx, async (db, store) => {
+    ctx.out.result(summaryRows(await store.reconciliationSummary(db, { from: options.from ?? '2000-01-01', to: options.to ?? '2100-01-01' }), ctx.out.json));
+  });
+}
+
+function summaryRows(rows: SummaryRow[], json: boolean): unknown {
+  if (json) return rows;
+  return rows.map((row) => ({
+    day: row.day,
+    product: row.product,
+    matched: row.states.matched.count,
+    pending: row.states.pending.count,
+    stale: row.states.stale.count,
+    mismatched: row.states.mismatched.count,
+    orphan: row.states.orphan.count,
+    refunded: row.states.refunded.count,
+    total: row.total.count,
+    amount: row.total.amount,
+    matchRate: row.matchRate === null ? '' : `${Math.round(row.matchRate * 100)}%`,
+  }));
+}
+
+export async function receivablesAdd(ctx: Context, options: { id: string; clabe: string; amount: string; reference?: string; concept?: string; due: string }): Promise<void> {
+  await withDatabase(ctx, async (db, store) => {
+    ctx.out.result(await store.registerReceivable(db, { id: options.id, beneficiaryAccount: options.clabe, amount: options.amount, reference: options.reference ?? null, concept: options.concept ?? null, dueDate: options.due }));
+  });
+}
+
+export const RECEIVABLES_HEADER = 'id,beneficiary_account,amount,reference,concept,due_date';
+
+/** A receivables CSV (RECEIVABLES_HEADER, no quoting needed for these fields): every line checked before anything is registered. */
+export function parseReceivables(text: string): NewReceivable[] {
+  const lines = text.split(/\r?\n/);
+  if (lines[0]?.trim() !== RECEIVABLES_HEADER) throw new UsageError(`line 1: the header must be exactly "${RECEIVABLES_HEADER}"`);
+  const out: NewReceivable[] = [];
+  lines.slice(1).forEach((line, index) => {
+    const n = index + 2;
+    if (line.trim() === '') return;
+    const cells = line.split(',');
+    if (cells.length !== 6) throw new UsageError(`line ${n}: ${cells.length} fields, expected 6 (${RECEIVABLES_HEADER}); nothing was imported`);
+    const [id, account, amount, reference, concept, due] = cells.map((c) => c.trim()) as [string, string, string, string, string, string];
+    const problem =
+      id === '' ? 'id is empty'
+      : !/^\d{18}$/.test(account) ? 'beneficiary_account must be an 18-digit CLABE'
+      : !/^\d{1,16}\.\d{2}$/.test(amount) || /^0+\.00$/.test(amount) ? `amount must be a positive decimal with two decimals (got "${amount}")`
+      : reference !== '' && !/^\d{1,7}$/.test(reference) ? 'reference must be 1 to 7 digits, or empty'
+      : !/^\d{4}-\d{2}-\d{2}$/.test(due) ? 'due_date must be YYYY-MM-DD'
+      : undefined;
+    if (problem) throw new UsageError(`line ${n}: ${problem}; nothing was imported`);
+    out.push({ id, beneficiaryAccount: account, amount, reference: reference || null, concept: concept || null, dueDate: due });
+  });
+  return out;
+}
+
+export async function receivablesImport(ctx: Context, file: string): Promise<void> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+  const receivables = parseReceivables(text);
+  await withDatabase(ctx, async (db, store) => {
+    const bar = progress('receivables', { enabled: !ctx.out.json, total: receivables.length });
+    for (const receivable of receivables) {
+      await store.registerReceivable(db, receivable);
+      bar.tick();
+    }
+    bar.done();
+    ctx.out.result({ file, registered: receivables.length });
+  });
+}
+
+export async function reportsImport(ctx: Context, file: string): Promise<void> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+  await withDatabase(ctx, async (db, store) => {
+    try {
+      ctx.out.result(await store.importReport(db, path.basename(file), text));
+    } catch (error) {
+      if (error instanceof store.ReportFormatError) throw new UsageError(`${file}: ${error.message}; nothing was imported`);
+      throw error;
+    }
+  });
+}

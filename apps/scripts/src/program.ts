@@ -1,0 +1,182 @@
+// The `paykit` command tree. Only names, options and help live here; each action loads its
+// module when it runs, so `paykit --help` starts without loading a single client.
+import { Command, Option } from 'commander';
+import type { Context, GlobalFlags } from './cli/context.ts';
+
+type Handler = (ctx: Context, ...args: never[]) => Promise<void>;
+
+/** An action: builds the Context from the global flags, then runs the handler with the command's arguments and options. */
+function act<H extends Handler>(load: () => Promise<H>) {
+  return async (...args: unknown[]) => {
+    const command = args.at(-1) as Command;
+    const { Context } = await import('./cli/context.ts');
+    const ctx = new Context(command.optsWithGlobals<GlobalFlags>());
+    const handler = await load();
+    await handler(ctx, ...(args.slice(0, -1) as never[]));
+  };
+}
+
+const core = () => import('./commands/core.ts');
+const products = () => import('./commands/products.ts');
+const sandbox = () => import('./commands/sandbox.ts');
+const events = () => import('./commands/events.ts');
+
+export function buildProgram(): Command {
+  const program = new Command('paykit')
+    .description('Operate the payments platform: every product, the sandbox, and the gateway’s stored events.')
+    .option('-p, --profile <name>', 'profile to use (PAYKIT_PROFILE; default sandbox)')
+    .option('--config <file>', 'config file (PAYKIT_CONFIG; default ./paykit.config.json, then ~/.config/paykit/config.json)')
+    .option('--json', 'print the result as JSON')
+    .option('-y, --yes', 'confirm production operations that move money or change an account')
+    .option('--dry-run', 'show the request that would change something instead of sending it')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: false })
+    // Before the subcommands are added, so they inherit it: every usage error reaches main.ts.
+    .exitOverride();
+  program.addHelpText('after', '\nExit codes: 0 ok, 1 the operation failed, 2 wrong usage. Secrets come only from the environment or files named in the profile.');
+
+  program.command('auth').description('core bearer tokens').command('token').description('create (or reuse) a token; shows its expiry in Mexico City and local time').action(act(async () => (await core()).authToken));
+  program.command('credentials').description('core credentials').command('list').description('the credentials of the API key’s environment (keys masked)').action(act(async () => (await core()).credentialsList));
+
+  const webhooks = program.command('webhooks').description('core webhook configurations');
+  webhooks
+    .command('register')
+    .description('register a receiver; the token is generated and stored in a file (mode 600)')
+    .option('--type <type>', 'MONEY_IN, STATUS_UPDATE, CEP, REFUND or REPORT')
+    .option('--url <url>', 'the receiver’s URL')
+    .option('--all-types <gatewayUrl>', 'register all five types at the gateway’s routes under this base URL')
+    .option('--auth-type <type>', 'AUTH (default), NO_AUTH or OAUTH')
+    .option('--token-dir <dir>', 'where tokens are written (PAYKIT_TOKEN_DIR; default ~/.config/paykit/webhook-tokens)')
+    .action(act(async () => (await core()).webhooksRegister));
+  webhooks.command('list').description('every configuration').action(act(async () => (await core()).webhooksList));
+  webhooks.command('get <id>').description('one configuration').action(act(async () => (await core()).webhooksGet));
+  webhooks.command('update <id>').description('change the URL or status').option('--url <url>').option('--status <status>', 'ACTIVE or INACTIVE').action(act(async () => (await core()).webhooksUpdate));
+  webhooks.command('delete <id>').description('delete a configuration').action(act(async () => (await core()).webhooksDelete));
+  webhooks.command('rotate-token <id>').description('replace the token with a new one, stored in a file').option('--token-dir <dir>').action(act(async () => (await core()).webhooksRotateToken));
+
+  const transfer = (command: Command, amount: boolean) => {
+    command.requiredOption('--source <instrumentId>', 'source instrument').requiredOption('--destination <instrumentId>', 'destination instrument');
+    if (amount) command.option('--amount <pesos>', 'a decimal string with two decimals, e.g. 1500.00 (never a float)');
+    return command.option('--description <text>', 'payment concept').option('--reference <digits>', 'numeric external reference, at most 7 digits');
+  };
+  transfer(program.command('penny-validate').description('send 0.01 MXN to check who owns an account (Idempotency-Key derived)'), false).action(act(async () => (await core()).pennyValidate));
+  transfer(program.command('money-out').description('send money: to a platform account internally (INT_DEBIT), anywhere else by SPEI'), true).action(act(async () => (await core()).moneyOut));
+  transfer(program.command('internal-transaction').description('deprecated since 2026-05-07: use money-out (same body)'), true).action(act(async () => (await core()).internalTransaction));
+
+  const accounts = program.command('accounts').description('private account lifecycle');
+  for (const action of ['block', 'activate', 'cancel'] as const) {
+    accounts
+      .command(`${action} <accountId>`)
+      .description(action === 'cancel' ? 'cancel for good' : action === 'block' ? 'block temporarily' : 'activate a blocked account')
+      .action(act(async () => async (ctx: Context, accountId: string) => (await core()).account(ctx, action, accountId)));
+  }
+
+  const dd = program.command('direct-debit').alias('dd').description('direct debit');
+  dd.command('customers')
+    .description('customers')
+    .command('create')
+    .requiredOption('--name <name>')
+    .requiredOption('--document-type <type>', 'e.g. mx_rfc')
+    .requiredOption('--document-number <number>')
+    .option('--email <email>')
+    .option('--phone <phone>')
+    .description('create a customer')
+    .action(act(async () => (await products()).customersCreate));
+  const instruments = dd.command('instruments').description('instruments');
+  instruments.command('list').description('every instrument, following the cursor').option('--limit <n>', 'page size').action(act(async () => (await products()).instrumentsList));
+  instruments
+    .command('export')
+    .description('every instrument to a file, following the cursor')
+    .addOption(new Option('--format <format>').choices(['csv', 'jsonl']).default('jsonl'))
+    .requiredOption('--out <file>')
+    .option('--limit <n>', 'page size (default 500)')
+    .action(act(async () => (await products()).instrumentsExport));
+
+  const cashWebhook = program.command('cash').description('cash').command('webhook').description('the cash webhook');
+  cashWebhook.command('create').requiredOption('--url <url>').option('--token-dir <dir>').description('create it; its secret_token is stored in a file').action(act(async () => (await products()).cashWebhookCreate));
+  cashWebhook.command('get').description('the active webhook').action(act(async () => (await products()).cashWebhookGet));
+  cashWebhook.command('update <id>').requiredOption('--url <url>').description('change its URL (re-runs the activation test)').action(act(async () => (await products()).cashWebhookUpdate));
+
+  program.command('remittance').description('remittance').command('receive').requiredOption('--file <file>', 'a JSON receive request').description('receive a remittance').action(act(async () => (await products()).remittanceReceive));
+  for (const product of ['billpay', 'gift-cards', 'lottery'] as const) {
+    program
+      .command(product)
+      .description(product)
+      .command('account')
+      .description('the account behind the bearer token')
+      .action(act(async () => async (ctx: Context) => (await products()).bearerAccount(ctx, product)));
+  }
+
+  program
+    .command('trigger <event> [id]')
+    .description('make the sandbox emit an event: money-in, cep, spei-settle, spei-reject, spei-reverse, cash-paid, cash-expired, cash-reversed, report')
+    .option('--clabe <clabe>', 'money-in: the beneficiary CLABE')
+    .option('--amount <pesos>', 'money-in: e.g. 1500.00')
+    .option('--payer-account <clabe>')
+    .option('--concept <text>')
+    .option('--reference <digits>')
+    .option('--status <status>', 'cep: DELAYED|COMPLETED|FAILED; spei-reject: REJECTED|CANCELLED|DECLINED')
+    .option('--reason <code>', 'spei-reject: the reason')
+    .option('--file-type <type>', 'report: TRANSACTIONS or ACCOUNT_STATEMENT')
+    .option('--period <period>', 'report: DAILY or MONTHLY')
+    .option('--client-id <uuid>', 'report: the client (default the seed’s first)')
+    .action(act(async () => (await sandbox()).trigger));
+  const sb = program.command('sandbox').description('the sandbox itself');
+  sb.command('clock').description('the sandbox clock').command('advance <seconds>').description('move the clock forward; due steps run').action(act(async () => (await sandbox()).clockAdvance));
+  sb.command('faults')
+    .description('show or set API and delivery faults')
+    .option('--latency-ms <ms>')
+    .option('--error-rate <share>', '0 to 1')
+    .option('--duplicates <n>', 'copies of each delivery: N or MIN-MAX (1–5)')
+    .option('--reorder', 'shuffle deliveries')
+    .option('--no-reorder')
+    .option('--reset', 'no faults')
+    .action(act(async () => (await sandbox()).faults));
+  sb.command('cash-operation')
+    .description('create a pending cash operation (then trigger cash-paid <operation_id>)')
+    .requiredOption('--amount <pesos>', 'whole pesos')
+    .option('--type <type>', 'cash_in (default) or cash_out')
+    .option('--user <id>', 'external user id')
+    .option('--open', 'open reference (sends no events)')
+    .action(act(async () => (await sandbox()).cashOperation));
+
+  const ev = program.command('events').description('events stored by the webhook gateway (its admin API)');
+  ev.command('list').option('--type <type>').option('--source <source>', 'core or cash').option('--outcome <outcome>', 'accepted, rejected, flagged or stored').option('--before <seq>').option('--limit <n>').description('newest first').action(act(async () => (await events()).eventsList));
+  ev.command('show <seq>').description('one event with its replays').action(act(async () => (await events()).eventsShow));
+  ev.command('replay <seq>').description('re-run validation and the decision with today’s rules').action(act(async () => (await events()).eventsReplay));
+
+  const ledger = () => import('./commands/ledger.ts');
+  const reconcile = program.command('reconcile').description('the reconciliation ledger (the store the gateway and worker share)');
+  reconcile.command('run').option('--once', 'apply every waiting event, then stop').description('apply waiting events and print the summary').action(act(async () => (await ledger()).reconcileRun));
+  reconcile.command('summary').option('--from <day>', 'YYYY-MM-DD').option('--to <day>', 'YYYY-MM-DD').description('counts and amounts per state, by day and product, with the match rate').action(act(async () => (await ledger()).reconcileSummary));
+  const receivables = program.command('receivables').description('credits we expect to receive');
+  receivables
+    .command('add')
+    .requiredOption('--id <id>', 'your id (an invoice number)')
+    .requiredOption('--clabe <clabe>', 'the beneficiary CLABE')
+    .requiredOption('--amount <pesos>', 'e.g. 1500.00')
+    .option('--reference <digits>', 'numeric reference the payer sends')
+    .option('--concept <text>')
+    .requiredOption('--due <day>', 'YYYY-MM-DD')
+    .description('expect a credit')
+    .action(act(async () => (await ledger()).receivablesAdd));
+  receivables.command('import <file>').description(`a CSV: ${'id,beneficiary_account,amount,reference,concept,due_date'}; all lines checked first`).action(act(async () => (await ledger()).receivablesImport));
+  program.command('reports').description('the platform’s report files').command('import <file>').description('import a report CSV (named as its REPORT event) and match it three ways').action(act(async () => (await ledger()).reportsImport));
+
+  program
+    .command('migrate')
+    .description('rewrite code for the platform’s dated API changes')
+    .command('money-out [paths...]')
+    .description('rewrite internalTransaction calls of the core client to moneyOut (same body): a diff unless --write; exit 1 when some calls need a person')
+    .option('--write', 'apply the changes')
+    .action(act(async () => (await import('./commands/migrate.ts')).migrateMoneyOut));
+
+  program
+    .command('completion <shell>')
+    .description('print a completion script: bash or zsh (e.g. source <(paykit completion bash))')
+    .action(async (shell: string) => {
+      const { completionScript } = await import('./cli/completion.ts');
+      process.stdout.write(completionScript(shell, program));
+    });
+  return program;
+}
