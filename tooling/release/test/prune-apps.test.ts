@@ -3,7 +3,7 @@
 // dependencies), and the production start `node dist/main.js` with only the app's own
 // environment variables, answering over HTTP and stopping cleanly on SIGTERM. This is what each
 // app's Dockerfile does; no Docker engine runs here, so the image build itself is not run.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,8 @@ interface AppCase {
   env: (dataDir: string) => Record<string, string>;
   /** Paths that must answer 200 once it listens. */
   probes: string[];
+  /** A command-line app instead of a server: run with these arguments, it must exit 0 printing `expect`. */
+  run?: { args: string[]; expect: RegExp };
 }
 
 const APPS: AppCase[] = [
@@ -34,6 +36,13 @@ const APPS: AppCase[] = [
     env: (dataDir) => ({ GATEWAY_PORT: '0', PAYKIT_DATA_DIR: dataDir, GATEWAY_CORE_TOKENS_MONEY_IN: TEST_SECRETS.coreWebhookToken, GATEWAY_LOG_LEVEL: 'warn' }),
     probes: ['/healthz', '/readyz'],
   },
+  {
+    name: '@paykit/reconciliation-worker',
+    folder: 'apps/reconciliation-worker',
+    env: (dataDir) => ({ WORKER_PORT: '0', PAYKIT_DATA_DIR: dataDir }),
+    probes: ['/', '/summary.json'],
+  },
+  { name: '@paykit/scripts', folder: 'apps/scripts', env: () => ({}), probes: [], run: { args: ['--help'], expect: /Usage: paykit/ } },
 ];
 
 describe.each(APPS)('$name pruned out of the monorepo', (app) => {
@@ -48,6 +57,13 @@ describe.each(APPS)('$name pruned out of the monorepo', (app) => {
     expect(linked.sort()).toEqual(Object.keys(manifest.dependencies).filter((name) => name.startsWith('@paykit/')).sort());
     for (const tool of ['typescript', 'turbo', 'vitest', 'eslint']) expect(existsSync(path.join(pruned.root, 'node_modules', tool)), tool).toBe(false);
 
+    if (app.run) {
+      const { args, expect: printed } = app.run;
+      const result = spawnSync(process.execPath, ['dist/main.js', ...args], { cwd: pruned.appDir, env: { PATH: process.env.PATH ?? '', HOME: dir }, encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(printed);
+      return;
+    }
     const child = spawn(process.execPath, ['dist/main.js'], {
       cwd: pruned.appDir,
       env: { PATH: process.env.PATH ?? '', ...app.env(path.join(dir, 'data')) },
