@@ -68,7 +68,9 @@ export async function instrumentsExport(ctx: Context, options: { format?: string
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const raw = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // A leading = + - @ is neutralised so a spreadsheet never runs a field as a formula.
+  const text = /^[=+\-@]/.test(raw) && !/^-?\d+(\.\d+)?$/.test(raw) ? `'${raw}` : raw;
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
