@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { WebhookType } from '@paykit/core-client';
 import { formatMexicoCity, maskSecret, toCentavos } from '@paykit/runtime';
+import { INTERNAL_TRANSACTION_DEPRECATION } from '@paykit/codemods/deprecation';
 import type { Context } from '../cli/context.ts';
 import { UsageError } from '../cli/errors.ts';
 import { rememberSecret } from '../cli/secrets.ts';
@@ -132,44 +133,34 @@ function reference(value: string | undefined): string | undefined {
   return value;
 }
 
-export async function pennyValidate(ctx: Context, options: TransferOptions): Promise<void> {
-  await ctx.confirm(`Send a 0.01 MXN penny validation from ${options.source} to ${options.destination}?`);
-  const tx = await (await ctx.core()).transactions.pennyValidation({
+/** The body the three transfer commands send (amount added by those that move money). */
+function transferBody(options: TransferOptions) {
+  return {
     source_instrument_id: options.source,
     destination_instrument_id: options.destination,
     description: options.description,
     external_reference: reference(options.reference),
-  });
-  ctx.out.result(tx);
+  };
+}
+
+export async function pennyValidate(ctx: Context, options: TransferOptions): Promise<void> {
+  const body = transferBody(options);
+  await ctx.confirm(`Send a 0.01 MXN penny validation from ${options.source} to ${options.destination}?`);
+  ctx.out.result(await (await ctx.core()).transactions.pennyValidation(body));
 }
 
 export async function moneyOut(ctx: Context, options: TransferOptions): Promise<void> {
-  const amount = amountOf(options.amount);
-  await ctx.confirm(`Send ${amount} MXN from ${options.source} to ${options.destination}?`);
-  const tx = await (await ctx.core()).transactions.moneyOut({
-    source_instrument_id: options.source,
-    destination_instrument_id: options.destination,
-    amount,
-    description: options.description,
-    external_reference: reference(options.reference),
-  });
-  ctx.out.result(tx);
+  const body = { ...transferBody(options), amount: amountOf(options.amount) };
+  await ctx.confirm(`Send ${body.amount} MXN from ${options.source} to ${options.destination}?`);
+  ctx.out.result(await (await ctx.core()).transactions.moneyOut(body));
 }
 
 export async function internalTransaction(ctx: Context, options: TransferOptions): Promise<void> {
-  const amount = amountOf(options.amount);
-  const equivalent = `paykit money-out --source ${options.source} --destination ${options.destination} --amount ${amount}${options.description ? ` --description "${options.description}"` : ''}`;
-  const { INTERNAL_TRANSACTION_DEPRECATION } = await import('@paykit/codemods');
+  const body = { ...transferBody(options), amount: amountOf(options.amount) };
+  const equivalent = `paykit money-out --source ${options.source} --destination ${options.destination} --amount ${body.amount}${options.description ? ` --description "${options.description}"` : ''}`;
   ctx.out.warn(`${INTERNAL_TRANSACTION_DEPRECATION} The equivalent: ${equivalent} (code: \`paykit migrate money-out\` rewrites the calls).`);
-  await ctx.confirm(`Send ${amount} MXN from ${options.source} to ${options.destination} (internal_transaction)?`);
-  const tx = await (await ctx.core()).transactions.internalTransaction({
-    source_instrument_id: options.source,
-    destination_instrument_id: options.destination,
-    amount,
-    description: options.description,
-    external_reference: reference(options.reference),
-  });
-  ctx.out.result(tx);
+  await ctx.confirm(`Send ${body.amount} MXN from ${options.source} to ${options.destination} (internal_transaction)?`);
+  ctx.out.result(await (await ctx.core()).transactions.internalTransaction(body));
 }
 
 export async function account(ctx: Context, action: 'block' | 'activate' | 'cancel', accountId: string): Promise<void> {
