@@ -34,6 +34,38 @@ export interface Pipeline {
   close(): Promise<void>;
 }
 
+/**
+ * The money flows both end-to-end tests run: SPEI out settled, rejected, and settled then
+ * reversed; an internal transfer (settled on the next clock step, with its INT_CREDIT); a penny
+ * validation verified (and, with `pennyMismatch`, one whose CEP names someone else); credits
+ * matched (reference 4400001), unmatched, and refused by the deny list. Returns the ids by name.
+ */
+export async function runFlows(pipeline: Pipeline, options: { pennyMismatch?: boolean } = {}): Promise<Record<string, string>> {
+  const { sandbox, core, ok, out } = pipeline;
+  const ids: Record<string, string> = {};
+  ids.settled = await out('300.00');
+  ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.settled }, body: {} }), 'settle');
+  ids.rejected = await out('200.00');
+  ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: ids.rejected }, body: {} }), 'reject');
+  ids.reversed = await out('150.00');
+  ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.reversed }, body: {} }), 'settle');
+  ids.reversal = ok(await sandbox.control.triggerSpeiReverse({ params: { transactionId: ids.reversed }, body: {} }), 'reverse').refundTransactionId;
+  ids.internal = await out('75.00', BODEGA);
+  ok(await sandbox.control.advanceClock({ body: { seconds: 1 } }), 'clock');
+
+  ids.pennyVerified = (await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA })).id;
+  ok(await sandbox.control.triggerCepOutcome({ params: { transactionId: ids.pennyVerified }, body: { status: 'COMPLETED' } }), 'cep');
+  if (options.pennyMismatch) {
+    ids.pennyMismatch = (await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: JUAN })).id;
+    ok(await sandbox.control.triggerCepOutcome({ params: { transactionId: ids.pennyMismatch }, body: { status: 'COMPLETED', beneficiaryName: 'Roberto Sánchez Díaz' } }), 'cep');
+  }
+
+  ids.creditMatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '1200.00', numericReference: '4400001' } }), 'credit').transactionId;
+  ids.creditUnmatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '999.00' } }), 'credit').transactionId;
+  ids.creditRefused = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '640.00', payerAccount: DENIED_PAYER } }), 'credit').transactionId;
+  return ids;
+}
+
 export async function startPipeline(name: string): Promise<Pipeline> {
   const postgres = testDatabases().find((kind) => kind.name === 'postgres');
   let gatewayStore: Record<string, string>;

@@ -6,7 +6,7 @@ import {
   createTransactionRecorder, importReport, parseReportCsv, reconcileOnce, registerReceivable, reportMatches, type Database, type ReportImportResult,
 } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, ACME_CLABE, BBVA, BODEGA, DENIED_PAYER, startPipeline, type Pipeline } from './pipeline.ts';
+import { ACME_CLABE, runFlows, startPipeline, type Pipeline } from './pipeline.ts';
 
 describe('a report file the sandbox serves, imported and matched three ways', () => {
   let pipeline: Pipeline | undefined;
@@ -18,25 +18,12 @@ describe('a report file the sandbox serves, imported and matched three ways', ()
 
   beforeAll(async () => {
     pipeline = await startPipeline('report-file');
-    const { sandbox, core, ok, out } = pipeline;
+    const { sandbox, ok } = pipeline;
     const seed = await sandbox.control.getSeed();
     if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
     const client = seed.body.core.clients[0]!;
 
-    ids.settled = await out('300.00');
-    ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.settled }, body: {} }), 'settle');
-    ids.rejected = await out('200.00');
-    ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: ids.rejected }, body: {} }), 'reject');
-    ids.reversed = await out('150.00');
-    ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.reversed }, body: {} }), 'settle');
-    ids.reversal = ok(await sandbox.control.triggerSpeiReverse({ params: { transactionId: ids.reversed }, body: {} }), 'reverse').refundTransactionId;
-    ids.internal = await out('75.00', BODEGA);
-    ok(await sandbox.control.advanceClock({ body: { seconds: 1 } }), 'clock');
-    ids.penny = (await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA })).id;
-    ok(await sandbox.control.triggerCepOutcome({ params: { transactionId: ids.penny }, body: { status: 'COMPLETED' } }), 'cep');
-    ids.creditMatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '1200.00', numericReference: '4400001' } }), 'credit').transactionId;
-    ids.creditUnmatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '999.00' } }), 'credit').transactionId;
-    ids.creditRefused = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '640.00', payerAccount: DENIED_PAYER } }), 'credit').transactionId;
+    Object.assign(ids, await runFlows(pipeline));
 
     fileName = ok(await sandbox.control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }), 'report').fileName;
     const file = await sandbox.control.getReportFile({ params: { fileName }, query: {} });
@@ -78,7 +65,7 @@ describe('a report file the sandbox serves, imported and matched three ways', ()
       creditUnmatched: { ...ours, amount: '999.00', recordAmount: null, eventAmount: '999.00', eventStatus: 'LIQUIDATED' },
       creditRefused: { ...ours, status: 'REFUNDED', recordAmount: null, eventAmount: '640.00', eventStatus: 'REFUNDED' },
       // No STATUS_UPDATE is ever sent for a penny validation: our record agrees, no event says how it ended.
-      penny: { state: 'pending', fields: [], amount: '0.01', recordAmount: '0.01', eventStatus: null },
+      pennyVerified: { state: 'pending', fields: [], amount: '0.01', recordAmount: '0.01', eventStatus: null },
     };
     for (const [name, want] of Object.entries(expected)) expect({ name, ...matches.get(ids[name]!) }).toMatchObject({ name, ...want });
     const others = [...matches.values()].filter((m) => !Object.values(ids).includes(m.transactionId));

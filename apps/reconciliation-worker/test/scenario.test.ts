@@ -11,7 +11,7 @@ import {
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
-import { ACME, ACME_CLABE, BBVA, BODEGA, DENIED_PAYER, JUAN, startPipeline, type Pipeline } from './pipeline.ts';
+import { ACME_CLABE, runFlows, startPipeline, type Pipeline } from './pipeline.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -22,27 +22,10 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
 
   beforeAll(async () => {
     pipeline = await startPipeline('scenario');
-    const { sandbox, core, ok, out } = pipeline;
+    const { sandbox } = pipeline;
     await sandbox.control.setFaults({ body: { deliveries: { duplicates: { min: 2, max: 2 }, reorder: true, delayMs: 0 }, api: { latencyMs: 0, errorRate: 0 } } });
 
-    ids.settled = await out('300.00');
-    ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.settled }, body: {} }), 'settle');
-    ids.rejected = await out('200.00');
-    ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: ids.rejected }, body: {} }), 'reject');
-    ids.reversed = await out('150.00');
-    ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.reversed }, body: {} }), 'settle');
-    ids.reversal = ok(await sandbox.control.triggerSpeiReverse({ params: { transactionId: ids.reversed }, body: {} }), 'reverse').refundTransactionId;
-    ids.internal = await out('75.00', BODEGA);
-    ok(await sandbox.control.advanceClock({ body: { seconds: 1 } }), 'clock');
-
-    ids.pennyVerified = (await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA })).id;
-    ok(await sandbox.control.triggerCepOutcome({ params: { transactionId: ids.pennyVerified }, body: { status: 'COMPLETED' } }), 'cep');
-    ids.pennyMismatch = (await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: JUAN })).id;
-    ok(await sandbox.control.triggerCepOutcome({ params: { transactionId: ids.pennyMismatch }, body: { status: 'COMPLETED', beneficiaryName: 'Roberto Sánchez Díaz' } }), 'cep');
-
-    ids.creditMatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '1200.00', numericReference: '4400001' } }), 'credit').transactionId;
-    ids.creditUnmatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '999.00' } }), 'credit').transactionId;
-    ids.creditRefused = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '640.00', payerAccount: DENIED_PAYER } }), 'credit').transactionId;
+    Object.assign(ids, await runFlows(pipeline, { pennyMismatch: true }));
     await sandbox.control.setFaults({ body: { deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 }, api: { latencyMs: 0, errorRate: 0 } } });
 
     db = await pipeline.stopGatewayAndOpenLedger();
