@@ -30,7 +30,8 @@ export interface Refusal {
 }
 
 export interface EvaluationDeps {
-  lookupAccount(clabe: string): Promise<Account | undefined>;
+  /** `deadline`: a performance.now() time past which the lookup fails with StoreUnavailableError. */
+  lookupAccount(clabe: string, deadline?: number): Promise<Account | undefined>;
   rules: readonly MoneyInRule[];
 }
 
@@ -70,8 +71,8 @@ function driftCollector(): { notes: DriftNote[]; onDrift(report: DriftReport): v
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** A core delivery to the URL of `route`. */
-export async function evaluateCore(route: CoreEventType, raw: Uint8Array, deps: EvaluationDeps): Promise<Evaluation | Refusal> {
+/** A core delivery to the URL of `route`; `deadline` bounds the account lookup (the delivery's budget). */
+export async function evaluateCore(route: CoreEventType, raw: Uint8Array, deps: EvaluationDeps, deadline?: number): Promise<Evaluation | Refusal> {
   const read = readJsonObject(raw, 'core');
   if (read.refused) return read;
   const record = read.value;
@@ -109,7 +110,7 @@ export async function evaluateCore(route: CoreEventType, raw: Uint8Array, deps: 
   let decision = STORED;
   if (parsed.kind === 'MONEY_IN') {
     const facts = moneyInFacts(body);
-    const account = facts.beneficiaryAccount !== undefined ? await deps.lookupAccount(facts.beneficiaryAccount) : undefined;
+    const account = facts.beneficiaryAccount !== undefined ? await deps.lookupAccount(facts.beneficiaryAccount, deadline) : undefined;
     decision = decideMoneyIn(facts, account, deps.rules);
   }
   return {

@@ -9,7 +9,6 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { DestinationStream, Logger } from 'pino';
 import { cashHeadersPresent, coreAuthenticator, verifyCash } from './auth.ts';
 import type { GatewayConfig } from './config.ts';
-import { beforeDeadline } from './deadline.ts';
 import { evaluateCash, evaluateCore, type Evaluation, type EvaluationDeps, type Refusal } from './evaluate.ts';
 import { keptHeaders, storeEvaluation, type IntakeResult } from './intake.ts';
 import { createLogger } from './logging.ts';
@@ -75,7 +74,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     },
   });
   const accounts = createAccountStore(database);
-  const deps: EvaluationDeps = { lookupAccount: (clabe) => accounts.lookup(clabe), rules: options.rules ?? defaultRules(config.policy) };
+  const deps: EvaluationDeps = { lookupAccount: (clabe, deadline) => accounts.lookup(clabe, { deadline }), rules: options.rules ?? defaultRules(config.policy) };
   const now = options.now ?? (() => new Date());
   const authenticators = new Map(CORE_EVENT_TYPES.map((type) => [CORE_EVENT_PATHS[type] as string, coreAuthenticator(type, config.core[type])]));
 
@@ -145,8 +144,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let evaluation: Evaluation | Refusal;
     try {
       // The account lookup counts against the same budget as the commit.
-      const deadline = request.startedAt + config.commitTimeoutMs;
-      evaluation = await evaluateCore(type, raw, { ...deps, lookupAccount: (clabe) => beforeDeadline(deps.lookupAccount(clabe), deadline) });
+      evaluation = await evaluateCore(type, raw, deps, request.startedAt + config.commitTimeoutMs);
     } catch (error) {
       // The account lookup could not reach the store: no decision without the facts.
       if (error instanceof StoreUnavailableError) return unavailable(request, error);

@@ -3,7 +3,8 @@
 // requests asked) is one query, WHERE clabe = ANY($1). Nothing is cached: a status change is seen
 // by the very next lookup.
 import type { Database } from './database.ts';
-import { StoreInputError } from './errors.ts';
+import { StoreInputError, StoreUnavailableError } from './errors.ts';
+import { withTimeout } from './timeout.ts';
 import { nullableText, oneOf } from './event-input.ts';
 
 export type AccountStatus = 'ACTIVE' | 'BLOCKED' | 'CANCELLED';
@@ -24,8 +25,12 @@ export interface AccountStore {
   setStatus(clabe: string, status: AccountStatus): Promise<Account | undefined>;
   /** undefined when unknown (or not CLABE-shaped: it cannot be known). */
   get(clabe: string): Promise<Account | undefined>;
-  /** Batches: every lookup made in the same tick is ONE query (WHERE clabe = ANY($1)). Unknown or malformed → undefined. */
-  lookup(clabe: string): Promise<Account | undefined>;
+  /**
+   * Batches: every lookup made in the same tick is ONE query (WHERE clabe = ANY($1)). Unknown or
+   * malformed → undefined. Past `deadline` (a performance.now() time, as for append) it rejects
+   * with StoreUnavailableError; the query itself goes on for the others waiting on it.
+   */
+  lookup(clabe: string, options?: { deadline?: number }): Promise<Account | undefined>;
   /** Every account, by CLABE. */
   list(): Promise<Account[]>;
 }
@@ -96,10 +101,10 @@ export function createAccountStore(db: Database): AccountStore {
       return rows[0] === undefined ? undefined : toAccount(rows[0]);
     },
 
-    lookup(clabe) {
+    lookup(clabe, options) {
       // A beneficiary CLABE comes from an event: a malformed one is simply not an account we know.
       if (!isClabeShaped(clabe)) return Promise.resolve(undefined);
-      return new Promise((resolve, reject) => {
+      const looked = new Promise<Account | undefined>((resolve, reject) => {
         if (pending.size === 0) {
           // setImmediate runs after this turn's I/O callbacks: lookups from every request read
           // in the same turn share the query, at the cost of no timer delay.
@@ -109,6 +114,15 @@ export function createAccountStore(db: Database): AccountStore {
         if (waiters) waiters.push({ resolve, reject });
         else pending.set(clabe, [{ resolve, reject }]);
       });
+      const deadline = options?.deadline;
+      if (deadline === undefined) return looked;
+      const unavailable = () => new StoreUnavailableError(`${db.description} did not answer the account lookup before its deadline: the database is slow or unreachable`);
+      const remaining = deadline - performance.now();
+      if (remaining <= 0) {
+        looked.catch(() => {});
+        return Promise.reject(unavailable());
+      }
+      return withTimeout(looked, remaining, unavailable);
     },
 
     async list() {

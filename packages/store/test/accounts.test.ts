@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountStore, StoreInputError } from '../src/index.ts';
+import { createAccountStore, StoreInputError, StoreUnavailableError } from '../src/index.ts';
 import type { AccountStore, Database } from '../src/index.ts';
 import { testDatabases } from '../src/testing.ts';
 import type { OpenedTestDatabase } from '../src/testing.ts';
@@ -85,6 +85,11 @@ for (const kind of testDatabases()) {
       expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
       await spare.drop();
     }, OPENS_ANOTHER);
+
+    it('rejects a lookup past its deadline with StoreUnavailableError, and answers one within it', async () => {
+      await expect(accounts.lookup(ACTIVE, { deadline: performance.now() - 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await accounts.lookup(ACTIVE, { deadline: performance.now() + 5_000 })).toMatchObject({ status: 'ACTIVE' });
+    });
 
     it('lists every account by CLABE', async () => {
       expect((await accounts.list()).map((account) => account.clabe)).toEqual([BLOCKED, LIMITED, ACTIVE].sort());
