@@ -67,7 +67,7 @@ async function withLoaded<T>(label: string, events: number, fn: (bench: BenchDat
 }
 
 const started = performance.now();
-console.log(`PostgreSQL ${describeDatabaseUrl(config.adminUrl)}; sizes ${config.sizes.map((s) => s.toLocaleString('en-US')).join(', ')}; batch ${config.batchSize}; naive sample ${config.naiveEvents.toLocaleString('en-US')}`);
+console.log(`${describeDatabaseUrl(config.adminUrl)}; sizes ${config.sizes.map((s) => s.toLocaleString('en-US')).join(', ')}; batch ${config.batchSize}; naive sample ${config.naiveEvents.toLocaleString('en-US')}`);
 
 const runs: SizeRun[] = [];
 const fingerprints = new Map<number, Fingerprint>();

@@ -43,7 +43,7 @@ installInterruptHandler();
 const token = randomBytes(32).toString('base64url');
 const context = { config, token, account: BENCH_ACCOUNT, secrets: [token, urlPassword(config.adminUrl)] };
 const slice = config.seconds / config.rounds;
-console.log(`contenders: ${config.contenders.join(', ')}; PostgreSQL ${describeDatabaseUrl(config.adminUrl)}; ${config.seconds} s per phase and contender in ${config.rounds} rounds; ${config.connections} connections`);
+console.log(`contenders: ${config.contenders.join(', ')}; ${describeDatabaseUrl(config.adminUrl)}; ${config.seconds} s per phase and contender in ${config.rounds} rounds; ${config.connections} connections`);
 
 const contest: Contest = { live: [], crashed: [] };
 const sessions: ContenderSession[] = [];

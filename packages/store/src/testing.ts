@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from './database.ts';
 import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
+import { parseDatabaseUrl } from './database-url.ts';
 
 export interface OpenedTestDatabase {
   db: Database;
@@ -39,17 +40,41 @@ async function openPgliteForTest(options: TestDatabaseOpenOptions = {}): Promise
   return { db, drop };
 }
 
-async function openPostgresForTest(serverUrl: string, options: TestDatabaseOpenOptions = {}): Promise<OpenedTestDatabase> {
-  const name = `paykit_test_${randomBytes(6).toString('hex')}`;
+/** "PostgreSQL user@host:port/database": a server URL fit to print (never the password). */
+export function describeDatabaseUrl(url: string): string {
+  return parseDatabaseUrl(url).description;
+}
+
+export interface ScratchDatabase {
+  /** paykit_<prefix>_<random hex>. */
+  name: string;
+  /** The server URL with this database's name. */
+  url: string;
+  /** Drops it (FORCE: connections left open do not keep it alive); a second call does nothing. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A new, empty database on the PostgreSQL server `serverUrl` names (a test's, a benchmark
+ * contender's), created through that connection and dropped by drop().
+ */
+export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<ScratchDatabase> {
+  // Only [a-z0-9_] goes into the name, so the identifier needs no quoting.
+  const name = `paykit_${prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_')}_${randomBytes(6).toString('hex')}`;
   await onServer(serverUrl, `CREATE DATABASE ${name}`);
-  const url = withDatabase(serverUrl, name);
+  let dropped: Promise<void> | undefined;
+  return { name, url: withDatabase(serverUrl, name), drop: () => (dropped ??= onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+}
+
+async function openPostgresForTest(serverUrl: string, options: TestDatabaseOpenOptions = {}): Promise<OpenedTestDatabase> {
+  const scratch = await createScratchDatabase(serverUrl, 'test');
+  const url = scratch.url;
   let db: Database | undefined;
   let dropped: Promise<void> | undefined;
   const drop = (): Promise<void> => {
-    // FORCE: a test that left a connection open (or a cut proxy's half-dead one) must not keep the database alive.
     dropped ??= (async () => {
       await db?.close();
-      await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await scratch.drop();
     })();
     return dropped;
   };
