@@ -40,6 +40,8 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+// Each test runs a real tool (tar, node, tsc) over the installed tarballs: seconds each on a busy
+// machine, so each has its own timeout rather than vitest's 5 s default.
 describe('the packed packages', () => {
   it('packs every publishable package, at its released version', () => {
     expect(packed.map((p) => p.name)).toEqual([
@@ -62,7 +64,7 @@ describe('the packed packages', () => {
     const problems: string[] = [];
     for (const p of packed) problems.push(...(await auditTarball(p.tarball, path.join(work, 'unpacked', p.name))));
     expect(problems).toEqual([]);
-  });
+  }, 60_000);
 
   it('every entry point imports under Node 24 as ESM', async () => {
     const { stdout } = await runOk(process.execPath, ['import-all.mjs'], { cwd: consumer });
@@ -72,7 +74,7 @@ describe('the packed packages', () => {
       // ./paths holds only types: an empty module at run time.
       if (!specifier.endsWith('/paths')) expect(count, specifier).toBeGreaterThan(0);
     }
-  });
+  }, 60_000);
 
   it('a consumer type-checks against the packed types, and the mistakes in it are refused', async () => {
     const tsc = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { cwd: consumer });
@@ -82,7 +84,7 @@ describe('the packed packages', () => {
     const errors = (tsc.stdout + tsc.stderr).split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/@ts-rest/core/'));
     expect(errors).toEqual([]);
     expect(tsc.stdout).not.toContain('consumer.ts');
-  });
+  }, 60_000);
 
   it('the codemod bin runs from the installed package', async () => {
     writeFileSync(
@@ -92,7 +94,7 @@ describe('the packed packages', () => {
     const result = await runOk(path.join(consumer, 'node_modules/.bin/paykit-codemod'), ['money-out', 'legacy.ts'], { cwd: consumer });
     expect(result.stdout).toContain(INTERNAL_TRANSACTION_DEPRECATION);
     expect(result.stdout).toContain('+export const send = (body: { source_instrument_id: string; destination_instrument_id: string; amount: string }) => core.transactions.moneyOut(body);');
-  });
+  }, 60_000);
 
   describe('against a sandbox', () => {
     let sandbox: SandboxProcess;
