@@ -1,11 +1,13 @@
 // The `paykit` CLI as users run it: a child process against a real sandbox (and a real gateway for
 // the events commands), its --json output parsed, exit codes checked, and every output searched for
 // the secrets it handled.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TEST_SECRETS, declareSecret, record } from '@paykit/testing/secret-audit';
+import { startAppProcess } from '@paykit/testing/app-process';
+import { runNode, type NodeRun as Run } from '@paykit/testing/run-node';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -14,35 +16,19 @@ const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../webhook-gateway/sr
 const ACME = '66666666-6666-4666-8666-000000000001';
 const BBVA = '66666666-6666-4666-8666-000000000005';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let sandbox: SandboxProcess;
 let dir: string;
 let env: Record<string, string>;
 const secrets: string[] = [];
 
-function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@paykit/source', MAIN, ...args], { env: { ...process.env, ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      record('paykit stdout', stdout);
-      record('paykit stderr', stderr);
-      for (const secret of secrets) {
-        expect(stdout, `stdout of paykit ${args.join(' ')}`).not.toContain(secret);
-        expect(stderr, `stderr of paykit ${args.join(' ')}`).not.toContain(secret);
-      }
-      resolve({ code, stdout, stderr });
-    });
-  });
+async function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+  const run = await runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv } });
+  for (const secret of secrets) {
+    expect(run.stdout, `stdout of paykit ${args.join(' ')}`).not.toContain(secret);
+    expect(run.stderr, `stderr of paykit ${args.join(' ')}`).not.toContain(secret);
+  }
+  return run;
 }
 
 const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
@@ -243,9 +229,10 @@ describe('paykit', () => {
 
   it('triggers sandbox events, and lists, shows and replays what the gateway stored', async () => {
     const tokens = path.join(dir, 'tokens');
-    const gateway = spawn(process.execPath, ['--conditions=@paykit/source', GATEWAY_MAIN], {
+    const gateway = await startAppProcess({
+      name: 'The gateway',
+      main: GATEWAY_MAIN,
       env: {
-        ...process.env,
         GATEWAY_PORT: '0',
         PAYKIT_DATA_DIR: path.join(dir, 'gateway-data'),
         GATEWAY_CORE_TOKENS_MONEY_IN: readFileSync(path.join(tokens, 'sandbox-money_in.token'), 'utf8').trim(),
@@ -254,18 +241,10 @@ describe('paykit', () => {
         GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken,
         GATEWAY_LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      onOutput: (text) => record('gateway output', text),
     });
+    const { url } = gateway;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let seen = '';
-        gateway.stdout.on('data', (chunk: Buffer) => {
-          seen += chunk.toString();
-          const match = /listening on (\S+)/.exec(seen);
-          if (match) resolve(match[1]!);
-        });
-        gateway.once('exit', (code) => reject(new Error(`gateway exited ${code}`)));
-      });
       const moneyIn = (await sandbox.control.listDeliveries({ query: { eventType: 'MONEY_IN' } })).status;
       expect(moneyIn).toBe(200);
       const webhooks = json<{ id: string; webhookType: string }[]>(await paykit(['--json', 'webhooks', 'list']));
@@ -288,7 +267,7 @@ describe('paykit', () => {
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toMatch(/401/);
     } finally {
-      gateway.kill('SIGTERM');
+      await gateway.stop();
     }
   }, 60_000);
 

@@ -104,8 +104,13 @@ export function readRecorded(dir: string): { kind: string; text: string }[] {
   );
 }
 
-/** globalSetup: a fresh audit folder for the run (scanned by the summary reporter), removed after. */
+/**
+ * globalSetup: a fresh audit folder for the run (scanned by the summary reporter), removed after;
+ * or the folder a caller set in PAYKIT_SECRET_AUDIT_DIR (the reliability CLI, which reads it after
+ * the run and removes it itself).
+ */
 export default function setup(): () => void {
+  if (process.env[AUDIT_DIR_ENV]) return () => {};
   const dir = mkdtempSync(path.join(tmpdir(), 'paykit-secret-audit-'));
   process.env[AUDIT_DIR_ENV] = dir;
   return () => rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,43 @@
+// A Node program of ours run to completion as a child process (the `paykit` CLI, say): its exit
+// code, stdout and stderr, each recorded for the secret audit under `<name> stdout|stderr`,
+// killed after `timeoutMs` so a hung run fails its test instead of the suite.
+import { spawn } from 'node:child_process';
+import { record } from './secret-audit.ts';
+
+export interface NodeRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunNodeOptions {
+  /** Names the output in the secret audit ("paykit"). */
+  name: string;
+  /** The whole environment of the child. */
+  env: Record<string, string | undefined>;
+  cwd?: string;
+  /** Default 30 s. */
+  timeoutMs?: number;
+}
+
+export function runNode(main: string, args: readonly string[], options: RunNodeOptions): Promise<NodeRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=@paykit/source', main, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      const command = `${options.name} ${args.join(' ')}`;
+      record(`${options.name} stdout`, `${command}\n${stdout}`);
+      record(`${options.name} stderr`, `${command}\n${stderr}`);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
