@@ -1,4 +1,4 @@
-// Webhook delivery: one FIFO queue per client, sent one at a time over real HTTP with the
+// Webhook delivery: one FIFO queue per client, sent one at a time (or `concurrency` at a time) over real HTTP with the
 // product's authentication (core: the registered bearer token; cash: an HMAC-SHA256 signature
 // of the raw payload), a timeout, and redelivery on the sandbox clock.
 // The reference does not show the retry schedule: the sandbox's choice is
@@ -47,7 +47,8 @@ interface Entry {
 export class DeliveryQueue {
   readonly #records: Delivery[] = [];
   readonly #queues = new Map<string, Entry[]>();
-  readonly #busy = new Set<string>();
+  /** Deliveries in flight per client. */
+  readonly #busy = new Map<string, number>();
   readonly #inFlight = new Set<Promise<void>>();
   #seq = 0;
   #closed = false;
@@ -124,16 +125,18 @@ export class DeliveryQueue {
   }
 
   #pump(clientId: string): void {
-    if (this.#busy.has(clientId) || this.#closed) return;
-    const entry = this.#queues.get(clientId)?.shift();
-    if (!entry) return;
-    this.#busy.add(clientId);
-    const run = this.#attempt(entry).finally(() => {
-      this.#busy.delete(clientId);
-      this.#inFlight.delete(run);
-      this.#pump(clientId);
-    });
-    this.#inFlight.add(run);
+    const limit = this.faults().deliveries.concurrency;
+    while (!this.#closed && (this.#busy.get(clientId) ?? 0) < limit) {
+      const entry = this.#queues.get(clientId)?.shift();
+      if (!entry) return;
+      this.#busy.set(clientId, (this.#busy.get(clientId) ?? 0) + 1);
+      const run = this.#attempt(entry).finally(() => {
+        this.#busy.set(clientId, this.#busy.get(clientId)! - 1);
+        this.#inFlight.delete(run);
+        this.#pump(clientId);
+      });
+      this.#inFlight.add(run);
+    }
   }
 
   async #attempt({ record, request, payload }: Entry): Promise<void> {

@@ -2,6 +2,7 @@
 // the control API under /_sandbox. Used by `pnpm --filter @paykit/sandbox start` and by tests.
 import { Faults, type Seed } from '@paykit/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { BodyTooDeepError, nestingDepth } from './body-depth.ts';
 import { SandboxClock, type ClockOptions } from './clock.ts';
 import { registerControl } from './control/router.ts';
 import { Counters } from './counters.ts';
@@ -96,6 +97,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (errorRate > 0 && random.next() < errorRate) {
       return reply.code(500).send(product.errorBody(500, 'Injected fault: the sandbox was told to fail this request (PUT /_sandbox/faults).'));
     }
+  });
+  // Some answers echo the body (a direct debit charge's `request`): one nested deeper than
+  // JSON.stringify can write would fail as a 500. No platform request nests like that.
+  app.addHook('preValidation', async (request) => {
+    if (nestingDepth(request.body, settings.bodyMaxDepth) > settings.bodyMaxDepth) throw new BodyTooDeepError(settings.bodyMaxDepth);
   });
   app.addHook('onResponse', async (request) => {
     const route = request.routeOptions.url;

@@ -8,6 +8,8 @@ export interface SandboxSettings {
   allowLocalWebhookUrls: boolean;
   /** Largest request body accepted, in bytes; larger ones get the product's 400/422/401 answer. */
   bodyLimitBytes: number;
+  /** Deepest nesting of arrays and objects a JSON body may have; deeper ones get the product's bad-request answer. */
+  bodyMaxDepth: number;
   core: {
     /** Token lifetime: the reference says 24 hours. */
     tokenTtlSeconds: number;
@@ -43,6 +45,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   delivery: { timeoutMs: 5000, redeliverySeconds: [10, 60, 300, 1800, 7200] },
   allowLocalWebhookUrls: true,
   bodyLimitBytes: 1024 * 1024,
+  bodyMaxDepth: 512,
   core: {
     tokenTtlSeconds: 24 * 3600,
     cepPendingAfterSeconds: 2,

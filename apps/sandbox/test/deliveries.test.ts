@@ -107,6 +107,28 @@ describe('webhook deliveries', () => {
     expect(receiver.requests.length).toBeGreaterThan(20);
   });
 
+  it('keeps at most `concurrency` deliveries of a client in flight with the concurrency fault (one by default)', async () => {
+    let inFlight = 0;
+    let most = 0;
+    receiver.answer = async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      inFlight--;
+      return { status: 200 };
+    };
+    for (let n = 1; n <= 12; n++) queue.enqueue(event(n));
+    await queue.idle();
+    expect(most).toBe(1);
+
+    faults = Faults.parse({ deliveries: { concurrency: 4 } });
+    most = 0;
+    for (let n = 13; n <= 24; n++) queue.enqueue(event(n));
+    await queue.idle();
+    expect(most).toBe(4);
+    expect(receiver.requests).toHaveLength(24);
+    expect(queue.list().every((d) => d.state === 'delivered')).toBe(true);
+  });
+
   it('shuffles the order with the reorder fault, losing nothing', async () => {
     faults = Faults.parse({ deliveries: { reorder: true } });
     // Hold the receiver so the queue fills up before the first answer.

@@ -1,2 +1,3 @@
 export * from './sandbox-control.ts';
 export * from './gateway.ts';
+export * from './validation.ts';

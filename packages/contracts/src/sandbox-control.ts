@@ -36,8 +36,10 @@ export const Faults = z.object({
       reorder: z.boolean().default(false),
       /** Extra delay before each delivery attempt, in ms (real time). */
       delayMs: z.number().int().min(0).max(60_000).default(0),
+      /** Deliveries in flight at once per client (1: one after the other, in queue order). */
+      concurrency: z.number().int().min(1).max(64).default(1),
     })
-    .default({ duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 }),
+    .default({ duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0, concurrency: 1 }),
 });
 export type Faults = z.infer<typeof Faults>;
 

@@ -1,7 +1,7 @@
 // The control API (contract: @paykit/contracts sandboxControl), served under /_sandbox.
-import { type Seed, sandboxControl } from '@paykit/contracts';
-import { initServer } from '@ts-rest/fastify';
-import type { FastifyInstance } from 'fastify';
+import { describeValidationIssues, type Seed, sandboxControl } from '@paykit/contracts';
+import { initServer, type RequestValidationError } from '@ts-rest/fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxRuntime } from '../runtime.ts';
 import type { Products } from '../server.ts';
 import { ControlError } from './errors.ts';
@@ -15,6 +15,18 @@ export interface ControlDeps {
 }
 
 const s = initServer();
+
+/**
+ * A request that breaks the control contract gets 400 in the control API's own error shape
+ * ({ error, hint }, as its other errors), naming each field and what it expects (never its value).
+ */
+function invalidRequest(error: RequestValidationError, request: FastifyRequest, reply: FastifyReply): void {
+  const issues = describeValidationIssues(error);
+  void reply.code(400).send({
+    error: `${request.method} ${request.routeOptions.url ?? ''} does not take this request: ${issues.join('; ').slice(0, 400) || 'invalid input'}.`,
+    hint: 'The control API is the sandboxControl contract in @paykit/contracts; apps/sandbox/README.md lists its routes.',
+  });
+}
 
 type Answer<T> = { status: 200; body: T } | { status: 404 | 409; body: { error: string; hint?: string } };
 
@@ -90,5 +102,5 @@ export async function registerControl(app: FastifyInstance, deps: ControlDeps): 
     createCashOperation: ({ body }) => attempt(() => products.cash.createOperation(body)),
     setCashOperationStatus: ({ params, body }) => attempt(() => products.cash.setOperationStatus(params.operationId, body.status)),
   });
-  await app.register(s.plugin(router));
+  await app.register(s.plugin(router), { requestValidationErrorHandler: invalidRequest });
 }
