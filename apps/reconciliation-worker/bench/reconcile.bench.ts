@@ -7,9 +7,10 @@
 //
 //   pnpm bench reconcile
 //   DATABASE_URL (admin connection that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres),
-//   BENCH_SIZES (10000,100000,1000000), BENCH_NAIVE_EVENTS (10000), BENCH_BATCH_SIZE (reconcileOnce's default, 1000)
+//   BENCH_SIZES (10000,100000,1000000), BENCH_NAIVE_EVENTS (10000), BENCH_BATCH_SIZE (the worker's WORKER_BATCH_SIZE default, 5000)
 import { recordResult } from '@paykit/bench';
 import { reconcileOnce } from '@paykit/store';
+import { loadConfig } from '../src/config.ts';
 import { createBenchDatabase, DEFAULT_ADMIN_URL, describeDatabaseUrl, type BenchDatabase } from './reconcile/databases.ts';
 import { fingerprintDifferences, ledgerFingerprint, type Fingerprint } from './reconcile/fingerprint.ts';
 import { naiveApply } from './reconcile/naive.ts';
@@ -30,7 +31,8 @@ function readConfig(): { adminUrl: string; sizes: number[]; naiveEvents: number;
   if (!/^postgres(ql)?:\/\//.test(adminUrl)) problems.push('DATABASE_URL must be a postgres:// URL of a server where the user may CREATE DATABASE');
   const sizes = count('BENCH_SIZES', '10000,100000,1000000').sort((a, b) => a - b);
   const [naiveEvents = 0] = count('BENCH_NAIVE_EVENTS', '10000');
-  const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? '1000');
+  // What the worker runs with unless told otherwise (its defaults, not this process's WORKER_* variables).
+  const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? loadConfig({}).batchSize);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) problems.push(`BENCH_BATCH_SIZE must be a whole number from 1 to 50,000 (got "${String(process.env.BENCH_BATCH_SIZE).slice(0, 20)}")`);
   if (problems.length > 0) {
     console.error(problems.join('\n'));

@@ -1,5 +1,6 @@
 // The worker's configuration, read from environment variables at start-up: every bad value is
 // named with what to set instead, all at once. DATABASE_URL is never repeated (it may hold a password).
+import { DEFAULT_BATCH_SIZE } from '@paykit/store';
 import * as z from 'zod';
 
 export interface WorkerConfig {
@@ -50,7 +51,8 @@ const Env = z.object({
     .optional()
     .refine((value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value), 'DATABASE_URL must start with postgres:// (or be unset for PGlite)'),
   PAYKIT_DATA_DIR: z.string().default('.data'),
-  WORKER_BATCH_SIZE: whole('WORKER_BATCH_SIZE', 1000, 1, 50_000),
+  // 5,000 applies faster than 1,000 (fewer round trips per event) and holds a batch about a quarter of a second.
+  WORKER_BATCH_SIZE: whole('WORKER_BATCH_SIZE', DEFAULT_BATCH_SIZE, 1, 50_000),
   WORKER_POLL_MS: whole('WORKER_POLL_MS', 500, 10, 600_000),
   WORKER_STALE_AFTER_SECONDS: whole('WORKER_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
   WORKER_LEASE_SECONDS: whole('WORKER_LEASE_SECONDS', 60, 1, 3600),

@@ -26,7 +26,7 @@ export { createTransactionRecorder, outboundFromApi, recordOutbound } from './le
 export type { CreatedTransactionLike, OutboundOperation, OutboundRecord } from './ledger-outbound.ts';
 export { registerReceivable } from './ledger-receivables.ts';
 export type { NewReceivable, Receivable } from './ledger-receivables.ts';
-export { reconcileOnce } from './reconcile-run.ts';
+export { DEFAULT_BATCH_SIZE, reconcileOnce } from './reconcile-run.ts';
 export type { ReconcileOptions, ReconcileResult } from './reconcile-run.ts';
 export { addDecimals, ITEM_STATES, listItems, pendingAging, PRODUCTS, reconciliationSummary } from './reconcile-read.ts';
 export type { AgingBucket, ItemFilter, ItemState, Product, ReconcileView, ReconItem, StateFigures, SummaryRow } from './reconcile-read.ts';

@@ -1,46 +1,47 @@
 // Applying a claimed batch of stored events to the ledger: one statement for the whole batch
 // (set-based, never one round trip per event), reading the events' jsonb on the server, then the
-// two decisions over candidates (CEP ownership, receivable matching) for the rows it made. Every insert is keyed (event seq, transaction id, file name) and ON CONFLICT DO NOTHING,
-// so applying twice changes nothing; a status only ever moves forward, so order does not matter.
-// The caller holds the events' row locks and marks them applied in the same transaction.
+// two decisions over candidates (CEP ownership, receivable matching) for the rows it made. Every
+// insert is keyed (event seq, transaction id, file name) and ON CONFLICT DO NOTHING, so applying
+// twice changes nothing; a status only ever moves forward, so order does not matter.
+// The caller holds the events' chunk locks (reconcile-claim.ts); the statement re-reads them with
+// its own snapshot, newer than the locks, so an event a batch before it applied or parked is left out.
 import type { Queryable } from './database.ts';
 import { matchReceivables } from './ledger-receivables-match.ts';
+import { WAITING } from './reconcile-claim.ts';
 import { refreshOwnership } from './reconcile-ownership-store.ts';
 
-/** Parks the events that cannot be applied (reason from ledger_event_problem); returns their seqs. */
-export async function parkInvalid(tx: Queryable, seqs: readonly string[]): Promise<Set<string>> {
-  const { rows } = await tx.query<{ seq: string }>(
-    `WITH problems AS (
-       SELECT e.seq, ledger_event_problem(e.event_type, e.payload) AS reason FROM webhook_events e WHERE e.seq = ANY($1::bigint[])
-     )
-     INSERT INTO ledger_parked_events (seq, reason) SELECT seq, reason FROM problems WHERE reason IS NOT NULL
-     ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason, attempts = ledger_parked_events.attempts + 1, retry = false, parked_at = now()
-     RETURNING seq::text AS seq`,
-    [seqs],
-  );
-  return new Set(rows.map((row) => row.seq));
-}
+const PARK_CONFLICT = 'ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason, attempts = ledger_parked_events.attempts + 1, retry = false, parked_at = now()';
 
-/** Parks one event with a reason of our own (the database refused to apply it). */
-export async function park(tx: Queryable, seq: string, reason: string): Promise<void> {
-  await tx.query(
-    `INSERT INTO ledger_parked_events (seq, reason) VALUES ($1::bigint, $2)
-     ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason, attempts = ledger_parked_events.attempts + 1, retry = false, parked_at = now()`,
+/** Parks one event, still waiting, with a reason of our own (the database refused to apply it); false when it is not waiting any more. */
+export async function park(tx: Queryable, seq: string, reason: string): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO ledger_parked_events (seq, reason)
+     SELECT e.seq, $2 FROM webhook_events e WHERE e.seq = $1::bigint AND ${WAITING('= $1::bigint')}
+     ${PARK_CONFLICT}`,
     [seq, reason],
   );
+  return rowCount > 0;
 }
 
 /**
- * Every row the batch's events make, and the events marked applied, in one statement: each event
- * is read once (the `events` CTE) and each kind of row is written by its own data-modifying CTE.
- * Statements that would read back rows written in the same statement read them from `events`
- * instead (a CTE cannot see another's writes). Returns the new CEP results' and credits'
- * transaction ids, for the two steps decided in JavaScript or over candidates: ownership, matching.
+ * Every row the batch's events make, the events marked applied and the ones that cannot be
+ * applied parked (with ledger_event_problem's reason), in one statement: each event is read once
+ * (the `read` CTE) and each kind of row is written by its own data-modifying CTE. Statements that
+ * would read back rows written in the same statement read them from `events` instead (a CTE cannot
+ * see another's writes). Returns the new CEP results' and credits' transaction ids, for the two
+ * steps decided in JavaScript or over candidates (ownership, matching), and what was applied and parked.
  */
 const APPLY_SQL = `
-WITH events AS MATERIALIZED (
-  SELECT e.seq, e.event_type, e.payload, e.payload->'body' AS b, e.received_at, e.outcome
-  FROM webhook_events e WHERE e.seq = ANY($1::bigint[])
+WITH read AS MATERIALIZED (
+  SELECT e.seq, e.event_type, e.payload, e.received_at, e.outcome, ledger_event_problem(e.event_type, e.payload) AS problem
+  FROM webhook_events e WHERE e.seq = ANY($1::bigint[]) AND ${WAITING('= ANY($1::bigint[])')}
+), events AS NOT MATERIALIZED (
+  -- The events to apply: each statement below reads them from "read" (no second copy of the jsonb).
+  SELECT seq, event_type, payload, payload->'body' AS b, received_at, outcome FROM read WHERE problem IS NULL
+), parked AS (
+  INSERT INTO ledger_parked_events (seq, reason) SELECT seq, problem FROM read WHERE problem IS NOT NULL
+  ${PARK_CONFLICT}
+  RETURNING seq
 ), updates AS (
   SELECT seq AS event_seq, b->>'id' AS transaction_id, b->>'tracking_key' AS tracking_key, b->>'status' AS status, b->>'reason' AS reason,
          b->>'reason_description' AS reason_description, (b->>'update_at')::timestamptz AS updated_at, received_at
@@ -92,21 +93,30 @@ WITH events AS MATERIALIZED (
     file_type = coalesce(ledger_reports.file_type, EXCLUDED.file_type), period = coalesce(ledger_reports.period, EXCLUDED.period),
     created_at = coalesce(ledger_reports.created_at, EXCLUDED.created_at)
 ), applied AS (
-  -- Cash events and unknown core types have no ledger rows (yet): applied means "seen".
-  UPDATE webhook_events SET applied_at = now() WHERE seq = ANY($1::bigint[])
+  -- Cash events and unknown core types have no ledger rows (yet): applied means "seen". No
+  -- conflict clause: the claim makes a second marker impossible; were one to come, the batch would
+  -- fail and be retried event by event, where the re-read drops the event already applied.
+  INSERT INTO webhook_events_applied (seq) SELECT seq FROM events
+  RETURNING seq
 ), unparked AS (
-  DELETE FROM ledger_parked_events WHERE seq = ANY($1::bigint[])
+  DELETE FROM ledger_parked_events WHERE seq IN (SELECT seq FROM events)
 )
-SELECT 'cep' AS kind, transaction_id FROM ceps
+SELECT 'cep' AS kind, transaction_id AS value FROM ceps
 UNION ALL
-SELECT 'credit' AS kind, transaction_id FROM credits`;
+SELECT 'credit', transaction_id FROM credits
+UNION ALL
+SELECT 'applied', count(*)::text FROM applied
+UNION ALL
+SELECT 'parked', count(*)::text FROM parked`;
 
-/** Applies valid events (already checked by parkInvalid) and marks them applied. */
-export async function applyEvents(tx: Queryable, seqs: readonly string[]): Promise<void> {
-  if (seqs.length === 0) return;
-  const { rows } = await tx.query<{ kind: 'cep' | 'credit'; transaction_id: string }>(APPLY_SQL, [seqs]);
-  const cepIds = [...new Set(rows.filter((row) => row.kind === 'cep').map((row) => row.transaction_id))];
+/** Applies the events still waiting among `seqs` (parking those that do not read as their type) and marks them applied. */
+export async function applyEvents(tx: Queryable, seqs: readonly string[]): Promise<{ applied: number; parked: number }> {
+  if (seqs.length === 0) return { applied: 0, parked: 0 };
+  const { rows } = await tx.query<{ kind: 'cep' | 'credit' | 'applied' | 'parked'; value: string }>(APPLY_SQL, [seqs]);
+  const values = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.value);
+  const cepIds = [...new Set(values('cep'))];
   if (cepIds.length > 0) await refreshOwnership(tx, cepIds);
-  const creditIds = rows.filter((row) => row.kind === 'credit').map((row) => row.transaction_id);
+  const creditIds = values('credit');
   if (creditIds.length > 0) await matchReceivables(tx, { creditIds });
+  return { applied: Number(values('applied')[0]), parked: Number(values('parked')[0]) };
 }

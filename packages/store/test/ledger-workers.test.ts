@@ -32,7 +32,8 @@ describe.skipIf(postgres === undefined)('two workers on PostgreSQL', () => {
       expect(a.applied).toBeGreaterThan(0);
       expect(b.applied).toBeGreaterThan(0);
       const count = async (sql: string) => Number((await opened.db.query<{ n: string }>(sql)).rows[0]!.n);
-      expect(await count('SELECT count(*) AS n FROM webhook_events WHERE applied_at IS NULL')).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)')).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM webhook_events_applied')).toBe(10_000);
       expect(await count('SELECT count(*) AS n FROM ledger_status_history')).toBe(7_500);
       expect(await count('SELECT count(*) AS n FROM ledger_credits')).toBe(2_500);
       expect(await count("SELECT count(*) AS n FROM ledger_outbound WHERE status = 'LIQUIDATED'")).toBe(2_500);

@@ -16,30 +16,38 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 /** MONEY_IN and REFUND transaction_date is Mexico City local time without an offset. */
 const localTime = (value: unknown, fallback: Date): string => (typeof value === 'string' ? `${value}-06:00` : fallback.toISOString());
 
-/** Applies every waiting event, one transaction each; returns how many it applied. */
+/**
+ * Applies every waiting event, one transaction each; returns how many it applied. It runs alone,
+ * so its claim simply starts above the last event it took (the row lock keeps it honest), and
+ * marks the event applied the way the schema says (webhook_events_applied).
+ */
 export async function naiveApply(db: Database): Promise<number> {
   let applied = 0;
+  let last = '0';
   for (;;) {
-    const done = await db.transaction(async (tx) => {
+    const event = await db.transaction(async (tx) => {
       const { rows } = await tx.query<Claimed>(
         `SELECT e.seq::text AS seq, e.event_type, e.payload, e.received_at, e.outcome, ledger_event_problem(e.event_type, e.payload) AS problem
          FROM webhook_events e
-         WHERE e.applied_at IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND NOT p.retry)
+         WHERE e.seq > $1::bigint AND NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq AND a.seq > $1::bigint)
+           AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND p.seq > $1::bigint AND NOT p.retry)
          ORDER BY e.seq LIMIT 1 FOR UPDATE OF e SKIP LOCKED`,
+        [last],
       );
-      const event = rows[0];
-      if (!event) return false;
-      if (event.problem !== null) {
-        await tx.query('INSERT INTO ledger_parked_events (seq, reason) VALUES ($1, $2) ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason', [event.seq, event.problem]);
-        return true;
+      const claimed = rows[0];
+      if (!claimed) return undefined;
+      if (claimed.problem !== null) {
+        await tx.query('INSERT INTO ledger_parked_events (seq, reason) VALUES ($1, $2) ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason', [claimed.seq, claimed.problem]);
+        return claimed;
       }
-      await applyOne(tx, event);
-      await tx.query('UPDATE webhook_events SET applied_at = now() WHERE seq = $1', [event.seq]);
-      await tx.query('DELETE FROM ledger_parked_events WHERE seq = $1', [event.seq]);
-      return true;
+      await applyOne(tx, claimed);
+      await tx.query('INSERT INTO webhook_events_applied (seq) VALUES ($1)', [claimed.seq]);
+      await tx.query('DELETE FROM ledger_parked_events WHERE seq = $1', [claimed.seq]);
+      return claimed;
     });
-    if (!done) return applied;
-    applied++;
+    if (!event) return applied;
+    last = event.seq;
+    if (event.problem === null) applied++;
   }
 }
 
