@@ -7,6 +7,8 @@ export interface ApplyLoop {
   readonly totals: ReconcileResult;
   /** The last error, if the last round failed (the loop keeps going). */
   readonly lastError: string | null;
+  /** The last round ended because nothing was left to claim (false until a round has done so). */
+  readonly caughtUp: boolean;
   stop(): Promise<void>;
 }
 
@@ -14,6 +16,7 @@ export function startApplyLoop(db: Database, options: { batchSize: number; pollM
   const controller = new AbortController();
   const totals: ReconcileResult = { batches: 0, applied: 0, parked: 0 };
   let lastError: string | null = null;
+  let caughtUp = false;
   const sleep = (ms: number) => new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
     controller.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
@@ -26,8 +29,10 @@ export function startApplyLoop(db: Database, options: { batchSize: number; pollM
         totals.applied += round.applied;
         totals.parked += round.parked;
         lastError = null;
-        if (round.batches === 20) continue;
+        caughtUp = round.batches < 20;
+        if (!caughtUp) continue;
       } catch (error) {
+        caughtUp = false;
         lastError = error instanceof Error ? error.message : String(error);
         options.onError?.(error);
       }
@@ -38,6 +43,9 @@ export function startApplyLoop(db: Database, options: { batchSize: number; pollM
     totals,
     get lastError() {
       return lastError;
+    },
+    get caughtUp() {
+      return caughtUp;
     },
     async stop() {
       controller.abort();

@@ -23,7 +23,7 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
       port: config.port,
       host: config.host,
       staleAfterSeconds: config.staleAfterSeconds,
-      status: () => ({ applied: loop?.totals.applied ?? 0, lastError: loop?.lastError ?? null }),
+      status: () => ({ applied: loop?.totals.applied ?? 0, lastError: loop?.lastError ?? null, caughtUp: loop?.caughtUp ?? false }),
     });
   } catch (error) {
     await loop?.stop();

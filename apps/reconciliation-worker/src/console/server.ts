@@ -15,8 +15,17 @@ export interface ConsoleOptions {
   host: string;
   staleAfterSeconds: number;
   /** What the worker's loop reports (totals, last error). */
-  status?: () => { applied: number; lastError: string | null };
+  status?: () => WorkerStatus;
   now?: () => Date;
+}
+
+/** What /healthz reports besides ok: this process's progress. */
+export interface WorkerStatus {
+  /** Events this process applied since it started. */
+  applied: number;
+  lastError: string | null;
+  /** Its last round found nothing left to claim (false while it works through a backlog, or when it does not apply). */
+  caughtUp: boolean;
 }
 
 export interface ConsoleServer {
@@ -46,7 +55,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (req.method === 'GET' && url.pathname === '/') {
       const filters = view({ states: ['mismatched', 'orphan', 'stale'] });
       const data = await loadConsole(db, filters, options.staleAfterSeconds, at);
-      const status = options.status?.() ?? { applied: 0, lastError: null };
+      const status = options.status?.() ?? { applied: 0, lastError: null, caughtUp: false };
       return send(res, 200, 'text/html; charset=utf-8', overviewPage(data, filters, { staleAfterSeconds: options.staleAfterSeconds, ...status }));
     }
     if (req.method === 'GET' && exportMatch) {
@@ -75,7 +84,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       await retryParked(db);
       return send(res, 303, 'text/plain', 'queued', { location: '/' });
     }
-    if (req.method === 'GET' && url.pathname === '/healthz') return send(res, 200, 'application/json', '{"ok":true}');
+    if (req.method === 'GET' && url.pathname === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) }));
     send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; exports at /items.csv, /summary.json…\n`);
   };
 
