@@ -9,6 +9,23 @@ import type { CoreAuthConfig, GatewayConfig } from './config.ts';
 
 export type AuthResult = { ok: true; by: string } | { ok: false; message: string };
 
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-webhook-signature', 'x-webhook-timestamp']);
+
+/**
+ * The credential headers as the client sent them, every occurrence kept. node:http keeps only the
+ * first Authorization of a request (and joins repeated X-Webhook-* values with ", "), so a request
+ * carrying two different credentials would be judged by whichever came first; the runtime's
+ * verifiers refuse a header repeated with different values, but only if they see every value.
+ */
+export function credentialHeaders(rawHeaders: readonly string[]): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (CREDENTIAL_HEADERS.has(name)) (found[name] ??= []).push(rawHeaders[i + 1]!);
+  }
+  return found;
+}
+
 /** The check of one core event type's deliveries, its tokens digested once at start-up. */
 export function coreAuthenticator(type: CoreEventType, config: CoreAuthConfig): (headers: HeaderSource) => AuthResult {
   if (config.noAuth) return () => ({ ok: true, by: 'no auth (NO_AUTH)' });

@@ -30,6 +30,13 @@ export interface GatewayConfig {
   core: Record<CoreEventType, CoreAuthConfig>;
   cash: { secretTokens: string[]; toleranceSeconds: number };
   bodyLimitBytes: number;
+  /**
+   * How long a client may take to send its request headers, and its whole request, before the
+   * gateway answers 408 and closes the connection: bounds slow clients (slowloris), which would
+   * otherwise hold a connection for as long as they trickle bytes.
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** The longest a delivery waits for its commit before the gateway answers 503 (the platform waits 5 s). */
   commitTimeoutMs: number;
   policy: PolicyConfig;
@@ -87,6 +94,8 @@ const Env = z.object({
   GATEWAY_CASH_TOLERANCE_SECONDS: integer('GATEWAY_CASH_TOLERANCE_SECONDS', 1, 86_400, 300),
   GATEWAY_BODY_LIMIT_BYTES: integer('GATEWAY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024, 1024 * 1024),
   GATEWAY_COMMIT_TIMEOUT_MS: integer('GATEWAY_COMMIT_TIMEOUT_MS', 100, 4_800, 4_000),
+  GATEWAY_HEADERS_TIMEOUT_MS: integer('GATEWAY_HEADERS_TIMEOUT_MS', 500, 60_000, 10_000),
+  GATEWAY_REQUEST_TIMEOUT_MS: integer('GATEWAY_REQUEST_TIMEOUT_MS', 500, 300_000, 30_000),
   GATEWAY_UNKNOWN_ACCOUNT: z.enum(['reject', 'accept'], { message: 'GATEWAY_UNKNOWN_ACCOUNT must be "reject" or "accept"' }).optional().default('reject'),
   GATEWAY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'GATEWAY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' })
@@ -148,6 +157,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'GATEWAY_CORE_NO_AUTH for types registered with auth_type NO_AUTH, and/or GATEWAY_CASH_SECRET_TOKENS',
     );
   }
+  if (parsed.success && parsed.data.GATEWAY_HEADERS_TIMEOUT_MS > parsed.data.GATEWAY_REQUEST_TIMEOUT_MS) {
+    // Node refuses a headers timeout longer than the request timeout (the headers are part of the request).
+    problems.push(
+      `GATEWAY_HEADERS_TIMEOUT_MS (${parsed.data.GATEWAY_HEADERS_TIMEOUT_MS}) must not exceed GATEWAY_REQUEST_TIMEOUT_MS (${parsed.data.GATEWAY_REQUEST_TIMEOUT_MS}): the headers are part of the request`,
+    );
+  }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const e = parsed.data;
   return {
@@ -158,6 +173,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     core,
     cash: { secretTokens: cashSecrets.map((s) => s.toLowerCase()), toleranceSeconds: e.GATEWAY_CASH_TOLERANCE_SECONDS },
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
+    headersTimeoutMs: e.GATEWAY_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.GATEWAY_REQUEST_TIMEOUT_MS,
     commitTimeoutMs: e.GATEWAY_COMMIT_TIMEOUT_MS,
     policy: { unknownAccount: e.GATEWAY_UNKNOWN_ACCOUNT, denyPayers, defaultCreditLimitCentavos },
     adminToken,

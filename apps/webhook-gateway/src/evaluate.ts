@@ -13,13 +13,22 @@ import { parseCoreEvent } from '@paykit/core-client';
 import { zReportEvent } from '@paykit/core-client/zod';
 import { formatPath, readTolerantly, type DriftReport } from '@paykit/runtime';
 import type { Account, DriftNote, NewEvent } from '@paykit/store';
-import { decideMoneyIn, moneyInFacts, type Decision, type MoneyInRule } from './policy.ts';
+import { accountToRead, decideMoneyIn, moneyInFacts, type Decision, type MoneyInRule } from './policy.ts';
 import type { ProblemCode } from './problems.ts';
 
 /** What the store is given about a delivery, plus the decision taken on it. */
 export interface Evaluation extends Pick<NewEvent, 'source' | 'eventType' | 'dedupeKey' | 'idMsg' | 'transactionId' | 'operationId' | 'drift'> {
   payload: Record<string, unknown>;
   decision: Decision;
+  /** MONEY_IN: the account the decision read, and the decision again for the account as it is now (the commit's account guard). */
+  account?: AccountRead;
+}
+
+export interface AccountRead {
+  clabe: string;
+  /** As read (undefined: unknown to the store). */
+  read: Account | undefined;
+  decideAgain(account: Account | undefined): Decision;
 }
 
 export interface Refusal {
@@ -30,8 +39,12 @@ export interface Refusal {
 }
 
 export interface EvaluationDeps {
-  /** `deadline`: a performance.now() time past which the lookup fails with StoreUnavailableError. */
-  lookupAccount(clabe: string, deadline?: number): Promise<Account | undefined>;
+  /**
+   * The account a MONEY_IN is for. It may answer a copy kept in memory (intake commits the decision
+   * with an account guard, which catches a change) or read the store (replay, which has no commit).
+   * `deadline`: a performance.now() time past which a lookup fails with StoreUnavailableError.
+   */
+  readAccount(clabe: string, deadline?: number): Promise<Account | undefined>;
   rules: readonly MoneyInRule[];
 }
 
@@ -108,10 +121,13 @@ export async function evaluateCore(route: CoreEventType, raw: Uint8Array, deps: 
   const idMsg = str(record.id_msg);
   const body = record.body !== null && typeof record.body === 'object' && !Array.isArray(record.body) ? (record.body as Record<string, unknown>) : undefined;
   let decision = STORED;
+  let account: AccountRead | undefined;
   if (parsed.kind === 'MONEY_IN') {
     const facts = moneyInFacts(body);
-    const account = facts.beneficiaryAccount !== undefined ? await deps.lookupAccount(facts.beneficiaryAccount, deadline) : undefined;
-    decision = decideMoneyIn(facts, account, deps.rules);
+    const clabe = accountToRead(facts);
+    const read = clabe === undefined ? undefined : await deps.readAccount(clabe, deadline);
+    decision = decideMoneyIn(facts, read, deps.rules);
+    if (clabe !== undefined) account = { clabe, read, decideAgain: (now) => decideMoneyIn(facts, now, deps.rules) };
   }
   return {
     source: 'core',
@@ -124,6 +140,7 @@ export async function evaluateCore(route: CoreEventType, raw: Uint8Array, deps: 
     payload: record,
     drift: notes,
     decision,
+    ...(account === undefined ? {} : { account }),
   };
 }
 

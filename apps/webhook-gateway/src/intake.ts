@@ -2,9 +2,10 @@
 // other delivery in flight) and answer with the decision stored for it. A repeat gets the first
 // delivery's answer again. Nothing is answered 2xx before its commit; a store that cannot commit
 // before the deadline gets 503, and the platform redelivers.
-import type { EventStore, NewEvent } from '@paykit/store';
-import type { Evaluation } from './evaluate.ts';
+import type { Account, EventStore, NewEvent } from '@paykit/store';
+import type { AccountRead, Evaluation } from './evaluate.ts';
 import type { GatewayMetrics } from './metrics.ts';
+import type { Decision } from './policy.ts';
 
 export interface IntakeResult {
   seq: string;
@@ -13,13 +14,33 @@ export interface IntakeResult {
   refundReason: string | null;
 }
 
-export async function storeEvaluation(
-  events: EventStore,
-  metrics: GatewayMetrics,
-  evaluation: Evaluation,
-  delivery: { raw: Uint8Array; headers: Record<string, string>; receivedAt: Date; deadline: number },
-): Promise<IntakeResult> {
-  const { decision } = evaluation;
+export interface Delivery {
+  raw: Uint8Array;
+  headers: Record<string, string>;
+  receivedAt: Date;
+  deadline: number;
+  /** The account changed between the decision and its commit: what it is now (the cache keeps it). */
+  onAccountChanged?(clabe: string, account: Account | undefined): void;
+}
+
+const storedDecision = (decision: Decision) => ({ outcome: decision.outcome, reason: decision.reason, answerStatus: decision.answerStatus, refundReason: decision.refundReason });
+
+/** The account guard of a MONEY_IN decision: taken again, and kept in `decided`, if the account changed before the commit. */
+function accountGuard(account: AccountRead, decided: { decision: Decision }, delivery: Delivery): NewEvent['accountGuard'] {
+  return {
+    clabe: account.clabe,
+    version: account.read?.version ?? null,
+    redecide: (now) => {
+      delivery.onAccountChanged?.(account.clabe, now);
+      decided.decision = account.decideAgain(now);
+      return storedDecision(decided.decision);
+    },
+  };
+}
+
+export async function storeEvaluation(events: EventStore, metrics: GatewayMetrics, evaluation: Evaluation, delivery: Delivery): Promise<IntakeResult> {
+  // What was stored: the evaluation's decision, or the one taken again on a changed account.
+  const decided = { decision: evaluation.decision };
   const event: NewEvent = {
     source: evaluation.source,
     eventType: evaluation.eventType,
@@ -32,17 +53,15 @@ export async function storeEvaluation(
     headers: delivery.headers,
     receivedAt: delivery.receivedAt,
     drift: evaluation.drift,
-    outcome: decision.outcome,
-    reason: decision.reason,
-    answerStatus: decision.answerStatus,
-    refundReason: decision.refundReason,
+    ...storedDecision(evaluation.decision),
+    ...(evaluation.account === undefined ? {} : { accountGuard: accountGuard(evaluation.account, decided, delivery) }),
   };
   const result = await events.append(event, { deadline: delivery.deadline });
   const labels = { source: evaluation.source, type: evaluation.eventType };
   if (result.inserted) {
     metrics.events.inc({ ...labels, outcome: result.outcome });
     if (evaluation.drift.length > 0) metrics.drift.inc(labels);
-    if (evaluation.eventType === 'MONEY_IN') metrics.decisions.inc({ decision: decision.outcome, rule: decision.rule ?? 'none' });
+    if (evaluation.eventType === 'MONEY_IN') metrics.decisions.inc({ decision: decided.decision.outcome, rule: decided.decision.rule ?? 'none' });
   } else {
     metrics.duplicates.inc(labels);
   }

@@ -12,6 +12,8 @@ export interface GatewayMetrics {
   drift: Counter<'source' | 'type'>;
   /** MONEY_IN decisions, by decision and rule. */
   decisions: Counter<'decision' | 'rule'>;
+  /** Account reads for MONEY_IN decisions: hit (memory), miss (looked up), changed (the commit found the account changed: decided again). */
+  accountReads: Counter<'result'>;
   /** Requests turned away before storing, by route and status (401, 400, 413, 415, 422, 503). */
   refused: Counter<'route' | 'status'>;
   answerSeconds: Histogram<'route' | 'status'>;
@@ -29,6 +31,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     duplicates: new Counter({ name: 'gateway_duplicates_total', help: 'Repeated deliveries answered again and not stored twice', labelNames: ['source', 'type'], registers }),
     drift: new Counter({ name: 'gateway_drift_total', help: 'Deliveries that differ from the spec (stored with the differences)', labelNames: ['source', 'type'], registers }),
     decisions: new Counter({ name: 'gateway_money_in_decisions_total', help: 'MONEY_IN decisions by decision and rule', labelNames: ['decision', 'rule'], registers }),
+    accountReads: new Counter({
+      name: 'gateway_account_reads_total',
+      help: 'Account reads for MONEY_IN decisions: hit (kept in memory), miss (looked up in the store), changed (changed before the commit: decided again)',
+      labelNames: ['result'],
+      registers,
+    }),
     refused: new Counter({ name: 'gateway_refused_total', help: 'Requests answered with an error, by route and status', labelNames: ['route', 'status'], registers }),
     answerSeconds: new Histogram({
       name: 'gateway_answer_seconds',

@@ -3,9 +3,10 @@
 // The admin API needs `Authorization: Bearer <GATEWAY_ADMIN_TOKEN>` and is off without one.
 import { CORE_EVENT_TYPES, gatewayOps, type CoreEventType, type GatewayProblem, type ReplayView, type StoredEventView } from '@paykit/contracts';
 import { WebhookVerificationError, createCoreWebhookVerifier } from '@paykit/runtime';
-import { StoreUnavailableError, type Database, type EventStore, type ReplayRecord, type StoredEvent } from '@paykit/store';
-import { initServer } from '@ts-rest/fastify';
+import { StoreInputError, StoreUnavailableError, type Database, type EventStore, type ReplayRecord, type StoredEvent } from '@paykit/store';
+import { initServer, type RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { credentialHeaders } from './auth.ts';
 import type { GatewayConfig } from './config.ts';
 import { evaluateCash, evaluateCore, type EvaluationDeps } from './evaluate.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -21,6 +22,16 @@ export interface OpsDeps {
   refuse(request: FastifyRequest, reply: FastifyReply, status: number, code: ProblemCode, message: string): FastifyReply;
   /** An error answer for a ts-rest handler to return. */
   refusal<S extends number>(request: FastifyRequest, status: S, code: ProblemCode, message: string): { status: S; body: GatewayProblem };
+  /** Answers a request that breaks the contract (query, path) with 400. */
+  invalidRequest(error: RequestValidationError, request: FastifyRequest, reply: FastifyReply): FastifyReply;
+}
+
+/**
+ * Whether a request is for the admin API, by the route it matched: never by the URL as sent, since
+ * the router decodes it (`/%61dmin/events` reaches the admin routes while not starting with /admin/).
+ */
+function isAdminRequest(request: FastifyRequest): boolean {
+  return (request.routeOptions.url ?? '').startsWith('/admin/');
 }
 
 const READY_TIMEOUT_MS = 1_000;
@@ -72,18 +83,20 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
   const { config, database, events, metrics, refuse, refusal } = ops;
   const verifyAdmin = config.adminToken ? createCoreWebhookVerifier([config.adminToken]) : undefined;
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/admin/')) return undefined;
+    if (!isAdminRequest(request)) return undefined;
     if (!verifyAdmin) return refuse(request, reply, 403, 'admin_disabled', 'The admin API is off: set GATEWAY_ADMIN_TOKEN (a random token of 32+ characters) and restart the gateway.');
     try {
-      verifyAdmin(request.headers);
+      verifyAdmin(credentialHeaders(request.raw.rawHeaders));
     } catch (error) {
       if (error instanceof WebhookVerificationError) return refuse(request, reply, 401, 'unauthorized', 'Send Authorization: Bearer <GATEWAY_ADMIN_TOKEN>.');
       throw error;
     }
     return undefined;
   });
+  /** The store's refusals as answers: an outage is 503; a value it cannot take (a seq past bigint, a NUL) is 400. */
   const outage = (request: FastifyRequest, error: unknown) => {
     if (error instanceof StoreUnavailableError) return refusal(request, 503, 'store_unavailable', 'The event store does not answer; try again shortly.');
+    if (error instanceof StoreInputError) return refusal(request, 400, 'bad_request', `${error.message.slice(0, 200)}.`);
     throw error;
   };
 
@@ -135,6 +148,6 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
       },
     }),
     app,
-    { responseValidation: false },
+    { responseValidation: false, requestValidationErrorHandler: ops.invalidRequest },
   );
 }

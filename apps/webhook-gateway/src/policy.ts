@@ -109,6 +109,11 @@ function needsReview(facts: MoneyInFacts): string | undefined {
   return undefined;
 }
 
+/** The beneficiary account a decision reads: none when the credit cannot be judged (it is held for review whatever the account). */
+export function accountToRead(facts: MoneyInFacts): string | undefined {
+  return needsReview(facts) === undefined ? facts.beneficiaryAccount : undefined;
+}
+
 /**
  * The decision for one MONEY_IN. SPEI_CREDIT: 201 accepted, or 422 with refundReason. INT_CREDIT:
  * 200 either way (a 422 would refund nothing): a refusal is stored `flagged` with its reason.

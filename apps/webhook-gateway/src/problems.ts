@@ -1,5 +1,7 @@
 // The gateway's error answers: a short JSON body, `error` a stable code and `message` what was
 // wrong and what to do. Never a secret, never the body that was sent.
+import { describeValidationIssues } from '@paykit/contracts';
+import type { RequestValidationError } from '@ts-rest/fastify';
 export type ProblemCode =
   | 'unauthorized'
   | 'forbidden'
@@ -24,4 +26,12 @@ export function problem(error: ProblemCode, message: string): { error: ProblemCo
 export function path(url: string): string {
   const bare = url.split('?')[0] ?? '';
   return bare.replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
+}
+
+/**
+ * What a request that failed its contract (query, path, headers or body) got wrong, in one line:
+ * each issue's place and zod's message, which names the expected type, never the value sent.
+ */
+export function validationMessage(error: RequestValidationError): string {
+  return `The request does not match the route: ${describeValidationIssues(error).join('; ').slice(0, 300) || 'invalid input'}. See apps/webhook-gateway/README.md for the route.`;
 }

@@ -3,11 +3,12 @@
 // delivery is authenticated before its body is read, evaluated (evaluate.ts), committed
 // (intake.ts) and only then answered.
 import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, gatewayWebhooks, type CashAnswer, type CoreEventType, type GatewayProblem, type MoneyInRejected, type Received } from '@paykit/contracts';
-import { StoreInputError, StoreUnavailableError, createAccountStore, createEventStore, migrate, openDatabase, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
-import { initServer } from '@ts-rest/fastify';
+import { StoreInputError, StoreUnavailableError, createAccountStore, createEventStore, migrate, openDatabase, type Account, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
+import { initServer, type RequestValidationError } from '@ts-rest/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
-import { cashHeadersPresent, coreAuthenticator, verifyCash } from './auth.ts';
+import { createAccountCache } from './account-cache.ts';
+import { cashHeadersPresent, coreAuthenticator, credentialHeaders, verifyCash } from './auth.ts';
 import type { GatewayConfig } from './config.ts';
 import { evaluateCash, evaluateCore, type Evaluation, type EvaluationDeps, type Refusal } from './evaluate.ts';
 import { keptHeaders, storeEvaluation, type IntakeResult } from './intake.ts';
@@ -15,7 +16,7 @@ import { createLogger } from './logging.ts';
 import { createMetrics, type GatewayMetrics } from './metrics.ts';
 import { defaultRules, type MoneyInRule } from './policy.ts';
 import { registerOps } from './ops.ts';
-import { path as problemPath, problem, type ProblemCode } from './problems.ts';
+import { path as problemPath, problem, validationMessage, type ProblemCode } from './problems.ts';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -50,8 +51,13 @@ declare module 'fastify' {
     startedAt: number;
     /** Which credential authenticated the delivery ("bearer token 1 of 2", "no auth", "cash secret 1 of 1"). */
     authenticatedBy: string | undefined;
+    /** The route it matched, read once at arrival (request.routeOptions builds a new object at every read). */
+    routeUrl: string | undefined;
   }
 }
+
+/** The route a request matched, for labels and logs; undefined when it matched none. */
+const routeOf = (request: FastifyRequest): string | undefined => request.routeUrl ?? request.routeOptions.url;
 
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
@@ -74,23 +80,42 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     },
   });
   const accounts = createAccountStore(database);
-  const deps: EvaluationDeps = { lookupAccount: (clabe, deadline) => accounts.lookup(clabe, { deadline }), rules: options.rules ?? defaultRules(config.policy) };
+  const rules = options.rules ?? defaultRules(config.policy);
+  const accountCache = createAccountCache(accounts, { hit: () => metrics.accountReads.inc({ result: 'hit' }), miss: () => metrics.accountReads.inc({ result: 'miss' }) });
+  const deps: EvaluationDeps = { readAccount: (clabe, deadline) => accountCache.read(clabe, deadline), rules };
+  const onAccountChanged = (clabe: string, account: Account | undefined): void => {
+    metrics.accountReads.inc({ result: 'changed' });
+    accountCache.remember(clabe, account);
+  };
+  // A replay commits nothing, so nothing would catch an outdated copy: it reads the store itself.
+  const replayDeps: EvaluationDeps = { readAccount: (clabe, deadline) => accounts.lookup(clabe, { deadline }), rules };
   const now = options.now ?? (() => new Date());
   const authenticators = new Map(CORE_EVENT_TYPES.map((type) => [CORE_EVENT_PATHS[type] as string, coreAuthenticator(type, config.core[type])]));
 
-  const app = Fastify({ logger: false, bodyLimit: config.bodyLimitBytes, return503OnClosing: true, forceCloseConnections: 'idle' });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // Slow clients (slowloris): a request whose headers, or whole body, take longer than these is
+    // answered 408 and closed. Node checks them every connectionsCheckingInterval (30 s unless set).
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1_000, Math.floor(config.headersTimeoutMs / 2)) },
+  });
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('authenticatedBy', undefined);
-  app.addHook('onRequest', async (request) => {
-    request.startedAt = performance.now();
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.answerSeconds.observe({ route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  app.decorateRequest('routeUrl', undefined);
+  // The hooks on every delivery's path take a callback rather than being async: no promise and no
+  // extra turn of the microtask queue per hook and request.
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.answerSeconds.observe({ route: routeOf(request) ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
   /** Counts and logs a refused request; returns its answer (status and short JSON error). */
   const refusal = <S extends number>(request: FastifyRequest, status: S, code: ProblemCode, message: string): { status: S; body: GatewayProblem } => {
-    metrics.refused.inc({ route: request.routeOptions.url ?? 'unmatched', status: String(status) });
-    logger.info({ route: request.routeOptions.url, status, error: code }, 'request refused');
+    const route = routeOf(request);
+    metrics.refused.inc({ route: route ?? 'unmatched', status: String(status) });
+    logger.info({ route, status, error: code }, 'request refused');
     return { status, body: problem(code, message) };
   };
   /** The same, sent from a hook or handler outside ts-rest. */
@@ -105,13 +130,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (status === 400 && error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return refuse(request, reply, 400, 'invalid_json', 'The body is empty; a delivery is a JSON object.');
     if (status >= 400 && status < 500) return refuse(request, reply, status, 'bad_request', error.message.slice(0, 200));
     // A fault of ours: nothing was stored, so ask for the delivery again rather than answer 500.
-    logger.error({ err: { message: error.message, stack: error.stack }, route: request.routeOptions.url }, 'unexpected error');
+    logger.error({ err: { message: error.message, stack: error.stack }, route: routeOf(request) }, 'unexpected error');
     return refuse(request, reply, 503, 'internal_error', 'The gateway could not process this delivery and stored nothing; it will be accepted when redelivered.');
   });
-  app.setNotFoundHandler((request, reply) => refuse(request, reply, 404, 'not_found', `No route ${request.method} ${problemPath(request.url)}. Deliveries go to ${Object.values(CORE_EVENT_PATHS).join(', ')} or ${CASH_WEBHOOK_PATH}.`));
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    refuse(request, reply, 404, 'not_found', `No route ${request.method} ${problemPath(request.url)}. Deliveries go to ${Object.values(CORE_EVENT_PATHS).join(', ')} or ${CASH_WEBHOOK_PATH}.`);
+  app.setNotFoundHandler(notFound);
+  app.addHook('onRequest', (request, reply, done) => {
+    request.startedAt = performance.now();
+    request.routeUrl = request.routeOptions.url;
+    // An unknown route is 404 whatever its body: without this its body would be parsed first (400, 413).
+    if (request.is404) notFound(request, reply);
+    else done();
+  });
+  /** A request that breaks its route's contract (the admin API's query or path): 400 in the gateway's own shape. */
+  const invalidRequest = (error: RequestValidationError, request: FastifyRequest, reply: FastifyReply) => refuse(request, reply, 400, 'bad_request', validationMessage(error));
 
   const unavailable = (request: FastifyRequest, error: unknown) => {
-    logger.warn({ route: request.routeOptions.url, err: error instanceof Error ? error.message : String(error) }, 'store unavailable: answered 503');
+    logger.warn({ route: routeOf(request), err: error instanceof Error ? error.message : String(error) }, 'store unavailable: answered 503');
     return refusal(request, 503, 'store_unavailable', 'The event store cannot commit right now; nothing was acknowledged. Redeliver (the platform does so on its own).');
   };
 
@@ -123,8 +159,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         headers: keptHeaders(request.headers, request.authenticatedBy),
         receivedAt: new Date(),
         deadline: request.startedAt + config.commitTimeoutMs,
+        onAccountChanged,
       });
-      logger.info({ route: request.routeOptions.url, type: evaluation.eventType, seq: result.seq, duplicate: result.duplicate, status: result.answerStatus, drift: evaluation.drift.length }, 'delivery stored');
+      if (logger.isLevelEnabled('info')) {
+        logger.info({ route: routeOf(request), type: evaluation.eventType, seq: result.seq, duplicate: result.duplicate, status: result.answerStatus, drift: evaluation.drift.length }, 'delivery stored');
+      }
       return result;
     } catch (error) {
       if (error instanceof StoreUnavailableError) return unavailable(request, error);
@@ -167,7 +206,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
 
   const handleCash = async (request: FastifyRequest, raw: Buffer): Promise<{ status: 200; body: CashAnswer } | ProblemAnswer> => {
-    const verified = verifyCash(raw, request.headers, config.cash, now());
+    const verified = verifyCash(raw, credentialHeaders(request.raw.rawHeaders), config.cash, now());
     if (!verified.ok) return refusal(request, 401, 'unauthorized', verified.message);
     request.authenticatedBy = verified.by;
     const evaluation = evaluateCash(raw);
@@ -178,25 +217,35 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return { status: 200, body: { status: 'received', message: result.duplicate ? 'Already stored.' : 'Stored.' } };
   };
 
+  /** Why a delivery is not authenticated, judged on its headers alone; undefined when it is (request.authenticatedBy says how). */
+  const authenticationProblem = (request: FastifyRequest): string | undefined => {
+    const route = routeOf(request);
+    // Cash: the signature covers the body, checked once it is read; both headers must be there now.
+    if (route === CASH_WEBHOOK_PATH) return cashHeadersPresent(request.headers, config.cash);
+    const authenticate = route === undefined ? undefined : authenticators.get(route);
+    if (authenticate === undefined) return undefined;
+    const auth = authenticate(credentialHeaders(request.raw.rawHeaders));
+    if (!auth.ok) return auth.message;
+    request.authenticatedBy = auth.by;
+    return undefined;
+  };
+
   const s = initServer();
   await app.register(async (webhooks) => {
     // Raw bytes: the cash signature covers them exactly, and evaluate.ts reads the JSON itself.
     webhooks.removeAllContentTypeParsers();
     webhooks.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     // Authentication before the body is read: a request without valid credentials costs nothing more.
-    webhooks.addHook('onRequest', async (request, reply) => {
-      const route = request.routeOptions.url;
-      if (route === CASH_WEBHOOK_PATH) {
-        const missing = cashHeadersPresent(request.headers, config.cash);
-        if (missing) return refuse(request, reply, 401, 'unauthorized', missing);
-        return undefined;
-      }
-      const authenticate = route === undefined ? undefined : authenticators.get(route);
-      if (authenticate === undefined) return undefined;
-      const auth = authenticate(request.headers);
-      if (!auth.ok) return refuse(request, reply, 401, 'unauthorized', auth.message);
-      request.authenticatedBy = auth.by;
-      return undefined;
+    // A hook that answers does not call done(): the request goes no further.
+    webhooks.addHook('onRequest', (request, reply, done) => {
+      const unauthenticated = authenticationProblem(request);
+      if (unauthenticated === undefined) done();
+      else refuse(request, reply, 401, 'unauthorized', unauthenticated);
+    });
+    // No body and no content type: nothing was parsed, and a delivery is a JSON body.
+    webhooks.addHook('preValidation', (request, reply, done) => {
+      if (Buffer.isBuffer(request.body)) done();
+      else refuse(request, reply, 415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
     });
     s.registerRouter(
       gatewayWebhooks,
@@ -209,10 +258,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         cash: ({ body, request }) => handleCash(request, body as Buffer),
       }),
       webhooks,
-      { responseValidation: false },
+      { responseValidation: false, requestValidationErrorHandler: invalidRequest },
     );
   });
-  await app.register(async (ops) => registerOps(ops, { config, database, events, metrics, deps, refuse, refusal }));
+  await app.register(async (ops) => registerOps(ops, { config, database, events, metrics, deps: replayDeps, refuse, refusal, invalidRequest }));
 
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -79,3 +79,14 @@ describe('gateway configuration', () => {
     expect(problems({}).join('\n')).toMatch(/nothing to receive/);
   });
 });
+
+describe('slow-client timeouts in the configuration', () => {
+  it('defaults to 10 s for headers and 30 s for the whole request, and refuses a headers timeout longer than the request timeout', () => {
+    const config = loadConfig({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken });
+    expect(config).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    const text = problems({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_HEADERS_TIMEOUT_MS: '100', GATEWAY_REQUEST_TIMEOUT_MS: 'soon' }).join('\n');
+    expect(text).toContain('GATEWAY_HEADERS_TIMEOUT_MS must be a whole number from 500 to 60000');
+    expect(text).toContain('GATEWAY_REQUEST_TIMEOUT_MS must be a whole number from 500 to 300000');
+    expect(problems({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_HEADERS_TIMEOUT_MS: '20000', GATEWAY_REQUEST_TIMEOUT_MS: '5000' }).join('\n')).toContain('must not exceed GATEWAY_REQUEST_TIMEOUT_MS');
+  });
+});

@@ -32,6 +32,8 @@ export interface TestGateway {
   gateway: Gateway;
   url: string;
   db: Database;
+  /** PostgreSQL only: the test database's URL, for a second connection (another process would have its own). */
+  dbUrl: string | undefined;
   logs: string[];
   close(): Promise<void>;
 }
@@ -51,7 +53,7 @@ export function logCapture(): { logs: string[]; stream: Writable } {
 
 /** A gateway over a fresh database of `kind`; close() stops it and drops the database. */
 export async function startTestGateway(kind: TestDatabaseKind, options: { env?: Record<string, string> } & Omit<GatewayOptions, 'config' | 'database'> = {}): Promise<TestGateway> {
-  const { db, drop } = await kind.open();
+  const { db, drop, url: dbUrl } = await kind.open();
   const { logs, stream } = logCapture();
   const { env, ...rest } = options;
   const gateway = await startGateway({ config: loadConfig(testEnv(env)), database: db, logDestination: stream, processMetrics: false, ...rest });
@@ -59,6 +61,7 @@ export async function startTestGateway(kind: TestDatabaseKind, options: { env?: 
     gateway,
     url: gateway.url,
     db,
+    dbUrl,
     logs,
     close: async () => {
       await gateway.close();

@@ -1,8 +1,10 @@
 // The platform accounts the company knows, by CLABE. MONEY_IN decisions read them on the hot path,
 // so lookups are batched: every lookup made in the same turn of the event loop (however many
-// requests asked) is one query, WHERE clabe = ANY($1). Nothing is cached: a status change is seen
-// by the very next lookup.
-import type { Database } from './database.ts';
+// requests asked) is one query, WHERE clabe = ANY($1). Nothing is cached here: a status change is
+// seen by the very next lookup. A caller that keeps accounts in memory anyway (the gateway) commits
+// each decision with the version of the account it read (NewEvent.accountGuard), so a decision
+// taken on an account that changed meanwhile is taken again, never stored.
+import type { Database, Queryable } from './database.ts';
 import { StoreInputError, StoreUnavailableError } from './errors.ts';
 import { withTimeout } from './timeout.ts';
 import { nullableText, oneOf } from './event-input.ts';
@@ -16,11 +18,16 @@ export interface Account {
   /** decimal string, two decimals; null = no limit */
   creditLimit: string | null;
   updatedAt: Date;
+  /**
+   * The row's version: it changes with every write to the account (PostgreSQL's xmin, as text).
+   * NewEvent.accountGuard compares it to tell whether a decision read the account as it is.
+   */
+  version: string;
 }
 
 export interface AccountStore {
   /** Inserts or replaces the account. StoreInputError for a CLABE that is not 18 digits or a limit that is not "1234.56". */
-  upsert(account: Omit<Account, 'updatedAt'>): Promise<Account>;
+  upsert(account: Omit<Account, 'updatedAt' | 'version'>): Promise<Account>;
   /** undefined when no such account. */
   setStatus(clabe: string, status: AccountStatus): Promise<Account | undefined>;
   /** undefined when unknown (or not CLABE-shaped: it cannot be known). */
@@ -39,7 +46,7 @@ const STATUSES: readonly AccountStatus[] = ['ACTIVE', 'BLOCKED', 'CANCELLED'];
 const CLABE = /^\d{18}$/;
 // numeric(18,2): up to 16 digits before the point, exactly two after, never negative.
 const MONEY = /^(0|[1-9]\d{0,15})\.\d{2}$/;
-const COLUMNS = 'clabe, owner_id, status, credit_limit::text AS credit_limit, updated_at';
+const COLUMNS = 'clabe, owner_id, status, credit_limit::text AS credit_limit, updated_at, xmin::text AS version';
 
 interface AccountRow {
   clabe: string;
@@ -47,6 +54,7 @@ interface AccountRow {
   status: AccountStatus;
   credit_limit: string | null;
   updated_at: Date;
+  version: string;
 }
 
 interface PendingLookup {
@@ -61,8 +69,7 @@ export function createAccountStore(db: Database): AccountStore {
     const batch = pending;
     pending = new Map();
     try {
-      const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE clabe = ANY($1::text[])`, [[...batch.keys()]]);
-      const found = new Map(rows.map((row) => [row.clabe, toAccount(row)]));
+      const found = await readAccounts(db, [...batch.keys()]);
       for (const [clabe, waiters] of batch) for (const waiter of waiters) waiter.resolve(found.get(clabe));
     } catch (error) {
       for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
@@ -132,6 +139,12 @@ export function createAccountStore(db: Database): AccountStore {
   };
 }
 
+/** The accounts among `clabes` that exist, by CLABE (one statement; a malformed CLABE is simply not found). */
+export async function readAccounts(db: Queryable, clabes: readonly string[]): Promise<Map<string, Account>> {
+  const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE clabe = ANY($1::text[])`, [[...new Set(clabes)]]);
+  return new Map(rows.map((row) => [row.clabe, toAccount(row)]));
+}
+
 function isClabeShaped(value: unknown): value is string {
   return typeof value === 'string' && CLABE.test(value);
 }
@@ -162,5 +175,5 @@ function creditLimitOf(value: unknown): string | null {
 }
 
 function toAccount(row: AccountRow): Account {
-  return { clabe: row.clabe, ownerId: row.owner_id, status: row.status, creditLimit: row.credit_limit, updatedAt: row.updated_at };
+  return { clabe: row.clabe, ownerId: row.owner_id, status: row.status, creditLimit: row.credit_limit, updatedAt: row.updated_at, version: row.version };
 }

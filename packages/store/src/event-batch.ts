@@ -1,34 +1,39 @@
-// One batch of appends as ONE statement: INSERT … SELECT FROM unnest(…) ON CONFLICT DO UPDATE,
-// in autocommit (one transaction, one fsync). Duplicates of a key within the batch are collapsed
-// first (ON CONFLICT cannot touch the same row twice in one statement); each copy still gets its
-// own answer: the first decision stored for the key, and its own delivery count.
+// One batch of appends as ONE statement: INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT DO
+// UPDATE, in autocommit (one transaction, one fsync). Duplicates of a key within the batch are
+// collapsed first (ON CONFLICT cannot touch the same row twice in one statement); each copy still
+// gets its own answer: the first decision stored for the key, and its own delivery count. An event
+// with an account guard is written only if the account's row is still the version its decision
+// read; otherwise it is not written, its account is read again, and it is decided again.
+import type { Account } from './accounts.ts';
+import { readAccounts } from './accounts.ts';
 import { isDataError, isRetryable, messageOf } from './connection-errors.ts';
 import type { Queryable } from './database.ts';
 import { StoreInputError } from './errors.ts';
 import type { PreparedEvent } from './event-input.ts';
 import type { AppendResult, Outcome } from './events.ts';
+import { jsonbSafe } from './jsonb-text.ts';
 
-// seq is drawn in arrival order (the CTE is materialised before the sort), rows are written in
-// dedupe_key order: two batches in flight that share keys then lock them in the same order and
-// cannot deadlock. Everything travels as text arrays, decoded in SQL, so pg and PGlite see the
-// same parameters. A UTF-8 body travels once, as text: the bytea and (unless the caller gave one)
-// the jsonb are both made from it here.
-const INSERT_BATCH = `
-WITH input AS MATERIALIZED (
-  SELECT nextval('webhook_events_seq') AS seq, i.*
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-              $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[], $16::text[], $17::int[])
-    AS i(source, event_type, dedupe_key, id_msg, transaction_id, operation_id, raw_text, raw_body_hex, payload,
-         headers, received_at, drift, outcome, reason, answer_status, refund_reason, deliveries)
-)
-INSERT INTO webhook_events AS e (seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id, raw_body,
-                                 payload, headers, received_at, drift, outcome, reason, answer_status, refund_reason, deliveries)
-SELECT seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id,
-       coalesce(convert_to(raw_text, 'UTF8'), decode(raw_body_hex, 'hex')), coalesce(payload, raw_text)::jsonb, headers::jsonb, received_at::timestamptz, drift::jsonb, outcome, reason, answer_status, refund_reason, deliveries
-FROM input
-ORDER BY dedupe_key COLLATE "C"
-ON CONFLICT (dedupe_key) DO UPDATE SET deliveries = e.deliveries + EXCLUDED.deliveries
-RETURNING e.dedupe_key, e.seq::text AS seq, (e.xmax = 0) AS inserted, e.deliveries, e.outcome, e.reason, e.answer_status, e.refund_reason`;
+// The batch travels as two parameters, the same for pg and PGlite: the bodies, end to end, as one
+// binary bytea (copied, never escaped or decoded), and everything else as one JSON document (one
+// native JSON.stringify, where a text array per column costs an escaping pass per value in
+// JavaScript). Each body travels once: its bytea and (unless the caller gave a payload) its jsonb
+// are both cut from it in the database. The statement is the function of
+// migrations/0005_append_events.sql, whose plan the server keeps (see there for seq order, the
+// account guard and the lock order).
+const INSERT_BATCH = 'SELECT * FROM webhook_events_append($1::json, $2::bytea)';
+
+/**
+ * An event whose account guard failed: nothing was written, and `account` is the account as read
+ * right after (undefined: there is no such account). events.ts decides again and resubmits.
+ */
+export class AccountChanged extends Error {
+  override readonly name = 'AccountChanged';
+  readonly account: Account | undefined;
+  constructor(account: Account | undefined) {
+    super('the account changed since the decision read it; decide again');
+    this.account = account;
+  }
+}
 
 interface ReturnedRow {
   dedupe_key: string;
@@ -58,7 +63,7 @@ export async function commitEvents(db: Queryable, events: PreparedEvent[], unava
   const groups = groupByKey(events);
   const results: Array<AppendResult | Error> = new Array(events.length);
   try {
-    answer(results, groups, await insertWithRetry(db, groups));
+    await write(db, groups, results);
   } catch (error) {
     if (!isDataError(error) || groups.length === 1) {
       if (isDataError(error)) return fill(results, groups[0]!, rejected(error));
@@ -66,13 +71,21 @@ export async function commitEvents(db: Queryable, events: PreparedEvent[], unava
     }
     for (const group of groups) {
       try {
-        answer(results, [group], await insertWithRetry(db, [group]));
+        await write(db, [group], results);
       } catch (groupError) {
         fill(results, group, isDataError(groupError) ? rejected(groupError) : unavailable(groupError));
       }
     }
   }
   return results;
+}
+
+/** Writes the groups in one statement and answers their events; those whose guard failed get AccountChanged with the account as it is now. */
+async function write(db: Queryable, groups: KeyGroup[], results: Array<AppendResult | Error>): Promise<void> {
+  const changed = answer(results, groups, await insertWithRetry(db, groups));
+  if (changed.length === 0) return;
+  const accounts = await readAccounts(db, changed.map((group) => group.event.guardClabe!));
+  for (const group of changed) fill(results, group, new AccountChanged(accounts.get(group.event.guardClabe!)));
 }
 
 function groupByKey(events: PreparedEvent[]): KeyGroup[] {
@@ -88,7 +101,7 @@ function groupByKey(events: PreparedEvent[]): KeyGroup[] {
 async function insertWithRetry(db: Queryable, groups: KeyGroup[]): Promise<Map<string, ReturnedRow>> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const { rows } = await db.query<ReturnedRow>(INSERT_BATCH, columns(groups));
+      const { rows } = await db.query<ReturnedRow>(INSERT_BATCH, batchParameters(groups));
       return new Map(rows.map((row) => [row.dedupe_key, row]));
     } catch (error) {
       if (!isRetryable(error) || attempt === ATTEMPTS) throw error;
@@ -96,37 +109,54 @@ async function insertWithRetry(db: Queryable, groups: KeyGroup[]): Promise<Map<s
   }
 }
 
-function columns(groups: KeyGroup[]): unknown[][] {
-  const pick = <T>(get: (event: PreparedEvent) => T): T[] => groups.map((group) => get(group.event));
-  return [
-    pick((event) => event.source),
-    pick((event) => event.eventType),
-    pick((event) => event.dedupeKey),
-    pick((event) => event.idMsg),
-    pick((event) => event.transactionId),
-    pick((event) => event.operationId),
-    pick((event) => event.rawText),
-    pick((event) => event.rawBodyHex),
-    pick((event) => event.payloadJson),
-    pick((event) => event.headersJson),
-    pick((event) => event.receivedAtIso),
-    pick((event) => event.driftJson),
-    pick((event) => event.outcome),
-    pick((event) => event.reason),
-    pick((event) => event.answerStatus),
-    pick((event) => event.refundReason),
-    groups.map((group) => group.positions.length),
-  ];
+/** The batch as the statement's parameters: a JSON array of rows, keys named as the function's columns, and the bodies. */
+function batchParameters(groups: KeyGroup[]): [string, Buffer] {
+  let at = 0;
+  const rows = groups.map(({ event, positions }) => {
+    const bodyAt = at;
+    at += event.rawBody.byteLength;
+    return {
+      source: event.source,
+      event_type: event.eventType,
+      dedupe_key: event.dedupeKey,
+      id_msg: event.idMsg,
+      transaction_id: event.transactionId,
+      operation_id: event.operationId,
+      body_at: bodyAt,
+      body_length: event.rawBody.byteLength,
+      payload_at: event.payloadAt === null ? null : bodyAt + event.payloadAt,
+      payload: event.payloadJson,
+      headers: event.headers,
+      received_at: event.receivedAtIso,
+      drift: event.drift,
+      outcome: event.outcome,
+      reason: event.reason,
+      answer_status: event.answerStatus,
+      refund_reason: event.refundReason,
+      deliveries: positions.length,
+      guard_clabe: event.guardClabe,
+      guard_version: event.guardVersion,
+    };
+  });
+  // A lone surrogate in any string (a header value, say) would make PostgreSQL refuse the whole
+  // document: it becomes U+FFFD, as it would have in a text parameter.
+  return [jsonbSafe(JSON.stringify(rows)), Buffer.concat(groups.map((group) => group.event.rawBody), at)];
 }
 
 /**
  * The row's deliveries already count every copy in this batch; copy i (0-based) of n is delivery
- * (total - n + i + 1). Only the first copy of a row that was new is "inserted".
+ * (total - n + i + 1). Only the first copy of a row that was new is "inserted". Returns the groups
+ * the statement did not write because their account guard failed.
  */
-function answer(results: Array<AppendResult | Error>, groups: KeyGroup[], rows: Map<string, ReturnedRow>): void {
+function answer(results: Array<AppendResult | Error>, groups: KeyGroup[], rows: Map<string, ReturnedRow>): KeyGroup[] {
+  const changed: KeyGroup[] = [];
   for (const group of groups) {
     const row = rows.get(group.event.dedupeKey);
-    if (row === undefined) throw new Error(`the batch insert returned no row for a key it was given (${group.positions.length} events): a bug in the store`);
+    if (row === undefined) {
+      if (group.event.guardClabe !== null) changed.push(group);
+      else throw new Error(`the batch insert returned no row for a key it was given (${group.positions.length} events): a bug in the store`);
+      continue;
+    }
     const copies = group.positions.length;
     group.positions.forEach((position, index) => {
       results[position] = {
@@ -140,6 +170,7 @@ function answer(results: Array<AppendResult | Error>, groups: KeyGroup[], rows: 
       };
     });
   }
+  return changed;
 }
 
 function fill(results: Array<AppendResult | Error>, group: KeyGroup, error: Error): Array<AppendResult | Error> {

@@ -1,13 +1,14 @@
 // A NewEvent checked and turned into column values before it joins a batch: one malformed event
 // must be refused on its own, with the field named, instead of failing the commit of its neighbours.
-import type { DriftNote, EventSource, NewEvent, Outcome } from './events.ts';
+import type { AccountGuard, DriftNote, EventSource, NewEvent, Outcome } from './events.ts';
 import { StoreInputError } from './errors.ts';
+import { isUtf8 } from 'node:buffer';
 import { isJsonbReady, toJsonbText } from './jsonb-text.ts';
 
 export const SOURCES: readonly EventSource[] = ['core', 'cash'];
 export const OUTCOMES: readonly Outcome[] = ['accepted', 'rejected', 'flagged', 'stored'];
 
-/** Column values, in the text forms the batch insert sends. */
+/** Column values, in the forms the batch insert sends (a JSON document and the bodies, see event-batch.ts). */
 export interface PreparedEvent {
   source: EventSource;
   eventType: string;
@@ -15,26 +16,31 @@ export interface PreparedEvent {
   idMsg: string | null;
   transactionId: string | null;
   operationId: string | null;
-  /** rawBody as text when it is UTF-8 without NUL (sent once, as it is), else null. */
-  rawText: string | null;
-  /** rawBody in hex when it is not such text, else null. */
-  rawBodyHex: string | null;
-  /** null: the payload is read from rawText by the database. */
+  /** The exact bytes received (a view of the caller's, not a copy): sent as they are, in binary. */
+  rawBody: Buffer;
+  /** Where the payload's JSON text starts in rawBody (past a byte order mark) when the database reads the payload from the body; else null. */
+  payloadAt: number | null;
+  /** The payload as JSON text jsonb takes, when it is not read from the body; else null. */
   payloadJson: string | null;
-  headersJson: string;
+  /** Checked: names to strings. Sent as a JSON object (the batch document is made jsonb-safe as a whole). */
+  headers: Record<string, string>;
   receivedAtIso: string;
-  driftJson: string;
+  /** Checked: notes of four strings. */
+  drift: DriftNote[];
   outcome: Outcome;
   reason: string | null;
   answerStatus: number;
   refundReason: string | null;
+  /** The account guard (NewEvent.accountGuard): the CLABE, or null for none. */
+  guardClabe: string | null;
+  /** The account row's version the decision read; null: there was no such account. */
+  guardVersion: string | null;
 }
 
 export function prepareEvent(event: NewEvent): PreparedEvent {
   if (typeof event !== 'object' || event === null) throw new StoreInputError('append takes a NewEvent object');
   if (!(event.rawBody instanceof Uint8Array)) throw new StoreInputError('rawBody must be the exact bytes received, as a Uint8Array (a Buffer is one)');
-  const raw = event.rawBody;
-  const rawText = utf8Text(raw);
+  const raw = Buffer.from(event.rawBody.buffer, event.rawBody.byteOffset, event.rawBody.byteLength);
   return {
     source: oneOf('source', event.source, SOURCES),
     eventType: text('eventType', event.eventType, { required: true }),
@@ -42,46 +48,57 @@ export function prepareEvent(event: NewEvent): PreparedEvent {
     idMsg: nullableText('idMsg', event.idMsg),
     transactionId: nullableText('transactionId', event.transactionId),
     operationId: nullableText('operationId', event.operationId),
-    rawText,
-    rawBodyHex: rawText === null ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex') : null,
-    payloadJson: 'payload' in event && event.payload !== undefined ? toJsonbText(event.payload, 'payload') : payloadFromRaw(rawText),
-    headersJson: toJsonbText(checkHeaders(event.headers), 'headers'),
+    rawBody: raw,
+    ...('payload' in event && event.payload !== undefined ? { payloadAt: null, payloadJson: toJsonbText(event.payload, 'payload') } : payloadFromRaw(raw)),
+    headers: checkHeaders(event.headers),
     receivedAtIso: timestamp('receivedAt', event.receivedAt),
-    driftJson: toJsonbText(checkDrift(event.drift, 'drift'), 'drift'),
+    drift: checkDrift(event.drift, 'drift'),
     outcome: oneOf('outcome', event.outcome, OUTCOMES),
     reason: nullableText('reason', event.reason),
     answerStatus: httpStatus('answerStatus', event.answerStatus),
     refundReason: nullableText('refundReason', event.refundReason),
+    ...accountGuard(event.accountGuard),
   };
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The bytes as text, when they are UTF-8 and hold no NUL (which a text value cannot). */
-function utf8Text(raw: Uint8Array): string | null {
-  try {
-    const text = utf8.decode(raw);
-    return text.includes('\0') ? null : text;
-  } catch {
-    return null;
+/** The guard's columns; StoreInputError for one that is not { clabe, version, redecide }. */
+function accountGuard(guard: AccountGuard | undefined): Pick<PreparedEvent, 'guardClabe' | 'guardVersion'> {
+  if (guard === undefined) return { guardClabe: null, guardVersion: null };
+  if (typeof guard !== 'object' || guard === null) throw new StoreInputError('accountGuard must be { clabe, version, redecide } (or left out)');
+  if (typeof guard.redecide !== 'function') throw new StoreInputError('accountGuard.redecide must be a function: the decision again, for the account as it is now');
+  // xmin as text: a whole number. Anything else could never match, and the event would be decided again forever.
+  if (guard.version !== null && (typeof guard.version !== 'string' || !/^\d{1,10}$/.test(guard.version))) {
+    throw new StoreInputError("accountGuard.version must be the account's version as read (Account.version), or null when there was no such account");
   }
+  return { guardClabe: text('accountGuard.clabe', guard.clabe), guardVersion: guard.version };
 }
 
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /**
- * An omitted payload is JSON.parse(rawBody): null when the database can read the jsonb straight
- * from the text (the usual case), else the jsonb text toJsonbText makes of it.
+ * An omitted payload is JSON.parse(rawBody). Usually the database reads the jsonb straight from the
+ * bytes (payloadAt), checked here without decoding them: UTF-8, no NUL (which text cannot hold), no
+ * escape jsonb refuses, not nested too deep. Otherwise it is the jsonb text toJsonbText makes of it.
+ * A byte order mark is no part of the JSON (RFC 8259 lets a parser ignore it; the raw body keeps it).
  */
-function payloadFromRaw(rawText: string | null): string | null {
-  if (rawText === null) throw new StoreInputError('payload is omitted but rawBody is not UTF-8 text: pass the parsed payload, or null');
-  if (rawText.trim() === '') throw new StoreInputError('payload is omitted but rawBody is empty: pass the payload, or null');
-  if (isJsonbReady(rawText)) return null;
+function payloadFromRaw(raw: Buffer): Pick<PreparedEvent, 'payloadAt' | 'payloadJson'> {
+  if (!isUtf8(raw) || raw.includes(0)) throw new StoreInputError('payload is omitted but rawBody is not UTF-8 text: pass the parsed payload, or null');
+  const at = raw.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0;
+  const json = raw.subarray(at);
+  if (isBlank(json)) throw new StoreInputError('payload is omitted but rawBody is empty: pass the payload, or null');
+  if (isJsonbReady(json)) return { payloadAt: at, payloadJson: null };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(rawText);
+    parsed = JSON.parse(json.toString('utf8'));
   } catch {
     throw new StoreInputError('payload is omitted but rawBody is not JSON: omit payload only when it is JSON.parse(rawBody); otherwise pass it, or null');
   }
-  return toJsonbText(parsed, 'payload');
+  return { payloadAt: null, payloadJson: toJsonbText(parsed, 'payload') };
+}
+
+/** Nothing but JSON whitespace. */
+function isBlank(bytes: Uint8Array): boolean {
+  return bytes.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d);
 }
 
 export function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
@@ -95,7 +112,10 @@ export function text(field: string, value: unknown, options: { required?: boolea
   if (options.required && value === '') throw new StoreInputError(`${field} must not be empty`);
   // PostgreSQL text cannot hold NUL; refusing it here keeps it from failing a whole batch.
   if (value.includes('\0')) throw new StoreInputError(`${field} contains a NUL character, which PostgreSQL text cannot store: remove it`);
-  return value;
+  // A lone surrogate (JSON.parse makes one of "\ud800") has no UTF-8 form: the database would store
+  // U+FFFD in its place. Mending it here keeps the value we hold equal to the one stored, so the
+  // batch finds its own dedupe key among the rows it wrote.
+  return value.toWellFormed();
 }
 
 /** PostgreSQL's unique index holds keys up to about 2,700 bytes; a longer one would fail its whole batch. */

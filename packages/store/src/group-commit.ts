@@ -13,6 +13,9 @@ export interface GroupCommitOptions<I, R> {
   /** Writes the items in one transaction; one result per item, in order (an Error rejects just that item). Throwing rejects them all. */
   commit: (items: I[]) => Promise<Array<R | Error>>;
   maxBatch: number;
+  /** With `weigh`: the most a batch may weigh (bytes, say); an item heavier than that goes alone. */
+  maxBatchWeight?: number;
+  weigh?: (item: I) => number;
   maxInFlight: number;
   onCommit?: ((info: CommitInfo) => void) | undefined;
   /** What a caller whose deadline passed first is rejected with. */
@@ -56,10 +59,17 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
 
   const takeBatch = (): Waiting<I, R>[] => {
     const batch: Waiting<I, R>[] = [];
+    let weight = 0;
     while (batch.length < options.maxBatch && queue.length > 0) {
-      const next = queue.shift()!;
+      const next = queue[0]!;
+      const itemWeight = next.settled ? 0 : (options.weigh?.(next.item) ?? 0);
+      // Full: the next item waits for the next batch (one heavier than a whole batch goes alone).
+      if (batch.length > 0 && weight + itemWeight > (options.maxBatchWeight ?? Infinity)) break;
+      queue.shift();
       // Its deadline passed while it queued: the caller has answered already, so do not write it.
-      if (!next.settled) batch.push(next);
+      if (next.settled) continue;
+      weight += itemWeight;
+      batch.push(next);
     }
     return batch;
   };

@@ -6,9 +6,11 @@ export { loadMigrations, migrate, MIGRATIONS_DIR } from './migrate.ts';
 export type { MigrateOptions, Migration } from './migrate.ts';
 export { createEventStore } from './events.ts';
 export type {
+  AccountGuard,
   AppendResult,
   CommitInfo,
   DriftNote,
+  EventDecision,
   EventListFilter,
   EventSource,
   EventStore,

@@ -5,9 +5,14 @@
 // its stack depth (about 10,000 levels) and PGlite was seen spinning for minutes on 100,000.
 import { StoreInputError } from './errors.ts';
 
-// An escape preceded by an even number of backslashes is a real escape (an odd number means the
-// backslash itself was escaped and the "u0000" is plain text).
-const REFUSED_ESCAPES = /(\\+)u(0000|d[89a-f][0-9a-f]{2})/gi;
+// The escapes of JSON text, read from the left: a run of escaped backslashes (kept, one match),
+// or a \u escape jsonb refuses (replaced). Matching "\\" pairs as a whole keeps the reading
+// aligned, so "\\u0000" is an escaped backslash before plain "u0000". Linear, and one callback per
+// run: a pattern such as /(\\+)u…/ backtracks over a run of backslashes from every position
+// (hours for a 1 MB body of them).
+const ESCAPES = /(?:\\\\)+|\\u(?:0000|d[89a-f][0-9a-f]{2})/gi;
+/** Whether the text may hold such an escape at all (loose, and cheap: most texts skip the replace). */
+const MAY_HOLD_REFUSED = /\\u(?:0000|d[89a-f])/i;
 
 export const MAX_DEPTH = 1000;
 
@@ -20,28 +25,42 @@ export function toJsonbText(value: unknown, field: string): string {
     throw new StoreInputError(`${field} cannot be written as JSON (${(error as Error).message}): pass plain JSON values (no BigInt, no cycles)`);
   }
   if (text === undefined) throw new StoreInputError(`${field} is ${typeof value}, which has no JSON form: pass the parsed JSON, or null`);
-  if (nestingDepth(text) > MAX_DEPTH) {
+  if (nestingDepth(Buffer.from(text)) > MAX_DEPTH) {
     throw new StoreInputError(`${field} nests arrays and objects more than ${MAX_DEPTH} levels deep, which no platform event does: it cannot be stored as jsonb`);
   }
-  return text.replace(REFUSED_ESCAPES, (escape: string, backslashes: string) => (backslashes.length % 2 === 1 ? `${backslashes}ufffd` : escape));
+  return jsonbSafe(text);
 }
 
 /**
- * JSON text PostgreSQL can read as jsonb as it is: no escape jsonb refuses (checked loosely: any
- * \u0000 or \uD8xx–\uDFxx, escaped or not, sends the text through toJsonbText instead) and no
- * nesting past MAX_DEPTH. Whether it is JSON at all is the caller's promise.
+ * JSON.stringify's text with the two escapes jsonb refuses (and PostgreSQL cannot turn into text
+ * either) replaced by U+FFFD: what the text would have held had it been sent as a text value.
  */
-export function isJsonbReady(json: string): boolean {
-  return !/\\u(0000|d[89a-f])/i.test(json) && nestingDepth(json) <= MAX_DEPTH;
+export function jsonbSafe(json: string): string {
+  if (!MAY_HOLD_REFUSED.test(json)) return json;
+  return json.replace(ESCAPES, (escape: string) => (escape[1] === '\\' ? escape : '\\ufffd'));
 }
 
-/** The deepest nesting of [ and { in JSON text (brackets inside strings do not count). */
-function nestingDepth(json: string): number {
+/**
+ * UTF-8 JSON text PostgreSQL can read as jsonb as it is: no escape jsonb refuses (checked loosely:
+ * any \u0000 or \uD8xx–\uDFxx, escaped or not, sends the text through toJsonbText instead) and no
+ * nesting past MAX_DEPTH. Whether it is JSON at all is the caller's promise.
+ */
+export function isJsonbReady(json: Uint8Array): boolean {
+  const bytes = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
+  // Most bodies hold no \u escape at all; for the others, latin1 makes a string the ASCII pattern
+  // reads alike (no byte of a multi-byte UTF-8 character is a backslash or a letter).
+  if (bytes.includes('\\u') && MAY_HOLD_REFUSED.test(bytes.toString('latin1'))) return false;
+  // Each level opens with a bracket of its own: a text this short cannot nest too deep.
+  return bytes.length <= MAX_DEPTH || nestingDepth(bytes) <= MAX_DEPTH;
+}
+
+/** The deepest nesting of [ and { in UTF-8 JSON text (brackets inside strings do not count). */
+function nestingDepth(json: Uint8Array): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
   for (let index = 0; index < json.length; index++) {
-    const code = json.charCodeAt(index);
+    const code = json[index]!;
     if (inString) {
       if (code === 0x5c) index++; // a backslash: skip the escaped character
       else if (code === 0x22) inString = false;

@@ -45,9 +45,12 @@ for (const kind of testDatabases()) {
     afterAll(() => opened.drop());
 
     it('upserts and reads back, money as an exact decimal string', async () => {
-      expect(await accounts.get(LIMITED)).toEqual({ clabe: LIMITED, ownerId: 'owner-2', status: 'ACTIVE', creditLimit: '9999999999999999.99', updatedAt: expect.any(Date) });
+      const first = await accounts.get(LIMITED);
+      expect(first).toEqual({ clabe: LIMITED, ownerId: 'owner-2', status: 'ACTIVE', creditLimit: '9999999999999999.99', updatedAt: expect.any(Date), version: expect.stringMatching(/^\d+$/) });
       const replaced = await accounts.upsert({ clabe: LIMITED, ownerId: 'owner-3', status: 'ACTIVE', creditLimit: '15000.50' });
       expect(replaced).toMatchObject({ ownerId: 'owner-3', creditLimit: '15000.50' });
+      // Every write gives the row a new version: what an append's account guard compares.
+      expect(replaced.version).not.toBe(first!.version);
       expect(await accounts.get(LIMITED)).toEqual(replaced);
       expect(await accounts.get('000000000000000000')).toBeUndefined();
       expect(await accounts.get('not a clabe')).toBeUndefined();
@@ -58,6 +61,8 @@ for (const kind of testDatabases()) {
       expect(blocked).toMatchObject({ clabe: ACTIVE, status: 'BLOCKED', ownerId: 'owner-1' });
       const active = await accounts.setStatus(ACTIVE, 'ACTIVE');
       expect(active!.updatedAt.getTime()).toBeGreaterThanOrEqual(blocked!.updatedAt.getTime());
+      expect(active!.version).not.toBe(blocked!.version);
+      expect(await accounts.lookup(ACTIVE)).toEqual(active);
       expect(await accounts.setStatus('111111111111111111', 'CANCELLED')).toBeUndefined();
       await expect(accounts.setStatus(ACTIVE, 'FROZEN' as never)).rejects.toThrow(/status must be one of 'ACTIVE', 'BLOCKED', 'CANCELLED', got "FROZEN"/);
     });

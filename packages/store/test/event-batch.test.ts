@@ -23,7 +23,7 @@ for (const kind of testDatabases()) {
       const good = [prepareEvent(newEvent()), prepareEvent(newEvent())];
       // Shapes prepareEvent never lets through, standing in for whatever the database might refuse.
       const badTime: PreparedEvent = { ...prepareEvent(newEvent()), receivedAtIso: 'yesterday-ish' };
-      const badJson: PreparedEvent = { ...prepareEvent(newEvent()), payloadJson: '{"open":' };
+      const badJson: PreparedEvent = { ...prepareEvent(newEvent()), payloadJson: '{"open":', payloadAt: null };
       const results = await commitEvents(opened.db, [good[0]!, badTime, good[1]!, badJson, good[0]!], unavailable);
 
       expect(results[0]).toMatchObject({ inserted: true, deliveries: 1 });
@@ -40,7 +40,7 @@ for (const kind of testDatabases()) {
     });
 
     it('fails a batch of one bad row with StoreInputError', async () => {
-      const bad: PreparedEvent = { ...prepareEvent(newEvent()), rawText: null, rawBodyHex: 'not hex' };
+      const bad: PreparedEvent = { ...prepareEvent(newEvent()), payloadJson: '[', payloadAt: null };
       const [result] = await commitEvents(opened.db, [bad, bad], unavailable);
       expect(result).toBeInstanceOf(StoreInputError);
     });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventStore, StoreInputError } from '../src/index.ts';
+import { createEventStore, StoreInputError, StoreUnavailableError } from '../src/index.ts';
 import type { CommitInfo, EventStore, NewEvent } from '../src/index.ts';
 import { testDatabases } from '../src/testing.ts';
 import type { OpenedTestDatabase } from '../src/testing.ts';
@@ -52,6 +52,46 @@ for (const kind of testDatabases()) {
       await expect(store.append(newEvent({ rawBody: Uint8Array.from([0x7b, 0xff, 0x7d]), payload: undefined }))).rejects.toThrow(/payload is omitted but rawBody is not UTF-8/);
       await expect(store.append(newEvent({ rawBody: new TextEncoder().encode('{"a":'), payload: undefined }))).rejects.toThrow(StoreInputError);
     });
+
+    it('keeps a byte order mark in the raw body, and reads the payload after it', async () => {
+      const rawBody = new TextEncoder().encode('\uFEFF{"msg_name":"CEP","n":1}');
+      expect([...rawBody.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const { seq } = await store.append(newEvent({ rawBody, payload: undefined }));
+      const stored = (await store.get(seq))!;
+      expect([...stored.rawBody]).toEqual([...rawBody]);
+      expect(stored.payload).toEqual({ msg_name: 'CEP', n: 1 });
+    });
+
+    it('stores ids that carry a lone surrogate (from a body) with U+FFFD, as text parameters would', async () => {
+      const idMsg = 'id-\ud800-x';
+      const { seq } = await store.append(newEvent({ idMsg, dedupeKey: `core:${idMsg}`, reason: `looked at ${idMsg}` }));
+      const stored = (await store.get(seq))!;
+      expect(stored).toMatchObject({ idMsg: 'id-\ufffd-x', dedupeKey: 'core:id-\ufffd-x', reason: 'looked at id-\ufffd-x' });
+    });
+
+    it('stores a body of long backslash runs in linear time, with or without an escape jsonb refuses', async () => {
+      // 800,000 backslashes in the text (escaped pairs in the JSON), ending in \u0000 or not.
+      for (const tail of ['', '\\u0000']) {
+        const rawText = `{"note":"${'\\\\'.repeat(400_000)}x${tail}","also":"${'\\\\'.repeat(1_000)}u0000"}`;
+        const { seq } = await store.append(newEvent({ rawBody: new TextEncoder().encode(rawText), payload: undefined }));
+        const stored = (await store.get(seq))!;
+        expect(stored.rawBody.byteLength).toBe(rawText.length);
+        expect((stored.payload as { note: string }).note).toBe(`${'\\'.repeat(400_000)}x${tail === '' ? '' : '\ufffd'}`);
+      }
+    }, 30_000);
+
+    it('says to run the migrations when the database has not been migrated', async () => {
+      const bare = await kind.open({ migrate: false });
+      const unmigrated = createEventStore(bare.db);
+      try {
+        const error = await unmigrated.append(newEvent()).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        expect((error as Error).message).toMatch(/not migrated to this version, run the migrations first/);
+      } finally {
+        await unmigrated.close();
+        await bare.drop();
+      }
+    }, 30_000);
 
     it('keeps bytes that are not UTF-8 at all', async () => {
       const rawBody = Uint8Array.from([0, 1, 0xff, 0xfe, 0x80, 0x7f, 0xc3]);

@@ -61,6 +61,22 @@ describe('group commit', () => {
     expect(infos.every((info) => info.ok)).toBe(true);
   });
 
+  it('keeps a batch under maxBatchWeight, and commits an item heavier than that alone', async () => {
+    // Items weigh what they say: 100 + 200 fit under 350, 300 starts the next batch, 900 goes alone.
+    const { commit, state } = harness({ maxInFlight: 1, maxBatch: 10, maxBatchWeight: 350, weigh: (item) => item });
+    const blocking = commit.submit(1);
+    await tick();
+    const rest = [100, 200, 300, 900, 20].map((item) => commit.submit(item));
+    for (let round = 0; round < 4; round++) {
+      state.finish();
+      await tick();
+    }
+    await blocking;
+    expect(state.batches).toEqual([[1], [100, 200], [300], [900], [20]]);
+    state.finish();
+    expect(await Promise.all(rest)).toEqual(['done 100', 'done 200', 'done 300', 'done 900', 'done 20']);
+  });
+
   it('rejects one item its commit refused, and every item of a commit that threw', async () => {
     const { commit, state } = harness();
     const results = Promise.allSettled([commit.submit(1), commit.submit(-2)]);

@@ -9,6 +9,8 @@ const STOP_GRACE_MS = 5_000;
 export interface ReceiverProcess {
   /** Base URL from the ready line, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Its process id (the profiler reads its CPU time). */
+  pid: number;
   /** Exit code or signal once it exited on its own, else undefined. */
   exitedWith(): string | undefined;
   /** The last lines it printed (secrets masked), for error messages. */
@@ -24,6 +26,8 @@ export interface ReceiverOptions {
   /** Masked in any output shown. */
   secrets: readonly string[];
   readyTimeoutMs: number;
+  /** Node options before the entry point (the profiler's --cpu-prof). */
+  nodeArgs?: readonly string[];
 }
 
 /**
@@ -35,7 +39,7 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 export async function startReceiver(options: ReceiverOptions): Promise<ReceiverProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=@paykit/source', options.entry], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--conditions=@paykit/source', options.entry], {
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...inheritedEnv(), ...options.env },
@@ -86,5 +90,5 @@ export async function startReceiver(options: ReceiverOptions): Promise<ReceiverP
     });
   });
 
-  return { url, exitedWith: () => exit, output: shown, stop };
+  return { url, pid: child.pid ?? 0, exitedWith: () => exit, output: shown, stop };
 }

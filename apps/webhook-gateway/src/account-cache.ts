@@ -1,0 +1,56 @@
+// The accounts MONEY_IN decisions read, kept in memory: a credit to an account seen before costs
+// no round trip to the store (the lookup was one statement for every few deliveries, and a
+// statement costs more CPU here than everything else a delivery does). A copy here may be
+// outdated — another process blocked the account — and that is safe: every decision taken on it
+// is committed with the account's row version (NewEvent.accountGuard), the store refuses to write
+// it if the account changed, and the decision is taken again on the account as the commit saw it
+// (which then replaces the copy here). So no decision is stored on an outdated account, and
+// nothing needs to tell this process that an account changed.
+import type { Account, AccountStore } from '@paykit/store';
+
+export interface AccountCache {
+  /** The account as last known here, else looked up (batched with the lookups of the same tick); undefined: unknown. */
+  read(clabe: string, deadline?: number): Promise<Account | undefined>;
+  /** What a commit found the account to be (undefined: gone): the next read answers it. */
+  remember(clabe: string, account: Account | undefined): void;
+  readonly size: number;
+}
+
+export interface AccountCacheCounters {
+  /** A read answered from memory. */
+  hit(): void;
+  /** A read that went to the store. */
+  miss(): void;
+}
+
+/** Enough for every account of a large company; past it, the oldest entry makes room (a miss costs one lookup, nothing else). */
+export const DEFAULT_MAX_ACCOUNTS = 100_000;
+
+export function createAccountCache(store: Pick<AccountStore, 'lookup'>, counters: AccountCacheCounters, maxEntries = DEFAULT_MAX_ACCOUNTS): AccountCache {
+  // Unknown accounts are kept too (undefined): a credit to one is refused without a lookup each time.
+  const known = new Map<string, Account | undefined>();
+
+  const remember = (clabe: string, account: Account | undefined): void => {
+    known.delete(clabe);
+    if (known.size >= maxEntries) known.delete(known.keys().next().value!);
+    known.set(clabe, account);
+  };
+
+  return {
+    read(clabe, deadline) {
+      if (known.has(clabe)) {
+        counters.hit();
+        return Promise.resolve(known.get(clabe));
+      }
+      counters.miss();
+      return store.lookup(clabe, { deadline }).then((account) => {
+        remember(clabe, account);
+        return account;
+      });
+    },
+    remember,
+    get size() {
+      return known.size;
+    },
+  };
+}
