@@ -151,14 +151,19 @@ export class Context {
     throw new UsageError(`Profile "${this.loaded.name}" needs ${key}.token.`);
   }
 
+  /** The store's PostgreSQL URL (the profile's database.url, else DATABASE_URL), remembered as a secret; undefined: PGlite. */
+  databaseUrl(): string | undefined {
+    const url = this.secret(this.profile.database?.url, 'database.url') ?? (process.env.DATABASE_URL || undefined);
+    return url === undefined ? undefined : rememberSecret(url);
+  }
+
   /**
    * The store the gateway and the worker share: the profile's database URL, else DATABASE_URL,
    * else PGlite under PAYKIT_DATA_DIR (.data) — which only one process may open at a time.
    */
   async database() {
     const { openDatabase, migrate } = await import('@paykit/store');
-    const url = this.secret(this.profile.database?.url, 'database.url') ?? (process.env.DATABASE_URL || undefined);
-    if (url) rememberSecret(url);
+    const url = this.databaseUrl();
     const db = await openDatabase(url ? { databaseUrl: url } : { dataDir: `${process.env.PAYKIT_DATA_DIR ?? '.data'}/pglite` });
     await migrate(db);
     return db;

@@ -15,22 +15,24 @@ export class DryRunStop extends Error {
 
 const PASS_THROUGH = /\/auth\/credential-tokens$/;
 
-function headersOf(init: RequestInit | undefined): Record<string, string> {
-  const headers = init?.headers;
-  if (!headers) return {};
-  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
-  if (Array.isArray(headers)) return Object.fromEntries(headers);
-  return { ...(headers as Record<string, string>) };
-}
-
-function bodyOf(init: RequestInit | undefined): unknown {
-  const body = init?.body;
-  if (body === undefined || body === null) return undefined;
-  const text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : '[stream]';
+/**
+ * The request as it would leave: headers and body from `init`, or from the Request itself when a
+ * client passes one (the cash client signs and sends a Request, its signature headers included).
+ */
+async function partsOf(input: RequestInfo | URL, init: RequestInit | undefined): Promise<{ headers: Headers; body: unknown }> {
+  let request: Request;
   try {
-    return JSON.parse(text) as unknown;
+    request = new Request(input, init);
   } catch {
-    return text;
+    // A streamed body (a Request needs `duplex` for one) is shown as such, not read.
+    return { headers: new Headers(init?.headers), body: '[stream]' };
+  }
+  const text = await request.text();
+  if (text === '') return { headers: request.headers, body: undefined };
+  try {
+    return { headers: request.headers, body: JSON.parse(text) as unknown };
+  } catch {
+    return { headers: request.headers, body: text };
   }
 }
 
@@ -46,7 +48,8 @@ export function dryRunFetch(next: typeof fetch = globalThis.fetch): typeof fetch
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     if (method === 'GET' || PASS_THROUGH.test(new URL(url).pathname)) return next(input, init);
-    captured = { method, url, headers: redactHeaders(headersOf(init)), body: redactBody(bodyOf(init)) };
+    const { headers, body } = await partsOf(input, init);
+    captured = { method, url, headers: redactHeaders(headers), body: redactBody(body) };
     throw new DryRunStop(captured);
   };
 }

@@ -85,7 +85,8 @@ export async function webhooksRegister(ctx: Context, options: { type?: string; u
 }
 
 export async function webhooksList(ctx: Context): Promise<void> {
-  ctx.out.result(await (await ctx.core()).webhooks.list(), ['id', 'webhook_type', 'url', 'auth_type', 'webhook_status', 'created_at']);
+  // The configurations' fields are camelCase (WebhookConfiguration); auth_type and the token are never returned.
+  ctx.out.result(await (await ctx.core()).webhooks.list(), ['id', 'webhookType', 'url', 'webhookStatus', 'createdAt']);
 }
 
 export async function webhooksGet(ctx: Context, id: string): Promise<void> {
@@ -106,7 +107,8 @@ export async function webhooksDelete(ctx: Context, id: string): Promise<void> {
 export async function webhooksRotateToken(ctx: Context, id: string, options: { tokenDir?: string }): Promise<void> {
   const { webhook, token } = await (await ctx.core()).webhooks.rotateToken(id);
   rememberSecret(token);
-  const type = String((webhook as { webhook_type?: unknown }).webhook_type ?? id).toLowerCase();
+  // The same file `webhooks register` wrote for this type: the rotated token replaces it.
+  const type = String((webhook as { webhookType?: unknown } | null)?.webhookType ?? id).toLowerCase();
   const file = storeSecretFile(options.tokenDir ?? defaultTokenDir(), `${ctx.loaded.name}-${type}.token`, token);
   ctx.out.result({ id, tokenMasked: maskSecret(token), tokenFile: file });
   ctx.out.note('Accept both the old and the new token at the gateway (GATEWAY_CORE_TOKENS_<TYPE>=new,old) until deliveries carry the new one.');

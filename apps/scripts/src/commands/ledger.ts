@@ -16,7 +16,11 @@ async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof Store) 
   try {
     db = await ctx.database();
   } catch (error) {
-    throw new CliError(`Cannot open the store: ${(error as Error).message}`, 'With `pnpm start` running, its PGlite store is in use: read the console instead, or run both on PostgreSQL (DATABASE_URL).');
+    // A secret the profile names but the environment lacks is wrong usage (exit 2), not a store failure.
+    if (error instanceof UsageError) throw error;
+    // Only a PGlite folder can be held by `pnpm start`; a server's error already says what to check.
+    const hint = ctx.databaseUrl() === undefined ? 'With `pnpm start` running, its PGlite store is in use: read the console instead, or run both on PostgreSQL (DATABASE_URL).' : undefined;
+    throw new CliError(`Cannot open the store: ${(error as Error).message}`, hint);
   }
   try {
     return await run(db, store);

@@ -76,10 +76,11 @@ export function csvCell(value: unknown): string {
 
 export async function cashWebhookCreate(ctx: Context, options: { url: string; tokenDir?: string }): Promise<void> {
   const created = await (await ctx.cash()).webhooks.create(options.url);
-  const secret = String(created.secret_token);
-  rememberSecret(secret);
+  const { secret_token: secretToken, ...shown } = created;
+  const secret = rememberSecret(String(secretToken));
   const file = storeSecretFile(options.tokenDir ?? defaultTokenDir(), `${ctx.loaded.name}-cash.secret`, secret);
-  ctx.out.result({ ...created, secret_token: undefined, secretTokenMasked: maskSecret(secret), secretTokenFile: file });
+  // Without the secret_token key at all: a blank "secret_token" row would read as "none was returned".
+  ctx.out.result({ ...shown, secretTokenMasked: maskSecret(secret), secretTokenFile: file });
   ctx.out.note(
     `The secret_token is returned only at creation: it is in ${file} (mode 600). Give it to the gateway as GATEWAY_CASH_SECRET_TOKENS, restart it, then ` +
       '`paykit cash webhook update <id> --url <same url>` to send the activation test again.',
