@@ -1,0 +1,102 @@
+// The reliability report: per scenario, what the sender sent and saw acknowledged, what the store
+// holds and the worker applied, what was lost or duplicated (both must be 0), how many bad inputs
+// were tried, how many 5xx answers were seen (0 outside the outage scenario) and the longest
+// answer. Each scenario file writes its own figures (vitest runs files in separate workers); the
+// CLI merges them into reliability-report.json and prints the summary.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const REPORT_DIR_ENV = 'PAYKIT_RELIABILITY_DIR';
+
+export interface ScenarioFigures {
+  /** "crash-gateway", "outage", … */
+  scenario: string;
+  /** Events the sender sent (distinct event ids), or requests for the input scenarios. */
+  sent: number;
+  /** Of those, answered 2xx (or 422 by policy: acknowledged and stored) at least once. */
+  acknowledged: number;
+  /** Distinct events in the store at the end. */
+  stored: number;
+  /** Events the worker applied at the end (null: the scenario runs no worker). */
+  applied: number | null;
+  /** Events sent but not in the store at the end, plus acknowledged ones missing: must be 0. */
+  lost: number;
+  /** Events stored or applied more than once: must be 0. */
+  duplicated: number;
+  /** Hostile or unauthenticated requests tried. */
+  badInputs: number;
+  /** 5xx answers seen (503 is expected only where the scenario takes the store away). */
+  fiveXx: number;
+  /** Whether 5xx answers are allowed here (the outage and slow-store scenarios). */
+  fiveXxAllowed: boolean;
+  /** The longest answer any request got, in ms. */
+  longestAnswerMs: number;
+  /** What else the scenario checked, in words, with figures. */
+  notes: string[];
+  durationMs: number;
+}
+
+export interface ReliabilityReport {
+  generatedAt: string;
+  scale: 'full' | 'reduced';
+  store: string;
+  scenarios: ScenarioFigures[];
+  secrets: { outputsScanned: number; found: number } | null;
+  /** Every required zero that is not: empty when the run holds its promises. */
+  violations: string[];
+}
+
+/** Writes one scenario's figures where the CLI collects them (nothing when run outside it). */
+export function recordScenario(figures: ScenarioFigures): void {
+  const dir = process.env[REPORT_DIR_ENV];
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${figures.scenario}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+export function readScenarios(dir: string): ScenarioFigures[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((file) => file.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return files.sort().map((file) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as ScenarioFigures);
+}
+
+/** The promises the report checks: nothing lost, nothing duplicated, no 5xx where none may be, no secret. */
+export function violations(scenarios: readonly ScenarioFigures[], secrets: ReliabilityReport['secrets']): string[] {
+  const found: string[] = [];
+  for (const s of scenarios) {
+    if (s.lost !== 0) found.push(`${s.scenario}: ${s.lost} event(s) lost`);
+    if (s.duplicated !== 0) found.push(`${s.scenario}: ${s.duplicated} event(s) duplicated`);
+    if (s.fiveXx !== 0 && !s.fiveXxAllowed) found.push(`${s.scenario}: ${s.fiveXx} 5xx answer(s)`);
+  }
+  if (secrets && secrets.found !== 0) found.push(`secrets: ${secrets.found} secret(s) found in the suite's outputs`);
+  return found;
+}
+
+const COLUMNS = ['scenario', 'sent', 'acked', 'stored', 'applied', 'lost', 'dup', 'bad inputs', '5xx', 'longest ms'] as const;
+
+/** The readable summary: one row per scenario, then the notes and the verdict. */
+export function formatSummary(report: ReliabilityReport): string {
+  const rows = report.scenarios.map((s) => [
+    s.scenario,
+    String(s.sent),
+    String(s.acknowledged),
+    String(s.stored),
+    s.applied === null ? '-' : String(s.applied),
+    String(s.lost),
+    String(s.duplicated),
+    String(s.badInputs),
+    s.fiveXxAllowed ? `${s.fiveXx} (allowed)` : String(s.fiveXx),
+    String(Math.round(s.longestAnswerMs)),
+  ]);
+  const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const out = [`reliability (${report.scale}, store: ${report.store})`, line(COLUMNS), ...rows.map(line)];
+  for (const s of report.scenarios) for (const note of s.notes) out.push(`  ${s.scenario}: ${note}`);
+  if (report.secrets) out.push(`secrets: ${report.secrets.outputsScanned} outputs scanned, ${report.secrets.found} secret(s) found`);
+  out.push(report.violations.length === 0 ? 'every required zero holds' : `VIOLATED:\n${report.violations.map((v) => `  - ${v}`).join('\n')}`);
+  return out.join('\n');
+}

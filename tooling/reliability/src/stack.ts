@@ -1,0 +1,243 @@
+// The system under test, as production runs it: the sandbox (the platform, the sender), the
+// webhook gateway and the reconciliation worker as child processes over loopback, and the store:
+// a fresh PostgreSQL database when DATABASE_URL is set (optionally behind a TCP proxy the scenario
+// can cut or slow), otherwise a PGlite folder (one process at a time: the gateway while it runs,
+// then the worker, then the audit). Every line any process writes goes to the secret audit.
+import net from 'node:net';
+import path from 'node:path';
+import { CORE_EVENT_PATHS, CORE_EVENT_TYPES, type Delivery } from '@paykit/contracts';
+import { createCoreClient, type CoreClient } from '@paykit/core-client';
+import type { CreatedTransactionLike, Database } from '@paykit/store';
+import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
+import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
+import type { TcpProxy } from '@paykit/testing/tcp-proxy';
+import { createScenarioStore } from './store.ts';
+
+const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../../apps/webhook-gateway/src/main.ts');
+const WORKER_MAIN = path.resolve(import.meta.dirname, '../../../apps/reconciliation-worker/src/main.ts');
+
+/** SQL: whether the webhook_events row `e` is applied (the worker marks it in webhook_events_applied). */
+export const IS_APPLIED = 'EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)';
+
+/** How many stored events the worker has applied. */
+export async function countApplied(db: Database): Promise<number> {
+  return Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_events e WHERE ${IS_APPLIED}`)).rows[0]!.n);
+}
+
+/** The seed's first client's account: credits to it are what the streams send. */
+export const ACME_CLABE = '646180000000000012';
+
+export interface StackOptions {
+  /** Names temporary folders and databases. */
+  name: string;
+  /** Extra gateway environment (GATEWAY_COMMIT_TIMEOUT_MS, say). */
+  gatewayEnv?: Record<string, string>;
+  /** PostgreSQL reached through a TCP proxy the scenario can cut or slow (requires DATABASE_URL). */
+  proxy?: boolean;
+}
+
+export interface StoredEvent {
+  dedupeKey: string;
+  eventType: string;
+  deliveries: number;
+  applied: boolean;
+}
+
+export interface Stack {
+  storeKind: 'postgres' | 'pglite';
+  sandbox: SandboxProcess;
+  /** The core client of the seed's first client (staging credentials). */
+  core: CoreClient;
+  /** Every transaction `core` created, for the ledger's recorder. */
+  created: CreatedTransactionLike[];
+  /** The gateway's URL: the same across restarts (the webhooks are registered at it). */
+  gatewayUrl: string;
+  /** Between the gateway (and worker) and PostgreSQL, when asked for. */
+  proxy: TcpProxy | undefined;
+  gateway(): AppProcess | undefined;
+  /** Starts the gateway (again) on its port. */
+  startGateway(): Promise<AppProcess>;
+  /** SIGKILL: a crash; in-flight deliveries get no answer. */
+  killGateway(): Promise<void>;
+  /** SIGTERM: finishes what is in flight. */
+  stopGateway(): Promise<void>;
+  worker(): AppProcess | undefined;
+  startWorker(env?: Record<string, string>): Promise<AppProcess>;
+  killWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  /** Waits until the running worker's last round found nothing left to claim (its /healthz). */
+  workerCaughtUp(timeoutMs?: number): Promise<void>;
+  /** Every delivery the sandbox made or is making (its attempts with status, error and duration). */
+  deliveries(): Promise<Delivery[]>;
+  /**
+   * Redelivers until nothing is pending or retrying: waits for the queue, advances the sandbox
+   * clock past the next redelivery, again, within `timeoutMs`. Throws naming what is left.
+   */
+  drainDeliveries(timeoutMs?: number): Promise<void>;
+  /** Runs `read` on the store: directly on PostgreSQL; on PGlite after stopping the gateway and worker. */
+  withStore<T>(read: (db: Database) => Promise<T>): Promise<T>;
+  /** Every stored event, with how often it arrived and whether it is applied. */
+  storedEvents(): Promise<StoredEvent[]>;
+  close(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (the gateway keeps one across restarts). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const auditOutput = (name: string) => (text: string) => record(`${name} output`, text);
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const store = await createScenarioStore(options.name, { proxy: options.proxy ?? false });
+  const storeEnv = store.env;
+
+  const sandbox = await startSandboxProcess({ args: ['--log'], onOutput: auditOutput('sandbox') });
+  const seed = await sandbox.control.getSeed();
+  if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
+  const client = seed.body.core.clients[0]!;
+  const created: CreatedTransactionLike[] = [];
+  const core = createCoreClient({
+    onTransactionCreated: (transaction) => void created.push(transaction),
+    environment: 'sandbox',
+    baseUrl: sandbox.urls.core,
+    clientId: client.clientId,
+    apiKey: client.apiKeys.staging,
+    clientSecret: client.credentials.find((c) => c.environment === 'staging')!.clientSecret,
+  });
+
+  const gatewayPort = await freePort();
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const token = TEST_SECRETS.coreWebhookToken;
+  const gatewayEnv = {
+    ...storeEnv,
+    GATEWAY_PORT: String(gatewayPort),
+    GATEWAY_LOG_LEVEL: 'info',
+    GATEWAY_CORE_TOKENS_MONEY_IN: token,
+    GATEWAY_CORE_TOKENS_STATUS_UPDATE: token,
+    GATEWAY_CORE_TOKENS_CEP: token,
+    GATEWAY_CORE_TOKENS_REFUND: token,
+    GATEWAY_CORE_NO_AUTH: 'REPORT',
+    GATEWAY_UNKNOWN_ACCOUNT: 'accept',
+    GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken,
+    ...options.gatewayEnv,
+  };
+  let gateway: AppProcess | undefined;
+  let worker: AppProcess | undefined;
+  const startGateway = async () => {
+    if (gateway) throw new Error('the gateway is already running');
+    gateway = await startAppProcess({ name: 'The gateway', main: GATEWAY_MAIN, env: gatewayEnv, onOutput: auditOutput('gateway') });
+    return gateway;
+  };
+  const killGateway = async () => {
+    await gateway?.kill();
+    gateway = undefined;
+  };
+  const stopGateway = async () => {
+    await gateway?.stop();
+    gateway = undefined;
+  };
+  const stopWorker = async () => {
+    await worker?.stop();
+    worker = undefined;
+  };
+
+  await startGateway();
+  for (const type of CORE_EVENT_TYPES) {
+    const url = `${gatewayUrl}${CORE_EVENT_PATHS[type]}`;
+    await core.webhooks.register(type === 'REPORT' ? { webhookType: type, url, authType: 'NO_AUTH' } : { webhookType: type, url, token });
+  }
+
+  const listDeliveries = async () => {
+    const answer = await sandbox.control.listDeliveries({ query: {} });
+    if (answer.status !== 200) throw new Error(`cannot list the sandbox's deliveries (${answer.status})`);
+    return answer.body.deliveries;
+  };
+
+  const withStore = async <T>(read: (db: Database) => Promise<T>): Promise<T> => {
+    // PGlite serves one process per folder: the apps let go of it first.
+    if (store.kind === 'pglite') {
+      await stopWorker();
+      await stopGateway();
+    }
+    return store.read(read);
+  };
+
+  return {
+    storeKind: store.kind,
+    sandbox,
+    core,
+    created,
+    gatewayUrl,
+    proxy: store.proxy,
+    gateway: () => gateway,
+    startGateway,
+    killGateway,
+    stopGateway,
+    worker: () => worker,
+    async startWorker(env = {}) {
+      if (worker) throw new Error('the worker is already running');
+      worker = await startAppProcess({ name: 'The worker', main: WORKER_MAIN, env: { ...storeEnv, WORKER_PORT: '0', WORKER_POLL_MS: '50', ...env }, onOutput: auditOutput('worker') });
+      return worker;
+    },
+    async killWorker() {
+      await worker?.kill();
+      worker = undefined;
+    },
+    stopWorker,
+    async workerCaughtUp(timeoutMs = 60_000) {
+      const deadline = performance.now() + timeoutMs;
+      let last = 'no answer yet';
+      while (performance.now() < deadline) {
+        if (!worker) throw new Error('no worker is running');
+        try {
+          const status = (await (await fetch(`${worker.url}/healthz`)).json()) as { caughtUp?: boolean; applied?: number; lastError?: string | null };
+          if (status.caughtUp) return;
+          last = `applied ${status.applied}, last error ${status.lastError ?? 'none'}`;
+        } catch (error) {
+          last = error instanceof Error ? error.message : String(error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`the worker did not catch up within ${timeoutMs / 1000} s (${last})`);
+    },
+    deliveries: listDeliveries,
+    async drainDeliveries(timeoutMs = 60_000) {
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const open = (await listDeliveries()).filter((d) => d.state === 'pending' || d.state === 'retrying');
+        if (open.length === 0) return;
+        if (performance.now() > deadline) {
+          throw new Error(`${open.length} deliveries still pending or retrying after ${timeoutMs / 1000} s (first: ${open[0]!.id}, ${open[0]!.attempts.length} attempts, last error ${open[0]!.attempts.at(-1)?.error ?? open[0]!.attempts.at(-1)?.status ?? 'none'})`);
+        }
+        if (open.every((d) => d.state === 'retrying')) {
+          const next = Math.min(...open.map((d) => Date.parse(d.nextAttemptAt ?? '') || Infinity));
+          const clock = await sandbox.control.getClock();
+          if (clock.status !== 200) throw new Error('cannot read the sandbox clock');
+          const seconds = Math.max(1, Math.ceil((next - Date.parse(clock.body.now)) / 1000));
+          await sandbox.control.advanceClock({ body: { seconds } });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    withStore,
+    storedEvents: () =>
+      withStore(async (db) => {
+        const { rows } = await db.query<{ dedupe_key: string; event_type: string; deliveries: number; applied: boolean }>(
+          `SELECT dedupe_key, event_type, deliveries, ${IS_APPLIED} AS applied FROM webhook_events e ORDER BY seq`,
+        );
+        return rows.map((row) => ({ dedupeKey: row.dedupe_key, eventType: row.event_type, deliveries: Number(row.deliveries), applied: row.applied }));
+      }),
+    async close() {
+      await worker?.stop();
+      await gateway?.stop();
+      await sandbox.close();
+      await store.remove();
+    },
+  };
+}

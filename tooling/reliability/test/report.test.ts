@@ -1,0 +1,75 @@
+// The report's arithmetic: the audit of what the sender saw against what the store holds, the
+// required zeros, and the summary. (The scenarios themselves run in `pnpm test:reliability`.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Delivery } from '@paykit/contracts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { auditDeliveries } from '../src/audit.ts';
+import { formatSummary, readScenarios, recordScenario, REPORT_DIR_ENV, violations, type ScenarioFigures } from '../src/report.ts';
+
+const attempt = (status: number | null, durationMs = 10, error: string | null = null) => ({ at: '2026-11-21T00:00:00.000Z', status, error, durationMs });
+const delivery = (eventId: string, attempts: Delivery['attempts'], product: Delivery['product'] = 'core'): Delivery => ({
+  id: `dlv_${eventId}`, clientId: 'c', product, eventType: 'MONEY_IN', eventId, url: 'http://x', state: 'delivered', attempts, nextAttemptAt: null, body: {},
+});
+const stored = (dedupeKey: string, deliveries = 1) => ({ dedupeKey, eventType: 'MONEY_IN', deliveries, applied: true });
+
+const figures = (over: Partial<ScenarioFigures>): ScenarioFigures => ({
+  scenario: 's', sent: 1, acknowledged: 1, stored: 1, applied: null, lost: 0, duplicated: 0, badInputs: 0, fiveXx: 0, fiveXxAllowed: false, longestAnswerMs: 1, notes: [], durationMs: 1, ...over,
+});
+
+describe('auditDeliveries', () => {
+  it('counts an event acknowledged once any attempt got 2xx or 422, and lost when the store lacks it', () => {
+    const audit = auditDeliveries(
+      [
+        delivery('a', [attempt(null, 3, 'network error ECONNRESET'), attempt(201, 40)]),
+        delivery('a', [attempt(200, 12)]),
+        delivery('b', [attempt(503, 4001), attempt(null, 5000, 'no answer within 5000 ms')]),
+        delivery('c', [attempt(422)]),
+        delivery('7:paid', [attempt(200)], 'cash'),
+      ],
+      [stored('core:a', 2), stored('core:c'), stored('cash:7:paid')],
+    );
+    expect(audit).toMatchObject({ sent: 4, acknowledged: 3, stored: 3, lost: 1, lostAcknowledged: [], duplicated: 0, redelivered: 1, attempts: 7, unanswered: 2, fiveXx: 1, timedOut: 1, longestAnswerMs: 5000 });
+  });
+
+  it('names an acknowledged event the store lacks, and counts a key stored twice', () => {
+    const audit = auditDeliveries([delivery('a', [attempt(201)]), delivery('b', [attempt(201)])], [stored('core:b'), stored('core:b')]);
+    expect(audit.lostAcknowledged).toEqual(['core:a']);
+    expect(audit.duplicated).toBe(1);
+  });
+});
+
+describe('the report', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    delete process.env[REPORT_DIR_ENV];
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('flags every required zero that is not, and allows 5xx only where the scenario says so', () => {
+    expect(violations([figures({ scenario: 'outage', fiveXx: 9, fiveXxAllowed: true })], { outputsScanned: 5, found: 0 })).toEqual([]);
+    expect(violations([figures({ scenario: 'crash', lost: 1, duplicated: 2, fiveXx: 3 })], { outputsScanned: 5, found: 1 })).toEqual([
+      'crash: 1 event(s) lost',
+      'crash: 2 event(s) duplicated',
+      'crash: 3 5xx answer(s)',
+      'secrets: 1 secret(s) found in the suite\'s outputs',
+    ]);
+  });
+
+  it('collects what each scenario recorded and prints one row each with the verdict', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'paykit-report-test-'));
+    dirs.push(dir);
+    process.env[REPORT_DIR_ENV] = dir;
+    recordScenario(figures({ scenario: 'b-outage', sent: 300, fiveXx: 20, fiveXxAllowed: true, notes: ['cut for 6 s'] }));
+    recordScenario(figures({ scenario: 'a-crash', sent: 300, applied: 300 }));
+    const scenarios = readScenarios(dir);
+    expect(scenarios.map((s) => s.scenario)).toEqual(['a-crash', 'b-outage']);
+    const text = formatSummary({ generatedAt: '', scale: 'reduced', store: 'PGlite', scenarios, secrets: { outputsScanned: 10, found: 0 }, violations: [] });
+    expect(text).toContain('20 (allowed)');
+    expect(text).toContain('b-outage: cut for 6 s');
+    expect(text).toMatch(/a-crash\s+300/);
+    expect(text.split('\n').at(-1)).toBe('every required zero holds');
+    expect(readScenarios(path.join(dir, 'missing'))).toEqual([]);
+  });
+});
