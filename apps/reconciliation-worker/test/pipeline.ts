@@ -5,11 +5,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CORE_EVENT_PATHS, CORE_EVENT_TYPES } from '@paykit/contracts';
 import { createCoreClient, type CoreClient } from '@paykit/core-client';
 import { openDatabase, type CreatedTransactionLike, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { registerGatewayWebhooks } from '@paykit/testing/gateway-webhooks';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
 
@@ -99,10 +99,10 @@ export async function startPipeline(name: string): Promise<Pipeline> {
     GATEWAY_UNKNOWN_ACCOUNT: 'accept',
     GATEWAY_DENY_PAYERS: DENIED_PAYER,
   });
+  const created: CreatedTransactionLike[] = [];
   const seed = await sandbox.control.getSeed();
   if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
   const client = seed.body.core.clients[0]!;
-  const created: CreatedTransactionLike[] = [];
   const core = createCoreClient({
     environment: 'sandbox',
     baseUrl: sandbox.urls.core,
@@ -111,10 +111,7 @@ export async function startPipeline(name: string): Promise<Pipeline> {
     clientSecret: client.credentials.find((c) => c.environment === 'staging')!.clientSecret,
     onTransactionCreated: (transaction) => void created.push(transaction),
   });
-  for (const type of CORE_EVENT_TYPES) {
-    const url = `${gateway.url}${CORE_EVENT_PATHS[type]}`;
-    await core.webhooks.register(type === 'REPORT' ? { webhookType: type, url, authType: 'NO_AUTH' } : { webhookType: type, url, token });
-  }
+  await registerGatewayWebhooks(core, gateway.url, token);
   const ok = <T extends { status: number; body: unknown }>(answer: T, what: string): Extract<T, { status: 200 }>['body'] => {
     if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body as Extract<T, { status: 200 }>['body'];

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@paykit/testing/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, StoreConfigError, StoreUnavailableError } from '../src/index.ts';
 import type { Database } from '../src/index.ts';
@@ -206,11 +207,3 @@ describe('PGlite on disk', { timeout: 60_000 }, () => {
     await expect(openDatabase({ dataDir: path.join(file, 'pglite') })).rejects.toThrow(StoreConfigError);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -1,7 +1,6 @@
 // Running the tools a release drives (git, pnpm, npm, node, turbo) as child processes: output
 // is captured, a failure names the command and shows what it printed, and nothing waits forever.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 /** The repository root (tooling/release/src → ../../..). */
@@ -74,18 +73,6 @@ export async function runOk(command: string, args: readonly string[], options: R
     throw new CommandError(`${command} ${args.join(' ')} exited ${result.code} (in ${options.cwd}):\n${result.stdout}\n${result.stderr}`.trim(), result);
   }
   return result;
-}
-
-/** A TCP port that was free a moment ago on 127.0.0.1, for servers that cannot listen on port 0. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Waits until `output()` matches, the process exits, or the time is up. */

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { childEnv, freePort, stopChild, waitForOutput } from './exec.ts';
+import { freePort } from '@paykit/testing/ports';
+import { childEnv, stopChild, waitForOutput } from './exec.ts';
 
 // Its JavaScript entry, run by this Node itself: the node_modules/.bin shim would start it through
 // the workspace's `node` wrapper script, and a SIGTERM to the wrapper orphans the registry.

@@ -3,13 +3,14 @@
 // a fresh PostgreSQL database when DATABASE_URL is set (optionally behind a TCP proxy the scenario
 // can cut or slow), otherwise a PGlite folder (one process at a time: the gateway while it runs,
 // then the worker, then the audit). Every line any process writes goes to the secret audit.
-import net from 'node:net';
 import path from 'node:path';
-import { CORE_EVENT_PATHS, CORE_EVENT_TYPES, type Delivery } from '@paykit/contracts';
+import type { Delivery } from '@paykit/contracts';
 import { createCoreClient, type CoreClient } from '@paykit/core-client';
 import type { CreatedTransactionLike, Database } from '@paykit/store';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
+import { freePort } from '@paykit/testing/ports';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { registerGatewayWebhooks } from '@paykit/testing/gateway-webhooks';
 import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
 import type { TcpProxy } from '@paykit/testing/tcp-proxy';
 import { createScenarioStore } from './store.ts';
@@ -82,15 +83,6 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** A free TCP port on 127.0.0.1 (the gateway keeps one across restarts). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 const auditOutput = (name: string) => (text: string) => record(`${name} output`, text);
 
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -98,17 +90,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const storeEnv = store.env;
 
   const sandbox = await startSandboxProcess({ args: ['--log'], onOutput: auditOutput('sandbox') });
+  const created: CreatedTransactionLike[] = [];
   const seed = await sandbox.control.getSeed();
   if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
   const client = seed.body.core.clients[0]!;
-  const created: CreatedTransactionLike[] = [];
   const core = createCoreClient({
-    onTransactionCreated: (transaction) => void created.push(transaction),
     environment: 'sandbox',
     baseUrl: sandbox.urls.core,
     clientId: client.clientId,
     apiKey: client.apiKeys.staging,
     clientSecret: client.credentials.find((c) => c.environment === 'staging')!.clientSecret,
+    onTransactionCreated: (transaction) => void created.push(transaction),
   });
 
   const gatewayPort = await freePort();
@@ -148,10 +140,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   await startGateway();
-  for (const type of CORE_EVENT_TYPES) {
-    const url = `${gatewayUrl}${CORE_EVENT_PATHS[type]}`;
-    await core.webhooks.register(type === 'REPORT' ? { webhookType: type, url, authType: 'NO_AUTH' } : { webhookType: type, url, token });
-  }
+  await registerGatewayWebhooks(core, gatewayUrl, token);
 
   const listDeliveries = async () => {
     const answer = await sandbox.control.listDeliveries({ query: {} });
