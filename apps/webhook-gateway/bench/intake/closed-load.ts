@@ -1,60 +1,61 @@
-// Peak throughput: autocannon keeps `connections` keep-alive connections busy, each sending its
-// next delivery as soon as the previous one is answered. Every request is built fresh
-// (setupRequest) so each carries a new id_msg; the per-connection context ties an answer to it.
-import autocannon from 'autocannon';
+// Peak throughput, closed loop: `connections` keep-alive connections, each sending its next
+// delivery as soon as the previous one is answered. Every delivery is new (its own id_msg), and each
+// connection knows which one it is waiting for, so every 2xx names its delivery. The connections
+// are opened first; answers during the loader's warm-up, and after the measured `seconds`, are not
+// counted (their 2xx are still audited). Requests in flight at the end are abandoned.
+import { openConnections, postTarget, type Connection, type Outcome } from './keep-alive.ts';
 import { moneyInDelivery } from './money-in.ts';
 import { toMicros, type LoadPlan, type LoadResult } from './load-result.ts';
 
-interface ConnectionContext {
-  idMsg?: string;
-}
-
-export function closedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
+export async function closedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
+  const target = postTarget(plan.url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
   const okIdMsgs: string[] = [];
+  const unmeasuredOkIdMsgs: string[] = [];
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: plan.url,
-        connections: plan.connections,
-        duration: plan.seconds,
-        timeout: plan.timeoutMs / 1000,
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (request, context) => {
-              const delivery = moneyInDelivery(plan.account);
-              (context as ConnectionContext).idMsg = delivery.idMsg;
-              return { ...request, body: delivery.body };
-            },
-            onResponse: (status, _body, context) => {
-              const { idMsg } = context as ConnectionContext;
-              if (status >= 200 && status < 300 && idMsg !== undefined) okIdMsgs.push(idMsg);
-            },
-          },
-        ],
-      },
-      (error: unknown, result) => {
-        if (error) return reject(error instanceof Error ? error : new Error(String(error)));
-        resolve({
-          mode: 'closed',
-          seconds: (performance.now() - started) / 1000,
-          completed: Object.values(statuses).reduce((a, b) => a + b, 0) + result.errors,
-          statuses,
-          errors: result.errors - result.timeouts,
-          timeouts: result.timeouts,
-          latencies: latencies.map(toMicros),
-          okIdMsgs,
-        });
-      },
-    );
-    // Our own latency samples (float ms from hrtime), for every answer, not only 2xx.
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-      latencies.push(responseTime);
-    });
+  let errors = 0;
+  let timeouts = 0;
+  const connections = await openConnections(target, plan.connections);
+  const measureFrom = performance.now() + plan.warmupSeconds * 1000;
+  const endAt = measureFrom + plan.seconds * 1000;
+
+  return new Promise((resolve) => {
+    let stopped = false;
+    const next = (connection: Connection): void => {
+      if (stopped) return;
+      const delivery = moneyInDelivery(plan.account);
+      const sentAt = performance.now();
+      connection.send(delivery.body, plan.timeoutMs, (outcome: Outcome) => {
+        const now = performance.now();
+        const ok = outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300;
+        if (stopped) return;
+        if (now < measureFrom || now >= endAt) {
+          if (ok) unmeasuredOkIdMsgs.push(delivery.idMsg);
+        } else if (outcome.kind === 'answer') {
+          statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
+          latencies.push(toMicros(now - sentAt));
+          if (ok) okIdMsgs.push(delivery.idMsg);
+        } else if (outcome.kind === 'timeout') {
+          timeouts++;
+        } else {
+          errors++;
+        }
+        next(connection);
+      });
+    };
+    // One clock for the deadlines and the end of the run, instead of a timer per request.
+    const clock = setInterval(() => {
+      const now = performance.now();
+      if (now < endAt) {
+        for (const connection of connections) connection.expire(now);
+        return;
+      }
+      stopped = true;
+      clearInterval(clock);
+      for (const connection of connections) connection.close();
+      const completed = Object.values(statuses).reduce((a, b) => a + b, 0) + errors + timeouts;
+      resolve({ mode: 'closed', seconds: plan.seconds, completed, statuses, errors, timeouts, latencies, okIdMsgs, unmeasuredOkIdMsgs });
+    }, 10);
+    for (const connection of connections) next(connection);
   });
 }

@@ -8,6 +8,11 @@ export interface LoadPlan {
   connections: number;
   /** Requests per second, paced mode only. */
   rate?: number;
+  /**
+   * The loader's own warm-up, at the plan's rate or concurrency, before `seconds` are measured: a
+   * fresh loader process runs its code cold, and would count its own slowness as the contender's.
+   */
+  warmupSeconds: number;
   /** Answers later than this count as timeouts (the platform waits 5 s, then redelivers). */
   timeoutMs: number;
   account: { clabe: string; ownerId: string };
@@ -23,9 +28,9 @@ export interface Latency {
 
 export interface LoadResult {
   mode: LoadPlan['mode'];
-  /** Wall-clock seconds the load ran (paced: from the first due request to the last answer). */
+  /** Wall-clock seconds measured, after the warm-up (paced: from the first measured request's due time to the last answer). */
   seconds: number;
-  /** Requests answered or failed (those still in flight when a closed run stops are not counted). */
+  /** Requests answered or failed in the measured time (those still in flight when a closed run stops are not counted). */
   completed: number;
   /** Answers by HTTP status. */
   statuses: Record<string, number>;
@@ -38,8 +43,12 @@ export interface LoadResult {
   sendLagP99Ms?: number;
   /** CPU time the loader process used, user + system seconds: load generation shares the machine's cores. */
   loaderCpuSeconds?: number;
-  /** id_msg of every delivery answered 2xx: each must be in the contender's database. */
+  /** How long the loader process ran, start-up and warm-up included. */
+  loaderWallSeconds?: number;
+  /** id_msg of every delivery answered 2xx in the measured time: each must be in the contender's database. */
   okIdMsgs: string[];
+  /** id_msg of the deliveries answered 2xx outside it (the warm-up, or after the end): not counted, but audited too. */
+  unmeasuredOkIdMsgs: string[];
 }
 
 export function percentile(sorted: readonly number[], fraction: number): number {

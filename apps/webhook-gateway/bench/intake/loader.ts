@@ -16,4 +16,5 @@ const plan = JSON.parse(planText) as LoadPlan;
 const result = plan.mode === 'paced' ? await pacedLoad(plan, token) : await closedLoad(plan, token);
 const cpu = process.cpuUsage();
 result.loaderCpuSeconds = (cpu.user + cpu.system) / 1e6;
+result.loaderWallSeconds = process.uptime();
 process.stdout.write(`${JSON.stringify(result)}\n`);

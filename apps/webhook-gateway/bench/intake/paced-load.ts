@@ -1,94 +1,85 @@
 // A fixed request rate, open loop: request i is due at start + i/rate whatever happened to the
-// ones before, over at most `connections` keep-alive sockets (more wait in the agent's queue).
+// ones before, over at most `connections` keep-alive connections (more wait in a queue, in order).
 // Latency is measured from the moment a request was due, so a contender that falls behind pays for
-// the queue it builds (no coordinated omission). autocannon's own rate limit is not used: it sends
-// each connection's quota back to back at the start of every second, which is a burst, not a rate.
-import http from 'node:http';
+// the queue it builds (no coordinated omission). The connections are opened first, and the first
+// `warmupSeconds` of the schedule are the loader's warm-up: sent and audited, not measured. Free
+// connections are taken in turn (first freed, first used), so none sits idle long enough for the
+// server to close it under a request.
+import { openConnections, postTarget, type Connection, type Outcome } from './keep-alive.ts';
 import { moneyInDelivery } from './money-in.ts';
 import { summarizeLatency, toMicros, type LoadPlan, type LoadResult } from './load-result.ts';
 
 export async function pacedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
   const rate = plan.rate;
   if (rate === undefined || !(rate > 0)) throw new Error(`a paced load needs a rate above 0 requests/s, got ${rate}`);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: plan.connections });
-  const total = Math.max(1, Math.round(rate * plan.seconds));
+  const target = postTarget(plan.url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+  const warmup = Math.round(rate * plan.warmupSeconds);
+  const measured = Math.max(1, Math.round(rate * plan.seconds));
+  const total = warmup + measured;
   const intervalMs = 1000 / rate;
   const okIdMsgs: string[] = [];
+  const unmeasuredOkIdMsgs: string[] = [];
   const latencies: number[] = [];
   const lags: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
   let timeouts = 0;
-  const inFlight = new Set<Promise<void>>();
-
-  const send = (dueAt: number): Promise<void> =>
-    new Promise<void>((resolve) => {
-      lags.push(performance.now() - dueAt);
-      const delivery = moneyInDelivery(plan.account);
-      let timedOut = false;
-      let settled = false;
-      // Exactly one outcome per request, whichever of answer, error or timeout comes first.
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        outcome();
-        resolve();
-      };
-      const request = http.request(
-        plan.url,
-        { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(delivery.body) } },
-        (response) => {
-          response.resume();
-          response.once('end', () =>
-            settle(() => {
-              const status = response.statusCode ?? 0;
-              statuses[status] = (statuses[status] ?? 0) + 1;
-              latencies.push(performance.now() - dueAt);
-              if (status >= 200 && status < 300) okIdMsgs.push(delivery.idMsg);
-            }),
-          );
-          response.once('error', () => settle(() => errors++));
-        },
-      );
-      const timer = setTimeout(() => {
-        timedOut = true;
-        request.destroy(new Error('timed out'));
-      }, plan.timeoutMs);
-      request.once('error', () => settle(() => (timedOut ? timeouts++ : errors++)));
-      request.end(delivery.body);
-    });
+  let settled = 0;
+  const connections = await openConnections(target, plan.connections);
+  const free: Connection[] = [...connections];
+  /** Requests waiting for a free connection, oldest first. */
+  const waiting: number[] = [];
+  let waitingHead = 0;
 
   const start = performance.now() + 20;
+  const measureFrom = start + warmup * intervalMs;
   let next = 0;
-  await new Promise<void>((done) => {
-    const tick = () => {
+  return new Promise<LoadResult>((resolve) => {
+    const finish = (): void => {
+      clearInterval(clock);
+      for (const connection of connections) connection.close();
+      // Until the last answer: a contender that falls behind the schedule shows a lower rate.
+      const seconds = (performance.now() - measureFrom) / 1000;
+      resolve({ mode: 'paced', seconds, completed: measured, statuses, errors, timeouts, latencies, sendLagP99Ms: summarizeLatency(lags).p99, okIdMsgs, unmeasuredOkIdMsgs });
+    };
+    const send = (connection: Connection, index: number): void => {
+      const dueAt = start + index * intervalMs;
+      const isMeasured = index >= warmup;
+      if (isMeasured) lags.push(toMicros(performance.now() - dueAt));
+      const delivery = moneyInDelivery(plan.account);
+      connection.send(delivery.body, plan.timeoutMs, (outcome: Outcome) => {
+        const ok = outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300;
+        if (!isMeasured) {
+          if (ok) unmeasuredOkIdMsgs.push(delivery.idMsg);
+        } else if (outcome.kind === 'answer') {
+          statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
+          latencies.push(toMicros(performance.now() - dueAt));
+          if (ok) okIdMsgs.push(delivery.idMsg);
+        } else if (outcome.kind === 'timeout') {
+          timeouts++;
+        } else {
+          errors++;
+        }
+        if (++settled === total) return finish();
+        if (waitingHead < waiting.length) send(connection, waiting[waitingHead++]!);
+        else free.push(connection);
+      });
+    };
+    const dispatch = (): void => {
       const now = performance.now();
       while (next < total && start + next * intervalMs <= now) {
-        const pending = send(start + next * intervalMs);
-        inFlight.add(pending);
-        void pending.then(() => inFlight.delete(pending));
+        const connection = free.shift();
+        if (connection) send(connection, next);
+        else waiting.push(next);
         next++;
       }
-      if (next >= total) return done();
-      setTimeout(tick, Math.max(0, start + next * intervalMs - now));
+      if (next < total) setTimeout(dispatch, Math.max(0, start + next * intervalMs - performance.now()));
     };
-    tick();
+    // The deadlines of requests in flight, on one clock instead of a timer per request.
+    const clock = setInterval(() => {
+      const now = performance.now();
+      for (const connection of connections) connection.expire(now);
+    }, 50);
+    dispatch();
   });
-  await Promise.all(inFlight);
-  // Until the last answer: a contender that falls behind the schedule shows a lower rate.
-  const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
-  const lagSummary = summarizeLatency(lags);
-  return {
-    mode: 'paced',
-    seconds,
-    completed: total,
-    statuses,
-    errors,
-    timeouts,
-    latencies: latencies.map(toMicros),
-    sendLagP99Ms: lagSummary.p99,
-    okIdMsgs,
-  };
 }

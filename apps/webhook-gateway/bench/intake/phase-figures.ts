@@ -16,6 +16,8 @@ export interface PhaseFigures {
   /** Paced: the worst slice's p99 of how late the loader sent. */
   sendLagP99Ms?: number;
   loaderCpuSeconds: number;
+  /** How long the loader processes ran, start-up and warm-up included (what their CPU time is spread over). */
+  loaderWallSeconds: number;
 }
 
 export function combineSlices(slices: readonly LoadResult[]): PhaseFigures {
@@ -25,6 +27,7 @@ export function combineSlices(slices: readonly LoadResult[]): PhaseFigures {
   let errors = 0;
   let timeouts = 0;
   let loaderCpuSeconds = 0;
+  let loaderWallSeconds = 0;
   let sendLagP99Ms: number | undefined;
   const latencies: number[] = [];
   for (const slice of slices) {
@@ -33,6 +36,7 @@ export function combineSlices(slices: readonly LoadResult[]): PhaseFigures {
     errors += slice.errors;
     timeouts += slice.timeouts;
     loaderCpuSeconds += slice.loaderCpuSeconds ?? 0;
+    loaderWallSeconds += slice.loaderWallSeconds ?? 0;
     for (const [status, count] of Object.entries(slice.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
     for (const latency of slice.latencies) latencies.push(latency);
     if (slice.sendLagP99Ms !== undefined) sendLagP99Ms = Math.max(sendLagP99Ms ?? 0, slice.sendLagP99Ms);
@@ -48,6 +52,7 @@ export function combineSlices(slices: readonly LoadResult[]): PhaseFigures {
     latency: summarizeLatency(latencies),
     ...(sendLagP99Ms === undefined ? {} : { sendLagP99Ms }),
     loaderCpuSeconds,
+    loaderWallSeconds,
   };
 }
 

@@ -80,11 +80,11 @@ export function formatReport(runs: readonly ContenderRun[], verdict: Verdict, pa
   });
   const share = (phase: 'peak' | 'paced') => {
     const cpu = runs.reduce((sum, run) => sum + run[phase].loaderCpuSeconds, 0);
-    const seconds = runs.reduce((sum, run) => sum + run[phase].seconds, 0);
+    const seconds = runs.reduce((sum, run) => sum + run[phase].loaderWallSeconds, 0);
     return seconds > 0 ? `${Math.round((100 * cpu) / seconds)}%` : '–';
   };
   // The loader shares the machine's cores with the contender and PostgreSQL: how much it took is part of the picture.
-  lines.push(`load generator (a second process): ${share('peak')} of one core at peak, ${share('paced')} paced, start-up included`);
+  lines.push(`load generator (a second process): ${share('peak')} of one core at peak, ${share('paced')} paced (its start-up and warm-up included)`);
   const gateway = runs.find((run) => run.name === 'gateway');
   if (gateway) {
     lines.push('');

@@ -14,6 +14,8 @@ import { startReceiver, type ReceiverProcess } from './receiver-process.ts';
 const ANSWER_TIMEOUT_MS = 5_000;
 const READY_TIMEOUT_MS = 30_000;
 const ROUTE = '/webhooks/core/money-in';
+/** Each load's loader process runs this long before it measures (its answers are audited all the same). */
+const LOADER_WARMUP_SECONDS = 1;
 
 export interface Audit {
   answeredOk: number;
@@ -68,9 +70,11 @@ export async function openSession(contender: Contender, context: SessionContext)
     contender,
     url: running.url,
     async load(plan) {
-      const result = await runLoad({ ...plan, url, connections: config.connections, timeoutMs: ANSWER_TIMEOUT_MS, account }, token);
+      const result = await runLoad({ ...plan, url, connections: config.connections, timeoutMs: ANSWER_TIMEOUT_MS, warmupSeconds: LOADER_WARMUP_SECONDS, account }, token);
       // Counted before the liveness check: what it acknowledged before dying must be stored too.
-      for (const id of result.okIdMsgs) answered.push(id); // not push(...ids): 100k arguments overflow the stack
+      // not push(...ids): 100k arguments overflow the stack
+      for (const id of result.okIdMsgs) answered.push(id);
+      for (const id of result.unmeasuredOkIdMsgs) answered.push(id);
       const exit = running.exitedWith();
       if (exit !== undefined) throw new Error(`${contender.label} exited (${exit}) during a ${plan.mode} load. Its output:\n${running.output()}`);
       return result;
