@@ -6,7 +6,7 @@ import { recordResult } from '@paykit/bench';
 import { startSandboxProcess } from '@paykit/testing/sandbox';
 import { createCoreClient } from '@paykit/core-client';
 
-const ROUNDS = 15;
+const ROUNDS = 25;
 const CALLS = 300;
 const TARGET = 1.15;
 
@@ -17,7 +17,9 @@ try {
   const client0 = seed.body.core.clients[0]!;
   const credential = client0.credentials.find((c) => c.environment === 'staging')!;
   const clock = await sandbox.control.getClock();
-  const now = () => new Date(clock.status === 200 ? clock.body.now : Date.now());
+  // The sandbox's manual clock stands still: its time, read once (the client asks on every call).
+  const sandboxNow = new Date(clock.status === 200 ? clock.body.now : Date.now());
+  const now = () => sandboxNow;
   const core = createCoreClient({ environment: 'sandbox', baseUrl: sandbox.urls.core, clientId: client0.clientId, apiKey: client0.apiKeys.staging, clientSecret: credential.clientSecret, now });
   const token = (await core.tokens.current()).token;
   const url = `${sandbox.urls.core}/v1/clients/${client0.clientId}/webhooks`;
