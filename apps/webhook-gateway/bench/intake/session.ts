@@ -3,7 +3,7 @@
 // then the process stopped and the database dropped whatever happened.
 import type { BenchConfig } from './config.ts';
 import type { Contender } from './contenders.ts';
-import { createBenchDatabase, type BenchDatabase } from './databases.ts';
+import { checkpoint, createBenchDatabase, type BenchDatabase } from './databases.ts';
 import { onInterrupt } from './interrupt.ts';
 import { runLoad } from './load.ts';
 import type { LoadPlan, LoadResult } from './load-result.ts';
@@ -65,11 +65,17 @@ export async function openSession(contender: Contender, context: SessionContext)
   const forgetReceiver = onInterrupt(() => running.stop());
   const url = `${running.url}${ROUTE}`;
   const answered: string[] = [];
+  let checkpointWarned = false;
 
   return {
     contender,
     url: running.url,
     async load(plan) {
+      const notCheckpointed = await checkpoint(config.adminUrl);
+      if (notCheckpointed !== undefined && !checkpointWarned) {
+        checkpointWarned = true;
+        console.warn(`note: no CHECKPOINT before each load (${notCheckpointed}); the WAL of one load may be flushed during the next`);
+      }
       const result = await runLoad({ ...plan, url, connections: config.connections, timeoutMs: ANSWER_TIMEOUT_MS, warmupSeconds: LOADER_WARMUP_SECONDS, account }, token);
       // Counted before the liveness check: what it acknowledged before dying must be stored too.
       // not push(...ids): 100k arguments overflow the stack
