@@ -6,7 +6,8 @@
 // After a warm-up, the contenders take turns in rounds (the order rotates) so that load from
 // elsewhere on this shared machine hits all of them alike: first the peak (closed loop,
 // BENCH_CONNECTIONS connections), then a fixed rate of ½ the GATEWAY's peak for every contender
-// (the same absolute rate, so latencies compare). Then each is stopped and audited: every
+// (the same absolute rate, so latencies compare). Every load starts after a CHECKPOINT, and its
+// loader warms up for a second before it measures. Then each is stopped and audited: every
 // delivery answered 2xx must be in its database. Exit 1 if a target is missed or anything failed.
 // Targets: gateway ≥ 2× Express and ≥ 1× minimal in throughput, p99 < 50 ms at the paced rate.
 //
