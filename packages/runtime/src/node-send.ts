@@ -21,9 +21,13 @@ export interface SendInit {
 
 export type Send = (url: string, init: SendInit) => Promise<Response>;
 
+// An idle connection is closed after 4 s, or sooner when the server's Keep-Alive header announces
+// a shorter timeout (Node's agent then keeps a second's margin): a request is never written to a
+// connection the server is closing at that moment (ECONNRESET), which undici avoids the same way.
+const IDLE_MS = 4_000;
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_MS }),
 };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

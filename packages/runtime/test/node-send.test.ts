@@ -403,6 +403,35 @@ describe('request bodies and connections', () => {
     expect(arrived[4]!.headers['transfer-encoding']).toBeUndefined();
   });
 
+  it("closes an idle connection before the server's announced Keep-Alive timeout (a second's margin), not after it", async () => {
+    let closedAfterMs: number | undefined;
+    let answeredAt = 0;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+      answeredAt = performance.now();
+    });
+    // The server announces `Keep-Alive: timeout=3` and would close at 3 s; the client must close first, at about 2 s.
+    server.keepAliveTimeout = 3_000;
+    server.on('connection', (socket: net.Socket) => socket.on('close', () => (closedAfterMs = performance.now() - answeredAt)));
+    const running = await serve(server);
+    await createTransport({ product: 'core' }).send({ url: running.url, method: 'GET', headers: {} });
+    await within(
+      new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (closedAfterMs !== undefined) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 50);
+      }),
+      6_000,
+      'the idle connection closing',
+    );
+    expect(closedAfterMs).toBeGreaterThan(1_500);
+    expect(closedAfterMs).toBeLessThan(2_900);
+  }, 10_000);
+
   it('reuses one TCP connection for sequential requests', async () => {
     const server = await serve(
       http.createServer((req, res) => {
