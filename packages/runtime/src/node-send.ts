@@ -37,14 +37,16 @@ const MAX_REDIRECTS = 20;
 const BODY_HEADERS = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length'];
 /** Headers that only the origin they were meant for may see. */
 const ORIGIN_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/** Statuses whose Response has no body (one given would make the Response constructor throw). */
+export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** Methods node:http would send with chunked encoding when no length is given (fetch sends Content-Length: 0). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Parsed URLs of the few endpoints a client calls again and again. */
 const urls = new Map<string, URL>();
 
-function parsed(url: string): URL {
+/** `new URL(url)`, remembered (the transport reads its href, the sender its parts). */
+export function parsedUrl(url: string): URL {
   let found = urls.get(url);
   if (found === undefined) {
     found = new URL(url);
@@ -57,7 +59,7 @@ function parsed(url: string): URL {
 export const nodeSend: Send = (url, init) => send(url, init, 0);
 
 function send(url: string, init: SendInit, hops: number): Promise<Response> {
-  const target = parsed(url);
+  const target = parsedUrl(url);
   const agent = target.protocol === 'http:' || target.protocol === 'https:' ? agents[target.protocol] : undefined;
   // Anything else (data:, a scheme a custom global fetch knows): fetch's own business.
   if (agent === undefined) return globalThis.fetch(url, toFetchInit(init));

@@ -8,7 +8,7 @@ import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, sanitiz
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, isSafeToRepeat, retryPolicy, type RetryPolicy } from './retry.ts';
-import { nodeSend, type Send } from './node-send.ts';
+import { NULL_BODY_STATUSES, nodeSend, parsedUrl, type Send } from './node-send.ts';
 import { registerSender } from './sender.ts';
 
 export interface TransportOptions {
@@ -154,19 +154,6 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-// The URL as fetch (and a Request) reads it, remembered for the URLs a client sends again and again.
-const hrefs = new Map<string, string>();
-
-function hrefOf(url: string): string {
-  let href = hrefs.get(url);
-  if (href === undefined) {
-    href = new URL(url).href;
-    if (hrefs.size >= 1000) hrefs.clear();
-    hrefs.set(url, href);
-  }
-  return href;
-}
-
 function toIncoming(request: TransportRequest): IncomingRequest {
   const headers = headerRecord(request.headers);
   let body: Uint8Array<ArrayBuffer> | undefined;
@@ -178,7 +165,7 @@ function toIncoming(request: TransportRequest): IncomingRequest {
     body = request.body;
   }
   // The URL as fetch (and a Request) would read it, for logs and messages alike.
-  return { url: hrefOf(request.url), method: normaliseMethod(request.method), headers, body, redirect: request.redirect ?? 'follow', signal: request.signal };
+  return { url: parsedUrl(request.url).href, method: normaliseMethod(request.method), headers, body, redirect: request.redirect ?? 'follow', signal: request.signal };
 }
 
 interface Settings {
@@ -477,7 +464,6 @@ function makeLog(s: Settings, operation: string | undefined, method: string, url
 }
 
 // Statuses whose Response may not carry a body.
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 async function buffered(raw: Response, readable: boolean): Promise<{ response: Response; bytes: Uint8Array<ArrayBuffer> | undefined }> {
   if (raw.status < 200 || raw.status > 599) return { response: raw, bytes: undefined };
