@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { recordResult } from '@paykit/bench';
 import { startSandboxProcess } from '@paykit/testing/sandbox';
 import { createCoreClient } from '@paykit/core-client';
+import { readSeed } from '../test/helpers.ts';
 
 const PROCESSES = 3;
 const ROUNDS = 15;
@@ -104,13 +105,10 @@ if (childSetup !== undefined) {
 } else {
   const sandbox = await startSandboxProcess({ manualClock: true });
   try {
-    const seed = await sandbox.control.getSeed();
-    if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
-    const client0 = seed.body.core.clients[0]!;
-    const credential = client0.credentials.find((c) => c.environment === 'staging')!;
+    const seed = await readSeed(sandbox);
     const clock = await sandbox.control.getClock();
     if (clock.status !== 200) throw new Error('cannot read the sandbox clock');
-    const setup: Setup = { coreUrl: sandbox.urls.core, clientId: client0.clientId, apiKey: client0.apiKeys.staging, clientSecret: credential.clientSecret, nowIso: clock.body.now };
+    const setup: Setup = { coreUrl: sandbox.urls.core, clientId: seed.clientId, apiKey: seed.stagingApiKey, clientSecret: seed.stagingSecret, nowIso: clock.body.now };
     const runs: Measurement[] = [];
     for (let i = 0; i < PROCESSES; i++) {
       const run = await measureInChild(setup);

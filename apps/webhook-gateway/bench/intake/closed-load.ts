@@ -5,16 +5,11 @@
 // counted (their 2xx are still audited). Requests in flight at the end are abandoned.
 import { openConnections, postTarget, type Connection, type Outcome } from './keep-alive.ts';
 import { moneyInDelivery } from './money-in.ts';
-import { toMicros, type LoadPlan, type LoadResult } from './load-result.ts';
+import { createTally, tallyOutcome, type LoadPlan, type LoadResult } from './load-result.ts';
 
 export async function closedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
   const target = postTarget(plan.url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
-  const okIdMsgs: string[] = [];
-  const unmeasuredOkIdMsgs: string[] = [];
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let errors = 0;
-  let timeouts = 0;
+  const tally = createTally();
   const connections = await openConnections(target, plan.connections);
   const measureFrom = performance.now() + plan.warmupSeconds * 1000;
   const endAt = measureFrom + plan.seconds * 1000;
@@ -26,20 +21,10 @@ export async function closedLoad(plan: LoadPlan, token: string): Promise<LoadRes
       const delivery = moneyInDelivery(plan.account);
       const sentAt = performance.now();
       connection.send(delivery.body, plan.timeoutMs, (outcome: Outcome) => {
-        const now = performance.now();
-        const ok = outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300;
         if (stopped) return;
-        if (now < measureFrom || now >= endAt) {
-          if (ok) unmeasuredOkIdMsgs.push(delivery.idMsg);
-        } else if (outcome.kind === 'answer') {
-          statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
-          latencies.push(toMicros(now - sentAt));
-          if (ok) okIdMsgs.push(delivery.idMsg);
-        } else if (outcome.kind === 'timeout') {
-          timeouts++;
-        } else {
-          errors++;
-        }
+        const now = performance.now();
+        // Answers outside [measureFrom, endAt) are the warm-up's, or late: audited, not counted.
+        tallyOutcome(tally, outcome, delivery.idMsg, now - sentAt, now >= measureFrom && now < endAt);
         next(connection);
       });
     };
@@ -53,8 +38,8 @@ export async function closedLoad(plan: LoadPlan, token: string): Promise<LoadRes
       stopped = true;
       clearInterval(clock);
       for (const connection of connections) connection.close();
-      const completed = Object.values(statuses).reduce((a, b) => a + b, 0) + errors + timeouts;
-      resolve({ mode: 'closed', seconds: plan.seconds, completed, statuses, errors, timeouts, latencies, okIdMsgs, unmeasuredOkIdMsgs });
+      const completed = Object.values(tally.statuses).reduce((a, b) => a + b, 0) + tally.errors + tally.timeouts;
+      resolve({ mode: 'closed', seconds: plan.seconds, completed, ...tally });
     }, 10);
     for (const connection of connections) next(connection);
   });

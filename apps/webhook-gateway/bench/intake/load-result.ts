@@ -51,6 +51,39 @@ export interface LoadResult {
   unmeasuredOkIdMsgs: string[];
 }
 
+/** What a load counts of its answers, as both loaders count them. */
+export interface Tally {
+  statuses: Record<string, number>;
+  latencies: number[];
+  errors: number;
+  timeouts: number;
+  okIdMsgs: string[];
+  unmeasuredOkIdMsgs: string[];
+}
+
+export function createTally(): Tally {
+  return { statuses: {}, latencies: [], errors: 0, timeouts: 0, okIdMsgs: [], unmeasuredOkIdMsgs: [] };
+}
+
+/**
+ * Counts one request's outcome: a measured one by status (with its latency), as a timeout or as an
+ * error; an unmeasured one only if it was answered 2xx (its id is audited all the same).
+ */
+export function tallyOutcome(tally: Tally, outcome: { kind: 'answer'; status: number } | { kind: 'error' | 'timeout' }, idMsg: string, latencyMs: number, measured: boolean): void {
+  const ok = outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300;
+  if (!measured) {
+    if (ok) tally.unmeasuredOkIdMsgs.push(idMsg);
+  } else if (outcome.kind === 'answer') {
+    tally.statuses[outcome.status] = (tally.statuses[outcome.status] ?? 0) + 1;
+    tally.latencies.push(toMicros(latencyMs));
+    if (ok) tally.okIdMsgs.push(idMsg);
+  } else if (outcome.kind === 'timeout') {
+    tally.timeouts++;
+  } else {
+    tally.errors++;
+  }
+}
+
 export function percentile(sorted: readonly number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   // Nearest rank: the smallest sample with at least `fraction` of the samples at or below it.

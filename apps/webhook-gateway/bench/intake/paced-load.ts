@@ -7,7 +7,7 @@
 // server to close it under a request.
 import { openConnections, postTarget, type Connection, type Outcome } from './keep-alive.ts';
 import { moneyInDelivery } from './money-in.ts';
-import { summarizeLatency, toMicros, type LoadPlan, type LoadResult } from './load-result.ts';
+import { createTally, summarizeLatency, tallyOutcome, toMicros, type LoadPlan, type LoadResult } from './load-result.ts';
 
 export async function pacedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
   const rate = plan.rate;
@@ -17,13 +17,8 @@ export async function pacedLoad(plan: LoadPlan, token: string): Promise<LoadResu
   const measured = Math.max(1, Math.round(rate * plan.seconds));
   const total = warmup + measured;
   const intervalMs = 1000 / rate;
-  const okIdMsgs: string[] = [];
-  const unmeasuredOkIdMsgs: string[] = [];
-  const latencies: number[] = [];
+  const tally = createTally();
   const lags: number[] = [];
-  const statuses: Record<string, number> = {};
-  let errors = 0;
-  let timeouts = 0;
   let settled = 0;
   const connections = await openConnections(target, plan.connections);
   const free: Connection[] = [...connections];
@@ -40,7 +35,7 @@ export async function pacedLoad(plan: LoadPlan, token: string): Promise<LoadResu
       for (const connection of connections) connection.close();
       // Until the last answer: a contender that falls behind the schedule shows a lower rate.
       const seconds = (performance.now() - measureFrom) / 1000;
-      resolve({ mode: 'paced', seconds, completed: measured, statuses, errors, timeouts, latencies, sendLagP99Ms: summarizeLatency(lags).p99, okIdMsgs, unmeasuredOkIdMsgs });
+      resolve({ mode: 'paced', seconds, completed: measured, ...tally, sendLagP99Ms: summarizeLatency(lags).p99 });
     };
     const send = (connection: Connection, index: number): void => {
       const dueAt = start + index * intervalMs;
@@ -48,18 +43,7 @@ export async function pacedLoad(plan: LoadPlan, token: string): Promise<LoadResu
       if (isMeasured) lags.push(toMicros(performance.now() - dueAt));
       const delivery = moneyInDelivery(plan.account);
       connection.send(delivery.body, plan.timeoutMs, (outcome: Outcome) => {
-        const ok = outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300;
-        if (!isMeasured) {
-          if (ok) unmeasuredOkIdMsgs.push(delivery.idMsg);
-        } else if (outcome.kind === 'answer') {
-          statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
-          latencies.push(toMicros(performance.now() - dueAt));
-          if (ok) okIdMsgs.push(delivery.idMsg);
-        } else if (outcome.kind === 'timeout') {
-          timeouts++;
-        } else {
-          errors++;
-        }
+        tallyOutcome(tally, outcome, delivery.idMsg, performance.now() - dueAt, isMeasured);
         if (++settled === total) return finish();
         if (waitingHead < waiting.length) send(connection, waiting[waitingHead++]!);
         else free.push(connection);
