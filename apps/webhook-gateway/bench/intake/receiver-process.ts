@@ -28,6 +28,8 @@ export interface ReceiverOptions {
   readyTimeoutMs: number;
   /** Node options before the entry point (the profiler's --cpu-prof). */
   nodeArgs?: readonly string[];
+  /** A program to run node under, with its options (valgrind, for the instruction count). */
+  launcher?: readonly string[];
 }
 
 /**
@@ -39,7 +41,8 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 export async function startReceiver(options: ReceiverOptions): Promise<ReceiverProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--conditions=@paykit/source', options.entry], {
+  const [command, ...args] = [...(options.launcher ?? []), process.execPath, ...(options.nodeArgs ?? []), '--conditions=@paykit/source', options.entry];
+  const child: ChildProcess = spawn(command!, args, {
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...inheritedEnv(), ...options.env },
