@@ -17,8 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BenchConfigError, readBenchConfig } from './intake/config.ts';
-import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from './intake/contenders.ts';
+import { readOneContenderOrExit } from './intake/config.ts';
+import { CONTENDERS } from './intake/contenders.ts';
 import { createBenchDatabase } from './intake/databases.ts';
 import { installInterruptHandler, onInterrupt } from './intake/interrupt.ts';
 import { openConnections, postTarget, type Connection } from './intake/keep-alive.ts';
@@ -55,19 +55,7 @@ function wholeNumber(name: string, fallback: number, min: number): number {
   return Number(text);
 }
 
-const name = (process.argv[2] ?? 'gateway') as ContenderName;
-if (!(CONTENDER_NAMES as readonly string[]).includes(name)) {
-  console.error(`Unknown contender "${name}": choose among ${CONTENDER_NAMES.join(', ')}.`);
-  process.exit(2);
-}
-let config;
-try {
-  config = readBenchConfig({ ...process.env, BENCH_CONTENDERS: name });
-} catch (error) {
-  if (!(error instanceof BenchConfigError)) throw error;
-  console.error(error.message);
-  process.exit(2);
-}
+const { name, config } = readOneContenderOrExit();
 const deliveries = wholeNumber('BENCH_DELIVERIES', 5000, 100);
 const warmup = wholeNumber('BENCH_WARMUP_DELIVERIES', 3000, 0);
 try {

@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BenchConfigError, readBenchConfig } from './intake/config.ts';
-import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from './intake/contenders.ts';
+import { readOneContenderOrExit } from './intake/config.ts';
+import { CONTENDERS } from './intake/contenders.ts';
 import { summarizeProfile, type Share } from './intake/cpu-profile.ts';
 import { createBenchDatabase } from './intake/databases.ts';
 import { installInterruptHandler, onInterrupt } from './intake/interrupt.ts';
@@ -53,19 +53,7 @@ async function gatewayFigures(url: string): Promise<GatewayFigures> {
   };
 }
 
-const name = (process.argv[2] ?? 'gateway') as ContenderName;
-if (!(CONTENDER_NAMES as readonly string[]).includes(name)) {
-  console.error(`Unknown contender "${name}": choose among ${CONTENDER_NAMES.join(', ')}.`);
-  process.exit(2);
-}
-let config;
-try {
-  config = readBenchConfig({ ...process.env, BENCH_CONTENDERS: name });
-} catch (error) {
-  if (!(error instanceof BenchConfigError)) throw error;
-  console.error(error.message);
-  process.exit(2);
-}
+const { name, config } = readOneContenderOrExit();
 const rateText = process.env.BENCH_RATE;
 const rate = rateText ? Number(rateText) : undefined;
 if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) {

@@ -64,3 +64,22 @@ export function readBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
   if (problems.length > 0) throw new BenchConfigError(problems.join('\n'));
   return { adminUrl, contenders, seconds, rounds, warmupSeconds: 2, connections };
 }
+
+/**
+ * For the one-contender tools (intake-profile.ts, intake-instructions.ts): the contender named by
+ * the first argument (default gateway) and the benchmark's knobs, or a message on stderr and exit 2.
+ */
+export function readOneContenderOrExit(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): { name: ContenderName; config: BenchConfig } {
+  const name = argv[2] ?? 'gateway';
+  if (!(CONTENDER_NAMES as readonly string[]).includes(name)) {
+    console.error(`Unknown contender "${name}": choose among ${CONTENDER_NAMES.join(', ')}.`);
+    process.exit(2);
+  }
+  try {
+    return { name: name as ContenderName, config: readBenchConfig({ ...env, BENCH_CONTENDERS: name }) };
+  } catch (error) {
+    if (!(error instanceof BenchConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+}
