@@ -16,10 +16,10 @@ import { jsonbSafe } from './jsonb-text.ts';
 // The batch travels as two parameters, the same for pg and PGlite: the bodies, end to end, as one
 // binary bytea (copied, never escaped or decoded), and everything else as one JSON document (one
 // native JSON.stringify, where a text array per column costs an escaping pass per value in
-// JavaScript). Each body travels once: its bytea and (unless the caller gave a payload) its jsonb
-// are both cut from it in the database. The statement is the function of
-// migrations/0005_append_events.sql, whose plan the server keeps (see there for seq order, the
-// account guard and the lock order).
+// JavaScript). Each body travels once and is stored once: its bytea is cut from it in the database,
+// and a payload the caller did not give is parsed from it there and read from it later (NULL in
+// `payload`). The statement is the function of migrations/0005_append_events.sql as 0006 replaced
+// it, whose plan the server keeps (see 0005 for seq order, the account guard and the lock order).
 const INSERT_BATCH = 'SELECT * FROM webhook_events_append($1::json, $2::bytea)';
 
 /**

@@ -76,9 +76,10 @@ function accountGuard(guard: AccountGuard | undefined): Pick<PreparedEvent, 'gua
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
- * An omitted payload is JSON.parse(rawBody). Usually the database reads the jsonb straight from the
- * bytes (payloadAt), checked here without decoding them: UTF-8, no NUL (which text cannot hold), no
- * escape jsonb refuses, not nested too deep. Otherwise it is the jsonb text toJsonbText makes of it.
+ * An omitted payload is JSON.parse(rawBody). Usually the database reads it straight from the bytes
+ * (payloadAt) at the append and at every read, checked here without decoding them: UTF-8, no NUL
+ * (which text cannot hold), no escape jsonb refuses, not nested too deep. Otherwise it is the jsonb
+ * text toJsonbText makes of it, stored beside the body.
  * A byte order mark is no part of the JSON (RFC 8259 lets a parser ignore it; the raw body keeps it).
  */
 function payloadFromRaw(raw: Buffer): Pick<PreparedEvent, 'payloadAt' | 'payloadJson'> {

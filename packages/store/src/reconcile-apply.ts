@@ -33,8 +33,13 @@ export async function park(tx: Queryable, seq: string, reason: string): Promise<
  */
 const APPLY_SQL = `
 WITH read AS MATERIALIZED (
-  SELECT e.seq, e.event_type, e.payload, e.received_at, e.outcome, ledger_event_problem(e.event_type, e.payload) AS problem
-  FROM webhook_events e WHERE e.seq = ANY($1::bigint[]) AND ${WAITING('= ANY($1::bigint[])')}
+  SELECT seq, event_type, payload, received_at, outcome, ledger_event_problem(event_type, payload) AS problem
+  FROM (
+    -- OFFSET 0 keeps this a subquery of its own: each payload is read from its body once, not once per use.
+    SELECT e.seq, e.event_type, webhook_event_payload(e.raw_body, e.payload) AS payload, e.received_at, e.outcome
+    FROM webhook_events e WHERE e.seq = ANY($1::bigint[]) AND ${WAITING('= ANY($1::bigint[])')}
+    OFFSET 0
+  ) e
 ), events AS NOT MATERIALIZED (
   -- The events to apply: each statement below reads them from "read" (no second copy of the jsonb).
   SELECT seq, event_type, payload, payload->'body' AS b, received_at, outcome FROM read WHERE problem IS NULL

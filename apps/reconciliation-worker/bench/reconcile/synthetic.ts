@@ -59,7 +59,8 @@ const REFUND_BODY = `jsonb_build_object(
 
 const EVENTS_SQL = `
 INSERT INTO webhook_events (source, event_type, dedupe_key, id_msg, transaction_id, raw_body, payload, received_at, outcome, answer_status)
-SELECT 'core', type, 'core:' || id_msg, id_msg, payload->'body'->>'id', convert_to(payload::text, 'UTF8'), payload, (iso)::timestamptz, 'accepted', 200
+-- As the gateway stores them (migration 0006): the JSON in raw_body only, read from it by the worker.
+SELECT 'core', type, 'core:' || id_msg, id_msg, payload->'body'->>'id', convert_to(payload::text, 'UTF8'), NULL, (iso)::timestamptz, 'accepted', 200
 FROM (
   SELECT b, k, type, id_msg, iso,
          jsonb_build_object('id_msg', id_msg, 'msg_name', type, 'msg_date', '2026-11-21',
