@@ -27,8 +27,8 @@ export async function naiveApply(db: Database): Promise<number> {
   for (;;) {
     const event = await db.transaction(async (tx) => {
       const { rows } = await tx.query<Claimed>(
-        `SELECT e.seq::text AS seq, e.event_type, p.payload, e.received_at, e.outcome, ledger_event_problem(e.event_type, p.payload) AS problem
-         FROM webhook_events e CROSS JOIN LATERAL (SELECT webhook_event_payload(e.raw_body, e.payload) AS payload) p
+        `SELECT e.seq::text AS seq, e.event_type, j.payload, e.received_at, e.outcome, ledger_event_problem(e.event_type, j.payload) AS problem
+         FROM webhook_events e CROSS JOIN LATERAL (SELECT webhook_event_payload(e.raw_body, e.payload) AS payload) j
          WHERE e.seq > $1::bigint AND NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq AND a.seq > $1::bigint)
            AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND p.seq > $1::bigint AND NOT p.retry)
          ORDER BY e.seq LIMIT 1 FOR UPDATE OF e SKIP LOCKED`,
