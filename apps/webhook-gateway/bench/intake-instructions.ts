@@ -17,14 +17,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readOneContenderOrExit } from './intake/config.ts';
+import { readOneContenderOrExit, wholeNumber } from './intake/config.ts';
 import { CONTENDERS } from './intake/contenders.ts';
 import { createBenchDatabase } from './intake/databases.ts';
 import { installInterruptHandler, onInterrupt } from './intake/interrupt.ts';
-import { openConnections, postTarget, type Connection } from './intake/keep-alive.ts';
+import { openConnections, type Connection } from './intake/keep-alive.ts';
 import { urlPassword } from './intake/mask.ts';
-import { BENCH_ACCOUNT, moneyInDelivery } from './intake/money-in.ts';
-import { startReceiver } from './intake/receiver-process.ts';
+import { BENCH_ACCOUNT, deliveryTarget, moneyInDelivery } from './intake/money-in.ts';
+import { receiverEnv, startReceiver } from './intake/receiver-process.ts';
+import { MONEY_IN_PATH } from './baselines/receiver-env.ts';
 
 /** Sends `count` new deliveries over the connections, each sending its next when answered; any answer but 2xx stops the run. */
 function sendDeliveries(connections: Connection[], count: number): Promise<void> {
@@ -45,19 +46,14 @@ function sendDeliveries(connections: Connection[], count: number): Promise<void>
   });
 }
 
-function wholeNumber(name: string, fallback: number, min: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min) {
-    console.error(`${name}="${text}": give a whole number of at least ${min} (default ${fallback}).`);
-    process.exit(2);
-  }
-  return Number(text);
-}
-
 const { name, config } = readOneContenderOrExit();
-const deliveries = wholeNumber('BENCH_DELIVERIES', 5000, 100);
-const warmup = wholeNumber('BENCH_WARMUP_DELIVERIES', 3000, 0);
+const problems: string[] = [];
+const deliveries = wholeNumber(process.env, 'BENCH_DELIVERIES', 5000, 100, 1_000_000, problems);
+const warmup = wholeNumber(process.env, 'BENCH_WARMUP_DELIVERIES', 3000, 0, 1_000_000, problems);
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(2);
+}
 try {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
 } catch {
@@ -77,14 +73,14 @@ try {
     label: `${contender.label} under valgrind`,
     entry: contender.entry,
     cwd: contender.cwd,
-    env: { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', DATABASE_URL: database.url, GATEWAY_LOG_LEVEL: 'warn', GATEWAY_CORE_TOKENS_MONEY_IN: token },
+    env: receiverEnv(database.url, token),
     secrets: [token, urlPassword(config.adminUrl)],
     // Node starts in about a minute under valgrind.
     readyTimeoutMs: 300_000,
     launcher: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${path.join(outDir, 'callgrind.out.%p')}`],
   });
   const forgetReceiver = onInterrupt(() => receiver.stop());
-  const connections = await openConnections(postTarget(`${receiver.url}/webhooks/core/money-in`, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }), config.connections);
+  const connections = await openConnections(deliveryTarget(`${receiver.url}${MONEY_IN_PATH}`, token), config.connections);
   const started = performance.now();
   try {
     await sendDeliveries(connections, warmup);

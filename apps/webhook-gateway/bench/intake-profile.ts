@@ -21,7 +21,8 @@ import { okPerSecond, summarizeLatency } from './intake/load-result.ts';
 import { urlPassword } from './intake/mask.ts';
 import { BENCH_ACCOUNT } from './intake/money-in.ts';
 import { backendPids, cpuSecondsOf, cpuTimesOf } from './intake/process-cpu.ts';
-import { startReceiver } from './intake/receiver-process.ts';
+import { receiverEnv, startReceiver } from './intake/receiver-process.ts';
+import { MONEY_IN_PATH } from './baselines/receiver-env.ts';
 
 interface GatewayFigures {
   batches: number;
@@ -74,13 +75,13 @@ try {
     label: contender.label,
     entry: contender.entry,
     cwd: contender.cwd,
-    env: { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', DATABASE_URL: database.url, GATEWAY_LOG_LEVEL: process.env.PROFILE_LOG_LEVEL ?? 'warn', GATEWAY_CORE_TOKENS_MONEY_IN: token },
+    env: receiverEnv(database.url, token, process.env.PROFILE_LOG_LEVEL ?? 'warn'),
     secrets: [token, urlPassword(config.adminUrl)],
     readyTimeoutMs: 30_000,
     nodeArgs: profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   const forgetReceiver = onInterrupt(() => receiver.stop());
-  const plan = { url: `${receiver.url}/webhooks/core/money-in`, connections: config.connections, timeoutMs: 5_000, warmupSeconds: 1, account: BENCH_ACCOUNT };
+  const plan = { url: `${receiver.url}${MONEY_IN_PATH}`, connections: config.connections, timeoutMs: 5_000, warmupSeconds: 1, account: BENCH_ACCOUNT };
   await runLoad({ ...plan, mode: 'closed', seconds: config.warmupSeconds }, token);
 
   const pgBefore = new Map((await backendPids(config.adminUrl, database.name)).map((pid) => [pid, cpuSecondsOf(pid) ?? 0]));

@@ -3,12 +3,12 @@
 // connection knows which one it is waiting for, so every 2xx names its delivery. The connections
 // are opened first; answers during the loader's warm-up, and after the measured `seconds`, are not
 // counted (their 2xx are still audited). Requests in flight at the end are abandoned.
-import { openConnections, postTarget, type Connection, type Outcome } from './keep-alive.ts';
-import { moneyInDelivery } from './money-in.ts';
+import { openConnections, type Connection, type Outcome } from './keep-alive.ts';
+import { deliveryTarget, moneyInDelivery } from './money-in.ts';
 import { createTally, tallyOutcome, type LoadPlan, type LoadResult } from './load-result.ts';
 
 export async function closedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
-  const target = postTarget(plan.url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+  const target = deliveryTarget(plan.url, token);
   const tally = createTally();
   const connections = await openConnections(target, plan.connections);
   const measureFrom = performance.now() + plan.warmupSeconds * 1000;

@@ -22,7 +22,8 @@ export class BenchConfigError extends Error {
   override name = 'BenchConfigError';
 }
 
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+/** The whole number in env[name] (fallback when unset), or a line in `problems` saying what to set. */
+export function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);

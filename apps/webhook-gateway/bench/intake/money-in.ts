@@ -3,6 +3,7 @@
 // and measure less work), to one account the contender's database knows.
 import { randomInt, randomUUID } from 'node:crypto';
 import { clabeControlDigit, formatMexicoCityLocal } from '@paykit/runtime';
+import { postTarget, type Target } from './keep-alive.ts';
 
 export interface BenchAccount {
   /** The beneficiary CLABE, seeded as ACTIVE before the gateway starts (unknown ones are refused with 422). */
@@ -15,6 +16,11 @@ export const BENCH_ACCOUNT: BenchAccount = { clabe: '646180000000000012', ownerI
 // A payer at another bank (BBVA's 012); the control digit computed rather than typed.
 const PAYER_FIRST17 = '01218000118359719';
 const PAYER_CLABE = `${PAYER_FIRST17}${clabeControlDigit(PAYER_FIRST17)}`;
+
+/** Where the deliveries go (a contender's MONEY_IN URL), each with the platform's bearer token and a JSON body. */
+export function deliveryTarget(url: string, token: string): Target {
+  return postTarget(url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+}
 
 export interface Delivery {
   idMsg: string;

@@ -5,14 +5,14 @@
 // `warmupSeconds` of the schedule are the loader's warm-up: sent and audited, not measured. Free
 // connections are taken in turn (first freed, first used), so none sits idle long enough for the
 // server to close it under a request.
-import { openConnections, postTarget, type Connection, type Outcome } from './keep-alive.ts';
-import { moneyInDelivery } from './money-in.ts';
+import { openConnections, type Connection, type Outcome } from './keep-alive.ts';
+import { deliveryTarget, moneyInDelivery } from './money-in.ts';
 import { createTally, summarizeLatency, tallyOutcome, toMicros, type LoadPlan, type LoadResult } from './load-result.ts';
 
 export async function pacedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
   const rate = plan.rate;
   if (rate === undefined || !(rate > 0)) throw new Error(`a paced load needs a rate above 0 requests/s, got ${rate}`);
-  const target = postTarget(plan.url, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+  const target = deliveryTarget(plan.url, token);
   const warmup = Math.round(rate * plan.warmupSeconds);
   const measured = Math.max(1, Math.round(rate * plan.seconds));
   const total = warmup + measured;

@@ -32,6 +32,11 @@ export interface ReceiverOptions {
   launcher?: readonly string[];
 }
 
+/** The environment every contender starts with: the gateway's contract, which the baselines share. */
+export function receiverEnv(databaseUrl: string, token: string, logLevel = 'warn'): Record<string, string> {
+  return { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', DATABASE_URL: databaseUrl, GATEWAY_LOG_LEVEL: logLevel, GATEWAY_CORE_TOKENS_MONEY_IN: token };
+}
+
 /**
  * The bench's environment without the receivers' own settings: a GATEWAY_CREDIT_LIMIT or a
  * DATABASE_URL left in the shell must not change what is measured; only `options.env` sets them.

@@ -8,12 +8,12 @@ import { onInterrupt } from './interrupt.ts';
 import { runLoad } from './load.ts';
 import type { LoadPlan, LoadResult } from './load-result.ts';
 import type { BenchAccount } from './money-in.ts';
-import { startReceiver, type ReceiverProcess } from './receiver-process.ts';
+import { MONEY_IN_PATH } from '../baselines/receiver-env.ts';
+import { receiverEnv, startReceiver, type ReceiverProcess } from './receiver-process.ts';
 
 /** The platform waits 5 s for an answer, then redelivers: a later answer is no answer. */
 const ANSWER_TIMEOUT_MS = 5_000;
 const READY_TIMEOUT_MS = 30_000;
-const ROUTE = '/webhooks/core/money-in';
 /** Each load's loader process runs this long before it measures (its answers are audited all the same). */
 const LOADER_WARMUP_SECONDS = 1;
 
@@ -52,7 +52,7 @@ export async function openSession(contender: Contender, context: SessionContext)
       label: contender.label,
       entry: contender.entry,
       cwd: contender.cwd,
-      env: { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', DATABASE_URL: database.url, GATEWAY_LOG_LEVEL: 'warn', GATEWAY_CORE_TOKENS_MONEY_IN: token },
+      env: receiverEnv(database.url, token),
       secrets: context.secrets,
       readyTimeoutMs: READY_TIMEOUT_MS,
     });
@@ -63,7 +63,7 @@ export async function openSession(contender: Contender, context: SessionContext)
   }
   const running = receiver;
   const forgetReceiver = onInterrupt(() => running.stop());
-  const url = `${running.url}${ROUTE}`;
+  const url = `${running.url}${MONEY_IN_PATH}`;
   const answered: string[] = [];
   let checkpointWarned = false;
 
