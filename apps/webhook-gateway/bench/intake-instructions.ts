@@ -27,23 +27,37 @@ import { BENCH_ACCOUNT, deliveryTarget, moneyInDelivery } from './intake/money-i
 import { receiverEnv, startReceiver } from './intake/receiver-process.ts';
 import { MONEY_IN_PATH } from './baselines/receiver-env.ts';
 
+const ANSWER_TIMEOUT_MS = 120_000;
+
 /** Sends `count` new deliveries over the connections, each sending its next when answered; any answer but 2xx stops the run. */
-function sendDeliveries(connections: Connection[], count: number): Promise<void> {
+async function sendDeliveries(connections: Connection[], count: number): Promise<void> {
+  if (count === 0) return;
   let sent = 0;
   let answered = 0;
-  return new Promise((resolve, reject) => {
-    const next = (connection: Connection): void => {
-      if (sent === count) return;
-      sent++;
-      connection.send(moneyInDelivery(BENCH_ACCOUNT).body, 120_000, (outcome) => {
-        if (outcome.kind !== 'answer') return reject(new Error(outcome.kind === 'error' ? `a delivery failed: ${outcome.error.message}` : 'a delivery got no answer within 120 s'));
-        if (outcome.status < 200 || outcome.status > 299) return reject(new Error(`a delivery was answered ${outcome.status}, not 2xx: the count would not be of intake`));
-        if (++answered === count) resolve();
-        else next(connection);
-      });
-    };
-    for (const connection of connections) next(connection);
-  });
+  // The connections time a request out only when told the time.
+  const clock = setInterval(() => {
+    const now = performance.now();
+    for (const connection of connections) connection.expire(now);
+  }, 1_000);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const next = (connection: Connection): void => {
+        if (sent === count) return;
+        sent++;
+        connection.send(moneyInDelivery(BENCH_ACCOUNT).body, ANSWER_TIMEOUT_MS, (outcome) => {
+          if (outcome.kind !== 'answer') {
+            return reject(new Error(outcome.kind === 'error' ? `a delivery failed: ${outcome.error.message}` : `a delivery got no answer within ${ANSWER_TIMEOUT_MS / 1000} s`));
+          }
+          if (outcome.status < 200 || outcome.status > 299) return reject(new Error(`a delivery was answered ${outcome.status}, not 2xx: the count would not be of intake`));
+          if (++answered === count) resolve();
+          else next(connection);
+        });
+      };
+      for (const connection of connections) next(connection);
+    });
+  } finally {
+    clearInterval(clock);
+  }
 }
 
 const { name, config } = readOneContenderOrExit();
