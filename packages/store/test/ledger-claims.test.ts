@@ -9,10 +9,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventStore, listParked, loadMigrations, migrate, MIGRATIONS_DIR, openDatabase, reconcileOnce, recordOutbound, retryParked } from '../src/index.ts';
-import type { Database, EventStore, NewEvent, Queryable } from '../src/index.ts';
+import type { Database, NewEvent, Queryable } from '../src/index.ts';
 import { testDatabases } from '../src/testing.ts';
 import type { OpenedTestDatabase } from '../src/testing.ts';
 import { appendAll, moneyIn, outbound, statusUpdate } from './support/ledger.ts';
+import { eventStoreSuite } from './support/store-suite.ts';
 
 /** Inserts one event the way the gateway does (its seq drawn by the INSERT), inside the caller's transaction. */
 async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
@@ -34,43 +35,34 @@ const orphanUpdate = () => statusUpdate(randomUUID(), 'LIQUIDATED');
 
 for (const kind of testDatabases()) {
   describe(`claims on ${kind.name}`, () => {
-    let opened: OpenedTestDatabase;
-    let store: EventStore;
-    beforeAll(async () => {
-      opened = await kind.open();
-      store = createEventStore(opened.db);
-    });
-    afterAll(async () => {
-      await store.close();
-      await opened.drop();
-    });
+    const suite = eventStoreSuite(kind);
 
     it('moves the floor over applied events and over the seq of an insert that rolled back', async () => {
       let gap = '';
-      const rolledBack = await opened.db
+      const rolledBack = await suite.opened.db
         .transaction(async (tx) => {
           gap = await insertEvent(tx, orphanUpdate());
           throw new Error('rolled back on purpose');
         })
         .catch((error: unknown) => error);
       expect(rolledBack).toBeInstanceOf(Error);
-      const seqs = await appendAll(store, [orphanUpdate(), orphanUpdate(), orphanUpdate()]);
-      expect(await reconcileOnce(opened.db)).toMatchObject({ applied: 3, parked: 0 });
+      const seqs = await appendAll(suite.store, [orphanUpdate(), orphanUpdate(), orphanUpdate()]);
+      expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 3, parked: 0 });
       const last = seqs.map(BigInt).reduce((a, b) => (a > b ? a : b));
       expect(BigInt(gap)).toBeLessThan(last);
-      expect(await floorOf(opened.db)).toBe(last);
-      expect(await countOf(opened.db, UNAPPLIED)).toBe(0);
+      expect(await floorOf(suite.opened.db)).toBe(last);
+      expect(await countOf(suite.opened.db, UNAPPLIED)).toBe(0);
     });
 
     it('claims a parked event below the floor again once it is retried', async () => {
-      const [badSeq] = await appendAll(store, [moneyIn({ amount: 12.5 })]);
-      expect(await reconcileOnce(opened.db)).toMatchObject({ applied: 0, parked: 1 });
-      await appendAll(store, [orphanUpdate(), orphanUpdate()]);
-      expect(await reconcileOnce(opened.db)).toMatchObject({ applied: 2, parked: 0 });
-      expect(await floorOf(opened.db)).toBeGreaterThan(BigInt(badSeq!));
-      expect(await retryParked(opened.db, [badSeq!])).toBe(1);
-      expect(await reconcileOnce(opened.db)).toMatchObject({ applied: 0, parked: 1 });
-      expect((await listParked(opened.db)).find((p) => p.seq === badSeq)).toMatchObject({ attempts: 2, retry: false });
+      const [badSeq] = await appendAll(suite.store, [moneyIn({ amount: 12.5 })]);
+      expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 0, parked: 1 });
+      await appendAll(suite.store, [orphanUpdate(), orphanUpdate()]);
+      expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 2, parked: 0 });
+      expect(await floorOf(suite.opened.db)).toBeGreaterThan(BigInt(badSeq!));
+      expect(await retryParked(suite.opened.db, [badSeq!])).toBe(1);
+      expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 0, parked: 1 });
+      expect((await listParked(suite.opened.db)).find((p) => p.seq === badSeq)).toMatchObject({ attempts: 2, retry: false });
     });
 
     it('keeps what 0003 marked applied when 0004 moves the marker out of webhook_events', async () => {

@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEventStore, loadMigrations, migrate, MIGRATIONS_DIR, StoreInputError } from '../src/index.ts';
-import type { Database, EventStore } from '../src/index.ts';
+import type { Database } from '../src/index.ts';
 import { testDatabases } from '../src/testing.ts';
 import type { OpenedTestDatabase } from '../src/testing.ts';
 import { newEvent } from './support/events.ts';
+import { eventStoreSuite } from './support/store-suite.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -21,46 +22,37 @@ async function storedColumn(db: Database, seqs: string[]): Promise<Map<string, u
 
 for (const kind of testDatabases()) {
   describe(`payloads read from the body on ${kind.name}`, () => {
-    let opened: OpenedTestDatabase;
-    let store: EventStore;
-    beforeAll(async () => {
-      opened = await kind.open();
-      store = createEventStore(opened.db);
-    });
-    afterAll(async () => {
-      await store.close();
-      await opened.drop();
-    });
+    const suite = eventStoreSuite(kind);
 
     it('keeps an omitted payload only in the body, a given one in its column, and reads both back', async () => {
       const rawText = '{"msg_name":"MONEY_IN","body":{"amount":"10.00","name":"Peña"}}';
       const [fromBody, withBom, given] = await Promise.all([
-        store.append(newEvent({ rawBody: encode(rawText), payload: undefined })),
-        store.append(newEvent({ rawBody: encode(`\uFEFF${rawText}`), payload: undefined })),
-        store.append(newEvent({ rawBody: encode(rawText), payload: { mended: true } })),
+        suite.store.append(newEvent({ rawBody: encode(rawText), payload: undefined })),
+        suite.store.append(newEvent({ rawBody: encode(`\uFEFF${rawText}`), payload: undefined })),
+        suite.store.append(newEvent({ rawBody: encode(rawText), payload: { mended: true } })),
       ]);
-      const column = await storedColumn(opened.db, [fromBody.seq, withBom.seq, given.seq]);
+      const column = await storedColumn(suite.opened.db, [fromBody.seq, withBom.seq, given.seq]);
       expect(column.get(fromBody.seq)).toBeNull();
       expect(column.get(withBom.seq)).toBeNull();
       expect(column.get(given.seq)).toEqual({ mended: true });
 
-      expect((await store.get(fromBody.seq))!.payload).toEqual(JSON.parse(rawText));
-      expect((await store.get(withBom.seq))!.payload).toEqual(JSON.parse(rawText));
-      expect((await store.get(given.seq))!.payload).toEqual({ mended: true });
-      const listed = await store.list({ limit: 10 });
+      expect((await suite.store.get(fromBody.seq))!.payload).toEqual(JSON.parse(rawText));
+      expect((await suite.store.get(withBom.seq))!.payload).toEqual(JSON.parse(rawText));
+      expect((await suite.store.get(given.seq))!.payload).toEqual({ mended: true });
+      const listed = await suite.store.list({ limit: 10 });
       expect(listed.find((event) => event.seq === fromBody.seq)!.payload).toEqual(JSON.parse(rawText));
     });
 
     it('refuses at the append a body jsonb cannot hold, so no reader ever fails on it, and stores its batch neighbours', async () => {
       // JSON, and nothing the store's own check refuses, but past jsonb's numeric range.
       const [overflow, neighbour] = await Promise.allSettled([
-        store.append(newEvent({ rawBody: encode('{"n":1e1000000}'), payload: undefined })),
-        store.append(newEvent({ rawBody: encode('{"n":1}'), payload: undefined })),
+        suite.store.append(newEvent({ rawBody: encode('{"n":1e1000000}'), payload: undefined })),
+        suite.store.append(newEvent({ rawBody: encode('{"n":1}'), payload: undefined })),
       ]);
       expect(overflow.status).toBe('rejected');
       expect((overflow as PromiseRejectedResult).reason).toBeInstanceOf(StoreInputError);
       expect(neighbour.status).toBe('fulfilled');
-      const stored = await store.get((neighbour as PromiseFulfilledResult<{ seq: string }>).value.seq);
+      const stored = await suite.store.get((neighbour as PromiseFulfilledResult<{ seq: string }>).value.seq);
       expect(stored!.payload).toEqual({ n: 1 });
     });
   });
