@@ -33,7 +33,26 @@ export interface ScenarioFigures {
   longestAnswerMs: number;
   /** What else the scenario checked, in words, with figures. */
   notes: string[];
+  /** The ledger's figures, where the scenario measures money rather than deliveries alone. */
+  money?: MoneyFigures;
   durationMs: number;
+}
+
+/**
+ * What the ledger made of it: every figure named "required zero" must be 0; conflicts recorded
+ * must equal the conflicts the scenario made; recovery must take at most its bound.
+ */
+export interface MoneyFigures {
+  /** Settled transfers whose ledger item is not settled at the end (required zero). */
+  stuck: number;
+  /** Credits or status updates with an owner (a receivable, a recorded transfer) still orphan at the end (required zero). */
+  orphaned: number;
+  /** Conflicting duplicates the scenario sent, and how many the ledger recorded as conflicts. */
+  conflictsMade?: number;
+  conflictsRecorded?: number;
+  /** Seconds from the fault's end until the process answered or applied again, and the bound. */
+  secondsToRecover?: number;
+  recoverWithinSeconds?: number;
 }
 
 export interface ReliabilityReport {
@@ -71,9 +90,30 @@ export function violations(scenarios: readonly ScenarioFigures[], secrets: Relia
     if (s.lost !== 0) found.push(`${s.scenario}: ${s.lost} event(s) lost`);
     if (s.duplicated !== 0) found.push(`${s.scenario}: ${s.duplicated} event(s) duplicated`);
     if (s.fiveXx !== 0 && !s.fiveXxAllowed) found.push(`${s.scenario}: ${s.fiveXx} 5xx answer(s)`);
+    if (s.money) found.push(...moneyViolations(s.scenario, s.money));
   }
   if (secrets && secrets.found !== 0) found.push(`secrets: ${secrets.found} secret(s) found in the suite's outputs`);
   return found;
+}
+
+function moneyViolations(scenario: string, m: MoneyFigures): string[] {
+  const found: string[] = [];
+  if (m.stuck !== 0) found.push(`${scenario}: ${m.stuck} settled transfer(s) stuck in the ledger`);
+  if (m.orphaned !== 0) found.push(`${scenario}: ${m.orphaned} item(s) with an owner left orphan`);
+  if (m.conflictsMade !== undefined && m.conflictsRecorded !== m.conflictsMade) {
+    found.push(`${scenario}: ${m.conflictsRecorded ?? 0} of ${m.conflictsMade} conflicting duplicate(s) recorded as conflicts`);
+  }
+  if (m.secondsToRecover !== undefined && m.recoverWithinSeconds !== undefined && !(m.secondsToRecover <= m.recoverWithinSeconds)) {
+    found.push(`${scenario}: recovered in ${m.secondsToRecover} s, more than ${m.recoverWithinSeconds} s`);
+  }
+  return found;
+}
+
+function formatMoney(m: MoneyFigures): string {
+  const parts = [`stuck ${m.stuck}`, `orphaned ${m.orphaned}`];
+  if (m.conflictsMade !== undefined) parts.push(`conflicts recorded ${m.conflictsRecorded ?? 0} of ${m.conflictsMade}`);
+  if (m.secondsToRecover !== undefined) parts.push(`recovered in ${m.secondsToRecover} s (bound ${m.recoverWithinSeconds ?? '-'} s)`);
+  return `ledger: ${parts.join(', ')}`;
 }
 
 const COLUMNS = ['scenario', 'sent', 'acked', 'stored', 'applied', 'lost', 'dup', 'bad inputs', '5xx', 'longest ms'] as const;
@@ -95,7 +135,10 @@ export function formatSummary(report: ReliabilityReport): string {
   const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [`reliability (${report.scale}, store: ${report.store})`, line(COLUMNS), ...rows.map(line)];
-  for (const s of report.scenarios) for (const note of s.notes) out.push(`  ${s.scenario}: ${note}`);
+  for (const s of report.scenarios) {
+    if (s.money) out.push(`  ${s.scenario}: ${formatMoney(s.money)}`);
+    for (const note of s.notes) out.push(`  ${s.scenario}: ${note}`);
+  }
   if (report.secrets) out.push(`secrets: ${report.secrets.outputsScanned} outputs scanned, ${report.secrets.found} secret(s) found`);
   out.push(report.violations.length === 0 ? 'every required zero holds' : `VIOLATED:\n${report.violations.map((v) => `  - ${v}`).join('\n')}`);
   return out.join('\n');

@@ -57,6 +57,19 @@ describe('the report', () => {
     ]);
   });
 
+  it('flags money left stuck or orphan, conflicts not recorded, and a recovery past its bound', () => {
+    const held = { stuck: 0, orphaned: 0, conflictsMade: 3, conflictsRecorded: 3, secondsToRecover: 4.2, recoverWithinSeconds: 15 };
+    expect(violations([figures({ scenario: 'race', money: held })], null)).toEqual([]);
+    expect(violations([figures({ scenario: 'race', money: { stuck: 2, orphaned: 1, conflictsMade: 3, conflictsRecorded: 1, secondsToRecover: 16, recoverWithinSeconds: 15 } })], null)).toEqual([
+      'race: 2 settled transfer(s) stuck in the ledger',
+      'race: 1 item(s) with an owner left orphan',
+      'race: 1 of 3 conflicting duplicate(s) recorded as conflicts',
+      'race: recovered in 16 s, more than 15 s',
+    ]);
+    const text = formatSummary({ generatedAt: '', scale: 'reduced', store: 'PGlite', scenarios: [figures({ scenario: 'race', money: held })], secrets: null, violations: [] });
+    expect(text).toContain('race: ledger: stuck 0, orphaned 0, conflicts recorded 3 of 3, recovered in 4.2 s (bound 15 s)');
+  });
+
   it('collects what each scenario recorded and prints one row each with the verdict', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'paykit-report-test-'));
     dirs.push(dir);
