@@ -1,8 +1,11 @@
 // The release check CI runs: every publishable package whose released files, or whose spec,
 // changed since its last release needs a pending changeset naming it; a spec whose revision
-// (`info.version`) moved needs that date in the changeset. "Last release" is the last commit
-// that wrote the package's CHANGELOG.md (`changeset version` writes it), so the rule holds on a
-// branch and on main alike, with no base branch to guess.
+// (`info.version`) moved needs that date in the changeset. "Last release" is what released the
+// package's current version: its tag (`changeset publish` tags `<name>@<version>`), or else the
+// last commit that set the manifest's version, provided the CHANGELOG has that version's entry
+// (`changeset version` writes both). An edit of the CHANGELOG alone moves nothing, the "Version
+// packages" commit itself passes, and the rule holds on a branch and on main alike, with no base
+// branch to guess.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -12,7 +15,7 @@ import { publishablePackages, type PackageManifest, type WorkspacePackage } from
 
 export interface PackageReleaseState {
   name: string;
-  /** The commit of the last release (its CHANGELOG.md), null when never released. */
+  /** The commit that released the current version (its tag, or the commit that set the version), null when never released. */
   lastRelease: string | null;
   /** Released files and the spec changed since then (paths from the repository root). */
   changed: string[];
@@ -75,13 +78,35 @@ function workspaceNames(root: string): Set<string> {
   return names;
 }
 
+function changelogHas(root: string, pkg: WorkspacePackage, version: string): boolean {
+  const file = path.join(root, pkg.dir, 'CHANGELOG.md');
+  if (!existsSync(file)) return false;
+  const heading = new RegExp(`^##\\s+${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm');
+  return heading.test(readFileSync(file, 'utf8'));
+}
+
+const VERSION_LINE = '^[[:space:]]*"version"[[:space:]]*:';
+
+/** The commit that released the package's current version, or null when that version was never released. */
+async function lastReleaseCommit(root: string, pkg: WorkspacePackage): Promise<string | null> {
+  const version = pkg.manifest.version;
+  if (typeof version !== 'string') return null;
+  const tag = await run('git', ['rev-parse', '-q', '--verify', `refs/tags/${pkg.name}@${version}^{commit}`], { cwd: root });
+  if (tag.code === 0) return tag.stdout.trim();
+  if (!changelogHas(root, pkg, version)) return null;
+  return lines(await git(root, ['log', '-1', '--format=%H', `-G${VERSION_LINE}`, '--', `${pkg.dir}/package.json`]))[0] ?? null;
+}
+
 async function changedSinceRelease(root: string, pkg: WorkspacePackage): Promise<{ lastRelease: string | null; changed: string[] }> {
-  const changelog = `${pkg.dir}/CHANGELOG.md`;
   const scope = [pkg.dir, ...(pkg.spec ? [pkg.spec] : [])];
-  const lastRelease = lines(await git(root, ['log', '-1', '--format=%H', '--', changelog]))[0] ?? null;
-  // A release versioned in the work tree and not yet committed (its CHANGELOG.md is new or
-  // modified): what is there now is that release, so nothing is unreleased.
-  if (lines(await git(root, ['status', '--porcelain', '--', changelog])).length > 0) return { lastRelease, changed: [] };
+  const lastRelease = await lastReleaseCommit(root, pkg);
+  // A release versioned in the work tree and not yet committed (the manifest's version moved and
+  // the CHANGELOG has its entry): what is there now is that release, so nothing is unreleased.
+  const committed = await fileAt(root, 'HEAD', `${pkg.dir}/package.json`);
+  const committedVersion = committed === undefined ? undefined : (JSON.parse(committed) as PackageManifest).version;
+  if (committedVersion !== pkg.manifest.version && typeof pkg.manifest.version === 'string' && changelogHas(root, pkg, pkg.manifest.version)) {
+    return { lastRelease, changed: [] };
+  }
   const untracked = lines(await git(root, ['ls-files', '--others', '--exclude-standard', '--', ...scope]));
   const touched = lastRelease ? lines(await git(root, ['diff', '--name-only', lastRelease, '--', ...scope])) : lines(await git(root, ['ls-files', '--', ...scope]));
   const changed: string[] = [];

@@ -90,8 +90,47 @@ describe('the release check', () => {
     write('packages/codemods/src/index.ts', 'export {};\n');
     await commit('new package');
     expect((await checkReleaseChangesets(root)).problems[0]).toMatch(/^@paykit\/codemods was never released and no pending changeset names it: packages\/codemods\/package\.json, packages\/codemods\/src\/index\.ts\./);
+    write('packages/codemods/package.json', JSON.stringify({ name: '@paykit/codemods', version: '0.1.0' }));
     write('packages/codemods/CHANGELOG.md', '# @paykit/codemods\n\n## 0.1.0\n');
     expect((await checkReleaseChangesets(root)).problems).toEqual([]);
+  });
+
+  it('is not fooled by an edit of the CHANGELOG: the release is the commit that set the version', async () => {
+    write('packages/core-client/src/index.ts', 'export const API_VERSION = "2026-05-07"; export const added = 1;\n');
+    await commit('a change');
+    write('packages/core-client/CHANGELOG.md', '# @paykit/core-client\n\n## 0.3.0\n\nA typo fixed.\n');
+    await commit('changelog typo');
+    const { problems, packages } = await checkReleaseChangesets(root);
+    expect(problems[0]).toMatch(/^@paykit\/core-client changed since its last release \(0\.3\.0, commit [0-9a-f]{7}\) and no pending changeset names it: packages\/core-client\/src\/index\.ts\./);
+    expect(packages[0]?.changed).toEqual(['packages/core-client/src/index.ts']);
+  });
+
+  it('passes on the "Version packages" commit that consumes the changesets, and counts from it', async () => {
+    write('packages/core-client/src/index.ts', 'export const API_VERSION = "2026-05-07"; export const added = 1;\n');
+    write('.changeset/added.md', '---\n"@paykit/core-client": minor\n---\n\nAn export added.\n');
+    await commit('a change with its changeset');
+    expect((await checkReleaseChangesets(root)).problems).toEqual([]);
+    // What `changeset version` does: the version moves, the CHANGELOG gains its entry, the changeset goes.
+    write('packages/core-client/package.json', manifest({ version: '0.4.0' }));
+    write('packages/core-client/CHANGELOG.md', '# @paykit/core-client\n\n## 0.4.0\n\n- An export added.\n\n## 0.3.0\n');
+    rmSync(path.join(root, '.changeset/added.md'));
+    expect((await checkReleaseChangesets(root)).problems).toEqual([]);
+    await commit('Version packages');
+    const released = await checkReleaseChangesets(root);
+    expect(released.problems).toEqual([]);
+    expect(released.packages[0]?.changed).toEqual([]);
+    write('packages/core-client/src/index.ts', 'export const API_VERSION = "2026-05-07"; export const added = 2;\n');
+    await commit('after the release');
+    expect((await checkReleaseChangesets(root)).problems[0]).toMatch(/changed since its last release \(0\.4\.0, commit/);
+  });
+
+  it('takes the release tag when there is one', async () => {
+    await runOk('git', ['tag', '@paykit/core-client@0.3.0'], { cwd: root, env: gitEnv });
+    const tagged = (await runOk('git', ['rev-parse', 'HEAD'], { cwd: root, env: gitEnv })).stdout.trim();
+    write('packages/core-client/src/index.ts', 'export const API_VERSION = "2026-05-07"; export const added = 1;\n');
+    await commit('a change');
+    const { packages } = await checkReleaseChangesets(root);
+    expect(packages[0]).toMatchObject({ lastRelease: tagged, changed: ['packages/core-client/src/index.ts'] });
   });
 
   it('refuses a folder that is not the repository', async () => {
