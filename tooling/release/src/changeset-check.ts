@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { covers, highest, specDiff, type SpecDiff } from './api-diff.ts';
 import { run, runOk } from './exec.ts';
 import { ChangesetFormatError, readPendingChangesets, type PendingChangeset } from './pending-changesets.ts';
 import { publishablePackages, type PackageManifest, type WorkspacePackage } from './workspace.ts';
@@ -21,6 +22,8 @@ export interface PackageReleaseState {
   changed: string[];
   /** The pending changesets that name it. */
   changesets: string[];
+  /** A client's spec against the one it was released with (api-diff.ts); absent without a spec or a release. */
+  api?: { spec: string; diff: SpecDiff };
 }
 
 export interface ReleaseCheckResult {
@@ -127,6 +130,20 @@ async function changedSinceRelease(root: string, pkg: WorkspacePackage): Promise
   return { lastRelease, changed };
 }
 
+/** A changeset must be at least the level the API difference needs, and name each breaking change. */
+function apiProblems(pkg: WorkspacePackage, diff: SpecDiff, naming: readonly PendingChangeset[]): string[] {
+  const needed = diff.level;
+  if (needed === null || !pkg.spec) return [];
+  const given = highest(naming.map((c) => c.releases[pkg.name] ?? 'none'));
+  if (!covers(given, needed)) {
+    const shown = [...diff.breaking, ...diff.additions].slice(0, 5).join('; ');
+    return [`${pkg.spec} changed the API of ${pkg.name} since its release ${pkg.manifest.version} in a way that needs a ${needed} release (${shown}${diff.breaking.length + diff.additions.length > 5 ? '; …' : ''}), but its changeset(s) ask for ${given ?? 'none'} (${naming.map((c) => c.file).join(', ')}). Make one ${needed}, and for a breaking change say how to migrate.`];
+  }
+  const unsaid = diff.breaking.filter((line) => !naming.some((c) => c.summary.includes(line)));
+  if (unsaid.length === 0) return [];
+  return [`${pkg.name}'s changeset(s) (${naming.map((c) => c.file).join(', ')}) do not say ${unsaid.length} breaking API change(s) of ${pkg.spec}, so its CHANGELOG would not either: run \`pnpm release:api-diff --write ${naming[0]!.file}\` to add them. First: ${unsaid[0]}`];
+}
+
 /** Checks the pending changesets against what changed since each package's last release. */
 export async function checkReleaseChangesets(root: string): Promise<ReleaseCheckResult> {
   if (!existsSync(path.join(root, '.changeset/config.json'))) {
@@ -154,7 +171,8 @@ export async function checkReleaseChangesets(root: string): Promise<ReleaseCheck
   for (const pkg of publishablePackages(root)) {
     const { lastRelease, changed } = await changedSinceRelease(root, pkg);
     const naming = pending.filter((c) => pkg.name in c.releases);
-    packages.push({ name: pkg.name, lastRelease, changed, changesets: naming.map((c) => c.file) });
+    const state: PackageReleaseState = { name: pkg.name, lastRelease, changed, changesets: naming.map((c) => c.file) };
+    packages.push(state);
     if (changed.length > 0 && naming.length === 0) {
       const what = lastRelease ? `changed since its last release (${pkg.manifest.version}, commit ${lastRelease.slice(0, 7)})` : 'was never released';
       const shown = changed.slice(0, 8).join(', ') + (changed.length > 8 ? `, and ${changed.length - 8} more` : '');
@@ -165,6 +183,14 @@ export async function checkReleaseChangesets(root: string): Promise<ReleaseCheck
       const now = specVersion(readFileSync(path.join(root, pkg.spec), 'utf8'));
       if (now && before !== now && !naming.some((c) => c.summary.includes(now))) {
         problems.push(`${pkg.spec} moved from revision ${before ?? '(none)'} to ${now}, but no changeset naming ${pkg.name} mentions ${now} (${naming.map((c) => c.file).join(', ')}): start its summary with "${now}: " and the platform's change.`);
+      }
+    }
+    if (pkg.spec && lastRelease) {
+      const released = await fileAt(root, lastRelease, pkg.spec);
+      if (released !== undefined) {
+        const diff = specDiff(parse(released), parse(readFileSync(path.join(root, pkg.spec), 'utf8')));
+        state.api = { spec: pkg.spec, diff };
+        if (diff.level !== null && naming.length > 0) problems.push(...apiProblems(pkg, diff, naming));
       }
     }
   }

@@ -1,6 +1,6 @@
 // The release check on a small repository made for each test: a released client package and its
 // spec, then a change, and what the check says about it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,7 +48,9 @@ describe('the release check', () => {
     await commit('tests and tooling');
     const result = await checkReleaseChangesets(root);
     expect(result.problems).toEqual([]);
-    expect(result.packages).toEqual([{ name: '@paykit/core-client', lastRelease: expect.stringMatching(/^[0-9a-f]{40}$/), changed: [], changesets: [] }]);
+    expect(result.packages).toEqual([
+      { name: '@paykit/core-client', lastRelease: expect.stringMatching(/^[0-9a-f]{40}$/), changed: [], changesets: [], api: { spec: 'specs/core.yaml', diff: { level: null, breaking: [], additions: [], notes: 0 } } },
+    ]);
   });
 
   it('fails when the spec or a released file changed without a changeset, committed or not, naming the files and what to do', async () => {
@@ -76,6 +78,33 @@ describe('the release check', () => {
     const dated = await checkReleaseChangesets(root);
     expect(dated.problems).toEqual([]);
     expect(dated.packages[0]?.changesets).toEqual(['.changeset/new-route.md']);
+  });
+
+  it('refuses a breaking spec change with a patch changeset, and a major one that does not say the change', async () => {
+    write('specs/core.yaml', `${spec('2026-05-07').replace('paths: {}', 'paths: {}\ncomponents:\n  schemas:\n    Tx:\n      type: object\n      properties:\n        id: { type: string }\n        status: { type: string }')}`);
+    write('.changeset/tx.md', '---\n"@paykit/core-client": minor\n---\n\nThe transaction schema.\n');
+    await commit('Version packages');
+    // Treat that as released: the version moves with its CHANGELOG entry.
+    write('packages/core-client/package.json', manifest({ version: '0.4.0' }));
+    write('packages/core-client/CHANGELOG.md', '# @paykit/core-client\n\n## 0.4.0\n\n## 0.3.0\n');
+    rmSync(path.join(root, '.changeset/tx.md'));
+    await commit('release 0.4.0');
+
+    write('specs/core.yaml', `${spec('2026-05-07').replace('paths: {}', 'paths: {}\ncomponents:\n  schemas:\n    Tx:\n      type: object\n      properties:\n        id: { type: string }')}`);
+    write('.changeset/drop-status.md', '---\n"@paykit/core-client": patch\n---\n\nTidy the schema.\n');
+    const patch = await checkReleaseChangesets(root);
+    expect(patch.problems).toHaveLength(1);
+    expect(patch.problems[0]).toMatch(/^specs\/core\.yaml changed the API of @paykit\/core-client since its release 0\.4\.0 in a way that needs a major release \(.*status.*\), but its changeset\(s\) ask for patch/);
+    expect(patch.packages[0]?.api?.diff.level).toBe('major');
+
+    write('.changeset/drop-status.md', '---\n"@paykit/core-client": major\n---\n\nTidy the schema.\n');
+    const unsaid = await checkReleaseChangesets(root);
+    expect(unsaid.problems[0]).toMatch(/do not say 1 breaking API change\(s\) of specs\/core\.yaml.*pnpm release:api-diff --write \.changeset\/drop-status\.md/);
+
+    const cli = path.resolve(import.meta.dirname, '../src/cli.ts');
+    await runOk(process.execPath, [cli, 'api-diff', '--root', root, '--write', '.changeset/drop-status.md'], { cwd: root, env: gitEnv });
+    expect((await checkReleaseChangesets(root)).problems).toEqual([]);
+    expect(readFileSync(path.join(root, '.changeset/drop-status.md'), 'utf8')).toContain('API changes in specs/core.yaml (major):\n- Breaking: ');
   });
 
   it('reports a changeset that names no package of the workspace or is malformed', async () => {
