@@ -54,6 +54,14 @@ describe('the released history', () => {
     }
   });
 
+  it('published packages depend on ranges, never exact pins, so a consumer shares its own zod', () => {
+    for (const pkg of publishablePackages(REPO_ROOT)) {
+      for (const [name, range] of Object.entries(pkg.manifest.dependencies ?? {})) {
+        expect(range, `${pkg.name} → ${name}`).toMatch(name.startsWith('@paykit/') ? /^workspace:\^$/ : /^\^/);
+      }
+    }
+  });
+
   it('apps are private and take the packages through the workspace protocol', () => {
     for (const app of ['apps/sandbox', 'apps/webhook-gateway']) {
       const manifest = readManifest(path.join(REPO_ROOT, app, 'package.json'));
