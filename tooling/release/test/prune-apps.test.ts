@@ -62,7 +62,7 @@ const APPS: AppCase[] = [
     probes: ['/', '/summary.json'],
     maxMb: 80,
   },
-  { name: '@paykit/scripts', folder: 'apps/scripts', env: () => ({}), probes: [], run: { args: ['--help'], expect: /Usage: paykit/ }, maxMb: 120 },
+  { name: '@paykit/scripts', folder: 'apps/scripts', env: () => ({}), probes: [], run: { args: ['--help'], expect: /Usage: paykit/ }, maxMb: 80 },
 ];
 
 describe.each(APPS)('$name pruned out of the monorepo', (app) => {
