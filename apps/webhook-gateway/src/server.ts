@@ -64,7 +64,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
   const logger = createLogger(config, options.logDestination);
   const ownsDatabase = options.database === undefined;
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pglite` }));
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: `${config.dataDir}/pglite`,
+      queryTimeoutMs: config.databaseQueryTimeoutMs,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    }));
   try {
     const migrated = await migrate(database);
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'store migrated');
@@ -286,7 +293,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     close: () =>
       (closing ??= (async () => {
-        await app.close();
+        // A keep-alive connection busy when the close began turns idle once answered, and would
+        // hold the close for its whole keep-alive (72 s): each is closed as soon as it is idle.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
         await events.close();
         if (ownsDatabase) await database.close();
         logger.flush?.();
