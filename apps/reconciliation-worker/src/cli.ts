@@ -22,7 +22,12 @@ async function main(args: string[]): Promise<number> {
     console.error('run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`');
     return 2;
   }
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  });
   try {
     await migrate(db);
     if (command === 'run') {

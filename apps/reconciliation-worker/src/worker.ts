@@ -3,7 +3,11 @@ import path from 'node:path';
 import { migrate, openDatabase, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
+import { createHealth } from './health.ts';
 import { startApplyLoop, type ApplyLoop } from './loop.ts';
+
+/** How long a stop waits for the round in progress before it closes the database under it. */
+const STOP_GRACE_MS = 3_000;
 
 export interface Worker {
   url: string;
@@ -12,7 +16,14 @@ export interface Worker {
 }
 
 export async function startWorker(config: WorkerConfig, options: { database?: Database; onError?: (error: unknown) => void } = {}): Promise<Worker> {
-  const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') }));
+  const db =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: path.join(config.dataDir, 'pglite'),
+      queryTimeoutMs: config.databaseQueryTimeoutMs,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    }));
   let loop: ApplyLoop | undefined;
   let server: ConsoleServer | undefined;
   try {
@@ -24,6 +35,7 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
       host: config.host,
       staleAfterSeconds: config.staleAfterSeconds,
       status: () => ({ applied: loop?.totals.applied ?? 0, lastError: loop?.lastError ?? null, caughtUp: loop?.caughtUp ?? false }),
+      health: createHealth(db, loop),
     });
   } catch (error) {
     await loop?.stop();
@@ -36,8 +48,12 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
     database: db,
     async close() {
       await console.close();
-      await loop?.stop();
+      const stopped = loop?.stop();
+      // A round on a frozen connection would wait out its statement deadline: past a grace, closing
+      // the database ends it (PostgreSQL rolls the batch back; its events are claimed again).
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
       if (!options.database) await db.close();
+      await stopped;
     },
   };
 }

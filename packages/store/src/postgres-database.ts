@@ -20,6 +20,8 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 /** Pooled connections unused this long are closed (pg-pool's own default, said here). */
 const IDLE_CLOSE_MS = 10_000;
+/** How long close() lets the statements in flight finish before it destroys their connections. */
+const CLOSE_GRACE_MS = 3_000;
 /** TCP keepalive probes start after this much silence, so the OS too ends a dead idle socket. */
 const KEEPALIVE_DELAY_MS = 10_000;
 
@@ -193,10 +195,11 @@ class PostgresDatabase implements Database {
 
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      // pool.end() waits for the connections in use (each bounded by queryTimeoutMs) and ends the
-      // idle ones politely; a frozen socket never confirms, so whatever is left is destroyed.
+      // pool.end() waits for the connections in use and ends the idle ones politely; a frozen
+      // socket never confirms, and a stop must not wait a whole statement deadline: whatever is
+      // left after CLOSE_GRACE_MS is destroyed (a transaction cut so is rolled back by the server).
       const ended = this.#pool.end().catch(() => {});
-      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, this.#limits.queryTimeoutMs + this.#limits.connectTimeoutMs).unref())]);
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, Math.min(CLOSE_GRACE_MS, this.#limits.queryTimeoutMs)).unref())]);
       for (const client of this.#clients) client.socket.destroy();
       this.#clients.clear();
     })();
