@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createEventStore, type Database, type EventStore, type NewEvent } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
-import { startTcpProxy, type TcpProxy } from '@paykit/testing/tcp-proxy';
+import { proxyUrl, type TcpProxy } from '@paykit/testing/tcp-proxy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const postgres = testDatabases().find((kind) => kind.name === 'postgres');
@@ -61,10 +61,7 @@ describe.skipIf(!postgres)('the worker when its PostgreSQL connection freezes', 
     db = opened.db;
     drop = opened.drop;
     events = createEventStore(db);
-    const url = new URL(opened.url!);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${proxy.port}`;
-    proxiedUrl = url;
+    ({ proxy, url: proxiedUrl } = await proxyUrl(opened.url!));
   });
   afterEach(async () => {
     proxy.thaw();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createAccountStore, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
-import { startTcpProxy, type TcpProxy } from '@paykit/testing/tcp-proxy';
+import { proxyUrl, type TcpProxy } from '@paykit/testing/tcp-proxy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLABES, bearer, moneyInEnvelope, post, testEnv } from './helpers.ts';
 
@@ -28,10 +28,7 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
     const opened = await postgres!.open();
     db = opened.db;
     drop = opened.drop;
-    const url = new URL(opened.url!);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${proxy.port}`;
-    proxiedUrl = url;
+    ({ proxy, url: proxiedUrl } = await proxyUrl(opened.url!));
     await createAccountStore(db).upsert({ clabe: CLABES.acme, ownerId: null, status: 'ACTIVE', creditLimit: null });
   });
   afterEach(async () => {

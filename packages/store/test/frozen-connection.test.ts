@@ -5,7 +5,7 @@
 import { isUnavailable } from '../src/connection-errors.ts';
 import { openDatabase, StoreUnavailableError, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
-import { startTcpProxy, type TcpProxy } from '@paykit/testing/tcp-proxy';
+import { proxyUrl, type TcpProxy } from '@paykit/testing/tcp-proxy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const postgres = testDatabases().find((kind) => kind.name === 'postgres');
@@ -32,10 +32,9 @@ describe.skipIf(!postgres)('PostgreSQL behind a connection that freezes', () => 
   beforeAll(async () => {
     const test = await postgres!.open();
     drop = test.drop;
-    const url = new URL(test.url!);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${proxy.port}`;
-    proxiedUrl = url.toString();
+    const proxied = await proxyUrl(test.url!);
+    proxy = proxied.proxy;
+    proxiedUrl = proxied.url.toString();
     await test.db.query('CREATE TABLE frozen_rows (id int PRIMARY KEY)');
   });
   afterEach(() => proxy.thaw());

@@ -117,3 +117,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       }),
   };
 }
+
+/** A proxy in front of the server a URL names (a postgres:// URL, say), and the same URL through it. */
+export async function proxyUrl(target: string): Promise<{ proxy: TcpProxy; url: URL }> {
+  const url = new URL(target);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  url.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url };
+}
