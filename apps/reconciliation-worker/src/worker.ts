@@ -1,6 +1,6 @@
 // The worker as one object: the database (migrated), the apply loop and the console.
 import path from 'node:path';
-import { migrate, openDatabase, type Database } from '@paykit/store';
+import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
 import { createHealth } from './health.ts';
@@ -16,18 +16,18 @@ export interface Worker {
 }
 
 export async function startWorker(config: WorkerConfig, options: { database?: Database; onError?: (error: unknown) => void } = {}): Promise<Worker> {
-  const db =
-    options.database ??
-    (await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: path.join(config.dataDir, 'pglite'),
-      queryTimeoutMs: config.databaseQueryTimeoutMs,
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
-    }));
+  const databaseOptions = {
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  };
+  const db = options.database ?? (await openDatabase(databaseOptions));
   let loop: ApplyLoop | undefined;
   let server: ConsoleServer | undefined;
   try {
-    await migrate(db);
+    // Not under the deadline of a batch's statements: a migration may rewrite a large table.
+    await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long));
     if (config.apply) loop = startApplyLoop(db, { batchSize: config.batchSize, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, onError: options.onError });
     server = await startConsole({
       db,

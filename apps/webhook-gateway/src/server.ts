@@ -3,7 +3,7 @@
 // delivery is authenticated before its body is read, evaluated (evaluate.ts), committed
 // (intake.ts) and only then answered.
 import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, gatewayWebhooks, type CashAnswer, type CoreEventType, type GatewayProblem, type MoneyInRejected, type Received } from '@paykit/contracts';
-import { StoreInputError, StoreUnavailableError, createAccountStore, createEventStore, migrate, openDatabase, type Account, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
+import { StoreInputError, StoreUnavailableError, createAccountStore, createEventStore, migrate, openDatabase, withLongStatements, type Account, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
 import { initServer, type RequestValidationError } from '@ts-rest/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
@@ -64,16 +64,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
   const logger = createLogger(config, options.logDestination);
   const ownsDatabase = options.database === undefined;
-  const database =
-    options.database ??
-    (await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: `${config.dataDir}/pglite`,
-      queryTimeoutMs: config.databaseQueryTimeoutMs,
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
-    }));
+  const databaseOptions = {
+    databaseUrl: config.databaseUrl,
+    dataDir: `${config.dataDir}/pglite`,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  };
+  const database = options.database ?? (await openDatabase(databaseOptions));
   try {
-    const migrated = await migrate(database);
+    // Not under the deadline of deliveries' statements: a migration may rewrite a large table.
+    const migrated = await withLongStatements(database, ownsDatabase ? databaseOptions : {}, (db) => migrate(db));
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'store migrated');
   } catch (error) {
     if (ownsDatabase) await database.close();

@@ -84,3 +84,21 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   if (options.databaseUrl !== undefined) return openPostgres(options.databaseUrl, options);
   return openPglite(options.dataDir);
 }
+
+/** The statement deadline of withLongStatements: a migration may rewrite a whole table. */
+export const LONG_STATEMENT_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * Runs `work` (migrations, say) on a PostgreSQL connection of its own whose statements may run for
+ * 30 minutes, past the deadline meant for serving statements, then closes it. Without a
+ * `databaseUrl` (PGlite, which has no deadline, or a database the caller opened itself) it runs on `db`.
+ */
+export async function withLongStatements<T>(db: Database, options: DatabaseOptions, work: (db: Database) => Promise<T>): Promise<T> {
+  if (options.databaseUrl === undefined || db.kind !== 'postgres') return work(db);
+  const long = await openPostgres(options.databaseUrl, { ...options, poolSize: 1, queryTimeoutMs: LONG_STATEMENT_TIMEOUT_MS });
+  try {
+    return await work(long);
+  } finally {
+    await long.close();
+  }
+}

@@ -3,7 +3,7 @@
 // client-side deadline as "unavailable", the frozen connections are destroyed rather than handed out
 // again, the pool works again once the network does, and close() returns. Needs DATABASE_URL.
 import { isUnavailable } from '../src/connection-errors.ts';
-import { openDatabase, StoreUnavailableError, type Database } from '@paykit/store';
+import { openDatabase, StoreUnavailableError, withLongStatements, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 import { proxyUrl, type TcpProxy } from '@paykit/testing/tcp-proxy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -114,5 +114,26 @@ describe.skipIf(!postgres)('PostgreSQL behind a connection that freezes', () => 
     expect(closed.error).toBeUndefined();
     expect(closed.ms).toBeLessThan(QUERY_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 500);
     expect((await inFlight).error).toBeInstanceOf(StoreUnavailableError);
+  });
+});
+
+describe.skipIf(!postgres)('statement deadlines on PostgreSQL', () => {
+  it('fails a statement slower than queryTimeoutMs, and runs it through withLongStatements (migrations)', async () => {
+    const test = await postgres!.open();
+    const options = { databaseUrl: test.url!, queryTimeoutMs: 300 };
+    const db = await openDatabase(options);
+    try {
+      const slow = await timed(db.query('SELECT pg_sleep(0.6)'));
+      expect(slow.error).toBeInstanceOf(StoreUnavailableError);
+      expect(slow.ms).toBeLessThan(600);
+      const long = await timed(withLongStatements(db, options, (migrator) => migrator.query<{ done: boolean }>('SELECT pg_sleep(0.6) IS NOT NULL AS done')));
+      expect(long.error).toBeUndefined();
+      expect(long.value?.rows).toEqual([{ done: true }]);
+      // The serving pool is not harmed by either.
+      expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+      await test.drop();
+    }
   });
 });
