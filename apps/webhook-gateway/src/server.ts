@@ -79,7 +79,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (ownsDatabase) await database.close();
     throw error;
   }
-  const metrics = createMetrics({ defaultMetrics: options.processMetrics ?? true });
+  const metrics = createMetrics({ defaultMetrics: options.processMetrics ?? true, connections: () => database.connections?.() });
   const events = createEventStore(database, {
     onCommit: ({ events: size, ms, ok }: CommitInfo) => {
       metrics.commitSeconds.observe({ ok: String(ok) }, ms / 1000);

@@ -102,6 +102,10 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
     const readyAfter = await fetch(`${gateway!.url}/readyz`);
     expect(readyAfter.status).toBe(200);
     expect(await readyAfter.text()).not.toContain(proxiedUrl.pathname.slice(1));
+    // The frozen statements were counted, and nothing is stuck now.
+    const metrics = await (await fetch(`${gateway!.url}/metrics`)).text();
+    expect(Number(/^gateway_store_statement_timeouts (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    expect(metrics).toMatch(/^gateway_store_connections\{state="waiting"\} 0$/m);
 
     // Redeliveries of what was refused: each event stored once, every acknowledged one among them.
     for (const [idMsg, raw] of sent) {
