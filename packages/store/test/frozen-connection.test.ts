@@ -137,3 +137,22 @@ describe.skipIf(!postgres)('statement deadlines on PostgreSQL', () => {
     }
   });
 });
+
+for (const kind of testDatabases()) {
+  describe(`connections() on ${kind.name}`, () => {
+    it('counts the connection a transaction holds while it runs, and none after', { timeout: 60_000 }, async () => {
+      const { db, drop } = await kind.open();
+      try {
+        const inside = await db.transaction(async (tx) => {
+          await tx.query('SELECT 1');
+          return db.connections?.();
+        });
+        expect(inside).toMatchObject({ busy: 1, timedOut: 0 });
+        expect(inside!.open).toBeGreaterThanOrEqual(1);
+        expect(db.connections?.()).toMatchObject({ busy: 0, waiting: 0, longestBusyMs: 0 });
+      } finally {
+        await drop();
+      }
+    });
+  });
+}
