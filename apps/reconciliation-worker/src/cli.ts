@@ -6,7 +6,7 @@
 //   summary [--from DAY] [--to DAY]
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { importReport, listParked, migrate, openDatabase, reconcileOnce, reconciliationSummary, ReportFormatError, retryParked, StoreInputError } from '@paykit/store';
+import { importReport, listParked, migrate, openDatabase, reconcileOnce, reconciliationSummary, ReportFormatError, retryParked, StoreInputError, withLongStatements } from '@paykit/store';
 import { ConfigError, loadConfig } from './config.ts';
 
 const USAGE = 'usage: paykit-reconcile run --once | reports import FILE | parked list | parked retry [SEQ...] | summary [--from YYYY-MM-DD] [--to YYYY-MM-DD]';
@@ -22,9 +22,15 @@ async function main(args: string[]): Promise<number> {
     console.error('run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`');
     return 2;
   }
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  const databaseOptions = {
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  };
+  const db = await openDatabase(databaseOptions);
   try {
-    await migrate(db);
+    await withLongStatements(db, databaseOptions, (long) => migrate(long));
     if (command === 'run') {
       const result = await reconcileOnce(db, { batchSize: config.batchSize, leaseSeconds: config.leaseSeconds });
       console.log(`applied ${result.applied} events in ${result.batches} batches; parked ${result.parked}`);

@@ -8,6 +8,10 @@ export interface WorkerConfig {
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** PostgreSQL: the client-side deadline of every statement and commit; past it the connection is dropped and the round retried. */
+  databaseQueryTimeoutMs: number;
+  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take. */
+  databaseConnectTimeoutMs: number;
   /** Events claimed per batch. */
   batchSize: number;
   /** How often an idle worker looks for new events. */
@@ -51,6 +55,9 @@ const Env = z.object({
     .optional()
     .refine((value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value), 'DATABASE_URL must start with postgres:// (or be unset for PGlite)'),
   PAYKIT_DATA_DIR: z.string().default('.data'),
+  // A batch's statements take well under a second; one that gets no answer for 15 s is on a dead connection.
+  DATABASE_QUERY_TIMEOUT_MS: whole('DATABASE_QUERY_TIMEOUT_MS', 15_000, 100, 600_000),
+  DATABASE_CONNECT_TIMEOUT_MS: whole('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
   // 5,000 applies faster than 1,000 (fewer round trips per event) and holds a batch about a quarter of a second.
   WORKER_BATCH_SIZE: whole('WORKER_BATCH_SIZE', DEFAULT_BATCH_SIZE, 1, 50_000),
   WORKER_POLL_MS: whole('WORKER_POLL_MS', 500, 10, 600_000),
@@ -68,6 +75,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.WORKER_HOST,
     databaseUrl: e.DATABASE_URL === '' ? undefined : e.DATABASE_URL,
     dataDir: e.PAYKIT_DATA_DIR,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     batchSize: e.WORKER_BATCH_SIZE,
     pollMs: e.WORKER_POLL_MS,
     staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,

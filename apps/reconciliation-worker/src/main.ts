@@ -4,6 +4,12 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startWorker } from './worker.ts';
 
+/**
+ * The longest a stop may take (supervisors send SIGKILL after 10 s). A round cut short is rolled
+ * back by PostgreSQL (its events are claimed again), so nothing is lost by exiting mid-batch.
+ */
+const STOP_TIMEOUT_MS = 9_000;
+
 let config;
 try {
   config = loadConfig();
@@ -22,6 +28,10 @@ try {
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    setTimeout(() => {
+      console.error(`The worker did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now (the batch in flight is rolled back and claimed again)`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
     worker.close().then(
       () => process.exit(0),
       (error: unknown) => {

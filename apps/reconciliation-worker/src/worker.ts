@@ -1,9 +1,13 @@
 // The worker as one object: the database (migrated), the apply loop and the console.
 import path from 'node:path';
-import { migrate, openDatabase, type Database } from '@paykit/store';
+import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
+import { createHealth } from './health.ts';
 import { startApplyLoop, type ApplyLoop } from './loop.ts';
+
+/** How long a stop waits for the round in progress before it closes the database under it. */
+const STOP_GRACE_MS = 3_000;
 
 export interface Worker {
   url: string;
@@ -12,11 +16,18 @@ export interface Worker {
 }
 
 export async function startWorker(config: WorkerConfig, options: { database?: Database; onError?: (error: unknown) => void } = {}): Promise<Worker> {
-  const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') }));
+  const databaseOptions = {
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  };
+  const db = options.database ?? (await openDatabase(databaseOptions));
   let loop: ApplyLoop | undefined;
   let server: ConsoleServer | undefined;
   try {
-    await migrate(db);
+    // Not under the deadline of a batch's statements: a migration may rewrite a large table.
+    await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long));
     if (config.apply) loop = startApplyLoop(db, { batchSize: config.batchSize, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, onError: options.onError });
     server = await startConsole({
       db,
@@ -24,6 +35,7 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
       host: config.host,
       staleAfterSeconds: config.staleAfterSeconds,
       status: () => ({ applied: loop?.totals.applied ?? 0, lastError: loop?.lastError ?? null, caughtUp: loop?.caughtUp ?? false }),
+      health: createHealth(db, loop),
     });
   } catch (error) {
     await loop?.stop();
@@ -36,8 +48,12 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
     database: db,
     async close() {
       await console.close();
-      await loop?.stop();
+      const stopped = loop?.stop();
+      // A round on a frozen connection would wait out its statement deadline: past a grace, closing
+      // the database ends it (PostgreSQL rolls the batch back; its events are claimed again).
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
       if (!options.database) await db.close();
+      await stopped;
     },
   };
 }

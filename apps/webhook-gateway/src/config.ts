@@ -27,6 +27,10 @@ export interface GatewayConfig {
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** PostgreSQL: the client-side deadline of every statement and commit; past it the connection is dropped (503). */
+  databaseQueryTimeoutMs: number;
+  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take. */
+  databaseConnectTimeoutMs: number;
   core: Record<CoreEventType, CoreAuthConfig>;
   cash: { secretTokens: string[]; toleranceSeconds: number };
   bodyLimitBytes: number;
@@ -91,6 +95,9 @@ const Env = z.object({
     .optional()
     .transform((value) => (value?.trim() ? value.trim() : undefined)),
   PAYKIT_DATA_DIR: z.string().optional().default('.data'),
+  // Under the platform's 5 s: a statement that gets no answer for that long is on a dead connection.
+  DATABASE_QUERY_TIMEOUT_MS: integer('DATABASE_QUERY_TIMEOUT_MS', 100, 600_000, 5_000),
+  DATABASE_CONNECT_TIMEOUT_MS: integer('DATABASE_CONNECT_TIMEOUT_MS', 100, 60_000, 2_000),
   GATEWAY_CASH_TOLERANCE_SECONDS: integer('GATEWAY_CASH_TOLERANCE_SECONDS', 1, 86_400, 300),
   GATEWAY_BODY_LIMIT_BYTES: integer('GATEWAY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024, 1024 * 1024),
   GATEWAY_COMMIT_TIMEOUT_MS: integer('GATEWAY_COMMIT_TIMEOUT_MS', 100, 4_800, 4_000),
@@ -170,6 +177,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.GATEWAY_HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.PAYKIT_DATA_DIR,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     core,
     cash: { secretTokens: cashSecrets.map((s) => s.toLowerCase()), toleranceSeconds: e.GATEWAY_CASH_TOLERANCE_SECONDS },
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,

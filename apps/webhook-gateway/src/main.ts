@@ -1,9 +1,17 @@
 #!/usr/bin/env node
 // `pnpm --filter @paykit/webhook-gateway start`: the gateway on GATEWAY_PORT (4020), configured by
 // environment variables (README). Prints `listening on <url>` once it takes deliveries; SIGINT or
-// SIGTERM stops it after the deliveries in flight are committed and answered.
+// SIGTERM stops it after the deliveries in flight are committed and answered, within
+// STOP_TIMEOUT_MS whatever the database does (a frozen connection included).
 import { ConfigError, loadConfig } from './config.ts';
 import { startGateway } from './server.ts';
+
+/**
+ * The longest a stop may take (supervisors send SIGKILL after 10 s). Every wait in it is bounded
+ * already (the commit deadline, the database's statement deadline); this is the last resort, and
+ * what it cuts short was never answered 2xx, so the platform redelivers it.
+ */
+const STOP_TIMEOUT_MS = 9_000;
 
 let config;
 try {
@@ -24,6 +32,10 @@ try {
     if (stopping) return;
     stopping = true;
     gateway.logger.info({ signal }, 'stopping');
+    setTimeout(() => {
+      console.error(`The gateway did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now (nothing unanswered was acknowledged)`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
     gateway.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -1,7 +1,8 @@
 // The gateway's Prometheus metrics, on a registry of its own (several gateways in one test
 // process must not share counters). Labels carry event types, outcomes and statuses only: never
 // an id, an account or anything a delivery sent.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ConnectionStats } from '@paykit/store';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface GatewayMetrics {
   registry: Registry;
@@ -21,10 +22,41 @@ export interface GatewayMetrics {
   batchSize: Histogram;
 }
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
+export function createMetrics(options: { defaultMetrics?: boolean; connections?: () => ConnectionStats | undefined } = {}): GatewayMetrics {
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'gateway_process_' });
   const registers = [registry];
+  const { connections } = options;
+  if (connections) {
+    // Read at each scrape: a connection stuck on a frozen network shows as busy, its age growing.
+    new Gauge({
+      name: 'gateway_store_connections',
+      help: 'Store connections: open, busy (running a statement or a commit) and callers waiting for one',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const now = connections();
+        if (now === undefined) return;
+        for (const state of ['open', 'busy', 'waiting'] as const) this.set({ state }, now[state]);
+      },
+    });
+    new Gauge({
+      name: 'gateway_store_longest_busy_seconds',
+      help: 'How long the longest-running busy store connection has been in use',
+      registers,
+      collect() {
+        this.set((connections()?.longestBusyMs ?? 0) / 1000);
+      },
+    });
+    new Gauge({
+      name: 'gateway_store_statement_timeouts',
+      help: 'Statements that got no answer within DATABASE_QUERY_TIMEOUT_MS since start (their connections were dropped)',
+      registers,
+      collect() {
+        this.set(connections()?.timedOut ?? 0);
+      },
+    });
+  }
   return {
     registry,
     events: new Counter({ name: 'gateway_events_total', help: 'Deliveries stored, by source, event type and outcome', labelNames: ['source', 'type', 'outcome'], registers }),

@@ -106,12 +106,19 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
     s.router(gatewayOps, {
       healthz: async () => ({ status: 200, body: { status: 'ok' } }),
       readyz: async () => {
+        // Says which kind of store only: the description names its user, host and database.
+        const unready = (why: string) => ({ status: 503 as const, body: problem('store_unavailable', `The ${database.kind} store ${why}; deliveries are answered 503 until it answers again.`) });
         try {
           await database.ping(READY_TIMEOUT_MS);
-          return { status: 200, body: { status: 'ready', store: database.description } };
         } catch {
-          return { status: 503, body: problem('store_unavailable', `The store (${database.description}) did not answer within ${READY_TIMEOUT_MS} ms; deliveries are answered 503 until it does.`) };
+          return unready(`did not answer within ${READY_TIMEOUT_MS} ms`);
         }
+        // A fresh connection may answer while the ones in use hang: those would hold every commit.
+        const connections = database.connections?.();
+        if (connections && connections.queryTimeoutMs > 0 && connections.longestBusyMs > connections.queryTimeoutMs + READY_TIMEOUT_MS) {
+          return unready(`has a connection in use for ${connections.longestBusyMs} ms, past its ${connections.queryTimeoutMs} ms deadline`);
+        }
+        return { status: 200, body: { status: 'ready', store: database.kind } };
       },
       metrics: async ({ reply }) => {
         const text = await metrics.registry.metrics();

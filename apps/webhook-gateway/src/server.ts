@@ -3,7 +3,7 @@
 // delivery is authenticated before its body is read, evaluated (evaluate.ts), committed
 // (intake.ts) and only then answered.
 import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, gatewayWebhooks, type CashAnswer, type CoreEventType, type GatewayProblem, type MoneyInRejected, type Received } from '@paykit/contracts';
-import { StoreInputError, StoreUnavailableError, createAccountStore, createEventStore, migrate, openDatabase, type Account, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
+import { StoreInputError, StoreUnavailableError, createAccountStore, createEventStore, migrate, openDatabase, withLongStatements, type Account, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
 import { initServer, type RequestValidationError } from '@ts-rest/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
@@ -64,15 +64,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
   const logger = createLogger(config, options.logDestination);
   const ownsDatabase = options.database === undefined;
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pglite` }));
+  const databaseOptions = {
+    databaseUrl: config.databaseUrl,
+    dataDir: `${config.dataDir}/pglite`,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  };
+  const database = options.database ?? (await openDatabase(databaseOptions));
   try {
-    const migrated = await migrate(database);
+    // Not under the deadline of deliveries' statements: a migration may rewrite a large table.
+    const migrated = await withLongStatements(database, ownsDatabase ? databaseOptions : {}, (db) => migrate(db));
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'store migrated');
   } catch (error) {
     if (ownsDatabase) await database.close();
     throw error;
   }
-  const metrics = createMetrics({ defaultMetrics: options.processMetrics ?? true });
+  const metrics = createMetrics({ defaultMetrics: options.processMetrics ?? true, connections: () => database.connections?.() });
   const events = createEventStore(database, {
     onCommit: ({ events: size, ms, ok }: CommitInfo) => {
       metrics.commitSeconds.observe({ ok: String(ok) }, ms / 1000);
@@ -286,7 +293,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     close: () =>
       (closing ??= (async () => {
-        await app.close();
+        // A keep-alive connection busy when the close began turns idle once answered, and would
+        // hold the close for its whole keep-alive (72 s): each is closed as soon as it is idle.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
         await events.close();
         if (ownsDatabase) await database.close();
         logger.flush?.();

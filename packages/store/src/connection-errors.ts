@@ -1,5 +1,6 @@
 // Which failures mean "the database is not there" (the caller answers 503 and the platform
 // redelivers) and which are a statement's own fault (a constraint, bad data: retrying cannot help).
+import { StoreUnavailableError } from './errors.ts';
 
 /** SQLSTATE classes of lost connections, exhausted resources, shutdowns and server faults. */
 const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
@@ -20,7 +21,7 @@ const NETWORK_CODES = new Set([
 
 /** What pg and PGlite say, without a code, when the connection is gone or never came up. */
 const UNAVAILABLE_MESSAGES =
-  /connection terminated|timeout exceeded when trying to connect|connection error|not queryable|PGlite is closed|Cannot use a pool after calling end|server closed the connection|terminating connection/i;
+  /query read timeout|connection terminated|timeout exceeded when trying to connect|connection error|not queryable|PGlite is closed|Cannot use a pool after calling end|server closed the connection|terminating connection/i;
 
 /** The 5-character SQLSTATE of a PostgreSQL error (pg and PGlite both put it in `code`), if it has one. */
 export function sqlState(error: unknown): string | undefined {
@@ -30,11 +31,21 @@ export function sqlState(error: unknown): string | undefined {
 
 /** True when the failure is about reaching the database rather than about the statement. */
 export function isUnavailable(error: unknown): boolean {
+  // Ours, already judged (a statement past its deadline, a closed database).
+  if (error instanceof StoreUnavailableError) return true;
   const state = sqlState(error);
   if (state !== undefined) return UNAVAILABLE_CLASSES.has(state.slice(0, 2));
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   return error instanceof Error && UNAVAILABLE_MESSAGES.test(error.message);
+}
+
+/**
+ * pg's client-side deadline (query_timeout) passed: the statement got no answer, as on a frozen
+ * connection. Whether the server ran it is unknown (a COMMIT may still land).
+ */
+export function isQueryTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
 }
 
 /** Rejected credentials, or a database that does not exist: configuration, not an outage. */

@@ -1,6 +1,6 @@
 // @paykit/store: PostgreSQL for every paykit app (PGlite in-process without DATABASE_URL).
-export { openDatabase, StoreConfigError, StoreInputError, StoreUnavailableError } from './database.ts';
-export type { Database, DatabaseOptions, QueryResult, Queryable } from './database.ts';
+export { openDatabase, StoreConfigError, StoreInputError, StoreUnavailableError, withLongStatements } from './database.ts';
+export type { ConnectionStats, Database, DatabaseOptions, QueryResult, Queryable } from './database.ts';
 export { MigrationError } from './errors.ts';
 export { loadMigrations, migrate, MIGRATIONS_DIR } from './migrate.ts';
 export type { MigrateOptions, Migration } from './migrate.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Transaction } from '@electric-sql/pglite';
 import { isUnavailable, messageOf } from './connection-errors.ts';
-import type { Database, QueryResult, Queryable } from './database.ts';
+import type { ConnectionStats, Database, QueryResult, Queryable } from './database.ts';
 import { StoreConfigError, StoreUnavailableError } from './errors.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { withTimeout } from './timeout.ts';
@@ -46,6 +46,8 @@ class PgliteDatabase implements Database {
   readonly #pg: PGlite;
   readonly #release: () => void;
   #closing: Promise<void> | undefined;
+  /** When each call now in progress started (they queue for PGlite's one connection). */
+  readonly #inProgress = new Set<{ since: number }>();
 
   constructor(pg: PGlite, description: string, release: () => void) {
     this.#pg = pg;
@@ -66,6 +68,15 @@ class PgliteDatabase implements Database {
     await withTimeout(this.query('SELECT 1'), timeoutMs, () => new StoreUnavailableError(`${this.description} did not answer SELECT 1 within ${timeoutMs} ms: a long transaction may be holding its only connection`));
   }
 
+  connections(): ConnectionStats {
+    const now = performance.now();
+    let longestBusyMs = 0;
+    for (const call of this.#inProgress) longestBusyMs = Math.max(longestBusyMs, now - call.since);
+    const calls = this.#inProgress.size;
+    // In this process, no network: nothing to freeze, so no statement deadline (queryTimeoutMs 0).
+    return { open: this.#closing ? 0 : 1, busy: Math.min(calls, 1), waiting: Math.max(calls - 1, 0), longestBusyMs: Math.round(longestBusyMs), timedOut: 0, queryTimeoutMs: 0 };
+  }
+
   close(): Promise<void> {
     this.#closing ??= this.#pg.close().finally(this.#release);
     return this.#closing;
@@ -73,11 +84,15 @@ class PgliteDatabase implements Database {
 
   async #guard<T>(work: () => Promise<T>): Promise<T> {
     if (this.#closing) throw new StoreUnavailableError(`${this.description} is closed: open the database again`);
+    const call = { since: performance.now() };
+    this.#inProgress.add(call);
     try {
       return await work();
     } catch (error) {
       if (isUnavailable(error)) throw new StoreUnavailableError(`${this.description} is unavailable: ${messageOf(error)}`, { cause: error });
       throw error;
+    } finally {
+      this.#inProgress.delete(call);
     }
   }
 }

@@ -16,6 +16,8 @@ export interface ConsoleOptions {
   staleAfterSeconds: number;
   /** What the worker's loop reports (totals, last error). */
   status?: () => WorkerStatus;
+  /** What /healthz answers (worker health.ts: events waiting, the last attempt, connections); without it, `ok` and `status()`. */
+  health?: () => Promise<object>;
   now?: () => Date;
 }
 
@@ -84,7 +86,11 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       await retryParked(db);
       return send(res, 303, 'text/plain', 'queued', { location: '/' });
     }
-    if (req.method === 'GET' && url.pathname === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) }));
+    if (req.method === 'GET' && url.pathname === '/healthz') {
+      // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
+      const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
+      return send(res, 200, 'application/json', JSON.stringify(health));
+    }
     send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; exports at /items.csv, /summary.json…\n`);
   };
 

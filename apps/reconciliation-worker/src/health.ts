@@ -1,0 +1,72 @@
+// What the worker's /healthz says: the truth about its progress and its store, read fresh: how
+// many events wait, whether the last round failed, whether it is caught up (never while events
+// wait), and the connections in use. It never names the database (user, host, name).
+import type { ConnectionStats, Database } from '@paykit/store';
+import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop } from './loop.ts';
+
+/** The longest /healthz waits for the count before it says the store does not answer. */
+const COUNT_DEADLINE_MS = 2_000;
+
+export interface WorkerHealth {
+  /** The last round did not fail and the store answered the count. */
+  ok: boolean;
+  /** Events this process applied since it started. */
+  applied: number;
+  lastError: string | null;
+  lastAttemptFailed: boolean;
+  lastAttemptAt: string | null;
+  lastSuccessAt: string | null;
+  /** How long the round in progress has run (0 between rounds). */
+  roundRunningMs: number;
+  /** The last round found nothing left to claim and no event waits now. */
+  caughtUp: boolean;
+  /** Events stored and not yet applied (null: the store did not answer); capped at WAITING_COUNT_CAP. */
+  waiting: number | null;
+  waitingCapped: boolean;
+  /** Why `waiting` is null. */
+  storeError: string | null;
+  connections: ConnectionStats | null;
+}
+
+export function createHealth(db: Database, loop: ApplyLoop | undefined): () => Promise<WorkerHealth> {
+  // Probes that arrive while a count runs share it: a backlog is costly to count, and polled often.
+  let counting: Promise<number> | undefined;
+  const waiting = (): Promise<number> => {
+    counting ??= countWaiting(db).finally(() => {
+      counting = undefined;
+    });
+    return counting;
+  };
+  // The description names the user, host and database: an answer says only which kind of store.
+  const anonymous = (message: string) => message.replaceAll(db.description, `the ${db.kind} store`);
+  return async () => {
+    let count: number | null = null;
+    let storeError: string | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the ${db.kind} store did not count the waiting events within ${COUNT_DEADLINE_MS} ms`)), COUNT_DEADLINE_MS);
+      });
+      count = await Promise.race([waiting(), deadline]);
+    } catch (error) {
+      storeError = anonymous(error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+    const lastError = loop?.lastError ?? null;
+    return {
+      ok: storeError === null && lastError === null,
+      applied: loop?.totals.applied ?? 0,
+      lastError: lastError === null ? null : anonymous(lastError),
+      lastAttemptFailed: lastError !== null,
+      lastAttemptAt: loop?.lastAttemptAt?.toISOString() ?? null,
+      lastSuccessAt: loop?.lastSuccessAt?.toISOString() ?? null,
+      roundRunningMs: loop?.roundRunningMs ?? 0,
+      caughtUp: (loop?.caughtUp ?? false) && count === 0,
+      waiting: count,
+      waitingCapped: count === WAITING_COUNT_CAP,
+      storeError,
+      connections: db.connections?.() ?? null,
+    };
+  };
+}
