@@ -175,10 +175,16 @@ export class TimeoutError extends PaykitError {
 /** Strict mode: a response did not match its schema. */
 export class DriftError extends PaykitError {
   readonly reports: DriftReport[];
+  /**
+   * The answer as received. A strict caller that created something (a transfer) must not lose it
+   * because the answer's shape differs: it is here.
+   */
+  readonly received: unknown;
 
-  constructor(message: string, reports: DriftReport[]) {
+  constructor(message: string, reports: DriftReport[], received?: unknown) {
     super(message);
     this.reports = reports;
+    this.received = received;
   }
 
   override toJSON(): Record<string, unknown> {

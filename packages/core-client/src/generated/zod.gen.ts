@@ -21,8 +21,8 @@ export const zClientCredential = z.looseObject({
     client_secret: z.string(),
     environment: zEnvironment,
     status: zCredentialStatus,
-    created_at: z.iso.datetime({ offset: true }),
-    updated_at: z.iso.datetime({ offset: true }),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
+    updated_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
     deleted_at: z.string().nullable(),
     api_key: z.string().optional()
 });
@@ -192,8 +192,8 @@ export const zCepStatus = z.enum([
 ]);
 
 export const zTransactionAudit = z.looseObject({
-    createdAt: z.iso.datetime({ offset: true }).optional(),
-    updatedAt: z.iso.datetime({ offset: true }).optional(),
+    createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
+    updatedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
     deletedAt: z.string().nullish(),
     blockedAt: z.string().nullish()
 });
@@ -227,8 +227,8 @@ export const zDataCep = z.looseObject({
     beneficiaryName: z.string().optional(),
     beneficiaryRfc: z.string().optional(),
     status: zCepStatus.optional(),
-    createdAt: z.iso.datetime({ offset: true }).optional(),
-    processedAt: z.iso.datetime({ offset: true }).nullish()
+    createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
+    processedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish()
 });
 
 export const zTransactionMetadata = z.looseObject({
@@ -380,7 +380,7 @@ export const zMoneyInBody = z.looseObject({
     payment_concept: z.unknown().optional(),
     numeric_reference: z.unknown().optional(),
     sub_category: z.enum(['SPEI_CREDIT', 'INT_CREDIT']),
-    registered_at: z.iso.datetime({ offset: true }).optional(),
+    registered_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
     owner_id: z.unknown()
 });
 
@@ -466,7 +466,7 @@ export const zReportEvent = z.looseObject({
     file_type: z.enum(['TRANSACTIONS', 'ACCOUNT_STATEMENT']),
     period: z.enum(['DAILY', 'MONTHLY']),
     file_name: z.string(),
-    created_at: z.iso.datetime({ offset: true }),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
     account_id: z.string().optional()
 });
 
