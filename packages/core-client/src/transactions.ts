@@ -39,6 +39,8 @@ export interface MoneyOutOptions extends RequestOptions {
 
 type KeyedOperation = 'createPennyValidation' | 'createMoneyOut';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 let internalTransactionWarned = false;
 
 /**
@@ -104,12 +106,25 @@ async function created<T>(deps: ClientDeps, operation: CreatedTransaction['opera
 }
 
 /**
+ * A keyed operation: the token handled, strict mode's drift kept (created), a 409 made the typed
+ * conflict naming the key and whether it was derived.
+ */
+async function sendKeyed<T>(deps: ClientDeps, operation: KeyedOperation, key: string, givenKey: string | undefined, call: (token: string) => Promise<T>): Promise<T> {
+  try {
+    return await created(deps, operation, key, () => withToken(deps, deps.tokens, operation, call));
+  } catch (error) {
+    if (error instanceof ConflictError) throw conflictError(operation, error, key, givenKey === undefined);
+    throw error;
+  }
+}
+
+/**
  * Sends 0.01 MXN to the destination instrument and starts its CEP lookup (register a CEP webhook
  * first). The Idempotency-Key is a UUID v5 of (client id, operation, body with its defaults), so a
  * retry of the same request — by the transport or by you — returns the same transaction.
  */
 export async function pennyValidation(deps: ClientDeps, input: PennyValidationInput, options: PennyValidationOptions = {}): Promise<CoreTransaction> {
-  const { options: client, sdk, ctx, tokens } = deps;
+  const { options: client, sdk, ctx } = deps;
   const { idempotencyKey: givenKey, ...requestOptions } = options;
   const withClient = { ...input, client_id: input.client_id ?? client.clientId };
   // With the defaults filled in, "description omitted" and "description: 'Penny Validation'" are
@@ -117,23 +132,15 @@ export async function pennyValidation(deps: ClientDeps, input: PennyValidationIn
   const parsed = zPennyValidationRequest.safeParse(withClient);
   const body = (parsed.success ? parsed.data : withClient) as PennyValidationRequest;
   const key = givenKey ?? idempotencyKey({ clientId: client.clientId, operation: 'createPennyValidation', body }, client.idempotencyNamespace);
-  let transaction: CoreTransaction;
-  try {
-    transaction = await created(deps, 'createPennyValidation', key, () =>
-      withToken(deps, tokens, 'createPennyValidation', (token) =>
-        invoke(
-          ctx,
-          'createPennyValidation',
-          zCreatePennyValidationResponse,
-          (extra) => createPennyValidation({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-          requestOptions,
-        ),
-      ),
-    );
-  } catch (error) {
-    if (error instanceof ConflictError) throw conflictError('createPennyValidation', error, key, givenKey === undefined);
-    throw error;
-  }
+  const transaction = await sendKeyed(deps, 'createPennyValidation', key, givenKey, (token) =>
+    invoke(
+      ctx,
+      'createPennyValidation',
+      zCreatePennyValidationResponse,
+      (extra) => createPennyValidation({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
+      requestOptions,
+    ),
+  );
   await record(deps, { operation: 'createPennyValidation', transaction, idempotencyKey: key });
   return transaction;
 }
@@ -160,27 +167,22 @@ function transferBody(deps: ClientDeps, input: MoneyOutInput, operation: string)
  * IdempotencyConflictError.
  */
 export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, options: MoneyOutOptions = {}): Promise<MoneyOutTransaction> {
-  const { sdk, ctx, tokens, options: client } = deps;
+  const { sdk, ctx, options: client } = deps;
   const { idempotencyKey: givenKey, ...requestOptions } = options;
   const body = transferBody(deps, input, 'createMoneyOut');
-  const key = givenKey ?? bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
-  let transaction: MoneyOutTransaction;
-  try {
-    transaction = await created(deps, 'createMoneyOut', key, () =>
-      withToken(deps, tokens, 'createMoneyOut', (token) =>
-        invoke(
-          ctx,
-          'createMoneyOut',
-          zCreateMoneyOutResponse,
-          (extra) => createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-          requestOptions,
-        ),
-      ),
-    );
-  } catch (error) {
-    if (error instanceof ConflictError) throw conflictError('createMoneyOut', error, key, givenKey === undefined);
-    throw error;
+  if (givenKey !== undefined && !UUID.test(givenKey)) {
+    throw new TypeError('core createMoneyOut: idempotencyKey must be a UUID (the platform answers 400 to anything else); omit it to derive one from the request.');
   }
+  const key = givenKey ?? bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
+  const transaction = await sendKeyed(deps, 'createMoneyOut', key, givenKey, (token) =>
+    invoke(
+      ctx,
+      'createMoneyOut',
+      zCreateMoneyOutResponse,
+      (extra) => createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
+      requestOptions,
+    ),
+  );
   await record(deps, { operation: 'createMoneyOut', transaction, idempotencyKey: key });
   return transaction;
 }

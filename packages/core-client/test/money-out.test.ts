@@ -220,6 +220,13 @@ describe('against a replay server answering the documentation', () => {
     expect(seen.filter((s) => s.path.endsWith('/money_out'))).toHaveLength(1);
   });
 
+  it('an idempotencyKey that is not a UUID is refused before anything is sent', async () => {
+    const error = (await client().transactions.moneyOut(MONEY_OUT_REQUEST, { idempotencyKey: 'retry-1' }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toContain('idempotencyKey must be a UUID');
+    expect(seen.filter((s) => s.path.endsWith('/money_out'))).toEqual([]);
+  });
+
   it('the documented 400 names error_detail, reason and domain', async () => {
     answer = () => ({ status: 400, body: ACCOUNT_ALREADY_CANCELLED });
     const error = (await client().accounts.cancel('a7c1e0f2-0000-4000-8000-000000000001').catch((e: unknown) => e)) as BadRequestError;
