@@ -189,7 +189,7 @@ for (const [name, destination, holder] of [
     return `${tx.amount} ${tx.currency} → CEP COMPLETED${holder ? ` (holder "${holder}")` : ''}`;
   });
 }
-const speiOut = async (destination: string, amount: string) => String((await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: destination, amount, description: 'Proveedores' })).id);
+const speiOut = async (destination: string, amount: string) => String((await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: destination, transaction_request: { amount, currency: 'MXN', description: 'Proveedores' } })).id);
 await check('core: SPEI out settled', async () => {
   const id = await speiOut(INSTRUMENT.bbva, '1500.00');
   ok(await control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
@@ -215,7 +215,7 @@ await check('core: SPEI out settled, then reversed by the network', async () => 
   return 'LIQUIDATED → REFUNDED';
 });
 await check('core: money_out to a platform account (internal transfer)', async () => {
-  const tx = await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: INSTRUMENT.bodega, amount: '250.00' });
+  const tx = await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: INSTRUMENT.bodega, transaction_request: { amount: '250.00', currency: 'MXN' } });
   expectations.push({ what: 'INT_CREDIT of the internal transfer, accepted', eventType: 'MONEY_IN', outcome: 'accepted', match: (p) => bodyOf(p).sub_category === 'INT_CREDIT' && bodyOf(p).tracking_key === tx.trackingId });
   expectedItems.push({ what: 'internal transfer out', find: itemById(String(tx.id)), want: { state: 'matched', status: 'LIQUIDATED' } });
   expectedItems.push({ what: 'its INT_CREDIT', find: (items) => items.find((item) => item.product === 'internal_in' && item.trackingKey === tx.trackingId), want: { state: 'matched' } });

@@ -121,7 +121,7 @@ export async function startPipeline(name: string): Promise<Pipeline> {
     core,
     created,
     ok,
-    out: async (amount, destination = BBVA) => String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: destination, amount })).id),
+    out: async (amount, destination = BBVA) => String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: destination, transaction_request: { amount, currency: 'MXN' } })).id),
     async stopGatewayAndOpenLedger() {
       await gateway?.stop();
       gateway = undefined;

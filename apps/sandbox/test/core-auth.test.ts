@@ -48,7 +48,7 @@ describe('core flow: credentials → token → bearer call', () => {
           status: 'ACTIVE',
           created_at: '2026-05-07T12:00:00.000-06:00',
           updated_at: '2026-05-07T12:00:00.000-06:00',
-          deleted_at: null,
+          deleted_at: 'None',
           api_key: STAGING_KEY,
         },
       ],
@@ -65,7 +65,7 @@ describe('core flow: credentials → token → bearer call', () => {
       expires_at: '2026-05-08 12:00:00.000000',
       created_at: '2026-05-07 12:00:00.000000-06:00',
       updated_at: '2026-05-07 12:00:00.000000-06:00',
-      deleted_at: null,
+      deleted_at: 'None',
     });
 
     // A real JWT: three base64url parts, HS256, claims naming client, environment and credential.

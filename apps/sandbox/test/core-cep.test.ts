@@ -3,7 +3,7 @@
 import { zCepEvent, zCreatePennyValidationResponse } from '@paykit/core-client/zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../src/index.ts';
-import { ACME, at, bootCore, CLIENT, deliveriesAt, SUPPLIER_BBVA, UNKNOWN, type CoreHarness } from './core-helpers.ts';
+import { ACME, at, bootCore, CLIENT, deliveriesAt, SUPPLIER_BBVA, transferBody, UNKNOWN, type CoreHarness } from './core-helpers.ts';
 import { call, T0, type Receiver } from './helpers.ts';
 
 const KEY = '5d0c8b1e-2f4a-5b6c-8d7e-9f0a1b2c3d4e';
@@ -146,7 +146,7 @@ describe('control API: POST /_sandbox/core/transactions/:id/cep', () => {
     const transfer = await call(`${core.sandbox.urls.core}/v1/transactions/money_out`, {
       method: 'POST',
       headers: core.bearer(),
-      body: { client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: SUPPLIER_BBVA, amount: '1.00' },
+      body: transferBody({ client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: SUPPLIER_BBVA, amount: '1.00' }),
     });
     expect(transfer.status).toBe(200);
     expect((await control.triggerCepOutcome({ params: { transactionId: transfer.body.id }, body: { status: 'COMPLETED' } })).status).toBe(404);

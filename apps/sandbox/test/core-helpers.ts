@@ -90,7 +90,9 @@ export function expectCoreError(response: { status: number; body: unknown }, sta
   expect(parsed.success).toBe(true);
   expect(parsed.data!.details[0]!.reason).toBe(reason);
   expect(parsed.data!.details[0]!.metadata.http_code).toBe(String(status));
-  return parsed.data!.message;
+  // gRPC-style: `message` is the generic "API Error"; the reason in words is error_detail.
+  expect(parsed.data!.message).toBe('API Error');
+  return parsed.data!.details[0]!.metadata.error_detail ?? '';
 }
 
 /**
@@ -186,4 +188,13 @@ export async function bootCore(options: SandboxOptions = {}): Promise<CoreHarnes
       await Promise.all(receivers.splice(0).map((r) => r.close()));
     },
   };
+}
+
+/**
+ * money_out's documented nested body from flat test fields: amount, currency (MXN unless given),
+ * description and external_reference move into transaction_request; the rest stays on top.
+ */
+export function transferBody(fields: Record<string, unknown>): Record<string, unknown> {
+  const { amount, currency = 'MXN', description, external_reference, ...parties } = fields;
+  return { ...parties, transaction_request: { amount, currency, description, external_reference } };
 }

@@ -3,7 +3,7 @@
 // the report's period as the sandbox holds them; 404 for a name no REPORT carried.
 import { parseReportCsv, REPORT_CSV_HEADER } from '@paykit/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACME, BODEGA, BODEGA_ACCOUNT, bootCore, CLIENT, JUAN, SUPPLIER_BBVA, tokenFor, type CoreHarness } from './core-helpers.ts';
+import { ACME, BODEGA, BODEGA_ACCOUNT, bootCore, CLIENT, JUAN, SUPPLIER_BBVA, tokenFor, transferBody, type CoreHarness } from './core-helpers.ts';
 import { call } from './helpers.ts';
 
 let core: CoreHarness;
@@ -17,7 +17,7 @@ const transfer = async (destination: string, amount: string, token?: string): Pr
   const response = await call(`${core.sandbox.urls.core}/v1/transactions/money_out`, {
     method: 'POST',
     headers: core.bearer(token),
-    body: { client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: destination, amount },
+    body: transferBody({ client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: destination, amount }),
   });
   expect(response.status).toBe(200);
   return response.body as { id: string; trackingId: string };

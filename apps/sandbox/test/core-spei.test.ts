@@ -20,6 +20,7 @@ import {
   SUPPLIER_BBVA,
   UNKNOWN,
   type CoreHarness,
+  transferBody,
 } from './core-helpers.ts';
 import { call, T0, type Receiver } from './helpers.ts';
 
@@ -38,7 +39,7 @@ const moneyOut = (body: Record<string, unknown> = {}, path = 'money_out') =>
   call(`${core.sandbox.urls.core}/v1/transactions/${path}`, {
     method: 'POST',
     headers: core.bearer(),
-    body: { client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: SUPPLIER_BBVA, amount: '1234.56', ...body },
+    body: transferBody({ client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: SUPPLIER_BBVA, amount: '1234.56', ...body }),
   });
 const balance = () => core.state.accounts.get(ACME_ACCOUNT)!.balanceCentavos;
 const statusUpdates = () => deliveriesAt(receiver, '/STATUS_UPDATE', zStatusUpdateEvent).map((event) => event.body);
@@ -201,13 +202,13 @@ describe('control API: reverse', () => {
   });
 });
 
-describe('money_out body (sandbox’s own schema) and its errors', () => {
+describe('money_out body (the documented nested body) and its errors', () => {
   it.each([
     ['missing amount', { amount: undefined }, 400, 'MISSING_REQUIRED_FIELDS', /amount/],
     ['missing destination', { destination_instrument_id: undefined }, 400, 'MISSING_REQUIRED_FIELDS', /destination_instrument_id/],
     ['amount as a number', { amount: 150 }, 400, 'DATA_ERROR', /amount/],
     ['amount with one decimal', { amount: '1.5' }, 400, 'DATA_ERROR', /amount/],
-    ['zero amount', { amount: '0.00' }, 400, 'DATA_ERROR', /amount/],
+    ['zero amount', { amount: '0.00' }, 400, 'DATA_ERROR', /Amount must be higher than 0/],
     ['unsupported currency', { currency: 'USD' }, 400, 'DATA_ERROR', /currency/],
     ['external reference of 8 digits', { external_reference: '12345678' }, 400, 'DATA_ERROR', /external_reference/],
     ['malformed source uuid', { source_instrument_id: 'x' }, 400, 'DATA_ERROR', /source_instrument_id/],

@@ -36,6 +36,7 @@ import {
   tokenFor,
   UNKNOWN,
   type CoreHarness,
+  transferBody,
 } from './core-helpers.ts';
 import { call, T0, type Receiver } from './helpers.ts';
 
@@ -303,7 +304,7 @@ const addOtherClientWithAccount = () =>
 
 describe('money_out and internal_transaction routing', () => {
   const transfer = (path: 'money_out' | 'internal_transaction', destination: string, amount = '250.00', extra: Record<string, unknown> = {}) =>
-    post(path, { client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: destination, amount, ...extra });
+    post(path, transferBody({ client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: destination, amount, ...extra }));
 
   it('money_out to a platform account of another owner: INT_DEBIT, settled internally, MONEY_IN INT_CREDIT for the receiving owner', async () => {
     const response = await transfer('money_out', BODEGA, '250.00', { description: 'Pago factura 17', external_reference: '17', client_reference: 'inv-17' });

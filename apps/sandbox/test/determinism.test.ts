@@ -23,7 +23,7 @@ async function scenario(randomSeed: string, opened: { sandboxes: Sandbox[]; rece
     await core(`/v1/clients/${CLIENT_ID}/webhooks`, { headers: bearer, body: { client_id: CLIENT_ID, url: `${receiver.url}/${type}`, token: 'w'.repeat(40), webhook_type: type, auth_type: 'AUTH' } });
   }
   const penny = await core('/v1/transactions/penny_validation', { headers: bearer, body: { client_id: CLIENT_ID, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000004' } });
-  const transfer = await core('/v1/transactions/money_out', { headers: bearer, body: { client_id: CLIENT_ID, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000005', amount: '99.90' } });
+  const transfer = await core('/v1/transactions/money_out', { headers: bearer, body: { client_id: CLIENT_ID, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000005', transaction_request: { amount: '99.90', currency: 'MXN' } } });
   const credit = await control.triggerIncomingSpei({ body: { beneficiaryClabe: '646180000000000012', amount: '1234.56' } });
   const cash = await control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'u-1', closedReference: true } });
   await control.advanceClock({ body: { seconds: 3600 } });

@@ -56,7 +56,7 @@ describe('sandbox bodies nested too deep', () => {
   it('every other product answers it in its own error shape', async () => {
     const body = `{"client_id":"${CLIENT_ID}","meta":${deepArray(5_000)}}`;
     const core = await post(`${sandbox.urls.core}/v1/transactions/money_out`, body, { authorization: `Bearer ${token}` });
-    expect(core).toMatchObject({ status: 400, json: { message: expect.stringContaining('512 levels'), details: [expect.objectContaining({ reason: 'DATA_ERROR' })] } });
+    expect(core).toMatchObject({ status: 400, json: { message: 'API Error', details: [expect.objectContaining({ reason: 'DATA_ERROR', metadata: expect.objectContaining({ error_detail: expect.stringContaining('512 levels') }) })] } });
     const remittance = await post(`${sandbox.urls.remittance}/v2/remittances/receive`, body);
     expect(remittance).toMatchObject({ status: 400, json: { error: expect.stringContaining('512 levels') } });
     const control = await post(`${sandbox.url}/_sandbox/seed`, `{"core":${deepObject(5_000)}}`);

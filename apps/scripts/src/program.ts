@@ -167,7 +167,7 @@ export function buildProgram(): Command {
     .command('migrate')
     .description('rewrite code for the platform’s dated API changes')
     .command('money-out [paths...]')
-    .description('rewrite internalTransaction calls of the core client to moneyOut (same body): a diff unless --write; exit 1 when some calls need a person')
+    .description('rewrite internalTransaction calls of the core client to moneyOut, and flat transfer bodies to the nested one: a diff unless --write; exit 1 when some calls need a person')
     .option('--write', 'apply the changes')
     .action(act(async () => (await import('./commands/migrate.ts')).migrateMoneyOut));
 

@@ -85,7 +85,7 @@ describe('the sandbox delivering to the gateway', () => {
   });
 
   it('never refuses an internal credit: stored flagged with 200, nothing refunded', async () => {
-    const transfer = await core.transactions.moneyOut({ source_instrument_id: ACME_INSTRUMENT, destination_instrument_id: BODEGA_INSTRUMENT, amount: '75.00' });
+    const transfer = await core.transactions.moneyOut({ source_instrument_id: ACME_INSTRUMENT, destination_instrument_id: BODEGA_INSTRUMENT, transaction_request: { amount: '75.00', currency: 'MXN' } });
     // An internal transfer settles on the sandbox's next clock step, which delivers the INT_CREDIT.
     await sandbox.control.advanceClock({ body: { seconds: 1 } });
     const credits = await stored('MONEY_IN', (p) => bodyOf(p).sub_category === 'INT_CREDIT' && bodyOf(p).tracking_key === String(transfer.trackingId));
@@ -95,7 +95,7 @@ describe('the sandbox delivering to the gateway', () => {
   });
 
   it('stores the STATUS_UPDATEs of a SPEI transfer, the CEP of a penny validation and a REPORT', async () => {
-    const transfer = await core.transactions.moneyOut({ source_instrument_id: ACME_INSTRUMENT, destination_instrument_id: BBVA_INSTRUMENT, amount: '300.00' });
+    const transfer = await core.transactions.moneyOut({ source_instrument_id: ACME_INSTRUMENT, destination_instrument_id: BBVA_INSTRUMENT, transaction_request: { amount: '300.00', currency: 'MXN' } });
     const settled = await sandbox.control.triggerSpeiSettle({ params: { transactionId: String(transfer.id) }, body: {} });
     expect(settled.status).toBe(200);
     const updates = await stored('STATUS_UPDATE', (p) => bodyOf(p).id === transfer.id);

@@ -10,7 +10,8 @@ import { migrateMoneyOut } from './money-out.ts';
 
 const USAGE = `usage: paykit-codemod money-out [paths…] [--write] [--json]
   money-out  rewrite the core client's deprecated transactions.internalTransaction(...) calls to
-             transactions.moneyOut(...) (same body; platform change of 2026-05-07)
+             transactions.moneyOut(...) (same body; platform change of 2026-05-07), and flat
+             transfer bodies to the documented nested one (the money in transaction_request)
   paths      files or folders to migrate (default: the current folder; node_modules and dist are skipped)
   --write    apply the changes (default: a dry run that prints the diff)
   --json     print the report as JSON instead of text`;

@@ -1,14 +1,17 @@
-// The money_out migration (platform change of 2026-05-07): every call of the core client's
-// deprecated `transactions.internalTransaction` becomes `transactions.moneyOut` with the same
-// arguments (the platform takes the same body on both endpoints). Calls it cannot prove are the
-// core client's are reported with file and line, never guessed at.
+// The money_out migration (platform change of 2026-05-07, and @paykit/core-client 1.0's documented
+// body): every call of the core client's deprecated `transactions.internalTransaction` becomes
+// `transactions.moneyOut` (the platform takes the same body on both endpoints), and a flat body
+// literal passed to either becomes the nested one (the money inside `transaction_request`). Calls
+// it cannot prove are the core client's, and bodies it cannot see into, are reported with file and
+// line, never guessed at.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Node, Project, SyntaxKind, ts, type Identifier, type SourceFile } from 'ts-morph';
+import { Node, Project, SyntaxKind, ts, type CallExpression, type Identifier, type SourceFile } from 'ts-morph';
 import { CORE_CLIENT_MODULE, CoreClientResolver } from './core-client-refs.ts';
 import { INTERNAL_TRANSACTION_DEPRECATION } from './deprecation.ts';
 import { applyEdits, unifiedDiff, type TextEdit } from './edits.ts';
 import { collectFiles } from './files.ts';
+import { transferBodyVerdict } from './transfer-body.ts';
 
 const OLD = 'internalTransaction';
 const NEW = 'moneyOut';
@@ -27,8 +30,8 @@ export interface MoneyOutChange {
   file: string;
   line: number;
   column: number;
-  /** A call, a reference to the method (passed or bound), or a destructured binding of it. */
-  kind: 'call' | 'reference' | 'destructuring';
+  /** A call, a reference to the method (passed or bound), a destructured binding of it, or a flat body made nested. */
+  kind: 'call' | 'reference' | 'destructuring' | 'body';
   /** The source line before and after, trimmed. */
   before: string;
   after: string;
@@ -168,12 +171,36 @@ function analyse(file: SourceFile, resolver: CoreClientResolver): { findings: Fi
       skips.push({ node: key, reason: `cannot tell whether ${access.getExpression().getText()} is the core client's transactions. If it is, use ['${NEW}']: same body.` });
     }
   }
+  for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    if (!isTransferCall(call, resolver)) continue;
+    const verdict = transferBodyVerdict(call);
+    if (verdict.kind === 'rewrite') findings.push({ node: verdict.node, edits: [{ node: verdict.node, text: verdict.text }], kind: 'body' });
+    else if (verdict.kind === 'report') skips.push({ node: verdict.node, reason: verdict.reason });
+  }
   return { findings, skips };
+}
+
+const TRANSFER_METHODS = new Set([OLD, NEW]);
+
+/** A call of the core client's moneyOut or internalTransaction: on `transactions`, by key, or through a destructured binding. */
+function isTransferCall(call: CallExpression, resolver: CoreClientResolver): boolean {
+  const callee = call.getExpression();
+  if (Node.isPropertyAccessExpression(callee)) return TRANSFER_METHODS.has(callee.getName()) && resolver.kindOf(callee.getExpression()) === 'transactions';
+  if (Node.isElementAccessExpression(callee)) {
+    const key = callee.getArgumentExpression();
+    return !!key && (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) && TRANSFER_METHODS.has(key.getLiteralValue()) && resolver.kindOf(callee.getExpression()) === 'transactions';
+  }
+  if (!Node.isIdentifier(callee)) return false;
+  return (callee.getSymbol()?.getDeclarations() ?? []).some((declaration) => {
+    if (!Node.isBindingElement(declaration)) return false;
+    const method = declaration.getPropertyNameNode()?.getText() ?? declaration.getName();
+    return TRANSFER_METHODS.has(method) && resolver.kindOfBindingSource(declaration.getParent(), 0) === 'transactions';
+  });
 }
 
 /**
  * Rewrites the core client's `transactions.internalTransaction(...)` to `transactions.moneyOut(...)`
- * across a code base. A dry run unless `write` is set; the report lists every change and every
+ * and flat transfer bodies to the nested one across a code base. A dry run unless `write` is set; the report lists every change and every
  * occurrence it left for a hand edit, with file and line.
  */
 export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<MoneyOutReport> {

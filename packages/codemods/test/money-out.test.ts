@@ -39,8 +39,8 @@ afterEach(() => {
   for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.each(['plain', 'aliased', 'destructured', 'unsafe'])('fixture %s', (fixture) => {
-  it('a dry run changes nothing on disk; --write produces the after/ tree; a second run finds nothing', async () => {
+describe.each(['plain', 'aliased', 'destructured', 'unsafe', 'flat'])('fixture %s', (fixture) => {
+  it('a dry run changes nothing on disk; --write produces the after/ tree; a second run finds nothing to change', async () => {
     const dir = copyOf(fixture);
     const before = tree(dir);
     const dry = await migrateMoneyOut({ cwd: dir });
@@ -55,8 +55,9 @@ describe.each(['plain', 'aliased', 'destructured', 'unsafe'])('fixture %s', (fix
 
     const again = await migrateMoneyOut({ cwd: dir });
     expect(again.changes).toEqual([]);
-    expect(again.skipped).toEqual(written.skipped);
-  });
+    // What is left for a hand edit is still reported (its line may have moved with the edits).
+    expect(again.skipped.map((skip) => skip.reason)).toEqual(written.skipped.map((skip) => skip.reason));
+    }, 30_000);
 });
 
 describe('the report', () => {
@@ -67,11 +68,15 @@ describe('the report', () => {
     expect(report.changes.map(({ file, line, kind }) => `${file}:${line} ${kind}`)).toEqual([
       'src/legacy.cjs:7 call',
       'src/payouts.ts:9 call',
+      'src/payouts.ts:9 body',
       'src/payouts.ts:13 call',
       'src/payouts.ts:16 reference',
     ]);
     expect(report.changes[0]).toMatchObject({ column: 28, before: 'return core.transactions.internalTransaction(body);', after: 'return core.transactions.moneyOut(body);' });
-    expect(report.skipped).toEqual([]);
+    // A JavaScript parameter: nothing shows whether the body is flat.
+    expect(report.skipped.map(({ file, line, reason }) => `${file}:${line} ${reason}`)).toEqual([
+      expect.stringMatching(/^src\/legacy\.cjs:7 cannot see the shape of body: if it is flat, move amount, currency/),
+    ]);
   });
 
   it('keeps comments and strings that mention internalTransaction as they are', async () => {
@@ -134,11 +139,13 @@ describe('paykit-codemod (the bin)', () => {
     expect(unsafe.stdout).toContain('src/helpers.ts:9:30  NOT rewritten: return client.transactions.internalTransaction(body);');
     const plainDir = copyOf('plain');
     const plain = await node(['money-out', 'src', '--write'], plainDir);
-    expect(plain.code).toBe(0);
+    expect(plain.code).toBe(1);
     expect(plain.stdout).toMatch(/src\/payouts\.ts:9:28 {2}rewrote \(call\)/);
-    expect(plain.stdout).toContain('4 change(s) in 2 of 2 file(s) written');
+    expect(plain.stdout).toContain('5 change(s) in 2 of 2 file(s) written; 1 occurrence(s) to migrate by hand');
+    const aliased = await node(['money-out', 'src', '--write'], copyOf('aliased'));
+    expect(aliased.code).toBe(0);
     expect(tree(plainDir)).toEqual(tree(path.join(FIXTURES, 'plain', 'after')));
-  });
+  }, 30_000);
 
   it('--json prints the report as JSON', async () => {
     const out = await node(['money-out', '--json'], copyOf('destructured'));
@@ -146,7 +153,7 @@ describe('paykit-codemod (the bin)', () => {
     const report = JSON.parse(out.stdout) as { changes: unknown[]; written: boolean };
     expect(report.written).toBe(false);
     expect(report.changes).toHaveLength(6);
-  });
+  }, 30_000);
 
   it('explains bad usage with exit code 2', async () => {
     const dir = copyOf('plain');
@@ -156,11 +163,24 @@ describe('paykit-codemod (the bin)', () => {
     const missing = await node(['money-out', 'nowhere'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nowhere: no such file or folder');
+  }, 30_000);
+});
+
+describe('flat transfer bodies', () => {
+  it('nests the money of every flat literal in transaction_request (currency MXN added when missing) and reports the bodies it cannot see into', async () => {
+    const report = await migrateMoneyOut({ cwd: copyOf('flat') });
+    expect(report.changes.map(({ line, kind }) => `${line} ${kind}`)).toEqual(['6 body', '9 call', '9 body']);
+    expect(report.changes[0]?.after).toBe(
+      "core.transactions.moneyOut({ source_instrument_id, destination_instrument_id, transaction_request: { amount, description: 'Invoice', currency: 'MXN' } });",
+    );
+    expect(report.skipped.map(({ line, column }) => `${line}:${column}`)).toEqual(['22:62', '24:133']);
+    expect(report.skipped[0]?.reason).toMatch(/^stored is a flat body \(its type has amount at the top level\): move amount, currency \("MXN"\), description and external_reference into transaction_request/);
+    expect(report.skipped[1]?.reason).toMatch(/^the body spreads \.\.\.base, which may carry flat money fields/);
   });
 });
 
 describe('the fixtures are real code', () => {
-  it('before/ and after/ type-check against @paykit/core-client', async () => {
+  it('after/ type-checks against @paykit/core-client (the flat fixture keeps bodies left for a hand edit, so it is not included)', async () => {
     await expect(run(path.join(WORKSPACE_BIN, 'tsc'), ['-p', path.join(FIXTURES, 'tsconfig.json')])).resolves.toBeDefined();
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import {
   parseOffsetTimestamp,
   UnauthorizedError,
   invoke,
+  isNone,
   type Environment,
   type InvokeContext,
   type RequestOptions,
@@ -76,7 +77,8 @@ export async function listCredentials(deps: AuthDeps, requestOptions?: RequestOp
 /** The credential to create tokens with: ACTIVE, not deleted, of the client's environment. */
 export function selectCredential(options: ResolvedCoreOptions, list: ClientCredentialList): ClientCredential {
   const base = { environment: options.environment, clientId: options.clientId };
-  const live = (Array.isArray(list.data) ? list.data : []).filter((c) => c.deleted_at === null || c.deleted_at === undefined);
+  // deleted_at: null, absent or "None" (the documented answer's form) all mean not deleted.
+  const live = (Array.isArray(list.data) ? list.data : []).filter((c) => isNone(c.deleted_at));
   const accepted = acceptedEnvironments(options.environment);
   const ofEnvironment = live.filter((c) => accepted.includes(c.environment));
   if (live.length === 0) {

@@ -8,7 +8,7 @@ import type { ClientCredentialList, CoreTransaction, MoneyOutTransaction } from 
 import { resolveCoreOptions, type CoreClientOptions } from './options.ts';
 import { TokenManager } from './token-manager.ts';
 import { MemoryTokenStore, tokenStoreKey, type StoredToken } from './token-store.ts';
-import { internalTransaction, moneyOut, pennyValidation, type MoneyOutInput, type PennyValidationInput, type PennyValidationOptions } from './transactions.ts';
+import { internalTransaction, moneyOut, pennyValidation, type MoneyOutInput, type MoneyOutOptions, type PennyValidationInput, type PennyValidationOptions } from './transactions.ts';
 import { webhookOperations } from './webhooks.ts';
 
 export interface CoreClient {
@@ -31,13 +31,17 @@ export interface CoreClient {
   transactions: {
     /** 0.01 MXN to the destination and a CEP lookup; the Idempotency-Key is derived from the request unless given. 409 → IdempotencyConflictError. */
     pennyValidation(body: PennyValidationInput, options?: PennyValidationOptions): Promise<CoreTransaction>;
-    /** Every outbound transfer; the destination decides INT_DEBIT or SPEI_DEBIT. */
-    moneyOut(body: MoneyOutInput, requestOptions?: RequestOptions): Promise<MoneyOutTransaction>;
+    /**
+     * Every outbound transfer; the destination decides INT_DEBIT or SPEI_DEBIT. The Idempotency-Key
+     * is derived from the request unless given; a lost answer is retried with it. 409 →
+     * IdempotencyConflictError.
+     */
+    moneyOut(body: MoneyOutInput, options?: MoneyOutOptions): Promise<MoneyOutTransaction>;
     /**
      * @deprecated Since 2026-05-07: use `moneyOut` with the same body (it routes internal
      * transfers itself). Still fully functional; warns once per process.
      */
-    internalTransaction(body: MoneyOutInput, requestOptions?: RequestOptions): Promise<unknown>;
+    internalTransaction(body: MoneyOutInput, requestOptions?: RequestOptions): Promise<MoneyOutTransaction>;
   };
   accounts: ReturnType<typeof accountOperations>;
 }
@@ -48,7 +52,11 @@ export interface CoreClient {
  * ```ts
  * const core = createCoreClient({ environment: 'staging', baseUrl, clientId, apiKey });
  * const { webhook, token } = await core.webhooks.register({ webhookType: 'CEP', url });
- * const tx = await core.transactions.moneyOut({ source_instrument_id, destination_instrument_id, amount: '150.00' });
+ * const tx = await core.transactions.moneyOut({
+ *   source_instrument_id,
+ *   destination_instrument_id,
+ *   transaction_request: { amount: '150.00', currency: 'MXN', description: 'Payout', external_reference: '1234567' },
+ * });
  * ```
  */
 export function createCoreClient(input: CoreClientOptions): CoreClient {
@@ -78,7 +86,7 @@ export function createCoreClient(input: CoreClientOptions): CoreClient {
     webhooks: webhookOperations(deps),
     transactions: {
       pennyValidation: (body, pennyOptions) => pennyValidation(deps, body, pennyOptions),
-      moneyOut: (body, requestOptions) => moneyOut(deps, body, requestOptions),
+      moneyOut: (body, moneyOutOptions) => moneyOut(deps, body, moneyOutOptions),
       internalTransaction: (body, requestOptions) => internalTransaction(deps, body, requestOptions),
     },
     accounts: accountOperations(deps),

@@ -1,7 +1,7 @@
 // The core client's own errors, on top of the runtime's (ApiError and its subclasses). None of them
 // carries a secret: messages name ids (client, credential, token record, request), never the
 // client_secret, API key, bearer token or webhook token.
-import { ConflictError, PaykitError, type Environment } from '@paykit/runtime';
+import { ConflictError, PaykitError, type DriftReport, type Environment } from '@paykit/runtime';
 
 /**
  * Why authentication failed:
@@ -62,10 +62,10 @@ export class AuthenticationError extends PaykitError {
   }
 }
 
-/** Which of the two conflicts of the reference a 409 of penny validation is (`unknown` when the platform's message says neither). */
+/** Which of the two conflicts a 409 of penny validation or money_out is (`unknown` when the platform's message says neither). */
 export type IdempotencyConflictCase = 'different-payload' | 'in-progress' | 'unknown';
 
-/** Penny validation answered 409 for its Idempotency-Key. A ConflictError, with which case it is and the key. */
+/** Penny validation or money_out answered 409 for its Idempotency-Key. A ConflictError, with which case it is and the key. */
 export class IdempotencyConflictError extends ConflictError {
   readonly case: IdempotencyConflictCase;
   readonly idempotencyKey: string;
@@ -107,6 +107,30 @@ export class TransactionRecordingError extends PaykitError {
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), operation: this.operation, transaction: this.transaction };
+  }
+}
+
+/**
+ * Strict mode: the platform created the transaction (money moved), but its answer differs from the
+ * spec. The transaction is on `transaction` (and was passed to onTransactionCreated); the
+ * differences are on `reports`. Do NOT repeat the request.
+ */
+export class TransactionDriftError extends PaykitError {
+  readonly operation: string;
+  readonly transaction: unknown;
+  readonly reports: DriftReport[];
+  /** Always true: the error exists to say so. */
+  readonly moneyMoved = true;
+
+  constructor(message: string, details: { operation: string; transaction: unknown; reports: DriftReport[] }) {
+    super(message);
+    this.operation = details.operation;
+    this.transaction = details.transaction;
+    this.reports = details.reports;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), operation: this.operation, transaction: this.transaction, reports: this.reports, moneyMoved: true };
   }
 }
 

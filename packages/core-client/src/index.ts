@@ -10,13 +10,14 @@ export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 export { createCoreClient, type CoreClient } from './client.ts';
 export type { CoreClientOptions, CreatedTransaction } from './options.ts';
 export { MemoryTokenStore, tokenStoreKey, type StoredToken, type TokenStore } from './token-store.ts';
-export type { MoneyOutInput, PennyValidationInput, PennyValidationOptions } from './transactions.ts';
+export type { MoneyOutInput, MoneyOutOptions, PennyValidationInput, PennyValidationOptions } from './transactions.ts';
 export { generateWebhookToken, WEBHOOK_TOKEN_BYTES, type RegisterWebhookInput, type RegisteredWebhook, type WebhookPatch } from './webhooks.ts';
 export { parseCoreEvent, type CoreEvent, type CoreEventKind } from './events.ts';
 export {
   AuthenticationError,
   CoreEventError,
   IdempotencyConflictError,
+  TransactionDriftError,
   TransactionRecordingError,
   type AuthenticationFailure,
   type IdempotencyConflictCase,

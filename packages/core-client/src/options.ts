@@ -7,9 +7,9 @@ import type { TokenStore } from './token-store.ts';
 /** A transaction the platform returned from money_out, internal_transaction or penny validation. */
 export type CreatedTransaction =
   | { operation: 'createPennyValidation'; transaction: CoreTransaction; idempotencyKey: string }
-  | { operation: 'createMoneyOut'; transaction: MoneyOutTransaction }
-  /** internal_transaction's response is not shown by the reference: whatever the platform answered. */
-  | { operation: 'createInternalTransaction'; transaction: unknown };
+  | { operation: 'createMoneyOut'; transaction: MoneyOutTransaction; idempotencyKey: string }
+  /** internal_transaction answers its debit leg, as money_out does. */
+  | { operation: 'createInternalTransaction'; transaction: MoneyOutTransaction };
 
 export interface CoreClientOptions extends ClientOptions {
   /** The client id (UUID) issued at onboarding. */
@@ -25,7 +25,11 @@ export interface CoreClientOptions extends ClientOptions {
   tokenStore?: TokenStore;
   /** Create a new token this many seconds before `expires_at` (default 300). */
   refreshMarginSeconds?: number;
-  /** UUID namespace of derived Idempotency-Keys (default IDEMPOTENCY_NAMESPACES[environment]). */
+  /**
+   * UUID namespace of derived Idempotency-Keys (penny validation, money_out). The platform's
+   * namespace per environment is not published: set it when the platform gives you one (default
+   * IDEMPOTENCY_NAMESPACES[environment]).
+   */
   idempotencyNamespace?: string;
   /**
    * Called with every transaction that penny validation, money_out and internal_transaction

@@ -1,9 +1,10 @@
-// Outbound transactions: penny validation (with a derived Idempotency-Key), money_out and the
-// deprecated internal_transaction (same body). Every transaction they return is handed to
-// onTransactionCreated, so the worker and the CLI record what left.
-import { ConflictError, idempotencyKey, invoke, toCentavos, type RequestOptions } from '@paykit/runtime';
+// Outbound transactions: penny validation and money_out, each with a derived Idempotency-Key, and
+// the deprecated internal_transaction (same body, no key: never repeated once sent). Every
+// transaction they return is handed to onTransactionCreated, so the worker and the CLI record
+// what left; strict mode's DriftError never hides a transaction that was created.
+import { bodyHashIdempotencyKey, ConflictError, DriftError, idempotencyKey, invoke, toCentavos, type RequestOptions } from '@paykit/runtime';
 import { createInternalTransaction, createMoneyOut, createPennyValidation } from './generated/sdk.gen.ts';
-import type { CoreTransaction, MoneyOutTransaction, PennyValidationRequest } from './generated/types.gen.ts';
+import type { CoreTransaction, MoneyOutRequest, MoneyOutTransaction, PennyValidationRequest } from './generated/types.gen.ts';
 import {
   zCreateInternalTransactionResponse,
   zCreateMoneyOutResponse,
@@ -11,7 +12,7 @@ import {
   zPennyValidationRequest,
 } from './generated/zod.gen.ts';
 import { bearerAuth, withToken, type ClientDeps } from './auth.ts';
-import { IdempotencyConflictError, TransactionRecordingError, type IdempotencyConflictCase } from './errors.ts';
+import { IdempotencyConflictError, TransactionDriftError, TransactionRecordingError, type IdempotencyConflictCase } from './errors.ts';
 import type { CreatedTransaction } from './options.ts';
 
 /** Penny validation's body; `client_id` defaults to the client's own. */
@@ -23,27 +24,22 @@ export interface PennyValidationOptions extends RequestOptions {
 }
 
 /**
- * The body of money_out and internal_transaction. The reference does not show it ("same body
- * structure" for both); these are the fields the sandbox reads, and the platform may read others:
- * extra fields are sent as given.
+ * The body of money_out and internal_transaction, generated from the spec (the documented nested
+ * body: the money in `transaction_request`); `client_id` defaults to the client's own.
  */
-export interface MoneyOutInput {
-  /** Owner of the transaction; defaults to the client's own id. */
-  client_id?: string;
-  source_instrument_id: string;
-  /** Decides the route: a platform account's instrument → INT_DEBIT (internal), anything else → SPEI_DEBIT. */
-  destination_instrument_id: string;
-  /** A decimal string with two decimals ("150.00"), never a number. */
-  amount: string;
-  currency?: 'MXN';
-  /** Payment concept. */
-  description?: string;
-  /** Numeric, at most 7 digits. */
-  external_reference?: string;
-  /** Returned as `clientReference`. */
-  client_reference?: string;
-  [field: string]: unknown;
+export type MoneyOutInput = Omit<MoneyOutRequest, 'client_id'> & { client_id?: string };
+
+export interface MoneyOutOptions extends RequestOptions {
+  /**
+   * A UUID to send as Idempotency-Key instead of the one derived from the request. Use the same
+   * key for every attempt of one transfer, and a new one for a different transfer.
+   */
+  idempotencyKey?: string;
 }
+
+type KeyedOperation = 'createPennyValidation' | 'createMoneyOut';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 let internalTransactionWarned = false;
 
@@ -55,14 +51,14 @@ function conflictCase(error: ConflictError): IdempotencyConflictCase {
   const body = error.body as { message?: unknown } | null | undefined;
   const words = [
     typeof body === 'string' ? body : typeof body?.message === 'string' ? body.message : '',
-    ...(error.details ?? []).map((d) => String(d.metadata?.error_detail ?? '')),
+    ...(error.details ?? []).map((d) => `${d.reason} ${String(d.metadata?.error_detail ?? '')}`),
   ].join(' ');
-  if (/in progress|in-progress|still running|still processing/i.test(words)) return 'in-progress';
+  if (/operation_in_progress|in progress|in-progress|still running|still processing/i.test(words)) return 'in-progress';
   if (/payload|different|another|mismatch/i.test(words)) return 'different-payload';
   return 'unknown';
 }
 
-function conflictError(error: ConflictError, key: string, derivedKey: boolean): IdempotencyConflictError {
+function conflictError(operation: KeyedOperation, error: ConflictError, key: string, derivedKey: boolean): IdempotencyConflictError {
   const which = conflictCase(error);
   const what =
     which === 'different-payload'
@@ -70,7 +66,7 @@ function conflictError(error: ConflictError, key: string, derivedKey: boolean): 
       : which === 'in-progress'
         ? `the original request with Idempotency-Key ${key} is still in progress. Retry later with the same key: the platform then returns the original transaction.`
         : `Idempotency-Key ${key} conflicts with an earlier request (another payload, or one still in progress): retry later with the same key if this is the same request, or send a new key if it is a different one.`;
-  return new IdempotencyConflictError(`core createPennyValidation: HTTP 409: ${what} (request ${error.requestId})`, error, { case: which, idempotencyKey: key, derivedKey });
+  return new IdempotencyConflictError(`core ${operation}: HTTP 409: ${what} (request ${error.requestId})`, error, { case: which, idempotencyKey: key, derivedKey });
 }
 
 async function record(deps: ClientDeps, created: CreatedTransaction): Promise<void> {
@@ -89,12 +85,46 @@ async function record(deps: ClientDeps, created: CreatedTransaction): Promise<vo
 }
 
 /**
+ * Calls a transaction-creating operation. In strict mode a DriftError means the platform answered
+ * (so the money moved) in a shape the spec does not describe: the transaction is recorded and
+ * thrown inside TransactionDriftError, never dropped.
+ */
+async function created<T>(deps: ClientDeps, operation: CreatedTransaction['operation'], idempotencyKey: string | undefined, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof DriftError)) throw error;
+    const transaction = error.received;
+    const entry = { operation, transaction, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) } as CreatedTransaction;
+    await record(deps, entry);
+    const id = (transaction as { id?: unknown } | null)?.id;
+    throw new TransactionDriftError(
+      `core ${operation}: money moved: the platform created transaction ${typeof id === 'string' ? id : '(id not returned)'}, but its answer differs from the spec (strict mode): ${error.message}. The transaction is on error.transaction (and was passed to onTransactionCreated); do not repeat the request.`,
+      { operation, transaction, reports: error.reports },
+    );
+  }
+}
+
+/**
+ * A keyed operation: the token handled, strict mode's drift kept (created), a 409 made the typed
+ * conflict naming the key and whether it was derived.
+ */
+async function sendKeyed<T>(deps: ClientDeps, operation: KeyedOperation, key: string, givenKey: string | undefined, call: (token: string) => Promise<T>): Promise<T> {
+  try {
+    return await created(deps, operation, key, () => withToken(deps, deps.tokens, operation, call));
+  } catch (error) {
+    if (error instanceof ConflictError) throw conflictError(operation, error, key, givenKey === undefined);
+    throw error;
+  }
+}
+
+/**
  * Sends 0.01 MXN to the destination instrument and starts its CEP lookup (register a CEP webhook
  * first). The Idempotency-Key is a UUID v5 of (client id, operation, body with its defaults), so a
  * retry of the same request — by the transport or by you — returns the same transaction.
  */
 export async function pennyValidation(deps: ClientDeps, input: PennyValidationInput, options: PennyValidationOptions = {}): Promise<CoreTransaction> {
-  const { options: client, sdk, ctx, tokens } = deps;
+  const { options: client, sdk, ctx } = deps;
   const { idempotencyKey: givenKey, ...requestOptions } = options;
   const withClient = { ...input, client_id: input.client_id ?? client.clientId };
   // With the defaults filled in, "description omitted" and "description: 'Penny Validation'" are
@@ -102,52 +132,67 @@ export async function pennyValidation(deps: ClientDeps, input: PennyValidationIn
   const parsed = zPennyValidationRequest.safeParse(withClient);
   const body = (parsed.success ? parsed.data : withClient) as PennyValidationRequest;
   const key = givenKey ?? idempotencyKey({ clientId: client.clientId, operation: 'createPennyValidation', body }, client.idempotencyNamespace);
-  let transaction: CoreTransaction;
-  try {
-    transaction = await withToken(deps, tokens, 'createPennyValidation', (token) =>
-      invoke(
-        ctx,
-        'createPennyValidation',
-        zCreatePennyValidationResponse,
-        (extra) => createPennyValidation({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-        requestOptions,
-      ),
-    );
-  } catch (error) {
-    if (error instanceof ConflictError) throw conflictError(error, key, givenKey === undefined);
-    throw error;
-  }
+  const transaction = await sendKeyed(deps, 'createPennyValidation', key, givenKey, (token) =>
+    invoke(
+      ctx,
+      'createPennyValidation',
+      zCreatePennyValidationResponse,
+      (extra) => createPennyValidation({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
+      requestOptions,
+    ),
+  );
   await record(deps, { operation: 'createPennyValidation', transaction, idempotencyKey: key });
   return transaction;
 }
 
-function transferBody(deps: ClientDeps, input: MoneyOutInput): MoneyOutInput {
+function transferBody(deps: ClientDeps, input: MoneyOutInput, operation: string): MoneyOutRequest {
+  const request = (input as { transaction_request?: unknown } | null)?.transaction_request;
+  if (request === null || typeof request !== 'object') {
+    const flat = input !== null && typeof input === 'object' && 'amount' in input;
+    throw new TypeError(
+      `core ${operation}: the body needs transaction_request: { amount, currency, description, external_reference }${flat ? ' (this one is flat, with amount at the top level: move amount, currency, description and external_reference into transaction_request; `paykit migrate` rewrites such calls)' : ''}.`,
+    );
+  }
   // Throws MoneyError ("amounts are decimal strings…") before anything is sent.
-  toCentavos(input.amount);
+  toCentavos((request as { amount?: unknown }).amount as string);
   return { ...input, client_id: input.client_id ?? deps.options.clientId };
 }
 
 /**
  * The one endpoint for outbound transfers. The destination instrument decides the route: a
  * platform account → INT_DEBIT (internal, near-real-time, and a MONEY_IN INT_CREDIT for its owner
- * unless it is the same client and owner); anything else → SPEI_DEBIT. Not retried automatically
- * (the reference shows no Idempotency-Key for it).
+ * unless it is the same client and owner); anything else → SPEI_DEBIT. Sent with an
+ * Idempotency-Key (derived from client id, operation and body unless given), so an attempt whose
+ * answer was lost is repeated with the same key and the platform moves the money once. 409 →
+ * IdempotencyConflictError.
  */
-export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, requestOptions?: RequestOptions): Promise<MoneyOutTransaction> {
-  const { sdk, ctx, tokens } = deps;
-  const body = transferBody(deps, input);
-  const transaction = await withToken(deps, tokens, 'createMoneyOut', (token) =>
-    invoke(ctx, 'createMoneyOut', zCreateMoneyOutResponse, (extra) => createMoneyOut({ client: sdk, body, auth: bearerAuth(token), ...extra }), requestOptions),
+export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, options: MoneyOutOptions = {}): Promise<MoneyOutTransaction> {
+  const { sdk, ctx, options: client } = deps;
+  const { idempotencyKey: givenKey, ...requestOptions } = options;
+  const body = transferBody(deps, input, 'createMoneyOut');
+  if (givenKey !== undefined && !UUID.test(givenKey)) {
+    throw new TypeError('core createMoneyOut: idempotencyKey must be a UUID (the platform answers 400 to anything else); omit it to derive one from the request.');
+  }
+  const key = givenKey ?? bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
+  const transaction = await sendKeyed(deps, 'createMoneyOut', key, givenKey, (token) =>
+    invoke(
+      ctx,
+      'createMoneyOut',
+      zCreateMoneyOutResponse,
+      (extra) => createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
+      requestOptions,
+    ),
   );
-  await record(deps, { operation: 'createMoneyOut', transaction });
+  await record(deps, { operation: 'createMoneyOut', transaction, idempotencyKey: key });
   return transaction;
 }
 
 /**
  * @deprecated Since 2026-05-07: use `transactions.moneyOut` with the same body; it routes internal
- * transfers itself (INT_DEBIT). internal_transaction still works; its deadline is not announced.
+ * transfers itself (INT_DEBIT) and is deduplicated by its Idempotency-Key. internal_transaction is
+ * not documented to honour a key, so it is never repeated once it may have reached the platform.
  */
-export async function internalTransaction(deps: ClientDeps, input: MoneyOutInput, requestOptions?: RequestOptions): Promise<unknown> {
+export async function internalTransaction(deps: ClientDeps, input: MoneyOutInput, requestOptions?: RequestOptions): Promise<MoneyOutTransaction> {
   if (!internalTransactionWarned) {
     internalTransactionWarned = true;
     process.emitWarning('core internal_transaction is deprecated since 2026-05-07: call transactions.moneyOut with the same body; it routes internal transfers automatically (INT_DEBIT).', {
@@ -156,14 +201,16 @@ export async function internalTransaction(deps: ClientDeps, input: MoneyOutInput
     });
   }
   const { sdk, ctx, tokens } = deps;
-  const body = transferBody(deps, input);
-  const transaction = await withToken(deps, tokens, 'createInternalTransaction', (token) =>
-    invoke(
-      ctx,
-      'createInternalTransaction',
-      zCreateInternalTransactionResponse,
-      (extra) => createInternalTransaction({ client: sdk, body, auth: bearerAuth(token), ...extra }),
-      requestOptions,
+  const body = transferBody(deps, input, 'createInternalTransaction');
+  const transaction = await created(deps, 'createInternalTransaction', undefined, () =>
+    withToken(deps, tokens, 'createInternalTransaction', (token) =>
+      invoke(
+        ctx,
+        'createInternalTransaction',
+        zCreateInternalTransactionResponse,
+        (extra) => createInternalTransaction({ client: sdk, body, auth: bearerAuth(token), ...extra }),
+        requestOptions,
+      ),
     ),
   );
   await record(deps, { operation: 'createInternalTransaction', transaction });

@@ -97,10 +97,10 @@ describe('the core flow from API key to money_out', () => {
   });
 
   it('sends money_out to a platform account as INT_DEBIT and the receiver gets a MONEY_IN INT_CREDIT it can verify and parse', async () => {
-    const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BODEGA_NORTE, amount: '150.00', description: 'Invoice 42' });
+    const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BODEGA_NORTE, transaction_request: { amount: '150.00', currency: 'MXN', description: 'Invoice 42' } });
     expect(tx.subCategory).toBe('INT_DEBIT');
     expect(tx).toMatchObject({ amount: '150.00', clientId: seed.clientId });
-    expect(created.at(-1)).toEqual({ operation: 'createMoneyOut', transaction: tx });
+    expect(created.at(-1)).toEqual({ operation: 'createMoneyOut', transaction: tx, idempotencyKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) });
 
     await time.advance(1); // internal transfers settle on the sandbox clock
     const delivery = await eventually(() => receiver.received.find((r) => r.path === '/money-in'), 'the MONEY_IN delivery');
@@ -112,16 +112,16 @@ describe('the core flow from API key to money_out', () => {
   });
 
   it('sends money_out to an external CLABE as SPEI_DEBIT', async () => {
-    const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, amount: '25.50' });
+    const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, transaction_request: { amount: '25.50', currency: 'MXN' } });
     expect(tx.subCategory).toBe('SPEI_DEBIT');
     expect(created.filter((c) => c.operation === 'createMoneyOut')).toHaveLength(2);
   });
 
   it('refuses an amount that is not a two-decimal string before sending anything', async () => {
     const before = await requestCount(sandbox, 'POST /core/v1/transactions/money_out');
-    const asNumber = { source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, amount: 150 } as unknown as MoneyOutInput;
+    const asNumber = { source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, transaction_request: { amount: 150, currency: 'MXN' } } as unknown as MoneyOutInput;
     await expect(core.transactions.moneyOut(asNumber)).rejects.toBeInstanceOf(MoneyError);
-    await expect(core.transactions.moneyOut({ ...asNumber, amount: '150.5' })).rejects.toBeInstanceOf(MoneyError);
+    await expect(core.transactions.moneyOut({ ...asNumber, transaction_request: { amount: '150.5', currency: 'MXN' } })).rejects.toBeInstanceOf(MoneyError);
     expect(await requestCount(sandbox, 'POST /core/v1/transactions/money_out')).toBe(before);
   });
 
@@ -132,7 +132,7 @@ describe('the core flow from API key to money_out', () => {
       },
     });
     const error = (await failing.transactions
-      .moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, amount: '1.00' })
+      .moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, transaction_request: { amount: '1.00', currency: 'MXN' } })
       .catch((e: unknown) => e)) as TransactionRecordingError;
     expect(error).toBeInstanceOf(TransactionRecordingError);
     expect(error.transaction).toMatchObject({ subCategory: 'SPEI_DEBIT', amount: '1.00' });
@@ -151,7 +151,7 @@ describe('internal_transaction (deprecated)', () => {
   it('still works and warns once per process', async () => {
     const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
-      const body = { source_instrument_id: ACME, destination_instrument_id: BODEGA_NORTE, amount: '10.00' };
+      const body = { source_instrument_id: ACME, destination_instrument_id: BODEGA_NORTE, transaction_request: { amount: '10.00', currency: 'MXN' as const } };
       const first = await core.transactions.internalTransaction(body);
       const second = await core.transactions.internalTransaction(body);
       expect(first).toMatchObject({ subCategory: 'INT_DEBIT', amount: '10.00' });

@@ -45,7 +45,7 @@ export function readTolerantly<T>(schema: ZodType<T>, data: unknown, ctx: { prod
       }
     }
   }
-  if (strict && reports.length > 0) throw new DriftError(driftMessage(ctx, reports), reports);
+  if (strict && reports.length > 0) throw new DriftError(driftMessage(ctx, reports), reports, data);
   return data as T;
 }
 

@@ -25,7 +25,7 @@ export class ConfigurationError extends PaykitError {}
 export interface CoreErrorDetail {
   reason: string;
   domain: string;
-  metadata: { error_code?: unknown; http_code?: string; error_detail?: unknown };
+  metadata: { error_code?: unknown; http_code?: string; error_detail?: unknown; module?: unknown; method_name?: unknown };
 }
 
 export interface ValidationErrorDetail {
@@ -61,6 +61,12 @@ export class ApiError extends PaykitError {
   readonly code?: number;
   /** Core error body: reason, domain, metadata.error_code … */
   readonly details?: CoreErrorDetail[];
+  /** Core error body: the first detail's reason (FAILED_PRECONDITION…). */
+  readonly reason?: string;
+  /** Core error body: the first detail's domain (CORE…). */
+  readonly domain?: string;
+  /** Core error body: the platform's reason in words, `details[0].metadata.error_detail` ("Account is already cancelled"). */
+  readonly errorDetail?: string;
   /** Direct debit 422 body: which field failed and why. */
   readonly detail?: ValidationErrorDetail[];
 
@@ -77,6 +83,13 @@ export class ApiError extends PaykitError {
     if (core) {
       this.code = core.code;
       this.details = core.details;
+      const first = core.details[0];
+      if (first) {
+        this.reason = first.reason;
+        this.domain = first.domain;
+        const detail = first.metadata.error_detail;
+        if (typeof detail === 'string' && detail.trim() !== '') this.errorDetail = detail.trim();
+      }
     }
     const detail = asValidationDetail(this.body);
     if (detail) this.detail = detail;
@@ -91,6 +104,9 @@ export class ApiError extends PaykitError {
       operation: this.operation,
       requestId: this.requestId,
       code: this.code,
+      reason: this.reason,
+      domain: this.domain,
+      errorDetail: this.errorDetail,
       details: this.details,
       detail: this.detail,
     };
@@ -159,10 +175,16 @@ export class TimeoutError extends PaykitError {
 /** Strict mode: a response did not match its schema. */
 export class DriftError extends PaykitError {
   readonly reports: DriftReport[];
+  /**
+   * The answer as received. A strict caller that created something (a transfer) must not lose it
+   * because the answer's shape differs: it is here.
+   */
+  readonly received: unknown;
 
-  constructor(message: string, reports: DriftReport[]) {
+  constructor(message: string, reports: DriftReport[], received?: unknown) {
     super(message);
     this.reports = reports;
+    this.received = received;
   }
 
   override toJSON(): Record<string, unknown> {
@@ -226,9 +248,19 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** The server's own words: core `message`, direct debit `detail[].msg`, or `error`/`reason`/`detail` strings. */
+/**
+ * The server's own words: core `details[].metadata.error_detail` (its `message` is a generic
+ * "API Error"), direct debit `detail[].msg`, or `message`/`error`/`reason`/`detail` strings.
+ */
 function serverText(body: unknown): string | undefined {
   if (!isRecord(body)) return undefined;
+  const core = asCoreError(body);
+  if (core) {
+    const words = core.details
+      .map((d) => (typeof d.metadata.error_detail === 'string' ? d.metadata.error_detail.trim() : ''))
+      .filter((w) => w !== '');
+    if (words.length > 0) return [...new Set(words)].join('; ');
+  }
   const validation = asValidationDetail(body);
   if (validation && validation.length > 0) {
     const shown = validation.slice(0, 3).map((d) => (d.loc.length > 0 ? `${d.loc.join('.')}: ${d.msg}` : d.msg));
@@ -246,8 +278,12 @@ function serverText(body: unknown): string | undefined {
 function errorToken(body: unknown): string | undefined {
   if (!isRecord(body)) return undefined;
   const core = asCoreError(body);
-  const reason = core?.details[0]?.reason;
-  if (reason && /^[A-Z][A-Z0-9_]{1,63}$/.test(reason)) return reason;
+  const first = core?.details[0];
+  const reason = first?.reason;
+  if (reason && /^[A-Za-z][A-Za-z0-9_]{1,63}$/.test(reason)) {
+    const domain = first?.domain;
+    return domain && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(domain) ? `${reason} (domain ${domain})` : reason;
+  }
   for (const key of ['code', 'error_code'] as const) {
     const value = body[key];
     if (typeof value === 'string' && /^[A-Z][A-Z0-9_]{1,63}$/.test(value)) return value;

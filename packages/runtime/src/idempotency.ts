@@ -96,3 +96,17 @@ export function idempotencyKey(input: { clientId: string; operation: string; bod
   if (typeof input.operation !== 'string' || input.operation === '') throw new TypeError('idempotencyKey: operation must name the operation, such as "createPennyValidation"');
   return uuidV5(canonicalJson([input.clientId, input.operation, input.body]), namespace);
 }
+
+/**
+ * The Idempotency-Key money_out's documentation describes: a UUID v5 of
+ * `client_id + method + SHA-256(body)` (the body canonicalised with keys sorted at every level,
+ * hashed as UTF-8, written as lowercase hex), under an environment-specific namespace the platform
+ * does not publish (so it is configurable). `method` names the operation ("money_out"). The same
+ * client, operation and body, whatever its key order, always give the same key.
+ */
+export function bodyHashIdempotencyKey(input: { clientId: string; method: string; body: unknown }, namespace: string): string {
+  if (typeof input.clientId !== 'string' || input.clientId === '') throw new TypeError('bodyHashIdempotencyKey: clientId must be the non-empty id of the client the request is made for');
+  if (typeof input.method !== 'string' || input.method === '') throw new TypeError('bodyHashIdempotencyKey: method must name the operation, such as "money_out"');
+  const bodyHash = createHash('sha256').update(canonicalJson(input.body), 'utf8').digest('hex');
+  return uuidV5(`${input.clientId}${input.method}${bodyHash}`, namespace);
+}

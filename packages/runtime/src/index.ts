@@ -4,6 +4,8 @@ export * from './logger.ts';
 export * from './redact.ts';
 export * from './errors.ts';
 export * from './retry.ts';
+export * from './retry-table.ts';
+export * from './none.ts';
 export * from './transport.ts';
 export * from './drift.ts';
 export * from './money.ts';

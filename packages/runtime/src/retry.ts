@@ -1,3 +1,5 @@
+import { mayRepeat, retryRowFor } from './retry-table.ts';
+
 // When to repeat a request, and how long to wait. Only requests that are safe to repeat are
 // retried: a POST without an Idempotency-Key may have been applied by the platform even when its
 // answer was lost (a transfer sent twice is money lost), so it is never repeated automatically.
@@ -57,22 +59,18 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, retryAfter: s
   return Math.min(Math.floor(unit * (ceiling + 1)), Math.floor(ceiling));
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT', 'PATCH']);
-
 /**
- * Safe to repeat: GET, HEAD, OPTIONS, DELETE, PUT and PATCH (the account lifecycle's cancel, block
- * and activate, a webhook update: repeating them lands on the same state), and any request with
- * an Idempotency-Key (the platform recognises the repeat). A POST without one: never.
+ * Whether a request may be sent again after an answer that is worth retrying, by the retry table
+ * (retry-table.ts): idempotent methods yes; a POST only when the table says the platform dedupes
+ * that operation (`product` and `operation` name it) and the request carries an Idempotency-Key.
  */
-export function isSafeToRetry(request: Request): boolean {
-  return isSafeToRepeat(request.method, request.headers);
+export function isSafeToRetry(request: Request, product = '', operation?: string): boolean {
+  return isSafeToRepeat(request.method, request.headers, product, operation);
 }
 
-/** isSafeToRetry from a method and headers (the transport checks before building any Request). */
-export function isSafeToRepeat(method: string, headers: Headers): boolean {
-  if (SAFE_METHODS.has(method.toUpperCase())) return true;
-  const key = headers.get('idempotency-key');
-  return key !== null && key.trim() !== '';
+/** isSafeToRetry from a method and headers. */
+export function isSafeToRepeat(method: string, headers: Headers, product = '', operation?: string): boolean {
+  return mayRepeat(retryRowFor(product, operation, method), headers.get('idempotency-key') ?? undefined, { kind: 'answer' });
 }
 
 /** Retry on 429 and 5xx (network errors and timeouts are retried by the transport too). */

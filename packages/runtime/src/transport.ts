@@ -7,7 +7,8 @@ import type { ProductName } from './environments.ts';
 import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, sanitizeCause } from './errors.ts';
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
-import { backoffDelay, isRetryableStatus, isSafeToRepeat, retryPolicy, type RetryPolicy } from './retry.ts';
+import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
+import { failureCode, mayRepeat, retryRowFor } from './retry-table.ts';
 import { NULL_BODY_STATUSES, nodeSend, parsedUrl, type Send } from './node-send.ts';
 import { registerSender } from './sender.ts';
 
@@ -45,7 +46,7 @@ export interface RequestOptions {
 export interface Transport {
   readonly options: Required<Pick<TransportOptions, 'product' | 'timeoutMs'>> & TransportOptions;
   /**
-   * fetch with timeouts, AbortSignal, request ids, retries (only isSafeToRetry) and redacted
+   * fetch with timeouts, AbortSignal, request ids, retries (as the retry table allows) and redacted
    * logging. Returns the Response (4xx/5xx included: errors are built by apiErrorFrom); throws
    * TimeoutError / ConnectionError after the last attempt, and the abort reason as soon as a
    * caller's signal aborts (never retried).
@@ -268,7 +269,10 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
   const timeoutMs = ro.timeoutMs ?? s.timeoutMs;
   const maxRetries = ro.maxRetries ?? s.policy.maxRetries;
   const idempotencyKey = headers['idempotency-key'];
-  const safe = isSafeToRepeat(method, NO_HEADERS) || (idempotencyKey !== undefined && idempotencyKey.trim() !== '');
+  // The retry table decides, per operation: an idempotent method, a POST the platform dedupes by
+  // its key (and this one carries it), or a POST repeated only when it certainly never left.
+  const row = retryRowFor(s.product, ro.operation, method);
+  const safe = mayRepeat(row, idempotencyKey, { kind: 'answer' });
   const contentType = headers['content-type'] ?? null;
   const secrets = (): string[] => collectSecrets(headers, jsonOf(body, contentType));
 
@@ -343,7 +347,7 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     if (failure instanceof PaykitError) throw failure;
     const timedOut = controller.signal.aborted;
     const what = timedOut ? `timed out after ${timeoutMs} ms` : sanitizeCause(failure, secrets()).message;
-    if (safe && attempt < maxRetries) {
+    if (mayRepeat(row, idempotencyKey, { kind: 'failure', code: timedOut ? undefined : failureCode(failure) }) && attempt < maxRetries) {
       const delayMs = backoffDelay(attempt, s.policy, null, s.random);
       log({ event: 'retry', attempt: attempt + 1, durationMs, delayMs, headers: requestHeadersForLog, error: what });
       await wait(s.sleep, delayMs, callerSignals);
@@ -354,7 +358,7 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     const attempts = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
     const notRetried = safe
       ? ''
-      : `; not retried: a ${method} without an Idempotency-Key may already have been applied, so check its effect before repeating it`;
+      : `; not retried: ${row.why}, so check its effect before repeating it`;
     if (timedOut) {
       throw new TimeoutError(
         `${where}: no response from ${shortUrl(url)} within ${timeoutMs} ms (${attempts})${notRetried} — raise timeoutMs, or check that the service is up`,
@@ -373,7 +377,6 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
 /** Request headers as the transport keeps them: lowercase names. */
 type HeaderRecord = Record<string, string>;
 
-const NO_HEADERS = new Headers();
 const NO_SIGNALS: readonly AbortSignal[] = [];
 const NO_LOGGED_HEADERS: Record<string, string> = {};
 const noLog = (): void => {};

@@ -80,7 +80,8 @@ describe('apiErrorFrom', () => {
     expect(error.requestId).toBe('req-1');
     expect(error.product).toBe('core');
     expect(error.operation).toBe('getWebhook');
-    expect(error.message).toMatch(/^core getWebhook: HTTP 404 RESOURCE_NOT_FOUND: Webhook 9 not found for this client\. — check the ids/);
+    expect(error.message).toMatch(/^core getWebhook: HTTP 404 RESOURCE_NOT_FOUND \(domain core\): Webhook 9 not found for this client\. — check the ids/);
+    expect([error.reason, error.domain]).toEqual(['RESOURCE_NOT_FOUND', 'core']);
   });
 
   it('exposes the direct debit 422 detail[] (loc, msg, type), and parses a JSON text body', () => {
@@ -130,6 +131,8 @@ describe('apiErrorFrom', () => {
       operation: 'getWebhook',
       requestId: 'req-1',
       code: 6,
+      reason: 'UNIQUE_VIOLATION',
+      domain: 'core',
       details: [{ reason: 'UNIQUE_VIOLATION', domain: 'core', metadata: { http_code: '404' } }],
     });
   });
@@ -155,7 +158,7 @@ describe('no error ever shows a secret', () => {
     const error = apiErrorFrom(response, await response.text(), { product: 'core', operation: 'createCredentialToken', requestId: requestIdOf(response)! });
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error.message).toBe(
-      'core createCredentialToken: HTTP 400 DATA_ERROR: Credential [redacted] is inactive; header was Bearer [redacted] and key [redacted] — fix the request: the fields named above do not meet the spec or the platform rejected them',
+      'core createCredentialToken: HTTP 400 DATA_ERROR (domain core): Credential [redacted] is inactive; header was Bearer [redacted] and key [redacted] — fix the request: the fields named above do not meet the spec or the platform rejected them',
     );
     expect(error.details?.[0]?.metadata.error_detail).toEqual({ client_secret: '[redacted]', echo: 'got [redacted]' });
     const shown = everythingShown(error);
@@ -192,5 +195,18 @@ describe('the other errors', () => {
     expect(String(drift)).toBe('DriftError: drift');
     const validation = new RequestValidationError('bad', [{ path: ['body', 'client_id'], message: 'Invalid UUID' }]);
     expect(JSON.parse(JSON.stringify(validation)).issues).toEqual([{ path: ['body', 'client_id'], message: 'Invalid UUID' }]);
+  });
+});
+
+describe('the documented core error body', () => {
+  it('a 400 names error_detail, reason and domain in its message and fields', async () => {
+    const { ACCOUNT_ALREADY_CANCELLED } = await import('./fixtures/documented-errors.ts');
+    const error = apiErrorFrom(new Response(null, { status: 400 }), JSON.stringify(ACCOUNT_ALREADY_CANCELLED), { product: 'core', operation: 'cancelAccount', requestId: 'r-1' });
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.message).toMatch(/^core cancelAccount: HTTP 400 FAILED_PRECONDITION \(domain CORE\): Account is already cancelled — /);
+    expect(error.message).not.toContain('API Error');
+    expect([error.reason, error.domain, error.errorDetail, error.code]).toEqual(['FAILED_PRECONDITION', 'CORE', 'Account is already cancelled', 9]);
+    expect(error.details?.[0]?.metadata.method_name).toBe('Cancel');
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ reason: 'FAILED_PRECONDITION', domain: 'CORE', errorDetail: 'Account is already cancelled' });
   });
 });

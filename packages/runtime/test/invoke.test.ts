@@ -116,7 +116,7 @@ describe('invoke', () => {
     expect(notFound.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(notFound.code).toBe(5);
     expect(notFound.details?.[0]?.reason).toBe('RESOURCE_NOT_FOUND');
-    expect(notFound.message).toMatch(/^core createPennyValidation: HTTP 404 RESOURCE_NOT_FOUND: Destination instrument not found\. — /);
+    expect(notFound.message).toMatch(/^core createPennyValidation: HTTP 404 RESOURCE_NOT_FOUND \(domain core\): Destination instrument not found\. — /);
   });
 
   it('422 → UnprocessableError with detail[]; the server’s request id wins when it sends one', async () => {

@@ -59,11 +59,14 @@ describe('backoffDelay', () => {
 describe('which requests and answers are retried', () => {
   const request = (method: string, headers: Record<string, string> = {}): Request => new Request('http://127.0.0.1/x', { method, headers });
 
-  it('reads, deletes and the account lifecycle PUT/PATCH are safe to repeat; a POST only with an Idempotency-Key', () => {
+  it('reads, deletes and the account lifecycle PUT/PATCH are safe to repeat; a POST only when the platform dedupes it and it carries a key', () => {
     expect(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT', 'PATCH'].map((m) => isSafeToRetry(request(m)))).toEqual([true, true, true, true, true, true]);
+    const key = { 'Idempotency-Key': '5b8f2c1e-7d3a-5e4f-9a0b-1c2d3e4f5a6b' };
     expect(isSafeToRetry(request('POST'))).toBe(false);
-    expect(isSafeToRetry(request('POST', { 'Idempotency-Key': '5b8f2c1e-7d3a-5e4f-9a0b-1c2d3e4f5a6b' }))).toBe(true);
-    expect(isSafeToRetry(request('POST', { 'idempotency-key': '  ' }))).toBe(false);
+    expect(isSafeToRetry(request('POST', key))).toBe(false);
+    expect(isSafeToRetry(request('POST', key), 'core', 'createMoneyOut')).toBe(true);
+    expect(isSafeToRetry(request('POST', key), 'core', 'createInternalTransaction')).toBe(false);
+    expect(isSafeToRetry(request('POST', { 'idempotency-key': '  ' }), 'core', 'createMoneyOut')).toBe(false);
   });
 
   it('retries 429 and 5xx only', () => {

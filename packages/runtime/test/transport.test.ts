@@ -64,7 +64,7 @@ describe('retries', () => {
 
     const error = await transport.fetch(`${server.url}/cut`, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toContain('not retried: a POST without an Idempotency-Key may already have been applied');
+    expect((error as Error).message).toContain('not retried: a POST the platform does not dedupe may already have been applied');
     expect(server.received).toHaveLength(2);
     expect(delays).toEqual([]);
   });
@@ -73,7 +73,8 @@ describe('retries', () => {
     server = await startScriptedServer((_req, i) => (i === 0 ? { status: 500, body: { message: 'oops' } } : i === 1 ? 'destroy' : { status: 200, body: { id: 'tx-1' } }));
     const transport = createTransport({ product: 'core', sleep: recordingSleep().sleep });
     const body = JSON.stringify({ client_id: 'c', description: 'Penny Validation ñ' });
-    const response = await transport.fetch(`${server.url}/v1/transactions/penny_validation`, {
+    // The retry table names the operation: penny validation is deduped by its key.
+    const response = await transport.with({ operation: 'createPennyValidation' })(`${server.url}/v1/transactions/penny_validation`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', 'Idempotency-Key': '0b7a3c5e-1f2d-5a4b-8c9d-0e1f2a3b4c5d' },

@@ -6,6 +6,9 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { REPO_ROOT, type Product } from './products.ts';
 
+/** Every date-time form the platform's documentation shows (see the string resolver below). */
+export const PLATFORM_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:?\\d{2})?$';
+
 interface SpecInfo {
   title: string;
   version: string;
@@ -62,6 +65,18 @@ export async function generateProduct(product: Product, outDir: string, root = R
         // A tolerant reader: objects keep the fields the spec does not name, so a payload read
         // through a schema loses nothing and drift can be seen, not silently stripped.
         '~resolvers': {
+          // The platform writes date-times in several forms, all valid input: "2025-03-05
+          // 11:16:59.488685-06:00", "2025-03-06 11:16:59.491631" (Mexico City, no offset),
+          // "2026-02-24T10:30:15Z", "2025-08-15T22:42:39.327Z". z.iso.datetime() takes only the
+          // last two, so `format: date-time` becomes a pattern that takes them all.
+          string: (ctx) => {
+            if (ctx.schema.format !== 'date-time') return undefined;
+            return $(ctx.plugin.imports.z)
+              .attr('string')
+              .call()
+              .attr('regex')
+              .call($.regexp(PLATFORM_DATE_TIME), $.literal('a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'));
+          },
           object: (ctx) => {
             const properties = ctx.schema.properties;
             if (!properties || Object.keys(properties).length === 0) return undefined;

@@ -91,9 +91,12 @@ describe('the packed packages', () => {
       path.join(consumer, 'legacy.ts'),
       "import { createCoreClient } from '@paykit/core-client';\nconst core = createCoreClient({ environment: 'sandbox', clientId: 'c', apiKey: 'k' });\nexport const send = (body: { source_instrument_id: string; destination_instrument_id: string; amount: string }) => core.transactions.internalTransaction(body);\n",
     );
-    const result = await runOk(path.join(consumer, 'node_modules/.bin/paykit-codemod'), ['money-out', 'legacy.ts'], { cwd: consumer });
+    // The body's type is flat: renamed, and reported for a hand edit (exit 1).
+    const result = await run(path.join(consumer, 'node_modules/.bin/paykit-codemod'), ['money-out', 'legacy.ts'], { cwd: consumer });
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain(INTERNAL_TRANSACTION_DEPRECATION);
     expect(result.stdout).toContain('+export const send = (body: { source_instrument_id: string; destination_instrument_id: string; amount: string }) => core.transactions.moneyOut(body);');
+    expect(result.stdout).toContain('body is a flat body');
   }, 60_000);
 
   describe('against a sandbox', () => {

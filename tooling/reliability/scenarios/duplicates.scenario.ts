@@ -43,7 +43,7 @@ describe('duplicates and disorder', () => {
     const expected = new Map<string, Partial<ReconItem>>();
     for (let i = 0; i < TRANSFERS; i++) {
       const fate = FATES[i % FATES.length]!;
-      const id = String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, amount: `${10 + i}.00` })).id);
+      const id = String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, transaction_request: { amount: `${10 + i}.00`, currency: 'MXN' } })).id);
       if (fate === 'rejected') ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: id }, body: {} }), 'reject');
       else ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
       if (fate === 'reversed') {

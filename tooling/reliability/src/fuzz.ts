@@ -499,7 +499,12 @@ const empty = fc.constant<Json>({});
 const CLIENT = '11111111-1111-4111-8111-111111111111';
 const INSTRUMENT = '66666666-6666-4666-8666-000000000001';
 const EXTERNAL_INSTRUMENT = '66666666-6666-4666-8666-000000000004';
-const transfer = fc.record({ client_id: fc.constant(CLIENT), source_instrument_id: fc.constant(INSTRUMENT), destination_instrument_id: fc.constant(EXTERNAL_INSTRUMENT), amount: fc.constantFrom('1.00', '10.50'), description: fc.constant('Fuzz') });
+const transfer = fc.record({
+  client_id: fc.constant(CLIENT),
+  source_instrument_id: fc.constant(INSTRUMENT),
+  destination_instrument_id: fc.constant(EXTERNAL_INSTRUMENT),
+  transaction_request: fc.record({ amount: fc.constantFrom('1.00', '10.50'), currency: fc.constant('MXN'), description: fc.constant('Fuzz') }),
+});
 
 /**
  * Every route of every product (specs/*.yaml and the sandbox's own) and of the control API.

@@ -1,7 +1,7 @@
 import type { ProductInventory, ResourceInventory } from './inventory.ts';
 import { type Json, type JsonObject, isObject, objectShape, propertyFacts, refName, resolve, walk } from './openapi.ts';
 
-export type Category = 'operations' | 'resources' | 'events' | 'enum values' | 'not shown' | 'security' | 'versions';
+export type Category = 'operations' | 'resources' | 'events' | 'enum values' | 'not shown' | 'security' | 'versions' | 'sources';
 
 /** One thing the reference states that the spec does not carry. */
 export interface Finding {
@@ -204,6 +204,18 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
   for (const phrase of inventory.notShown) {
     if (!recorded.some((text) => text.includes(normalize(phrase)))) fail('not shown', phrase, 'not recorded in any x-not-shown');
   }
+
+  // Sources: what the spec types from the platform's documentation pages (beyond the reference)
+  // names each page in x-source, as an https address a reader can open.
+  walk(doc, (node) => {
+    const value = node['x-source'];
+    if (value === undefined) return;
+    const sources = Array.isArray(value) ? value : [value];
+    if (sources.length === 0) fail('sources', 'x-source', 'is empty: name the documentation page');
+    for (const source of sources) {
+      if (typeof source !== 'string' || !/^https:\/\/\S+$/.test(source)) fail('sources', 'x-source', `${JSON.stringify(source)} is not the https address of a documentation page`);
+    }
+  });
 
   // Dated revisions.
   if (inventory.versions) {

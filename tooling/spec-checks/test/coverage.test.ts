@@ -123,3 +123,13 @@ describe('the reference-coverage check', () => {
     });
   });
 });
+
+describe('documentation sources', () => {
+  it('every x-source of the specs is the https address of a page; anything else is a finding', async () => {
+    expect(await problemsAfter('core', () => {})).toEqual([]);
+    const problems = await problemsAfter('core', (doc) => {
+      doc.paths['/v1/transactions/money_out'].post['x-source'] = ['the idempotency guide'];
+    });
+    expect(problems).toEqual(['[sources] x-source: "the idempotency guide" is not the https address of a documentation page']);
+  });
+});

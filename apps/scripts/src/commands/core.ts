@@ -151,17 +151,23 @@ export async function pennyValidate(ctx: Context, options: TransferOptions): Pro
   ctx.out.result(await (await ctx.core()).transactions.pennyValidation(body));
 }
 
+/** money_out's and internal_transaction's documented body: the money nested in transaction_request. */
+function transferRequest(options: TransferOptions) {
+  const { description, external_reference, ...parties } = transferBody(options);
+  return { ...parties, transaction_request: { amount: amountOf(options.amount), currency: 'MXN' as const, description, external_reference } };
+}
+
 export async function moneyOut(ctx: Context, options: TransferOptions): Promise<void> {
-  const body = { ...transferBody(options), amount: amountOf(options.amount) };
-  await ctx.confirm(`Send ${body.amount} MXN from ${options.source} to ${options.destination}?`);
+  const body = transferRequest(options);
+  await ctx.confirm(`Send ${body.transaction_request.amount} MXN from ${options.source} to ${options.destination}?`);
   ctx.out.result(await (await ctx.core()).transactions.moneyOut(body));
 }
 
 export async function internalTransaction(ctx: Context, options: TransferOptions): Promise<void> {
-  const body = { ...transferBody(options), amount: amountOf(options.amount) };
-  const equivalent = `paykit money-out --source ${options.source} --destination ${options.destination} --amount ${body.amount}${options.description ? ` --description "${options.description}"` : ''}`;
+  const body = transferRequest(options);
+  const equivalent = `paykit money-out --source ${options.source} --destination ${options.destination} --amount ${body.transaction_request.amount}${options.description ? ` --description "${options.description}"` : ''}`;
   ctx.out.warn(`${INTERNAL_TRANSACTION_DEPRECATION} The equivalent: ${equivalent} (code: \`paykit migrate money-out\` rewrites the calls).`);
-  await ctx.confirm(`Send ${body.amount} MXN from ${options.source} to ${options.destination} (internal_transaction)?`);
+  await ctx.confirm(`Send ${body.transaction_request.amount} MXN from ${options.source} to ${options.destination} (internal_transaction)?`);
   ctx.out.result(await (await ctx.core()).transactions.internalTransaction(body));
 }
 

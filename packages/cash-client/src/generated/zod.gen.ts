@@ -19,7 +19,7 @@ export const zCashWebhookConfiguration = z.looseObject({
     id: z.int().optional(),
     endpoint_url: z.string().optional(),
     secret_token: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    created_at: z.iso.datetime({ offset: true }).optional(),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
     event: z.string().optional()
 });
 
@@ -60,7 +60,7 @@ export const zCashWebhookEventName = z.enum([
  */
 export const zCashWebhookEvent = zCashOperation.and(z.looseObject({
     event: zCashWebhookEventName.optional(),
-    processed_at: z.iso.datetime({ offset: true }).optional()
+    processed_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional()
 }));
 
 /**
@@ -68,7 +68,7 @@ export const zCashWebhookEvent = zCashOperation.and(z.looseObject({
  */
 export const zCashActivationEvent = z.looseObject({
     event: z.enum(['webhook.activation']).optional(),
-    processed_at: z.iso.datetime({ offset: true }).optional()
+    processed_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional()
 });
 
 /**

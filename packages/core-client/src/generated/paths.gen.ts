@@ -161,8 +161,13 @@ export interface paths {
          *     - otherwise: external, response `subCategory` SPEI_DEBIT.
          *
          *     Since 2026-05-07, with no change to the request body. A STATUS_UPDATE event is
-         *     emitted when a money-out transaction status changes. Request and response bodies are
-         *     not shown.
+         *     emitted when a money-out transaction status changes.
+         *
+         *     Idempotency (the platform's idempotency guide): with an `Idempotency-Key`, the first
+         *     answer, success or error, is kept 24 hours from the first request and replayed to
+         *     every identical retry; the same key with another body is 409; a near-simultaneous
+         *     duplicate is 409 `operation_in_progress`; a key that is not a UUID is 400. Without the
+         *     header the request is not idempotent.
          */
         post: operations["createMoneyOut"];
         delete?: never;
@@ -186,9 +191,10 @@ export interface paths {
          * @description Deprecated since 2026-05-07 but remains fully functional with no breaking change.
          *     New integrations should use money_out for all outbound transfers; existing callers
          *     migrate by swapping the path to `/v1/transactions/money_out` with the same body
-         *     structure. An internal credit for a different owner than the initiator produces a
-         *     MONEY_IN event with `sub_category` INT_CREDIT. Request and response bodies are not
-         *     shown; deprecation deadlines are not shown.
+         *     structure. Book-to-book between two platform instruments. An internal credit for a
+         *     different owner than the initiator produces a MONEY_IN event with `sub_category`
+         *     INT_CREDIT. It is not documented to honour an Idempotency-Key: a request that may
+         *     have reached the platform is never repeated. Deprecation deadlines are not shown.
          */
         post: operations["createInternalTransaction"];
         delete?: never;
@@ -440,7 +446,11 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description Null while not deleted. */
+            /**
+             * @description Null while not deleted. The documented answer writes the string "None" for "not
+             *     deleted": null, "None" and an absent field all mean none.
+             * @example None
+             */
             deleted_at: string | null;
             /** @description Present when the environment returns it; the value to send in `x-api-key` for the bootstrap calls. Secret; never log it. */
             api_key?: string;
@@ -487,6 +497,10 @@ export interface components {
              * @example 2026-05-06 12:00:00.000000-06:00
              */
             updated_at: string;
+            /**
+             * @description Null, absent or the string "None" (as the documented answer writes it) all mean not deleted.
+             * @example None
+             */
             deleted_at: string | null;
         };
         /**
@@ -593,25 +607,85 @@ export interface components {
             external_reference: string;
         };
         /**
-         * @description The body of money_out and of the deprecated internal_transaction ("same body
-         *     structure"). No field of it selects the route: the destination instrument decides.
+         * @description The body of money_out and of the deprecated internal_transaction (the same body):
+         *     the parties at the top level, the money nested in `transaction_request`. No field
+         *     selects the route: the destination instrument decides.
          */
         MoneyOutRequest: {
-            [key: string]: unknown;
+            /**
+             * Format: uuid
+             * @example c2d1d1e3-3340-4170-980e-e9269bbbc551
+             */
+            client_id: string;
+            /**
+             * Format: uuid
+             * @example 709448c3-7cbf-454d-a87e-feb23801269a
+             */
+            source_instrument_id: string;
+            /**
+             * Format: uuid
+             * @description Decides the route (a platform account's instrument → INT_DEBIT, otherwise SPEI_DEBIT).
+             * @example dd7f8d89-94dd-43ca-871b-720fde378b52
+             */
+            destination_instrument_id: string;
+            transaction_request: components["schemas"]["TransferRequest"];
+        };
+        /** @description The money of a money_out or internal_transaction. */
+        TransferRequest: {
+            /**
+             * @description Numeric, at most 7 digits (otherwise DATA_ERROR).
+             * @example 7654329
+             */
+            external_reference?: string;
+            /**
+             * @description Payment concept; fewer than 40 characters (otherwise DATA_ERROR).
+             * @example lorem ipsum dolor sit amet
+             */
+            description?: string;
+            /**
+             * @description A decimal string with two decimals, greater than 0 (otherwise DATA_ERROR). Never a number.
+             * @example 1.95
+             */
+            amount: string;
+            /**
+             * @description Only MXN is supported (otherwise DATA_ERROR).
+             * @enum {string}
+             */
+            currency: "MXN";
         };
         /**
-         * @description The transaction returned by money_out. Only `subCategory` is documented: the
-         *     destination instrument decides routing; no request flag selects the route.
+         * @description The transaction money_out returns (internal_transaction returns its debit leg the same
+         *     way): camelCase, category DEBIT_TRANS, `subCategory` the route taken.
          */
         MoneyOutTransaction: {
+            /** @example 16811ee8-1ef9-4dd4-8d84-9c2df89cf302 */
+            id?: string;
+            /** @example 9d84b03a-28d1-4898-a69c-38824239e2b1 */
+            bankId?: string;
+            /** @example c2d1d1e3-3340-4170-980e-e9269bbbc551 */
+            clientId?: string;
+            /** @example 1234567 */
+            externalReference?: string;
+            /** @example 20250306FINCHVLIKQ5SKUM */
+            trackingId?: string;
+            description?: string;
+            /**
+             * @description A decimal string with two decimals.
+             * @example 1.95
+             */
+            amount?: string;
+            /** @example MXN */
+            currency?: string;
+            /** @example DEBIT_TRANS */
+            category?: string;
             /**
              * @description INT_DEBIT: internal transfer to a platform account (booked internally, no SPEI,
              *     near-real-time). SPEI_DEBIT: external transfer to an account outside the platform.
              * @enum {string}
              */
             subCategory?: "INT_DEBIT" | "SPEI_DEBIT";
-        } & {
-            [key: string]: unknown;
+            transactionStatus?: components["schemas"]["TransactionStatus"];
+            audit?: components["schemas"]["TransactionAudit"];
         };
         /** @enum {string} */
         TransactionCategory: "CREDIT_TRANS" | "DEBIT_TRANS" | "INTER_TRANS" | "OTHER";
@@ -688,7 +762,9 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string;
+            /** @description Null, absent or the string "None" all mean none. */
             deletedAt?: string | null;
+            /** @description Null, absent or the string "None" all mean none. */
             blockedAt?: string | null;
         };
         TransactionMetadata: {
@@ -766,25 +842,46 @@ export interface components {
         };
         /** @enum {string} */
         CoreErrorReason: "DATA_ERROR" | "FAILED_PRECONDITION" | "MISSING_REQUIRED_FIELDS" | "RESOURCE_NOT_FOUND" | "UNAUTHORIZED" | "PERMISSION_DENIED" | "UNIQUE_VIOLATION" | "INTERNAL";
-        /** @description The error body of every core error response. The core service never returns 422. */
+        /**
+         * @description The error body of every core error response, gRPC-style: `code` is the gRPC status
+         *     code (9 FAILED_PRECONDITION, not the HTTP status), `message` is generic ("API Error"),
+         *     and the reason a caller needs is in `details[].metadata.error_detail`. The core
+         *     service never returns 422.
+         */
         CoreError: {
-            /** @description gRPC status code mapped to HTTP. */
+            /**
+             * @description gRPC status code mapped to HTTP (the documented 400 carries 9).
+             * @example 9
+             */
             code: number;
+            /** @example API Error */
             message: string;
             details: components["schemas"]["CoreErrorDetail"][];
         };
+        /** @description A google.rpc.ErrorInfo. */
         CoreErrorDetail: {
+            /** @example type.googleapis.com/google.rpc.ErrorInfo */
+            "@type"?: string;
             reason: components["schemas"]["CoreErrorReason"];
+            /** @example CORE */
             domain: string;
             metadata: components["schemas"]["CoreErrorMetadata"];
         };
         CoreErrorMetadata: {
-            error_detail?: unknown;
+            /**
+             * @description The platform's reason in words ("Account is already cancelled").
+             * @example Account is already cancelled
+             */
+            error_detail?: string;
             /**
              * @description The HTTP status, as a string.
              * @example 400
              */
             http_code?: string;
+            /** @example Account */
+            module?: string;
+            /** @example Cancel */
+            method_name?: string;
             error_code?: unknown;
         };
         /**
@@ -1045,6 +1142,14 @@ export interface components {
          *     is still in progress, returns 409.
          */
         IdempotencyKey: string;
+        /**
+         * @description Client-generated deterministic UUID v5 derived from (client_id + method + body hash)
+         *     within an environment-specific namespace (not published). The first answer (success
+         *     or error) is cached 24 hours from the first request; identical retries (same key and
+         *     body) get it again; the same key with another body is 409; a value that is not a UUID
+         *     is 400.
+         */
+        MoneyOutIdempotencyKey: string;
     };
     requestBodies: {
         /** @description Body not shown. */
@@ -1312,22 +1417,27 @@ export interface operations {
     createMoneyOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Client-generated deterministic UUID v5 derived from (client_id + method + body hash)
+                 *     within an environment-specific namespace (not published). The first answer (success
+                 *     or error) is cached 24 hours from the first request; identical retries (same key and
+                 *     body) get it again; the same key with another body is 409; a value that is not a UUID
+                 *     is 400.
+                 */
+                "Idempotency-Key"?: components["parameters"]["MoneyOutIdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
-        /** @description Body not shown. */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["MoneyOutRequest"];
             };
         };
         responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Unexpected server error. A money out is not declared idempotent; confirm a retry is safe before repeating it. */
-            500: components["responses"]["InternalServerError"];
-            /** @description The transaction; only its `subCategory` (the route taken) is documented. */
-            "2XX": {
+            /** @description The transaction (the debit leg). `subCategory` is the route taken. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1335,6 +1445,13 @@ export interface operations {
                     "application/json": components["schemas"]["MoneyOutTransaction"];
                 };
             };
+            /** @description Invalid body (DATA_ERROR, e.g. amount format, currency, description, external reference) or an Idempotency-Key that is not a UUID; with a key, the first error is cached for 24 h. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The Idempotency-Key was used with another body, or its first request is still in progress (`operation_in_progress`). */
+            409: components["responses"]["Conflict"];
+            /** @description Unexpected server error, or a missing resource (e.g. instrument not found), cached for 24 h under an Idempotency-Key. Repeat a money out only with the same Idempotency-Key and the same body. */
+            500: components["responses"]["InternalServerError"];
         };
     };
     createInternalTransaction: {
@@ -1344,25 +1461,26 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Body not shown (the same body structure as money_out). */
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["MoneyOutRequest"];
             };
         };
         responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Unexpected server error. An internal transaction is not declared idempotent; confirm a retry is safe before repeating it. */
-            500: components["responses"]["InternalServerError"];
-            /** @description Response not shown. */
-            "2XX": {
+            /** @description The debit leg of the transfer, as money_out answers it. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotShownBody"];
+                    "application/json": components["schemas"]["MoneyOutTransaction"];
                 };
             };
+            /** @description DATA_ERROR for a field (amount, currency, description, external reference, ids) or FAILED_PRECONDITION for an instrument's state or funds. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Unexpected server error. An internal transaction is not declared idempotent; confirm a retry is safe before repeating it. */
+            500: components["responses"]["InternalServerError"];
         };
     };
     cancelAccount: {

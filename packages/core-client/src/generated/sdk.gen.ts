@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
 import type { ActivateAccountData, ActivateAccountErrors, ActivateAccountResponses, BlockAccountData, BlockAccountErrors, BlockAccountResponses, CancelAccountData, CancelAccountErrors, CancelAccountResponses, CreateCredentialTokenData, CreateCredentialTokenErrors, CreateCredentialTokenResponses, CreateInternalTransactionData, CreateInternalTransactionErrors, CreateInternalTransactionResponses, CreateMoneyOutData, CreateMoneyOutErrors, CreateMoneyOutResponses, CreatePennyValidationData, CreatePennyValidationErrors, CreatePennyValidationResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListClientCredentialsData, ListClientCredentialsErrors, ListClientCredentialsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen.ts';
-import { zActivateAccountBody, zActivateAccountPath, zActivateAccountResponse, zBlockAccountBody, zBlockAccountPath, zBlockAccountResponse, zCancelAccountBody, zCancelAccountPath, zCancelAccountResponse, zCreateCredentialTokenBody, zCreateCredentialTokenPath, zCreateCredentialTokenResponse, zCreateInternalTransactionBody, zCreateInternalTransactionResponse, zCreateMoneyOutBody, zCreateMoneyOutResponse, zCreatePennyValidationBody, zCreatePennyValidationHeaders, zCreatePennyValidationResponse, zCreateWebhookBody, zCreateWebhookPath, zCreateWebhookResponse, zDeleteWebhookPath, zDeleteWebhookResponse, zGetWebhookPath, zGetWebhookResponse, zListClientCredentialsPath, zListClientCredentialsResponse, zListWebhooksPath, zListWebhooksResponse, zUpdateWebhookBody, zUpdateWebhookPath, zUpdateWebhookResponse } from './zod.gen.ts';
+import { zActivateAccountBody, zActivateAccountPath, zActivateAccountResponse, zBlockAccountBody, zBlockAccountPath, zBlockAccountResponse, zCancelAccountBody, zCancelAccountPath, zCancelAccountResponse, zCreateCredentialTokenBody, zCreateCredentialTokenPath, zCreateCredentialTokenResponse, zCreateInternalTransactionBody, zCreateInternalTransactionResponse, zCreateMoneyOutBody, zCreateMoneyOutHeaders, zCreateMoneyOutResponse, zCreatePennyValidationBody, zCreatePennyValidationHeaders, zCreatePennyValidationResponse, zCreateWebhookBody, zCreateWebhookPath, zCreateWebhookResponse, zDeleteWebhookPath, zDeleteWebhookResponse, zGetWebhookPath, zGetWebhookResponse, zListClientCredentialsPath, zListClientCredentialsResponse, zListWebhooksPath, zListWebhooksResponse, zUpdateWebhookBody, zUpdateWebhookPath, zUpdateWebhookResponse } from './zod.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -229,13 +229,19 @@ export const createPennyValidation = <ThrowOnError extends boolean = false>(opti
  * - otherwise: external, response `subCategory` SPEI_DEBIT.
  *
  * Since 2026-05-07, with no change to the request body. A STATUS_UPDATE event is
- * emitted when a money-out transaction status changes. Request and response bodies are
- * not shown.
+ * emitted when a money-out transaction status changes.
+ *
+ * Idempotency (the platform's idempotency guide): with an `Idempotency-Key`, the first
+ * answer, success or error, is kept 24 hours from the first request and replayed to
+ * every identical retry; the same key with another body is 409; a near-simultaneous
+ * duplicate is 409 `operation_in_progress`; a key that is not a UUID is 400. Without the
+ * header the request is not idempotent.
  *
  */
-export const createMoneyOut = <ThrowOnError extends boolean = false>(options?: Options<CreateMoneyOutData, ThrowOnError>): RequestResult<CreateMoneyOutResponses, CreateMoneyOutErrors, ThrowOnError> => (options?.client ?? client).post<CreateMoneyOutResponses, CreateMoneyOutErrors, ThrowOnError>({
+export const createMoneyOut = <ThrowOnError extends boolean = false>(options: Options<CreateMoneyOutData, ThrowOnError>): RequestResult<CreateMoneyOutResponses, CreateMoneyOutErrors, ThrowOnError> => (options.client ?? client).post<CreateMoneyOutResponses, CreateMoneyOutErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
-        body: zCreateMoneyOutBody.optional(),
+        body: zCreateMoneyOutBody,
+        headers: zCreateMoneyOutHeaders.optional(),
         path: z.never().optional(),
         query: z.never().optional()
     }).parseAsync(data),
@@ -249,7 +255,7 @@ export const createMoneyOut = <ThrowOnError extends boolean = false>(options?: O
     ...options,
     headers: {
         'Content-Type': 'application/json',
-        ...options?.headers
+        ...options.headers
     }
 });
 
@@ -259,16 +265,17 @@ export const createMoneyOut = <ThrowOnError extends boolean = false>(options?: O
  * Deprecated since 2026-05-07 but remains fully functional with no breaking change.
  * New integrations should use money_out for all outbound transfers; existing callers
  * migrate by swapping the path to `/v1/transactions/money_out` with the same body
- * structure. An internal credit for a different owner than the initiator produces a
- * MONEY_IN event with `sub_category` INT_CREDIT. Request and response bodies are not
- * shown; deprecation deadlines are not shown.
+ * structure. Book-to-book between two platform instruments. An internal credit for a
+ * different owner than the initiator produces a MONEY_IN event with `sub_category`
+ * INT_CREDIT. It is not documented to honour an Idempotency-Key: a request that may
+ * have reached the platform is never repeated. Deprecation deadlines are not shown.
  *
  *
  * @deprecated
  */
-export const createInternalTransaction = <ThrowOnError extends boolean = false>(options?: Options<CreateInternalTransactionData, ThrowOnError>): RequestResult<CreateInternalTransactionResponses, CreateInternalTransactionErrors, ThrowOnError> => (options?.client ?? client).post<CreateInternalTransactionResponses, CreateInternalTransactionErrors, ThrowOnError>({
+export const createInternalTransaction = <ThrowOnError extends boolean = false>(options: Options<CreateInternalTransactionData, ThrowOnError>): RequestResult<CreateInternalTransactionResponses, CreateInternalTransactionErrors, ThrowOnError> => (options.client ?? client).post<CreateInternalTransactionResponses, CreateInternalTransactionErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
-        body: zCreateInternalTransactionBody.optional(),
+        body: zCreateInternalTransactionBody,
         path: z.never().optional(),
         query: z.never().optional()
     }).parseAsync(data),
@@ -282,7 +289,7 @@ export const createInternalTransaction = <ThrowOnError extends boolean = false>(
     ...options,
     headers: {
         'Content-Type': 'application/json',
-        ...options?.headers
+        ...options.headers
     }
 });
 

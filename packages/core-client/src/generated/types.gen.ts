@@ -31,7 +31,9 @@ export type ClientCredential = {
     created_at: string;
     updated_at: string;
     /**
-     * Null while not deleted.
+     * Null while not deleted. The documented answer writes the string "None" for "not
+     * deleted": null, "None" and an absent field all mean none.
+     *
      */
     deleted_at: string | null;
     /**
@@ -80,6 +82,9 @@ export type AuthenticationToken = {
      * Same layout as expires_at, with the offset -06:00 included.
      */
     updated_at: string;
+    /**
+     * Null, absent or the string "None" (as the documented answer writes it) all mean not deleted.
+     */
     deleted_at: string | null;
 };
 
@@ -176,27 +181,69 @@ export type PennyValidationRequest = {
 };
 
 /**
- * The body of money_out and of the deprecated internal_transaction ("same body
- * structure"). No field of it selects the route: the destination instrument decides.
+ * The body of money_out and of the deprecated internal_transaction (the same body):
+ * the parties at the top level, the money nested in `transaction_request`. No field
+ * selects the route: the destination instrument decides.
  *
  */
 export type MoneyOutRequest = {
-    [key: string]: unknown;
+    client_id: string;
+    source_instrument_id: string;
+    /**
+     * Decides the route (a platform account's instrument → INT_DEBIT, otherwise SPEI_DEBIT).
+     */
+    destination_instrument_id: string;
+    transaction_request: TransferRequest;
 };
 
 /**
- * The transaction returned by money_out. Only `subCategory` is documented: the
- * destination instrument decides routing; no request flag selects the route.
+ * The money of a money_out or internal_transaction.
+ */
+export type TransferRequest = {
+    /**
+     * Numeric, at most 7 digits (otherwise DATA_ERROR).
+     */
+    external_reference?: string;
+    /**
+     * Payment concept; fewer than 40 characters (otherwise DATA_ERROR).
+     */
+    description?: string;
+    /**
+     * A decimal string with two decimals, greater than 0 (otherwise DATA_ERROR). Never a number.
+     */
+    amount: string;
+    /**
+     * Only MXN is supported (otherwise DATA_ERROR).
+     */
+    currency: 'MXN';
+};
+
+/**
+ * The transaction money_out returns (internal_transaction returns its debit leg the same
+ * way): camelCase, category DEBIT_TRANS, `subCategory` the route taken.
  *
  */
 export type MoneyOutTransaction = {
+    id?: string;
+    bankId?: string;
+    clientId?: string;
+    externalReference?: string;
+    trackingId?: string;
+    description?: string;
+    /**
+     * A decimal string with two decimals.
+     */
+    amount?: string;
+    currency?: string;
+    category?: string;
     /**
      * INT_DEBIT: internal transfer to a platform account (booked internally, no SPEI,
      * near-real-time). SPEI_DEBIT: external transfer to an account outside the platform.
      *
      */
     subCategory?: 'INT_DEBIT' | 'SPEI_DEBIT';
-    [key: string]: unknown;
+    transactionStatus?: TransactionStatus;
+    audit?: TransactionAudit;
 };
 
 export type TransactionCategory = 'CREDIT_TRANS' | 'DEBIT_TRANS' | 'INTER_TRANS' | 'OTHER';
@@ -272,7 +319,13 @@ export type CoreTransaction = {
 export type TransactionAudit = {
     createdAt?: string;
     updatedAt?: string;
+    /**
+     * Null, absent or the string "None" all mean none.
+     */
     deletedAt?: string | null;
+    /**
+     * Null, absent or the string "None" all mean none.
+     */
     blockedAt?: string | null;
 };
 
@@ -362,29 +415,42 @@ export type PrivateAccount = {
 export type CoreErrorReason = 'DATA_ERROR' | 'FAILED_PRECONDITION' | 'MISSING_REQUIRED_FIELDS' | 'RESOURCE_NOT_FOUND' | 'UNAUTHORIZED' | 'PERMISSION_DENIED' | 'UNIQUE_VIOLATION' | 'INTERNAL';
 
 /**
- * The error body of every core error response. The core service never returns 422.
+ * The error body of every core error response, gRPC-style: `code` is the gRPC status
+ * code (9 FAILED_PRECONDITION, not the HTTP status), `message` is generic ("API Error"),
+ * and the reason a caller needs is in `details[].metadata.error_detail`. The core
+ * service never returns 422.
+ *
  */
 export type CoreError = {
     /**
-     * gRPC status code mapped to HTTP.
+     * gRPC status code mapped to HTTP (the documented 400 carries 9).
      */
     code: number;
     message: string;
     details: Array<CoreErrorDetail>;
 };
 
+/**
+ * A google.rpc.ErrorInfo.
+ */
 export type CoreErrorDetail = {
+    '@type'?: string;
     reason: CoreErrorReason;
     domain: string;
     metadata: CoreErrorMetadata;
 };
 
 export type CoreErrorMetadata = {
-    error_detail?: unknown;
+    /**
+     * The platform's reason in words ("Account is already cancelled").
+     */
+    error_detail?: string;
     /**
      * The HTTP status, as a string.
      */
     http_code?: string;
+    module?: string;
+    method_name?: string;
     error_code?: unknown;
 };
 
@@ -676,6 +742,16 @@ export type AccountId = string;
  *
  */
 export type IdempotencyKey = string;
+
+/**
+ * Client-generated deterministic UUID v5 derived from (client_id + method + body hash)
+ * within an environment-specific namespace (not published). The first answer (success
+ * or error) is cached 24 hours from the first request; identical retries (same key and
+ * body) get it again; the same key with another body is 409; a value that is not a UUID
+ * is 400.
+ *
+ */
+export type MoneyOutIdempotencyKey = string;
 
 /**
  * A body the reference does not show; even its JSON type is unknown.
@@ -1019,10 +1095,18 @@ export type CreatePennyValidationResponses = {
 export type CreatePennyValidationResponse = CreatePennyValidationResponses[keyof CreatePennyValidationResponses];
 
 export type CreateMoneyOutData = {
-    /**
-     * Body not shown.
-     */
-    body?: MoneyOutRequest;
+    body: MoneyOutRequest;
+    headers?: {
+        /**
+         * Client-generated deterministic UUID v5 derived from (client_id + method + body hash)
+         * within an environment-specific namespace (not published). The first answer (success
+         * or error) is cached 24 hours from the first request; identical retries (same key and
+         * body) get it again; the same key with another body is 409; a value that is not a UUID
+         * is 400.
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/transactions/money_out';
@@ -1030,9 +1114,17 @@ export type CreateMoneyOutData = {
 
 export type CreateMoneyOutErrors = {
     /**
+     * Bad request (conditions depend on the operation).
+     */
+    400: CoreError;
+    /**
      * Missing, invalid, expired or environment-mismatched API key or bearer token.
      */
     401: CoreError;
+    /**
+     * Conflict (conditions depend on the operation).
+     */
+    409: CoreError;
     /**
      * Unexpected server error; confirm a retry is safe before repeating a non-idempotent operation.
      */
@@ -1043,24 +1135,25 @@ export type CreateMoneyOutError = CreateMoneyOutErrors[keyof CreateMoneyOutError
 
 export type CreateMoneyOutResponses = {
     /**
-     * The transaction; only its `subCategory` (the route taken) is documented.
+     * The transaction (the debit leg). `subCategory` is the route taken.
      */
-    '2XX': MoneyOutTransaction;
+    200: MoneyOutTransaction;
 };
 
 export type CreateMoneyOutResponse = CreateMoneyOutResponses[keyof CreateMoneyOutResponses];
 
 export type CreateInternalTransactionData = {
-    /**
-     * Body not shown (the same body structure as money_out).
-     */
-    body?: MoneyOutRequest;
+    body: MoneyOutRequest;
     path?: never;
     query?: never;
     url: '/v1/transactions/internal_transaction';
 };
 
 export type CreateInternalTransactionErrors = {
+    /**
+     * Bad request (conditions depend on the operation).
+     */
+    400: CoreError;
     /**
      * Missing, invalid, expired or environment-mismatched API key or bearer token.
      */
@@ -1075,9 +1168,9 @@ export type CreateInternalTransactionError = CreateInternalTransactionErrors[key
 
 export type CreateInternalTransactionResponses = {
     /**
-     * Response not shown.
+     * The debit leg of the transfer, as money_out answers it.
      */
-    '2XX': NotShownBody;
+    200: MoneyOutTransaction;
 };
 
 export type CreateInternalTransactionResponse = CreateInternalTransactionResponses[keyof CreateInternalTransactionResponses];

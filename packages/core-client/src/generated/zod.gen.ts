@@ -21,8 +21,8 @@ export const zClientCredential = z.looseObject({
     client_secret: z.string(),
     environment: zEnvironment,
     status: zCredentialStatus,
-    created_at: z.iso.datetime({ offset: true }),
-    updated_at: z.iso.datetime({ offset: true }),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
+    updated_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
     deleted_at: z.string().nullable(),
     api_key: z.string().optional()
 });
@@ -117,19 +117,26 @@ export const zPennyValidationRequest = z.looseObject({
 });
 
 /**
- * The body of money_out and of the deprecated internal_transaction ("same body
- * structure"). No field of it selects the route: the destination instrument decides.
- *
+ * The money of a money_out or internal_transaction.
  */
-export const zMoneyOutRequest = z.record(z.string(), z.unknown());
+export const zTransferRequest = z.looseObject({
+    external_reference: z.string().regex(/^\d{1,7}$/).optional(),
+    description: z.string().max(39).optional(),
+    amount: z.string().regex(/^\d+\.\d{2}$/),
+    currency: z.enum(['MXN'])
+});
 
 /**
- * The transaction returned by money_out. Only `subCategory` is documented: the
- * destination instrument decides routing; no request flag selects the route.
+ * The body of money_out and of the deprecated internal_transaction (the same body):
+ * the parties at the top level, the money nested in `transaction_request`. No field
+ * selects the route: the destination instrument decides.
  *
  */
-export const zMoneyOutTransaction = z.looseObject({
-    subCategory: z.enum(['INT_DEBIT', 'SPEI_DEBIT']).optional()
+export const zMoneyOutRequest = z.looseObject({
+    client_id: z.uuid(),
+    source_instrument_id: z.uuid(),
+    destination_instrument_id: z.uuid(),
+    transaction_request: zTransferRequest
 });
 
 export const zTransactionCategory = z.enum([
@@ -185,10 +192,30 @@ export const zCepStatus = z.enum([
 ]);
 
 export const zTransactionAudit = z.looseObject({
-    createdAt: z.iso.datetime({ offset: true }).optional(),
-    updatedAt: z.iso.datetime({ offset: true }).optional(),
+    createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
+    updatedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
     deletedAt: z.string().nullish(),
     blockedAt: z.string().nullish()
+});
+
+/**
+ * The transaction money_out returns (internal_transaction returns its debit leg the same
+ * way): camelCase, category DEBIT_TRANS, `subCategory` the route taken.
+ *
+ */
+export const zMoneyOutTransaction = z.looseObject({
+    id: z.string().optional(),
+    bankId: z.string().optional(),
+    clientId: z.string().optional(),
+    externalReference: z.string().optional(),
+    trackingId: z.string().optional(),
+    description: z.string().optional(),
+    amount: z.string().regex(/^\d+\.\d{2}$/).optional(),
+    currency: z.string().optional(),
+    category: z.string().optional(),
+    subCategory: z.enum(['INT_DEBIT', 'SPEI_DEBIT']).optional(),
+    transactionStatus: zTransactionStatus.optional(),
+    audit: zTransactionAudit.optional()
 });
 
 /**
@@ -200,8 +227,8 @@ export const zDataCep = z.looseObject({
     beneficiaryName: z.string().optional(),
     beneficiaryRfc: z.string().optional(),
     status: zCepStatus.optional(),
-    createdAt: z.iso.datetime({ offset: true }).optional(),
-    processedAt: z.iso.datetime({ offset: true }).nullish()
+    createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
+    processedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish()
 });
 
 export const zTransactionMetadata = z.looseObject({
@@ -288,19 +315,29 @@ export const zCoreErrorReason = z.enum([
 ]);
 
 export const zCoreErrorMetadata = z.looseObject({
-    error_detail: z.unknown().optional(),
+    error_detail: z.string().optional(),
     http_code: z.string().optional(),
+    module: z.string().optional(),
+    method_name: z.string().optional(),
     error_code: z.unknown().optional()
 });
 
+/**
+ * A google.rpc.ErrorInfo.
+ */
 export const zCoreErrorDetail = z.looseObject({
+    '@type': z.string().optional(),
     reason: zCoreErrorReason,
     domain: z.string(),
     metadata: zCoreErrorMetadata
 });
 
 /**
- * The error body of every core error response. The core service never returns 422.
+ * The error body of every core error response, gRPC-style: `code` is the gRPC status
+ * code (9 FAILED_PRECONDITION, not the HTTP status), `message` is generic ("API Error"),
+ * and the reason a caller needs is in `details[].metadata.error_detail`. The core
+ * service never returns 422.
+ *
  */
 export const zCoreError = z.looseObject({
     code: z.int(),
@@ -343,7 +380,7 @@ export const zMoneyInBody = z.looseObject({
     payment_concept: z.unknown().optional(),
     numeric_reference: z.unknown().optional(),
     sub_category: z.enum(['SPEI_CREDIT', 'INT_CREDIT']),
-    registered_at: z.iso.datetime({ offset: true }).optional(),
+    registered_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
     owner_id: z.unknown()
 });
 
@@ -429,7 +466,7 @@ export const zReportEvent = z.looseObject({
     file_type: z.enum(['TRANSACTIONS', 'ACCOUNT_STATEMENT']),
     period: z.enum(['DAILY', 'MONTHLY']),
     file_name: z.string(),
-    created_at: z.iso.datetime({ offset: true }),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
     account_id: z.string().optional()
 });
 
@@ -484,6 +521,16 @@ export const zAccountId = z.string();
  *
  */
 export const zIdempotencyKey = z.uuid();
+
+/**
+ * Client-generated deterministic UUID v5 derived from (client_id + method + body hash)
+ * within an environment-specific namespace (not published). The first answer (success
+ * or error) is cached 24 hours from the first request; identical retries (same key and
+ * body) get it again; the same key with another body is 409; a value that is not a UUID
+ * is 400.
+ *
+ */
+export const zMoneyOutIdempotencyKey = z.uuid();
 
 /**
  * A body the reference does not show; even its JSON type is unknown.
@@ -573,25 +620,23 @@ export const zCreatePennyValidationHeaders = z.looseObject({
  */
 export const zCreatePennyValidationResponse = zCoreTransaction;
 
-/**
- * Body not shown.
- */
 export const zCreateMoneyOutBody = zMoneyOutRequest;
 
+export const zCreateMoneyOutHeaders = z.looseObject({
+    'Idempotency-Key': z.uuid().optional()
+});
+
 /**
- * The transaction; only its `subCategory` (the route taken) is documented.
+ * The transaction (the debit leg). `subCategory` is the route taken.
  */
 export const zCreateMoneyOutResponse = zMoneyOutTransaction;
 
-/**
- * Body not shown (the same body structure as money_out).
- */
 export const zCreateInternalTransactionBody = zMoneyOutRequest;
 
 /**
- * Response not shown.
+ * The debit leg of the transfer, as money_out answers it.
  */
-export const zCreateInternalTransactionResponse = zNotShownBody;
+export const zCreateInternalTransactionResponse = zMoneyOutTransaction;
 
 /**
  * Body not shown.

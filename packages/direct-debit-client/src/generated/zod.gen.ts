@@ -21,8 +21,8 @@ export const zCustomer = zCustomerCreateRequest.and(z.looseObject({
     org_id: z.uuid(),
     customer_metadata: z.record(z.string(), z.unknown()).nullish(),
     id: z.uuid(),
-    created_at: z.iso.datetime({ offset: true }),
-    updated_at: z.iso.datetime({ offset: true }).nullish()
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
+    updated_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish()
 }));
 
 /**
@@ -114,9 +114,9 @@ export const zDirectDebitInstrument = z.looseObject({
     mx_direct_debit_card: zMxDirectDebitCard.nullish(),
     currency: z.string().nullish(),
     ownership_verification_result: zOwnershipVerificationResult.nullish(),
-    ownership_verification_result_at: z.iso.datetime({ offset: true }).nullish(),
-    created_at: z.iso.datetime({ offset: true }),
-    updated_at: z.iso.datetime({ offset: true }).nullish()
+    ownership_verification_result_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish(),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
+    updated_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish()
 });
 
 /**

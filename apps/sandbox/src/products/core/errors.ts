@@ -1,11 +1,25 @@
-// The core error body (reference: code = gRPC status code mapped to HTTP, message, details[]).
+// The core error body, gRPC-style as the platform's documentation shows it: code (gRPC's), message
+// "API Error", details[] of google.rpc.ErrorInfo whose metadata.error_detail says what went wrong.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Schema } from './spec.ts';
 
 export type CoreReason = Schema<'CoreErrorReason'>;
 
-/** gRPC status codes the sandbox maps HTTP statuses from. */
-const GRPC: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 6, 500: 13 };
+/**
+ * The gRPC status code of each reason (the body's `code` is gRPC's, not HTTP's: the documented
+ * FAILED_PRECONDITION 400 carries 9). sandbox choice for the reasons the documentation shows no
+ * code for: the gRPC code of the same name or meaning.
+ */
+const GRPC_BY_REASON: Record<CoreReason, number> = {
+  DATA_ERROR: 3, // INVALID_ARGUMENT
+  MISSING_REQUIRED_FIELDS: 3, // INVALID_ARGUMENT
+  FAILED_PRECONDITION: 9,
+  RESOURCE_NOT_FOUND: 5, // NOT_FOUND
+  UNAUTHORIZED: 16, // UNAUTHENTICATED
+  PERMISSION_DENIED: 7,
+  UNIQUE_VIOLATION: 6, // ALREADY_EXISTS
+  INTERNAL: 13,
+};
 
 export class CoreHttpError extends Error {
   readonly status: 400 | 401 | 404 | 409 | 500;
@@ -13,7 +27,7 @@ export class CoreHttpError extends Error {
   readonly domain: string;
   readonly errorCode: string | undefined;
 
-  constructor(status: 400 | 401 | 404 | 409 | 500, reason: CoreReason, message: string, domain = 'core', errorCode?: string) {
+  constructor(status: 400 | 401 | 404 | 409 | 500, reason: CoreReason, message: string, domain = 'CORE', errorCode?: string) {
     super(message);
     this.status = status;
     this.reason = reason;
@@ -22,11 +36,23 @@ export class CoreHttpError extends Error {
   }
 }
 
-export function coreErrorBody(status: number, reason: CoreReason, message: string, domain = 'core', errorCode?: string): Schema<'CoreError'> {
+/**
+ * The documented gRPC-style body: `message` is the generic "API Error"; the reason in words is
+ * `details[0].metadata.error_detail`, with `http_code` as a string, inside a google.rpc.ErrorInfo.
+ * (Documented on the private account lifecycle page.)
+ */
+export function coreErrorBody(status: number, reason: CoreReason, message: string, domain = 'CORE', errorCode?: string): Schema<'CoreError'> {
   return {
-    code: GRPC[status] ?? 2,
-    message,
-    details: [{ reason, domain, metadata: { http_code: String(status), ...(errorCode ? { error_code: errorCode } : {}) } }],
+    code: GRPC_BY_REASON[reason] ?? 2,
+    message: 'API Error',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason,
+        domain,
+        metadata: { error_detail: message, http_code: String(status), ...(errorCode ? { error_code: errorCode } : {}) },
+      },
+    ],
   };
 }
 

@@ -119,6 +119,10 @@ export interface IdempotencyEntry {
   fingerprint: string;
   state: 'in-progress' | 'done';
   transactionId?: string;
+  /** money_out: the first answer (success or error), replayed as it was. */
+  answer?: { status: number; body: unknown };
+  /** Sandbox-clock time after which the key is forgotten (money_out: 24 h after the first request). */
+  expiresAtMs?: number;
 }
 
 export interface EmittedEvent {

@@ -67,13 +67,25 @@ function refundReasonOf(answer: Answer): string | undefined {
  * A 422 with refundReason refunds the credit to its payer, once (duplicate deliveries answer
  * again). sandbox choices: a 422 without refundReason refunds nothing; the refund transaction
  * is DEBIT_TRANS / SPEI_REFUNDED_DEBIT (the money leaves the client's account), LIQUIDATED at
- * once, its description the refundReason; the beneficiary account is debited back.
+ * once, its description the refundReason; the beneficiary account is debited back. When the
+ * account no longer holds the amount, no refund is made (a balance never goes negative).
  */
 function refundIfRefused(core: CoreService, credit: Transaction, answer: Answer): void {
   const reason = refundReasonOf(answer);
   const beneficiary = instrumentOf(core, credit.destinationInstrumentId);
   const payer = credit.payer;
   if (reason === undefined || !isCurrent(core, credit) || credit.status === 'REFUNDED' || !beneficiary || !payer) return;
+  // A balance never goes negative. A late 422 for money already spent gets no refund (refunds are
+  // never partial): the credit stays LIQUIDATED, and its reason says why the refund was not made.
+  const account = accountOf(core, beneficiary);
+  if (account && account.balanceCentavos < credit.amountCentavos) {
+    credit.reason = {
+      code: 'REFUND_NOT_MADE_INSUFFICIENT_FUNDS',
+      description: `The receiver refused the credit (${reason}), but the account no longer holds its amount: no refund was made, so the balance does not go negative.`,
+    };
+    touch(core, credit);
+    return;
+  }
   const refund = newTransaction(core, {
     clientId: credit.clientId,
     bankId: credit.bankId,

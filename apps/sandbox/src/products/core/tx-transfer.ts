@@ -27,21 +27,24 @@ import { emitMoneyIn, emitRefund, emitStatusUpdate } from './tx-events.ts';
 import { checkDescription } from './tx-penny.ts';
 
 /**
- * sandbox choice: the body of money_out and internal_transaction, which the reference does not
- * show ("same body structure" for both). Modelled on penny validation's: client_id,
- * source_instrument_id, destination_instrument_id (uuids), amount (a decimal string with two
- * decimals, never a number), optional currency (MXN only), description (default "Transfer",
- * 1 to 40 characters), external_reference (numeric, at most 7 digits, default "0000001") and
- * client_reference (returned as clientReference). Other fields are accepted and ignored.
+ * The body of money_out and internal_transaction as the platform documents it (money_out's
+ * reference page and the internal transactions guide): client_id, source_instrument_id,
+ * destination_instrument_id (uuids) and `transaction_request` {amount (a decimal string with two
+ * decimals, greater than 0), currency (MXN only), description (fewer than 40 characters),
+ * external_reference (numeric, at most 7 digits)}. sandbox choices: description defaults to
+ * "Transfer" and external_reference to "0000001" when omitted (the documentation does not say);
+ * a top-level client_reference is returned as clientReference; other fields are ignored.
  */
 export const TransferBody = z.looseObject({
   client_id: z.uuid(),
   source_instrument_id: z.uuid(),
   destination_instrument_id: z.uuid(),
-  amount: z.string().regex(AMOUNT_PATTERN, 'a decimal string with two decimals, e.g. "150.00"'),
-  currency: z.literal('MXN', 'only MXN is supported').optional(),
-  description: z.string().optional().default('Transfer'),
-  external_reference: z.string().regex(/^\d{1,7}$/, 'numeric, at most 7 digits').optional().default('0000001'),
+  transaction_request: z.looseObject({
+    amount: z.string().regex(AMOUNT_PATTERN, 'a decimal string with two decimals, e.g. "150.00"'),
+    currency: z.literal('MXN', 'Transaction currency unsupported (only MXN)'),
+    description: z.string().optional().default('Transfer'),
+    external_reference: z.string().regex(/^\d{1,7}$/, 'External reference should be numeric and have a maximum length of 7 digits').optional().default('0000001'),
+  }),
   client_reference: z.string().optional(),
 });
 export type TransferInput = z.output<typeof TransferBody>;
@@ -51,15 +54,34 @@ function party(instrument: Instrument): { account: string; name: string; rfc: st
 }
 
 /**
+ * A flat body (amount, currency, description, external_reference at the top level, as older
+ * paykit clients sent it) has no `transaction_request`. sandbox choice: the answer the platform's
+ * own validation gives a body without a required field, 400 MISSING_REQUIRED_FIELDS, naming the
+ * field and where the money goes; nothing is booked.
+ */
+export function rejectFlatBody(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const fields = body as Record<string, unknown>;
+  if (fields.transaction_request !== undefined) return;
+  const flat = ['amount', 'currency', 'description', 'external_reference'].filter((name) => name in fields);
+  throw new CoreHttpError(
+    400,
+    'MISSING_REQUIRED_FIELDS',
+    `Missing required field(s): transaction_request.${flat.length > 0 ? ` ${flat.join(', ')} belong inside transaction_request: {"transaction_request": {"amount": "1.95", "currency": "MXN", "description": "...", "external_reference": "1234567"}}.` : ''}`,
+  );
+}
+
+/**
  * Books the transfer: the source is debited at once (insufficient funds → 400), the
  * transaction starts IN_PROGRESS and settles on the clock. sandbox choice: a STATUS_UPDATE is
  * sent for IN_PROGRESS too (the transfer's first status), then for every change.
  */
 export function createTransfer(core: CoreService, caller: Caller, kind: 'MONEY_OUT' | 'INTERNAL_TRANSACTION', input: TransferInput): Transaction {
   requireCallerClient(caller, input.client_id);
-  checkDescription(input.description, core.runtime.settings.core.descriptionMaxLength);
-  const amount = parseAmount(input.amount);
-  if (amount <= 0n) throw new CoreHttpError(400, 'DATA_ERROR', 'amount must be greater than 0.00.');
+  const money = input.transaction_request;
+  checkDescription(money.description, core.runtime.settings.core.descriptionMaxLength);
+  const amount = parseAmount(money.amount);
+  if (amount <= 0n) throw new CoreHttpError(400, 'DATA_ERROR', 'Transaction Amount must be higher than 0.');
   const { instrument: source, account } = resolveSource(core, caller, input.source_instrument_id);
   const destination = resolveDestination(core, caller, input.destination_instrument_id, source.id);
   requireFunds(account, amount);
@@ -70,9 +92,9 @@ export function createTransfer(core: CoreService, caller: Caller, kind: 'MONEY_O
     clientId: caller.clientId,
     bankId: source.bankId,
     kind,
-    externalReference: input.external_reference,
+    externalReference: money.external_reference,
     trackingId: newTrackingKey(core, 'PK'),
-    description: input.description,
+    description: money.description,
     amountCentavos: amount,
     category: 'DEBIT_TRANS',
     subCategory: internal ? 'INT_DEBIT' : 'SPEI_DEBIT',

@@ -45,7 +45,8 @@ function renderCredential(credential: Credential, apiKey: string): Schema<'Clien
     status: credential.status,
     created_at: isoMexicoCity(credential.createdAtMs),
     updated_at: isoMexicoCity(credential.updatedAtMs),
-    deleted_at: credential.deletedAtMs === null ? null : isoMexicoCity(credential.deletedAtMs),
+    // A live credential answers the string "None", as the platform's quickstart shows it.
+    deleted_at: credential.deletedAtMs === null ? 'None' : isoMexicoCity(credential.deletedAtMs),
     // sandbox choice: the environment always returns api_key (the reference: "present when the
     // environment returns it"), the key of the environment the caller authenticated for.
     api_key: apiKey,
@@ -63,7 +64,8 @@ function renderToken(token: Token): Schema<'AuthenticationToken'> {
     expires_at: mexicoCityLocal(token.expiresAtMs),
     created_at: mexicoCityWithOffset(token.createdAtMs),
     updated_at: mexicoCityWithOffset(token.createdAtMs),
-    deleted_at: null,
+    // As the platform's quickstart shows a live token.
+    deleted_at: 'None',
   };
 }
 

@@ -4,15 +4,15 @@
 import { zCreateMoneyOutBody, zCreatePennyValidationBody, zCreatePennyValidationHeaders } from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireBearer } from '../auth.ts';
-import { CoreHttpError } from '../errors.ts';
+import { coreErrorBody, CoreHttpError } from '../errors.ts';
 import type { CoreService } from '../index.ts';
 import type { Ok, Schema } from '../spec.ts';
 import type { Transaction } from '../state.ts';
 import { bodyError } from '../tx-checks.ts';
-import { canonicalJson, claimIdempotencyKey } from '../tx-idempotency.ts';
+import { canonicalJson, claimIdempotencyKey, claimMoneyOutKey } from '../tx-idempotency.ts';
 import { createPennyValidation } from '../tx-penny.ts';
 import { renderTransaction } from '../tx-render.ts';
-import { createTransfer, TransferBody } from '../tx-transfer.ts';
+import { createTransfer, rejectFlatBody, TransferBody } from '../tx-transfer.ts';
 
 /**
  * What money_out and internal_transaction answer. The spec documents only money_out's
@@ -64,19 +64,42 @@ export function registerTransactionRoutes(app: FastifyInstance, core: CoreServic
     }
   });
 
-  // sandbox choice: both answer 200 (the reference does not state the success code); the
-  // deprecated internal_transaction behaves exactly like money_out, routing included.
+  // sandbox choice: both answer 200 (money_out's documented success code; internal_transaction's
+  // is not shown); the deprecated internal_transaction behaves like money_out, routing included,
+  // but honours no Idempotency-Key (none is documented for it).
   for (const [path, kind] of [
     ['/v1/transactions/money_out', 'MONEY_OUT'],
     ['/v1/transactions/internal_transaction', 'INTERNAL_TRANSACTION'],
   ] as const) {
     app.post(path, async (request, reply) => {
       const caller = requireBearer(core.state, core.runtime.clock, request);
-      const shape = zCreateMoneyOutBody.safeParse(request.body);
-      if (!shape.success) throw bodyError(shape.error, request.body);
-      const parsed = TransferBody.safeParse(request.body);
-      if (!parsed.success) throw bodyError(parsed.error, request.body);
-      return reply.code(200).send(renderTransfer(core, createTransfer(core, caller, kind, parsed.data)) satisfies Ok<'createMoneyOut'> & Ok<'createInternalTransaction'>);
+      const key = kind === 'MONEY_OUT' ? idempotencyKey(request) : undefined;
+      const transfer = (): { status: number; body: unknown } => {
+        rejectFlatBody(request.body);
+        const shape = zCreateMoneyOutBody.safeParse(request.body);
+        if (!shape.success) throw bodyError(shape.error, request.body);
+        const parsed = TransferBody.safeParse(request.body);
+        if (!parsed.success) throw bodyError(parsed.error, request.body);
+        return { status: 200, body: renderTransfer(core, createTransfer(core, caller, kind, parsed.data)) satisfies Ok<'createMoneyOut'> & Ok<'createInternalTransaction'> };
+      };
+      if (key === undefined) {
+        const answer = transfer();
+        return reply.code(answer.status).send(answer.body);
+      }
+      // Claimed before anything else runs, so a near-simultaneous duplicate sees it in progress.
+      const claim = claimMoneyOutKey(core.state, caller.clientId, key, canonicalJson(request.body ?? null), core.runtime.clock.nowMs());
+      if (claim.kind === 'replay') return reply.code(claim.answer.status).send(claim.answer.body);
+      let answer: { status: number; body: unknown };
+      try {
+        answer = transfer();
+      } catch (error) {
+        // The first error is kept for the key's TTL too, as the platform does.
+        const failure = error instanceof CoreHttpError ? error : new CoreHttpError(500, 'INTERNAL', 'Unexpected error in the sandbox core service.');
+        if (!(error instanceof CoreHttpError)) request.log.error({ err: error }, 'money_out failed');
+        answer = { status: failure.status, body: coreErrorBody(failure.status, failure.reason, failure.message, failure.domain, failure.errorCode) };
+      }
+      claim.done(answer);
+      return reply.code(answer.status).send(answer.body);
     });
   }
 }
