@@ -71,7 +71,8 @@ export function moneyInFacts(body: unknown): MoneyInFacts {
   const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const amount = readCreditAmount(b.amount);
   return {
-    subCategory: text(b.sub_category),
+    // Letter case is a format: "int_credit" is judged as INT_CREDIT.
+    subCategory: text(b.sub_category)?.toUpperCase(),
     beneficiaryAccount: text(b.beneficiary_account),
     payerAccount: text(b.payer_account),
     payerRfc: text(b.payer_rfc)?.toUpperCase(),
@@ -138,8 +139,12 @@ export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
   ];
 }
 
-/** The longest beneficiary account looked up: a CLABE is 18 digits; anything far longer is not an account. */
-const MAX_ACCOUNT_LENGTH = 64;
+/**
+ * What is looked up as a beneficiary account: printable ASCII without spaces, at most 64
+ * characters (a CLABE is 18 digits). Anything else is no account number anywhere, and some of it
+ * (a NUL) no PostgreSQL text column can even hold.
+ */
+const ACCOUNT_NUMBER = /^[\x21-\x7e]{1,64}$/;
 
 /** Why a credit cannot be judged (answered 202 and kept for review), or undefined. */
 function needsReview(facts: MoneyInFacts): string | undefined {
@@ -147,7 +152,12 @@ function needsReview(facts: MoneyInFacts): string | undefined {
     return `sub_category ${JSON.stringify(facts.subCategory.slice(0, 32))} is neither SPEI_CREDIT nor INT_CREDIT, so what a 422 would do is unknown`;
   }
   if (facts.beneficiaryAccount === undefined) return 'beneficiary_account is missing: whose credit this is cannot be known';
-  if (facts.beneficiaryAccount.length > MAX_ACCOUNT_LENGTH) return `beneficiary_account is ${facts.beneficiaryAccount.length} characters long, which no account is`;
+  if (!ACCOUNT_NUMBER.test(facts.beneficiaryAccount)) {
+    const account = facts.beneficiaryAccount;
+    return account.length > 64
+      ? `beneficiary_account is ${account.length} characters long, which no account number is`
+      : `beneficiary_account (${account.length} characters) holds characters no account number has (control, white space or non-ASCII)`;
+  }
   return facts.amountProblem;
 }
 

@@ -4,7 +4,7 @@
 // stored and held (202) with a reason naming what was wrong — whatever the rules say (a credit
 // limit, an unknown account the operator refuses), and for both credit kinds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLABES, bearer, databaseKinds, moneyInEnvelope, post, startTestGateway, type TestGateway } from './helpers.ts';
+import { START_TIMEOUT_MS, CLABES, bearer, databaseKinds, moneyInEnvelope, post, startTestGateway, type TestGateway } from './helpers.ts';
 
 describe.each(databaseKinds)('MONEY_IN amounts at the edge on $name', (kind) => {
   let t: TestGateway;
@@ -13,7 +13,7 @@ describe.each(databaseKinds)('MONEY_IN amounts at the edge on $name', (kind) => 
     t = await startTestGateway(kind, { env: { GATEWAY_CREDIT_LIMIT: '1000.00', GATEWAY_UNKNOWN_ACCOUNT: 'reject' } });
     await t.gateway.accounts.upsert({ clabe: CLABES.acme, ownerId: null, status: 'ACTIVE', creditLimit: null });
     await t.gateway.accounts.upsert({ clabe: CLABES.bodega, ownerId: null, status: 'ACTIVE', creditLimit: '9999999999999999.99' });
-  });
+  }, START_TIMEOUT_MS);
   afterAll(async () => {
     await t?.close();
   });

@@ -7,7 +7,7 @@
 // because of how the account is written.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLABES, bearer, databaseKinds, post, startTestGateway, type TestGateway } from './helpers.ts';
+import { START_TIMEOUT_MS, CLABES, bearer, databaseKinds, post, startTestGateway, type TestGateway } from './helpers.ts';
 import { documentedEvents, type DocumentedEvent } from './documented-fixtures.ts';
 
 const fixtures = documentedEvents();
@@ -33,7 +33,7 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
       t = await startTestGateway(kind);
       // The company's own accounts are known to the store, whatever their control digit.
       for (const fixture of credits) await t.gateway.accounts.upsert({ clabe: bodyOf(fixture).beneficiary_account as string, ownerId: null, status: 'ACTIVE', creditLimit: null });
-    });
+    }, START_TIMEOUT_MS);
     afterAll(async () => {
       await t?.close();
     });
@@ -64,7 +64,7 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
     let t: TestGateway;
     beforeAll(async () => {
       t = await startTestGateway(kind);
-    });
+    }, START_TIMEOUT_MS);
     afterAll(async () => {
       await t?.close();
     });
@@ -88,7 +88,7 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
     let t: TestGateway;
     beforeAll(async () => {
       t = await startTestGateway(kind, { env: { GATEWAY_UNKNOWN_ACCOUNT: 'reject' } });
-    });
+    }, START_TIMEOUT_MS);
     afterAll(async () => {
       await t?.close();
     });

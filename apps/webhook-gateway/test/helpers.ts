@@ -72,6 +72,9 @@ export async function startTestGateway(kind: TestDatabaseKind, options: { env?: 
 
 export const databaseKinds = testDatabases();
 
+/** For a beforeAll that starts a gateway over a fresh database: seconds on a busy machine, past vitest's 10 s default. */
+export const START_TIMEOUT_MS = 60_000;
+
 /** Known platform accounts (valid CLABEs of the sandbox's default seed) and external payers. */
 export const CLABES = {
   acme: '646180000000000012',
