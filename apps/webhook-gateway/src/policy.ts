@@ -87,7 +87,7 @@ export function moneyInFacts(body: unknown): MoneyInFacts {
  * number, a drifted value) only by its length and last four characters, so no card number is
  * ever written into a reason.
  */
-export function accountLabel(account: string | undefined): string {
+function accountLabel(account: string | undefined): string {
   if (account === undefined) return '(none)';
   return isValidClabe(account) ? account : `of ${account.length} characters ending in ${JSON.stringify(account.slice(-4))}`;
 }
