@@ -3,22 +3,18 @@
 // spaces, a JSON number or another layout is never applied and never refunded: the credit is
 // stored and held (202) with a reason naming what was wrong — whatever the rules say (a credit
 // limit, an unknown account the operator refuses), and for both credit kinds.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { START_TIMEOUT_MS, CLABES, bearer, databaseKinds, moneyInEnvelope, post, startTestGateway, type TestGateway } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { CLABES, bearer, databaseKinds, gatewayForSuite, moneyInEnvelope, post } from './helpers.ts';
 
 describe.each(databaseKinds)('MONEY_IN amounts at the edge on $name', (kind) => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    // Rules that would refuse (422, a refund) if an amount reached them: a limit, unknown accounts refused.
-    t = await startTestGateway(kind, { env: { GATEWAY_CREDIT_LIMIT: '1000.00', GATEWAY_UNKNOWN_ACCOUNT: 'reject' } });
+  // Rules that would refuse (422, a refund) if an amount reached them: a limit, unknown accounts refused.
+  const gateway = gatewayForSuite(kind, { GATEWAY_CREDIT_LIMIT: '1000.00', GATEWAY_UNKNOWN_ACCOUNT: 'reject' }, async (t) => {
     await t.gateway.accounts.upsert({ clabe: CLABES.acme, ownerId: null, status: 'ACTIVE', creditLimit: null });
     await t.gateway.accounts.upsert({ clabe: CLABES.bodega, ownerId: null, status: 'ACTIVE', creditLimit: '9999999999999999.99' });
-  }, START_TIMEOUT_MS);
-  afterAll(async () => {
-    await t?.close();
   });
 
   const send = async (body: Record<string, unknown>) => {
+    const t = gateway();
     const answer = await post(`${t.url}/webhooks/core/money-in`, JSON.stringify(moneyInEnvelope(body)), bearer());
     return { ...answer, stored: typeof answer.json.seq === 'string' ? await t.gateway.events.get(answer.json.seq) : undefined };
   };

@@ -6,8 +6,8 @@
 // refused — unless the operator says so (GATEWAY_UNKNOWN_ACCOUNT=reject), and even then never
 // because of how the account is written.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { START_TIMEOUT_MS, CLABES, bearer, databaseKinds, post, startTestGateway, type TestGateway } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { CLABES, bearer, databaseKinds, gatewayForSuite, post, type TestGateway } from './helpers.ts';
 import { documentedEvents, type DocumentedEvent } from './documented-fixtures.ts';
 
 const fixtures = documentedEvents();
@@ -17,8 +17,8 @@ const bodyOf = (fixture: DocumentedEvent): Record<string, unknown> => (fixture.p
 const acceptedStatus = (fixture: DocumentedEvent): number => (fixture.type === 'MONEY_IN' && bodyOf(fixture).sub_category !== 'INT_CREDIT' ? 201 : 200);
 
 describe.each(databaseKinds)('documented payloads on $name', (kind) => {
-  const deliver = (gateway: TestGateway, fixture: DocumentedEvent, payload: Record<string, unknown> = fixture.payload) =>
-    post(`${gateway.url}${fixture.route}`, JSON.stringify(payload), fixture.type === 'REPORT' ? { 'content-type': 'application/json' } : bearer());
+  const deliver = (target: TestGateway, fixture: DocumentedEvent, payload: Record<string, unknown> = fixture.payload) =>
+    post(`${target.url}${fixture.route}`, JSON.stringify(payload), fixture.type === 'REPORT' ? { 'content-type': 'application/json' } : bearer());
 
   it('has a payload of every core event type and of both credit kinds, each with its own identity', () => {
     expect(new Set(fixtures.map((f) => f.type))).toEqual(new Set(['MONEY_IN', 'STATUS_UPDATE', 'CEP', 'REFUND', 'REPORT']));
@@ -28,17 +28,13 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
   });
 
   describe('to the accounts the store knows', () => {
-    let t: TestGateway;
-    beforeAll(async () => {
-      t = await startTestGateway(kind);
-      // The company's own accounts are known to the store, whatever their control digit.
+    // The company's own accounts are known to the store, whatever their control digit.
+    const gateway = gatewayForSuite(kind, {}, async (t) => {
       for (const fixture of credits) await t.gateway.accounts.upsert({ clabe: bodyOf(fixture).beneficiary_account as string, ownerId: null, status: 'ACTIVE', creditLimit: null });
-    }, START_TIMEOUT_MS);
-    afterAll(async () => {
-      await t?.close();
     });
 
     it.each(fixtures)('acknowledges $file with 2xx, stored with its drift, never held or refused', async (fixture) => {
+      const t = gateway();
       const answer = await deliver(t, fixture);
       expect(answer.status, `${fixture.file} (${fixture.source.url}): ${JSON.stringify(answer.json)}`).toBe(acceptedStatus(fixture));
       expect(answer.json).toMatchObject({ received: true, duplicate: false });
@@ -61,15 +57,10 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
   });
 
   describe('to an account the store does not know (default GATEWAY_UNKNOWN_ACCOUNT=hold)', () => {
-    let t: TestGateway;
-    beforeAll(async () => {
-      t = await startTestGateway(kind);
-    }, START_TIMEOUT_MS);
-    afterAll(async () => {
-      await t?.close();
-    });
+    const gateway = gatewayForSuite(kind);
 
     it.each(credits)('stores and holds $file (202), never refusing it', async (fixture) => {
+      const t = gateway();
       const answer = await deliver(t, fixture);
       expect(answer.status).toBe(202);
       const stored = await t.gateway.events.get(String(answer.json.seq));
@@ -78,6 +69,7 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
     });
 
     it('counts them as held by the unknown-account rule', async () => {
+      const t = gateway();
       const metrics = await (await fetch(`${t.url}/metrics`)).text();
       expect(metrics).toMatch(new RegExp(`gateway_money_in_decisions_total\\{decision="stored",rule="unknown-account"\\} ${credits.length}`));
       expect(metrics).not.toMatch(/decision="rejected"/);
@@ -85,13 +77,7 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
   });
 
   describe('when the operator refuses credits to unknown accounts (GATEWAY_UNKNOWN_ACCOUNT=reject)', () => {
-    let t: TestGateway;
-    beforeAll(async () => {
-      t = await startTestGateway(kind, { env: { GATEWAY_UNKNOWN_ACCOUNT: 'reject' } });
-    }, START_TIMEOUT_MS);
-    afterAll(async () => {
-      await t?.close();
-    });
+    const gateway = gatewayForSuite(kind, { GATEWAY_UNKNOWN_ACCOUNT: 'reject' });
     const spei = credits.find((f) => bodyOf(f).sub_category === 'SPEI_CREDIT')!;
     const guide = credits.find((f) => bodyOf(f).sub_category === undefined)!;
     const internal = credits.find((f) => bodyOf(f).sub_category === 'INT_CREDIT')!;
@@ -99,17 +85,20 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
     const toAccount = (fixture: DocumentedEvent, account: string) => ({ ...fixture.payload, id_msg: randomUUID(), body: { ...bodyOf(fixture), beneficiary_account: account } });
 
     it('refuses an external credit to an unknown valid CLABE with 422 and refundReason', async () => {
+      const t = gateway();
       const answer = await deliver(t, spei, toAccount(spei, CLABES.acme));
       expect(answer).toMatchObject({ status: 422, json: { refundReason: 'Beneficiary account unknown' } });
     });
 
     it('holds, never refunds, a credit to an unknown account that fails the CLABE control digit', async () => {
+      const t = gateway();
       const answer = await deliver(t, spei);
       expect(answer.status).toBe(202);
       expect((await t.gateway.events.get(String(answer.json.seq)))!.reason).toMatch(/is not a valid CLABE: held rather than refused/);
     });
 
     it('holds a refused credit without sub_category (a 422 might refund nothing) and flags an internal one', async () => {
+      const t = gateway();
       const unsure = await deliver(t, guide, toAccount(guide, CLABES.acme));
       expect(unsure.status).toBe(202);
       expect((await t.gateway.events.get(String(unsure.json.seq)))!.reason).toMatch(/without sub_category a 422 might refund it/);

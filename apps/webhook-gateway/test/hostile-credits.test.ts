@@ -3,19 +3,14 @@
 // reason, never refused, never answered 5xx (which would have the platform redeliver forever), and
 // no reason or log repeats a card number. A sub_category in another letter case is judged as the
 // documented value: case is a format.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLABES, START_TIMEOUT_MS, bearer, databaseKinds, moneyInEnvelope, post, startTestGateway, type TestGateway } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { CLABES, bearer, databaseKinds, gatewayForSuite, moneyInEnvelope, post } from './helpers.ts';
 
 describe.each(databaseKinds)('hostile and drifted credits on $name', (kind) => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway(kind, { env: { GATEWAY_UNKNOWN_ACCOUNT: 'reject' } });
-  }, START_TIMEOUT_MS);
-  afterAll(async () => {
-    await t?.close();
-  });
+  const gateway = gatewayForSuite(kind, { GATEWAY_UNKNOWN_ACCOUNT: 'reject' });
 
   const send = async (raw: string) => {
+    const t = gateway();
     const answer = await post(`${t.url}/webhooks/core/money-in`, raw, bearer());
     return { ...answer, stored: typeof answer.json.seq === 'string' ? await t.gateway.events.get(answer.json.seq) : undefined };
   };
@@ -35,7 +30,7 @@ describe.each(databaseKinds)('hostile and drifted credits on $name', (kind) => {
   });
 
   it('judges a sub_category in another letter case as the documented one (case is a format)', async () => {
-    await t.gateway.accounts.upsert({ clabe: CLABES.bodega, ownerId: null, status: 'BLOCKED', creditLimit: null });
+    await gateway().gateway.accounts.upsert({ clabe: CLABES.bodega, ownerId: null, status: 'BLOCKED', creditLimit: null });
     const internal = await send(JSON.stringify(moneyInEnvelope({ beneficiary_account: CLABES.bodega, sub_category: 'int_credit' })));
     expect(internal.status).toBe(200);
     expect(internal.stored).toMatchObject({ outcome: 'flagged', refundReason: null });
@@ -50,6 +45,6 @@ describe.each(databaseKinds)('hostile and drifted credits on $name', (kind) => {
     expect(r.stored!.reason).toMatch(/beneficiary account of 16 characters ending in "1111"/);
     expect(r.stored!.reason).not.toContain(card);
     expect(JSON.stringify(r.stored!.drift)).not.toContain(card);
-    expect(t.logs.join('')).not.toContain(card);
+    expect(gateway().logs.join('')).not.toContain(card);
   });
 });
