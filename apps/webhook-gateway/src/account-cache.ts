@@ -27,7 +27,9 @@ export interface AccountCacheCounters {
 export const DEFAULT_MAX_ACCOUNTS = 100_000;
 
 export function createAccountCache(store: Pick<AccountStore, 'lookup'>, counters: AccountCacheCounters, maxEntries = DEFAULT_MAX_ACCOUNTS): AccountCache {
-  // Unknown accounts are kept too (undefined): a credit to one is refused without a lookup each time.
+  // Unknown accounts are kept too (undefined): a credit to one is judged without a lookup each time.
+  // A copy that says "unknown" after another process created the account is caught like any other
+  // outdated copy: the commit's guard (version null) sees the row and the credit is decided again.
   const known = new Map<string, Account | undefined>();
 
   const remember = (clabe: string, account: Account | undefined): void => {

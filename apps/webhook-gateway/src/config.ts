@@ -5,7 +5,12 @@ import { CORE_EVENT_TYPES, type CoreEventType } from '@paykit/contracts';
 import { isValidClabe, isValidRfc, toCentavos } from '@paykit/runtime';
 import * as z from 'zod';
 
-export type UnknownAccountPolicy = 'reject' | 'accept';
+/**
+ * A credit to an account the store does not know: `hold` (default) stores it and answers 202, for a
+ * person to decide; `reject` refuses it (422: the platform refunds an external credit); `accept`
+ * accepts it (201).
+ */
+export type UnknownAccountPolicy = 'hold' | 'reject' | 'accept';
 
 export interface CoreAuthConfig {
   /** Accepted bearer tokens (two during a rotation). Empty with noAuth: deliveries carry none. */
@@ -103,7 +108,10 @@ const Env = z.object({
   GATEWAY_COMMIT_TIMEOUT_MS: integer('GATEWAY_COMMIT_TIMEOUT_MS', 100, 4_800, 4_000),
   GATEWAY_HEADERS_TIMEOUT_MS: integer('GATEWAY_HEADERS_TIMEOUT_MS', 500, 60_000, 10_000),
   GATEWAY_REQUEST_TIMEOUT_MS: integer('GATEWAY_REQUEST_TIMEOUT_MS', 500, 300_000, 30_000),
-  GATEWAY_UNKNOWN_ACCOUNT: z.enum(['reject', 'accept'], { message: 'GATEWAY_UNKNOWN_ACCOUNT must be "reject" or "accept"' }).optional().default('reject'),
+  GATEWAY_UNKNOWN_ACCOUNT: z
+    .enum(['hold', 'reject', 'accept'], { message: 'GATEWAY_UNKNOWN_ACCOUNT must be "hold" (store the credit and hold it for review, the default), "reject" (refuse it: the platform refunds it) or "accept"' })
+    .optional()
+    .default('hold'),
   GATEWAY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'GATEWAY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' })
     .optional()

@@ -5,13 +5,14 @@
 // Only two things refuse a body here: bytes that are not UTF-8 JSON (400: the platform sends
 // JSON, so something in between broke it and a redelivery may not) and a JSON value that cannot be
 // this event at all (422: not an object, or another msg_name than the URL's). Everything else,
-// however different from the spec, is stored with its drift and answered 2xx.
+// however different from the spec, is stored with its drift and answered 2xx; a difference of
+// format (a date form, a check digit, an id's shape) never changes a MONEY_IN decision.
 import { createHash } from 'node:crypto';
 import { type CoreEventType } from '@paykit/contracts';
 import { CASH_EVENT_NAMES, parseCashEvent } from '@paykit/cash-client';
 import { parseCoreEvent } from '@paykit/core-client';
 import { zReportEvent } from '@paykit/core-client/zod';
-import { formatPath, readTolerantly, type DriftReport } from '@paykit/runtime';
+import { describeValue, formatPath, isValidClabe, readTolerantly, type DriftReport } from '@paykit/runtime';
 import type { Account, DriftNote, NewEvent } from '@paykit/store';
 import { accountToRead, decideMoneyIn, moneyInFacts, type Decision, type MoneyInRule } from './policy.ts';
 import type { ProblemCode } from './problems.ts';
@@ -124,6 +125,10 @@ export async function evaluateCore(route: CoreEventType, raw: Uint8Array, deps: 
   let account: AccountRead | undefined;
   if (parsed.kind === 'MONEY_IN') {
     const facts = moneyInFacts(body);
+    // A check digit is a format: reported as drift, while the account is still looked up as sent.
+    if (facts.beneficiaryAccount !== undefined && !isValidClabe(facts.beneficiaryAccount)) {
+      notes.push({ path: 'body.beneficiary_account', kind: 'mismatch', expected: 'a CLABE: 18 digits ending in their control digit', seen: describeValue(facts.beneficiaryAccount) });
+    }
     const clabe = accountToRead(facts);
     const read = clabe === undefined ? undefined : await deps.readAccount(clabe, deadline);
     decision = decideMoneyIn(facts, read, deps.rules);

@@ -1,26 +1,36 @@
 // MONEY_IN decisions. A 422 makes the platform refund an external SPEI credit to its payer, so a
 // refusal is only ever a business decision taken by one of these rules, before answering, and
-// never the result of a body that differs from the spec: what cannot be judged is stored and
-// answered 202 (persisted, checks pending) for a person to look at.
+// never the result of a body that differs from the spec. A difference of format (a date form, a
+// check digit, an id's shape) is drift: it is recorded with the event and changes no decision.
+// What cannot be judged at all — no beneficiary account, a sub_category the gateway does not know,
+// an amount it cannot apply (src/amount.ts) — is stored and answered 202 (persisted, checks
+// pending) for a person to decide; it is never applied and never refunded.
 //
 // A rule is configuration plus a small typed interface: add one by implementing MoneyInRule and
-// passing it in `rules` to createGateway.
+// passing it in `rules` to startGateway.
 import type { Account, Outcome } from '@paykit/store';
 import { isValidClabe, toCentavos } from '@paykit/runtime';
+import { readCreditAmount } from './amount.ts';
 import type { PolicyConfig } from './config.ts';
 
 /** What the rules read from a MONEY_IN body, read defensively (the body may have drifted). */
 export interface MoneyInFacts {
+  /** SPEI_CREDIT or INT_CREDIT as sent; undefined when absent (the documented guide example has none). */
   subCategory: string | undefined;
   beneficiaryAccount: string | undefined;
   payerAccount: string | undefined;
   payerRfc: string | undefined;
+  /** The amount as sent when it is a string (for reasons), else undefined. */
   amount: string | undefined;
-  /** undefined when `amount` is not a decimal with two decimals. */
+  /** Set when the amount is one the ledger can apply (two decimals, above zero, within numeric(18,2)). */
   amountCentavos: bigint | undefined;
+  /** Why the amount cannot be applied; undefined when amountCentavos is set. */
+  amountProblem: string | undefined;
 }
 
-export interface RuleVerdict {
+/** Refuses the credit: 422 with refundReason for SPEI_CREDIT (the platform refunds it), stored flagged for INT_CREDIT. */
+export interface RefuseVerdict {
+  action?: 'refuse';
   /** The rule that refused, for metrics and the stored reason. */
   rule: string;
   /** Sent to the platform as `refundReason` (SPEI_CREDIT) — short, for the payer's bank. */
@@ -29,9 +39,18 @@ export interface RuleVerdict {
   reason: string;
 }
 
+/** Holds the credit: stored and answered 202, neither applied nor refunded, for a person to decide. */
+export interface HoldVerdict {
+  action: 'hold';
+  rule: string;
+  reason: string;
+}
+
+export type RuleVerdict = RefuseVerdict | HoldVerdict;
+
 export interface MoneyInRule {
   name: string;
-  /** A verdict refuses the credit; undefined lets it through to the next rule. */
+  /** A verdict refuses or holds the credit; undefined lets it through to the next rule. */
   check(facts: MoneyInFacts, account: Account | undefined): RuleVerdict | undefined;
 }
 
@@ -40,7 +59,7 @@ export interface Decision {
   answerStatus: number;
   reason: string | null;
   refundReason: string | null;
-  /** The rule that refused, 'review' when the credit could not be judged, null when accepted. */
+  /** The rule that refused or held, 'review' when the credit could not be judged, null when accepted. */
   rule: string | null;
 }
 
@@ -50,17 +69,27 @@ function text(value: unknown): string | undefined {
 
 export function moneyInFacts(body: unknown): MoneyInFacts {
   const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const amount = text(b.amount);
-  let amountCentavos: bigint | undefined;
-  if (amount !== undefined && /^\d+\.\d{2}$/.test(amount)) amountCentavos = toCentavos(amount);
+  const amount = readCreditAmount(b.amount);
   return {
-    subCategory: text(b.sub_category),
+    // Letter case is a format: "int_credit" is judged as INT_CREDIT.
+    subCategory: text(b.sub_category)?.toUpperCase(),
     beneficiaryAccount: text(b.beneficiary_account),
     payerAccount: text(b.payer_account),
     payerRfc: text(b.payer_rfc)?.toUpperCase(),
-    amount,
-    amountCentavos,
+    amount: typeof b.amount === 'string' ? b.amount : undefined,
+    amountCentavos: amount.ok ? amount.centavos : undefined,
+    amountProblem: amount.ok ? undefined : amount.problem,
   };
+}
+
+/**
+ * The beneficiary account as a reason names it: a CLABE as it is; anything else (a debit card
+ * number, a drifted value) only by its length and last four characters, so no card number is
+ * ever written into a reason.
+ */
+function accountLabel(account: string | undefined): string {
+  if (account === undefined) return '(none)';
+  return isValidClabe(account) ? account : `of ${account.length} characters ending in ${JSON.stringify(account.slice(-4))}`;
 }
 
 export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
@@ -68,16 +97,25 @@ export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
   return [
     {
       name: 'unknown-account',
-      check: (facts, account) =>
-        account === undefined && policy.unknownAccount === 'reject'
-          ? { rule: 'unknown-account', refundReason: 'Beneficiary account unknown', reason: `beneficiary account ${facts.beneficiaryAccount} is not among the accounts the store knows` }
-          : undefined,
+      check: (facts, account) => {
+        if (account !== undefined || policy.unknownAccount === 'accept') return undefined;
+        const unknown = `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is not among the accounts the store knows`;
+        // An account the store does not know yet is usually one it has not been told about: the
+        // credit is kept until it is, unless the operator chose to refuse such credits.
+        if (policy.unknownAccount === 'hold') return { action: 'hold', rule: 'unknown-account', reason: `${unknown}: held for a person to decide (GATEWAY_UNKNOWN_ACCOUNT=hold; a replay shows the decision on the account as the store knows it now)` };
+        // A refusal rests on the account being unknown, never on how it is written: one that fails
+        // the CLABE check digit may be a form the gateway misreads, so it is held, not refunded.
+        if (facts.beneficiaryAccount === undefined || !isValidClabe(facts.beneficiaryAccount)) {
+          return { action: 'hold', rule: 'unknown-account', reason: `${unknown} and is not a valid CLABE: held rather than refused (a format is never a reason to refund)` };
+        }
+        return { rule: 'unknown-account', refundReason: 'Beneficiary account unknown', reason: unknown };
+      },
     },
     {
       name: 'account-status',
       check: (facts, account) => {
-        if (account?.status === 'BLOCKED') return { rule: 'account-blocked', refundReason: 'Beneficiary account blocked', reason: `beneficiary account ${facts.beneficiaryAccount} is BLOCKED` };
-        if (account?.status === 'CANCELLED') return { rule: 'account-cancelled', refundReason: 'Beneficiary account cancelled', reason: `beneficiary account ${facts.beneficiaryAccount} is CANCELLED` };
+        if (account?.status === 'BLOCKED') return { rule: 'account-blocked', refundReason: 'Beneficiary account blocked', reason: `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is BLOCKED` };
+        if (account?.status === 'CANCELLED') return { rule: 'account-cancelled', refundReason: 'Beneficiary account cancelled', reason: `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is CANCELLED` };
         return undefined;
       },
     },
@@ -101,12 +139,26 @@ export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
   ];
 }
 
+/**
+ * What is looked up as a beneficiary account: printable ASCII without spaces, at most 64
+ * characters (a CLABE is 18 digits). Anything else is no account number anywhere, and some of it
+ * (a NUL) no PostgreSQL text column can even hold.
+ */
+const ACCOUNT_NUMBER = /^[\x21-\x7e]{1,64}$/;
+
 /** Why a credit cannot be judged (answered 202 and kept for review), or undefined. */
 function needsReview(facts: MoneyInFacts): string | undefined {
-  if (facts.subCategory !== 'SPEI_CREDIT' && facts.subCategory !== 'INT_CREDIT') return `sub_category ${facts.subCategory === undefined ? 'is missing' : `"${facts.subCategory.slice(0, 32)}" is not SPEI_CREDIT or INT_CREDIT`}`;
-  if (facts.beneficiaryAccount === undefined || !isValidClabe(facts.beneficiaryAccount)) return 'beneficiary_account is missing or not a valid CLABE';
-  if (facts.amountCentavos === undefined) return `amount ${facts.amount === undefined ? 'is missing' : 'is not a decimal with two decimals'}`;
-  return undefined;
+  if (facts.subCategory !== undefined && facts.subCategory !== 'SPEI_CREDIT' && facts.subCategory !== 'INT_CREDIT') {
+    return `sub_category ${JSON.stringify(facts.subCategory.slice(0, 32))} is neither SPEI_CREDIT nor INT_CREDIT, so what a 422 would do is unknown`;
+  }
+  if (facts.beneficiaryAccount === undefined) return 'beneficiary_account is missing: whose credit this is cannot be known';
+  if (!ACCOUNT_NUMBER.test(facts.beneficiaryAccount)) {
+    const account = facts.beneficiaryAccount;
+    return account.length > 64
+      ? `beneficiary_account is ${account.length} characters long, which no account number is`
+      : `beneficiary_account (${account.length} characters) holds characters no account number has (control, white space or non-ASCII)`;
+  }
+  return facts.amountProblem;
 }
 
 /** The beneficiary account a decision reads: none when the credit cannot be judged (it is held for review whatever the account). */
@@ -114,20 +166,29 @@ export function accountToRead(facts: MoneyInFacts): string | undefined {
   return needsReview(facts) === undefined ? facts.beneficiaryAccount : undefined;
 }
 
+const held = (reason: string, rule: string): Decision => ({ outcome: 'stored', answerStatus: 202, reason, refundReason: null, rule });
+
 /**
  * The decision for one MONEY_IN. SPEI_CREDIT: 201 accepted, or 422 with refundReason. INT_CREDIT:
  * 200 either way (a 422 would refund nothing): a refusal is stored `flagged` with its reason.
+ * Without sub_category (the documented guide example has none) an accepted credit is answered 201
+ * (200 and 201 both accept), and a refusal is held (202): a 422 would refund an external credit but
+ * not an internal one, and the ledger must not record a refund that never happened.
+ * A hold, by a rule or because the credit cannot be judged, is stored and answered 202.
  */
 export function decideMoneyIn(facts: MoneyInFacts, account: Account | undefined, rules: readonly MoneyInRule[]): Decision {
   const review = needsReview(facts);
-  if (review) return { outcome: 'stored', answerStatus: 202, reason: `held for review: ${review}`, refundReason: null, rule: 'review' };
+  if (review) return held(`held for review: ${review}`, 'review');
   const internal = facts.subCategory === 'INT_CREDIT';
   for (const rule of rules) {
     const verdict = rule.check(facts, account);
     if (!verdict) continue;
-    return internal
-      ? { outcome: 'flagged', answerStatus: 200, reason: `${verdict.reason} (INT_CREDIT: stored flagged, nothing is refunded)`, refundReason: null, rule: verdict.rule }
-      : { outcome: 'rejected', answerStatus: 422, reason: verdict.reason, refundReason: verdict.refundReason, rule: verdict.rule };
+    if (verdict.action === 'hold') return held(`held for review: ${verdict.reason}`, verdict.rule);
+    if (internal) return { outcome: 'flagged', answerStatus: 200, reason: `${verdict.reason} (INT_CREDIT: stored flagged, nothing is refunded)`, refundReason: null, rule: verdict.rule };
+    if (facts.subCategory === undefined) {
+      return held(`held for review: ${verdict.reason}; without sub_category a 422 might refund it (SPEI_CREDIT) or nothing (INT_CREDIT), so a person decides`, verdict.rule);
+    }
+    return { outcome: 'rejected', answerStatus: 422, reason: verdict.reason, refundReason: verdict.refundReason, rule: verdict.rule };
   }
   return { outcome: 'accepted', answerStatus: internal ? 200 : 201, reason: null, refundReason: null, rule: null };
 }

@@ -59,10 +59,11 @@ describe.each(databaseKinds)('accounts kept in memory on $name', (kind) => {
     expect((await credit()).status).toBe(201);
   });
 
-  it('accepts at once a credit to an account another process created after a credit to it was refused as unknown', async () => {
+  it('accepts at once a credit to an account another process created after a credit to it was held as unknown', async () => {
     const unknown = await credit({ beneficiary_account: FRESH });
-    expect(unknown.status).toBe(422);
-    expect(unknown.json).toMatchObject({ refundReason: 'Beneficiary account unknown' });
+    expect(unknown.status).toBe(202);
+    expect(unknown.stored).toMatchObject({ outcome: 'stored', answerStatus: 202, refundReason: null });
+    expect(unknown.stored!.reason).toMatch(/not among the accounts the store knows/);
     await otherAccounts.upsert({ clabe: FRESH, ownerId: null, status: 'ACTIVE', creditLimit: '100.00' });
     const accepted = await credit({ beneficiary_account: FRESH, amount: '99.99' });
     expect(accepted.status).toBe(201);

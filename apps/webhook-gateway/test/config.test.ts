@@ -23,7 +23,7 @@ describe('gateway configuration', () => {
       bodyLimitBytes: 1024 * 1024,
       commitTimeoutMs: 4000,
       cash: { secretTokens: [], toleranceSeconds: 300 },
-      policy: { unknownAccount: 'reject', denyPayers: [], defaultCreditLimitCentavos: null },
+      policy: { unknownAccount: 'hold', denyPayers: [], defaultCreditLimitCentavos: null },
       adminToken: undefined,
       logLevel: 'info',
     });

@@ -1,5 +1,6 @@
-// MONEY_IN decisions over HTTP: each rule refuses an external credit with 422 and refundReason,
-// an internal credit is never refused (stored flagged, 200), what cannot be judged is held (202),
+// MONEY_IN decisions over HTTP: each rule refuses an external credit with 422 and refundReason
+// (here the operator refuses credits to unknown accounts, GATEWAY_UNKNOWN_ACCOUNT=reject), an
+// internal credit is never refused (stored flagged, 200), what cannot be judged is held (202),
 // and a repeat of a refused credit is refused again with the same reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLABES, bearer, databaseKinds, moneyInEnvelope, post, startTestGateway, type TestGateway } from './helpers.ts';
@@ -9,7 +10,7 @@ const PAYER_RFC = 'DENY800101AB1';
 describe.each(databaseKinds)('MONEY_IN decisions on $name', (kind) => {
   let t: TestGateway;
   beforeAll(async () => {
-    t = await startTestGateway(kind, { env: { GATEWAY_DENY_PAYERS: `${CLABES.banortePayer},${PAYER_RFC}`, GATEWAY_CREDIT_LIMIT: '100000.00' } });
+    t = await startTestGateway(kind, { env: { GATEWAY_UNKNOWN_ACCOUNT: 'reject', GATEWAY_DENY_PAYERS: `${CLABES.banortePayer},${PAYER_RFC}`, GATEWAY_CREDIT_LIMIT: '100000.00' } });
     const accounts = t.gateway.accounts;
     await accounts.upsert({ clabe: CLABES.acme, ownerId: null, status: 'ACTIVE', creditLimit: '5000.00' });
     await accounts.upsert({ clabe: CLABES.bodega, ownerId: null, status: 'BLOCKED', creditLimit: null });
@@ -69,8 +70,8 @@ describe.each(databaseKinds)('MONEY_IN decisions on $name', (kind) => {
     expect(ok.stored!.outcome).toBe('accepted');
   });
 
-  it('holds a credit it cannot judge (drifted amount, unknown sub_category) with 202 instead of refusing it', async () => {
-    for (const body of [{ amount: 1500 }, { amount: '1,500.00' }, { sub_category: 'SPEI_CREDIT_V2' }, { beneficiary_account: 'not-a-clabe' }]) {
+  it('holds a credit it cannot judge (drifted amount, unknown sub_category, no beneficiary) with 202 instead of refusing it', async () => {
+    for (const body of [{ amount: 1500 }, { amount: '1,500.00' }, { sub_category: 'SPEI_CREDIT_V2' }, { beneficiary_account: undefined }]) {
       const r = await send(body);
       expect(r.status, JSON.stringify(body)).toBe(202);
       expect(r.stored).toMatchObject({ outcome: 'stored', answerStatus: 202 });

@@ -7,6 +7,7 @@ import { hmacSha256Hex } from '@paykit/runtime';
 import type { Database } from '@paykit/store';
 import { testDatabases, type TestDatabaseKind } from '@paykit/store/testing';
 import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../src/server.ts';
 
@@ -71,6 +72,28 @@ export async function startTestGateway(kind: TestDatabaseKind, options: { env?: 
 }
 
 export const databaseKinds = testDatabases();
+
+/** For a beforeAll that starts a gateway over a fresh database: seconds on a busy machine, past vitest's 10 s default. */
+export const START_TIMEOUT_MS = 60_000;
+
+/**
+ * A gateway for the enclosing describe block: started (and `seed`ed) before its tests, closed after.
+ * Returns a getter, since the gateway exists only once the block runs.
+ */
+export function gatewayForSuite(kind: TestDatabaseKind, env: Record<string, string> = {}, seed?: (t: TestGateway) => Promise<void>): () => TestGateway {
+  let t: TestGateway | undefined;
+  beforeAll(async () => {
+    t = await startTestGateway(kind, { env });
+    await seed?.(t);
+  }, START_TIMEOUT_MS);
+  afterAll(async () => {
+    await t?.close();
+  });
+  return () => {
+    if (t === undefined) throw new Error('the gateway of this describe block has not started');
+    return t;
+  };
+}
 
 /** Known platform accounts (valid CLABEs of the sandbox's default seed) and external payers. */
 export const CLABES = {

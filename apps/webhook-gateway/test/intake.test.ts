@@ -187,8 +187,9 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     const admin = { authorization: `Bearer ${TOKENS.adminToken}` };
     const delivery = moneyInEnvelope({ beneficiary_account: CLABES.juan });
     const answer = await post(core('money-in'), JSON.stringify(delivery), bearer());
-    expect(answer).toMatchObject({ status: 422, json: { refundReason: 'Beneficiary account unknown' } });
-    const list = (await (await fetch(`${t.url}/admin/events?eventType=MONEY_IN&outcome=rejected&limit=5`, { headers: admin })).json()) as { events: { seq: string; idMsg: string }[] };
+    // An account the store does not know: stored and held (202), never refused by default.
+    expect(answer).toMatchObject({ status: 202, json: { received: true } });
+    const list = (await (await fetch(`${t.url}/admin/events?eventType=MONEY_IN&outcome=stored&limit=5`, { headers: admin })).json()) as { events: { seq: string; idMsg: string }[] };
     const event = list.events.find((e) => e.idMsg === delivery.id_msg)!;
     expect(event).toBeDefined();
     // Ops learn the account and replay: today it would be accepted; the event keeps its decision.
@@ -196,7 +197,7 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     const replay = (await (await fetch(`${t.url}/admin/events/${event.seq}/replay`, { method: 'POST', headers: admin })).json()) as Record<string, unknown>;
     expect(replay).toMatchObject({ seq: event.seq, outcome: 'accepted', answerStatus: 201, sameAsStored: false });
     const shown = (await (await fetch(`${t.url}/admin/events/${event.seq}`, { headers: admin })).json()) as { event: { outcome: string }; replays: unknown[] };
-    expect(shown.event.outcome).toBe('rejected');
+    expect(shown.event.outcome).toBe('stored');
     expect(shown.replays).toHaveLength(1);
 
     expect((await fetch(`${t.url}/admin/events/999999999`, { headers: admin })).status).toBe(404);

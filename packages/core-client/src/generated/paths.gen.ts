@@ -895,58 +895,43 @@ export interface components {
          */
         CepEventStatus: "PENDING" | "DELAYED" | "COMPLETED" | "FAILED";
         MoneyInEvent: {
-            /**
-             * Format: uuid
-             * @description Deduplicate by this id.
-             */
+            /** @description Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented. */
             id_msg: string;
             /** @enum {unknown} */
             msg_name: "MONEY_IN";
-            /** Format: date */
+            /** @description The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries. */
             msg_date: string;
             body: components["schemas"]["MoneyInBody"];
         };
         StatusUpdateEvent: {
-            /**
-             * Format: uuid
-             * @description Deduplicate by this id.
-             */
+            /** @description Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented. */
             id_msg: string;
             /** @enum {unknown} */
             msg_name: "STATUS_UPDATE";
-            /** Format: date */
+            /** @description The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries. */
             msg_date: string;
             body: components["schemas"]["StatusUpdateBody"];
         };
         CepEvent: {
-            /**
-             * Format: uuid
-             * @description Deduplicate by this id.
-             */
+            /** @description Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented. */
             id_msg: string;
             /** @enum {unknown} */
             msg_name: "CEP";
-            /** Format: date */
+            /** @description The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries. */
             msg_date: string;
             body: components["schemas"]["CepBody"];
         };
         RefundEvent: {
-            /**
-             * Format: uuid
-             * @description Deduplicate by this id.
-             */
+            /** @description Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented. */
             id_msg: string;
             /** @enum {unknown} */
             msg_name: "REFUND";
-            /** Format: date */
+            /** @description The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries. */
             msg_date: string;
             body: components["schemas"]["RefundBody"];
         };
         MoneyInBody: {
-            /**
-             * Format: uuid
-             * @description Transaction id.
-             */
+            /** @description Transaction id: a uuid in the reference and the pages' examples, a numeric string in an older form. */
             id: string;
             beneficiary_account: string;
             beneficiary_name?: string;
@@ -961,10 +946,7 @@ export interface components {
              * @example 1500.00
              */
             amount: string;
-            /**
-             * @description Layout YYYY-MM-DD HH:MM:SS.
-             * @example 2026-05-07 12:00:00
-             */
+            /** @description Layout YYYY-MM-DD HH:MM:SS in the reference and the field reference page; compact YYYYMMDD ("20250402") in every full published example. Both are sent. */
             transaction_date?: string;
             tracking_key: string;
             /** @description Sent by the payer. */

@@ -466,49 +466,61 @@ export type CepEventStatus = 'PENDING' | 'DELAYED' | 'COMPLETED' | 'FAILED';
 
 export type MoneyInEvent = {
     /**
-     * Deduplicate by this id.
+     * Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented.
      */
-    id_msg: string;
+    id_msg: string | string;
     msg_name: 'MONEY_IN';
-    msg_date: string;
+    /**
+     * The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries.
+     */
+    msg_date: string | string;
     body: MoneyInBody;
 };
 
 export type StatusUpdateEvent = {
     /**
-     * Deduplicate by this id.
+     * Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented.
      */
-    id_msg: string;
+    id_msg: string | string;
     msg_name: 'STATUS_UPDATE';
-    msg_date: string;
+    /**
+     * The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries.
+     */
+    msg_date: string | string;
     body: StatusUpdateBody;
 };
 
 export type CepEvent = {
     /**
-     * Deduplicate by this id.
+     * Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented.
      */
-    id_msg: string;
+    id_msg: string | string;
     msg_name: 'CEP';
-    msg_date: string;
+    /**
+     * The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries.
+     */
+    msg_date: string | string;
     body: CepBody;
 };
 
 export type RefundEvent = {
     /**
-     * Deduplicate by this id.
+     * Deduplicate by this id. The reference says uuid; the CEP page's example (aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee) has a UUID's shape without an RFC 9562 version or variant, so any 8-4-4-4-12 hexadecimal id is read as documented.
      */
-    id_msg: string;
+    id_msg: string | string;
     msg_name: 'REFUND';
-    msg_date: string;
+    /**
+     * The event's date: YYYY-MM-DD in the reference and on the pages; a date-time in older deliveries.
+     */
+    msg_date: string | string;
     body: RefundBody;
 };
 
 export type MoneyInBody = {
     /**
-     * Transaction id.
+     * Transaction id: a uuid in the reference and the pages' examples, a numeric string in an older form.
      */
-    id: string;
+    id: string | string;
     beneficiary_account: string;
     beneficiary_name?: string;
     beneficiary_rfc?: string;
@@ -524,9 +536,9 @@ export type MoneyInBody = {
      */
     amount: string;
     /**
-     * Layout YYYY-MM-DD HH:MM:SS.
+     * Layout YYYY-MM-DD HH:MM:SS in the reference and the field reference page; compact YYYYMMDD ("20250402") in every full published example. Both are sent.
      */
-    transaction_date?: string;
+    transaction_date?: string | string;
     tracking_key: string;
     /**
      * Sent by the payer.

@@ -366,7 +366,10 @@ export const zCepEventStatus = z.enum([
 ]);
 
 export const zMoneyInBody = z.looseObject({
-    id: z.uuid(),
+    id: z.union([
+        z.uuid(),
+        z.string().regex(/^\d+$/)
+    ]),
     beneficiary_account: z.string(),
     beneficiary_name: z.string().optional(),
     beneficiary_rfc: z.string().optional(),
@@ -375,7 +378,10 @@ export const zMoneyInBody = z.looseObject({
     payer_rfc: z.string().optional(),
     payer_institution: z.unknown(),
     amount: z.string().regex(/^\d+\.\d{2}$/),
-    transaction_date: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).optional(),
+    transaction_date: z.union([
+        z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+        z.string().regex(/^\d{8}$/)
+    ]).optional(),
     tracking_key: z.string(),
     payment_concept: z.unknown().optional(),
     numeric_reference: z.unknown().optional(),
@@ -385,9 +391,15 @@ export const zMoneyInBody = z.looseObject({
 });
 
 export const zMoneyInEvent = z.looseObject({
-    id_msg: z.uuid(),
+    id_msg: z.union([
+        z.uuid(),
+        z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/)
+    ]),
     msg_name: z.enum(['MONEY_IN']),
-    msg_date: z.iso.date(),
+    msg_date: z.union([
+        z.iso.date(),
+        z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/)
+    ]),
     body: zMoneyInBody
 });
 
@@ -402,9 +414,15 @@ export const zStatusUpdateBody = z.looseObject({
 });
 
 export const zStatusUpdateEvent = z.looseObject({
-    id_msg: z.uuid(),
+    id_msg: z.union([
+        z.uuid(),
+        z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/)
+    ]),
     msg_name: z.enum(['STATUS_UPDATE']),
-    msg_date: z.iso.date(),
+    msg_date: z.union([
+        z.iso.date(),
+        z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/)
+    ]),
     body: zStatusUpdateBody
 });
 
@@ -419,9 +437,15 @@ export const zCepBody = z.looseObject({
 });
 
 export const zCepEvent = z.looseObject({
-    id_msg: z.uuid(),
+    id_msg: z.union([
+        z.uuid(),
+        z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/)
+    ]),
     msg_name: z.enum(['CEP']),
-    msg_date: z.iso.date(),
+    msg_date: z.union([
+        z.iso.date(),
+        z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/)
+    ]),
     body: zCepBody
 });
 
@@ -452,9 +476,15 @@ export const zRefundBody = z.looseObject({
 });
 
 export const zRefundEvent = z.looseObject({
-    id_msg: z.uuid(),
+    id_msg: z.union([
+        z.uuid(),
+        z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/)
+    ]),
     msg_name: z.enum(['REFUND']),
-    msg_date: z.iso.date(),
+    msg_date: z.union([
+        z.iso.date(),
+        z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/)
+    ]),
     body: zRefundBody
 });
 
