@@ -71,14 +71,19 @@ function viewParams(view: ReconcileView): unknown[] {
   return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
 }
 
+// The conflicting events of an item (ledger_conflicts.event_seq) are among its events too.
 const EVENT_SEQS = `CASE i.kind
   WHEN 'outbound' THEN ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id
+                             UNION SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id IS NULL AND h.tracking_key = i.tracking_key
                              UNION SELECT event_seq::text FROM ledger_cep_results c WHERE c.transaction_id = i.id
-                             UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id)
+                             UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id
+                             UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
   WHEN 'credit' THEN ARRAY(SELECT event_seq::text FROM ledger_credits c WHERE c.transaction_id = i.id
-                           UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id)
-  WHEN 'refund' THEN ARRAY(SELECT event_seq::text FROM ledger_refunds f WHERE f.transaction_id = i.id)
-  ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id) END`;
+                           UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id
+                           UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
+  WHEN 'refund' THEN ARRAY(SELECT event_seq::text FROM ledger_refunds f WHERE f.transaction_id = i.id
+                           UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
+  ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE coalesce(h.transaction_id, h.tracking_key) = i.id) END`;
 
 interface ItemRow {
   kind: ReconItem['kind'];
