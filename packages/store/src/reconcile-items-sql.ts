@@ -20,20 +20,18 @@ export const ITEMS_SQL = `
 conflicted AS (
   SELECT DISTINCT transaction_id FROM ledger_conflicts WHERE transaction_id IS NOT NULL
 ),
--- Status updates of a transfer: by id, and by tracking key for the older form that has no id.
-transfer_updates AS (
-  SELECT o.transaction_id AS target, h.* FROM ledger_outbound o JOIN ledger_status_history h ON h.transaction_id = o.transaction_id
-  UNION ALL
-  SELECT o.transaction_id, h.* FROM ledger_outbound o JOIN ledger_status_history h ON h.transaction_id IS NULL AND h.tracking_key = o.tracking_key
-),
 report AS (
   SELECT DISTINCT ON (transaction_id) transaction_id, amount, status FROM ledger_report_lines ORDER BY transaction_id, file_name DESC, line_no
 ),
 outbound AS (
   SELECT o.*, rl.amount AS report_amount, rl.status AS report_status, ic.amount AS credit_amount,
     EXISTS (SELECT 1 FROM ledger_refunds r WHERE r.original_transaction_id = o.transaction_id) AS has_refund,
-    EXISTS (SELECT 1 FROM transfer_updates h WHERE h.target = o.transaction_id AND o.status_rank = 2
-              AND ledger_status_rank(h.status) = 2 AND h.status <> o.status) AS status_conflict,
+    -- A status update counts for a transfer by id, or by tracking key in the older form without an id.
+    o.status_rank = 2 AND EXISTS (
+      SELECT 1 FROM ledger_status_history h WHERE h.transaction_id = o.transaction_id AND ledger_status_rank(h.status) = 2 AND h.status <> o.status
+      UNION ALL
+      SELECT 1 FROM ledger_status_history h WHERE h.transaction_id IS NULL AND h.tracking_key = o.tracking_key AND ledger_status_rank(h.status) = 2 AND h.status <> o.status
+    ) AS status_conflict,
     EXISTS (SELECT 1 FROM conflicted k WHERE k.transaction_id = o.transaction_id) AS conflicted
   FROM ledger_outbound o
   LEFT JOIN report rl ON rl.transaction_id = o.transaction_id
@@ -118,7 +116,8 @@ orphan_updates AS (
     NULL::numeric, 'out'::text, max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, false,
     'a status update for a transaction we never recorded'
   FROM ledger_status_history h
-  WHERE NOT EXISTS (SELECT 1 FROM transfer_updates u WHERE u.event_seq = h.event_seq)
+  WHERE CASE WHEN h.transaction_id IS NULL THEN NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.tracking_key = h.tracking_key)
+             ELSE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = h.transaction_id) END
   GROUP BY coalesce(h.transaction_id, h.tracking_key)
   HAVING ${IN_RANGE('ledger_day(min(h.received_at))')}
 ),
