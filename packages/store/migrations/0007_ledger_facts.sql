@@ -81,7 +81,6 @@ BEGIN
     SELECT CASE WHEN i.guard_clabe IS NULL
                   OR i.guard_version IS NOT DISTINCT FROM (SELECT a.xmin::text FROM accounts a WHERE a.clabe = i.guard_clabe)
                 THEN nextval('webhook_events_seq') END AS seq,
-           substring(bodies FROM i.body_at + 1 FOR i.body_length) AS body,
            i.*
     FROM json_to_recordset(batch)
       AS i(source text, event_type text, dedupe_key text, id_msg text, transaction_id text, operation_id text, body_at int, body_length int,
@@ -90,7 +89,7 @@ BEGIN
   ), written AS (
     INSERT INTO webhook_events AS e (seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id, raw_body,
                                      payload, headers, received_at, drift, outcome, reason, answer_status, refund_reason, deliveries)
-    SELECT seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id, body,
+    SELECT seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id, substring(bodies FROM body_at + 1 FOR body_length),
            -- Read from the body from now on, so parsed now: what jsonb refuses fails this event here
            -- (the batch isolates it), never a reader later.
            CASE WHEN payload IS NOT NULL THEN payload::jsonb
@@ -109,9 +108,10 @@ BEGIN
     INSERT INTO ledger_conflicts (kind, transaction_id, event_type, first_seq, dedupe_key, detail, raw_body)
     SELECT 'redelivery', coalesce(w.transaction_id, i.transaction_id), w.event_type, w.seq, w.dedupe_key,
            'redelivered under ' || coalesce('id_msg ' || i.id_msg, 'its key') || ' with another body: the first body was answered and applied, this one is kept here',
-           i.body
+           substring(bodies FROM i.body_at + 1 FOR i.body_length)
     FROM written w JOIN input i ON i.dedupe_key = w.dedupe_key
-    WHERE NOT w.inserted AND w.stored_body <> i.body
+    -- Only duplicates have a stored body here: the bodies of new events are not copied again.
+    WHERE NOT w.inserted AND w.stored_body <> substring(bodies FROM i.body_at + 1 FOR i.body_length)
       -- The same JSON written otherwise (spacing, key order) is the same event.
       AND (i.payload_at IS NULL AND i.payload IS NULL
            OR webhook_event_payload(w.stored_body, w.stored_payload)

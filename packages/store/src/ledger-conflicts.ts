@@ -6,6 +6,7 @@
 // append); a second refund of one transaction is recorded here, under the transaction's key lock.
 import type { Queryable } from './database.ts';
 import { StoreInputError } from './errors.ts';
+import { pageOf } from './reconcile-read.ts';
 
 export const CONFLICT_KINDS = ['credit', 'refund', 'second_refund', 'redelivery'] as const;
 export type ConflictKind = (typeof CONFLICT_KINDS)[number];
@@ -66,10 +67,7 @@ interface ConflictRow {
 export async function listConflicts(db: Queryable, options: { kinds?: ConflictKind[]; limit?: number; offset?: number } = {}): Promise<Conflict[]> {
   const kinds = options.kinds ?? [];
   for (const kind of kinds) if (!CONFLICT_KINDS.includes(kind)) throw new StoreInputError(`kind must be one of ${CONFLICT_KINDS.join(', ')}`);
-  const limit = options.limit ?? 200;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');
-  const offset = options.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) throw new StoreInputError('offset must be a whole number, 0 or more');
+  const { limit, offset } = pageOf(options);
   const { rows } = await db.query<ConflictRow>(
     `SELECT id::text AS id, kind, transaction_id, event_type, first_seq::text AS first_seq, event_seq::text AS event_seq, dedupe_key,
             first_amount::text AS first_amount, amount::text AS amount, detail, recorded_at
