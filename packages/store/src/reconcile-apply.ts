@@ -74,7 +74,8 @@ WITH read AS MATERIALIZED (
   SELECT seq, id, b->>'sub_category' AS sub_category, ledger_id(b->'beneficiary_account') AS beneficiary_account, ledger_id(b->'payer_account') AS payer_account,
          b->>'payer_name' AS payer_name, ledger_amount(b->>'amount') AS amount, ledger_id(b->'tracking_key') AS tracking_key,
          ledger_id(b->'numeric_reference') AS numeric_reference, b->>'payment_concept' AS concept, b->>'owner_id' AS owner_id,
-         coalesce(ledger_time(b->>'transaction_date'), received_at) AS transaction_at, outcome
+         coalesce(ledger_time(b->>'transaction_date'), received_at) AS transaction_at, outcome,
+         count(*) OVER (PARTITION BY id) AS copies
   FROM events WHERE event_type = 'MONEY_IN'
 ), credits AS (
   -- One row per transaction: the first event of the batch for it, unless the ledger has one. The
@@ -91,7 +92,11 @@ WITH read AS MATERIALIZED (
   SELECT 'credit', f.id, 'MONEY_IN', c.event_seq, f.seq, c.amount, f.amount,
          'a second MONEY_IN for transaction ' || f.id || ' with other content (amount ' || f.amount || ' to ' || f.beneficiary_account
            || ', the ledger holds ' || c.amount || ' to ' || c.beneficiary_account || ' from event ' || c.event_seq || ')'
-  FROM credit_facts f JOIN credits c ON c.transaction_id = f.id
+  -- Only the facts that met another (in the batch, or in the ledger) are compared: the estimates of
+  -- these CTEs are one row, so the join is a nested loop, which over every credit of a batch cost
+  -- 30 ms a batch.
+  FROM (SELECT * FROM credit_facts WHERE copies > 1 OR id IN (SELECT transaction_id FROM credits WHERE NOT inserted)) f
+  JOIN credits c ON c.transaction_id = f.id
   WHERE f.seq <> c.event_seq
     AND (f.amount, f.beneficiary_account, f.sub_category, f.payer_account, f.tracking_key, f.numeric_reference)
         IS DISTINCT FROM (c.amount, c.beneficiary_account, c.sub_category, c.payer_account, c.tracking_key, c.numeric_reference)
@@ -100,7 +105,7 @@ WITH read AS MATERIALIZED (
   SELECT seq, id, b->>'sub_category' AS sub_category, ledger_id(b->'original_transaction_id') AS original_transaction_id,
          ledger_id(b->'original_transaction_tracking_id') AS original_tracking_key, ledger_amount(b->>'amount') AS amount,
          ledger_amount(b->>'original_transaction_amount') AS original_amount_stated, ledger_id(b->'tracking_key') AS tracking_key,
-         coalesce(ledger_time(b->>'transaction_date'), received_at) AS transaction_at
+         coalesce(ledger_time(b->>'transaction_date'), received_at) AS transaction_at, count(*) OVER (PARTITION BY id) AS copies
   FROM events WHERE event_type = 'REFUND'
 ), refunds AS (
   INSERT INTO ledger_refunds (transaction_id, event_seq, sub_category, original_transaction_id, original_tracking_key, amount, original_amount_stated,
@@ -108,13 +113,14 @@ WITH read AS MATERIALIZED (
   SELECT DISTINCT ON (id) id, seq, sub_category, original_transaction_id, original_tracking_key, amount, original_amount_stated, tracking_key, transaction_at
   FROM refund_facts ORDER BY id, seq
   ON CONFLICT (transaction_id) DO UPDATE SET event_seq = ledger_refunds.event_seq
-  RETURNING transaction_id, event_seq, original_transaction_id, amount
+  RETURNING transaction_id, event_seq, original_transaction_id, amount, (xmax = 0) AS inserted
 ), refund_conflicts AS (
   INSERT INTO ledger_conflicts (kind, transaction_id, event_type, first_seq, event_seq, first_amount, amount, detail)
   SELECT 'refund', f.id, 'REFUND', r.event_seq, f.seq, r.amount, f.amount,
          'a second REFUND ' || f.id || ' with other content (amount ' || f.amount || ' of ' || f.original_transaction_id
            || ', the ledger holds ' || r.amount || ' of ' || r.original_transaction_id || ' from event ' || r.event_seq || ')'
-  FROM refund_facts f JOIN refunds r ON r.transaction_id = f.id
+  FROM (SELECT * FROM refund_facts WHERE copies > 1 OR id IN (SELECT transaction_id FROM refunds WHERE NOT inserted)) f
+  JOIN refunds r ON r.transaction_id = f.id
   WHERE f.seq <> r.event_seq AND (f.amount, f.original_transaction_id) IS DISTINCT FROM (r.amount, r.original_transaction_id)
   ON CONFLICT (event_seq) DO NOTHING
 ), reports AS (
