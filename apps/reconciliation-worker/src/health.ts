@@ -28,6 +28,20 @@ export interface WorkerHealth {
   connections: ConnectionStats | null;
 }
 
+/** `work`, or a rejection saying what did not answer once COUNT_DEADLINE_MS has passed: a frozen store must not hold a probe. */
+export async function withinProbeDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${COUNT_DEADLINE_MS} ms`)), COUNT_DEADLINE_MS);
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createHealth(db: Database, loop: ApplyLoop | undefined): () => Promise<WorkerHealth> {
   // Probes that arrive while a count runs share it: a backlog is costly to count, and polled often.
   let counting: Promise<number> | undefined;
@@ -42,16 +56,10 @@ export function createHealth(db: Database, loop: ApplyLoop | undefined): () => P
   return async () => {
     let count: number | null = null;
     let storeError: string | null = null;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the ${db.kind} store did not count the waiting events within ${COUNT_DEADLINE_MS} ms`)), COUNT_DEADLINE_MS);
-      });
-      count = await Promise.race([waiting(), deadline]);
+      count = await withinProbeDeadline(waiting(), `the ${db.kind} store did not count the waiting events`);
     } catch (error) {
       storeError = anonymous(error instanceof Error ? error.message : String(error));
-    } finally {
-      clearTimeout(timer);
     }
     const lastError = loop?.lastError ?? null;
     return {

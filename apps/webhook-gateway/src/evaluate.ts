@@ -137,8 +137,9 @@ export async function evaluateCore(route: CoreEventType, raw: Uint8Array, deps: 
   return {
     source: 'core',
     eventType: route,
-    // Without an id_msg (drift) the exact bytes identify a redelivery.
-    dedupeKey: idMsg ? `core:${idMsg.toLowerCase()}` : `core:sha256:${sha256(raw)}`,
+    // The event type is part of the key (an id_msg names a message of one type), and without an
+    // id_msg (drift) the exact bytes identify a redelivery.
+    dedupeKey: idMsg ? `core:${route}:${idMsg.toLowerCase()}` : `core:${route}:sha256:${sha256(raw)}`,
     idMsg,
     transactionId: str(body?.id),
     operationId: null,

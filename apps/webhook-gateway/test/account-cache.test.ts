@@ -27,7 +27,7 @@ describe.each(databaseKinds)('accounts kept in memory on $name', (kind) => {
   const credit = async (body: Record<string, unknown> = {}) => {
     const delivery = moneyInEnvelope(body);
     const answer = await post(`${t.url}/webhooks/core/money-in`, JSON.stringify(delivery), bearer());
-    return { ...answer, stored: await t.gateway.events.getByDedupeKey(`core:${delivery.id_msg as string}`) };
+    return { ...answer, stored: await t.gateway.events.getByDedupeKey(`core:MONEY_IN:${delivery.id_msg as string}`) };
   };
   const metric = async (pattern: RegExp): Promise<number> => Number(pattern.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1] ?? 0);
   const reads = (result: string) => metric(new RegExp(`^gateway_account_reads_total\\{result="${result}"\\} (\\d+)$`, 'm'));

@@ -23,7 +23,7 @@ describe.each(databaseKinds)('MONEY_IN decisions on $name', (kind) => {
   const send = async (body: Record<string, unknown>) => {
     const delivery = moneyInEnvelope(body);
     const answer = await post(`${t.url}/webhooks/core/money-in`, JSON.stringify(delivery), bearer());
-    const stored = await t.gateway.events.getByDedupeKey(`core:${delivery.id_msg as string}`);
+    const stored = await t.gateway.events.getByDedupeKey(`core:MONEY_IN:${delivery.id_msg as string}`);
     return { ...answer, stored, delivery };
   };
 

@@ -70,7 +70,7 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     expect(new Set(answers.map((a) => a.json.seq)).size).toBe(1);
     expect(answers.filter((a) => a.json.duplicate === false)).toHaveLength(1);
     const idMsg = (JSON.parse(burst) as { id_msg: string }).id_msg;
-    const stored = await t.gateway.events.getByDedupeKey(`core:${idMsg}`);
+    const stored = await t.gateway.events.getByDedupeKey(`core:MONEY_IN:${idMsg}`);
     expect(stored?.deliveries).toBe(20);
     const { rows } = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events WHERE id_msg = $1', [idMsg]);
     expect(rows[0]!.n).toBe('1');
@@ -92,7 +92,7 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     }
     expect((await post(core('cep'), JSON.stringify(envelope('CEP', cepBody())), cases[4]!)).status).toBe(401);
     const idMsg = (JSON.parse(body) as { id_msg: string }).id_msg;
-    expect(await t.gateway.events.getByDedupeKey(`core:${idMsg}`)).toBeUndefined();
+    expect(await t.gateway.events.getByDedupeKey(`core:MONEY_IN:${idMsg}`)).toBeUndefined();
     // The previous token still works where a rotation is under way.
     const rotated = await post(core('money-in'), body, bearer(TOKENS.previousCoreWebhookToken));
     expect(rotated.status).toBe(201);

@@ -1,7 +1,9 @@
 // One batch of appends as ONE statement: INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT DO
 // UPDATE, in autocommit (one transaction, one fsync). Duplicates of a key within the batch are
 // collapsed first (ON CONFLICT cannot touch the same row twice in one statement); each copy still
-// gets its own answer: the first decision stored for the key, and its own delivery count. An event
+// gets its own answer: the first decision stored for the key, and its own delivery count. A copy
+// with another body is written in a statement after the first, where it meets the stored event and
+// is recorded as a conflict (migration 0007) before it is answered, so no body is lost. An event
 // with an account guard is written only if the account's row is still the version its decision
 // read; otherwise it is not written, its account is read again, and it is decided again.
 import type { Account } from './accounts.ts';
@@ -60,8 +62,12 @@ const ATTEMPTS = 3;
  * bad event fails, with StoreInputError. Any other failure is thrown for the whole batch.
  */
 export async function commitEvents(db: Queryable, events: PreparedEvent[], unavailable: (error: unknown) => Error): Promise<Array<AppendResult | Error>> {
-  const groups = groupByKey(events);
   const results: Array<AppendResult | Error> = new Array(events.length);
+  for (const groups of roundsByKey(events)) await commitRound(db, groups, results, unavailable);
+  return results;
+}
+
+async function commitRound(db: Queryable, groups: KeyGroup[], results: Array<AppendResult | Error>, unavailable: (error: unknown) => Error): Promise<Array<AppendResult | Error>> {
   try {
     await write(db, groups, results);
   } catch (error) {
@@ -88,14 +94,29 @@ async function write(db: Queryable, groups: KeyGroup[], results: Array<AppendRes
   for (const group of changed) fill(results, group, new AccountChanged(accounts.get(group.event.guardClabe!)));
 }
 
-function groupByKey(events: PreparedEvent[]): KeyGroup[] {
-  const byKey = new Map<string, KeyGroup>();
+/**
+ * The batch's events grouped by key and body: round 1 holds the first body of every key, round n
+ * the n-th distinct body of a key (copies of a body join its group). Each round is one statement.
+ */
+function roundsByKey(events: PreparedEvent[]): KeyGroup[][] {
+  const rounds: KeyGroup[][] = [];
+  const byKey = new Map<string, KeyGroup[]>();
   events.forEach((event, position) => {
-    const group = byKey.get(event.dedupeKey);
-    if (group) group.positions.push(position);
-    else byKey.set(event.dedupeKey, { event, positions: [position] });
+    const groups = byKey.get(event.dedupeKey) ?? [];
+    const same = groups.find((group) => sameBytes(group.event.rawBody, event.rawBody));
+    if (same) {
+      same.positions.push(position);
+      return;
+    }
+    groups.push({ event, positions: [position] });
+    byKey.set(event.dedupeKey, groups);
+    (rounds[groups.length - 1] ??= []).push(groups.at(-1)!);
   });
-  return [...byKey.values()];
+  return rounds;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
 async function insertWithRetry(db: Queryable, groups: KeyGroup[]): Promise<Map<string, ReturnedRow>> {

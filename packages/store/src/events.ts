@@ -30,7 +30,11 @@ export interface NewEvent {
   source: EventSource;
   /** MONEY_IN | STATUS_UPDATE | CEP | REFUND | REPORT | unknown msg_name, or a cash event name. */
   eventType: string;
-  /** Unique per event: core `core:<id_msg>`, REPORT `core:report:<client_id>:<file_name>`, cash `cash:<operation_id>:<event>`. */
+  /**
+   * Unique per event: core `core:<event type>:<id_msg>`, REPORT `core:report:<client_id>:<file_name>`, cash
+   * `cash:<operation_id>:<event>`. A later append of the key with another body is answered as a
+   * duplicate and its body recorded as a conflict (ledger_conflicts, kind redelivery).
+   */
   dedupeKey: string;
   idMsg: string | null;
   /** core body.id (transaction id), when present. */

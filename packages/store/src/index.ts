@@ -35,6 +35,8 @@ export type { AgingBucket, ItemFilter, ItemState, Product, ReconcileView, ReconI
 export { decideOwnership, normaliseName, normaliseRfc } from './reconcile-ownership.ts';
 export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
 export { listParked, retryParked } from './reconcile-parked.ts';
+export { CONFLICT_KINDS, conflictCounts, listConflicts } from './ledger-conflicts.ts';
+export type { Conflict, ConflictKind } from './ledger-conflicts.ts';
 export type { ParkedEvent } from './reconcile-parked.ts';
 export { formatReportCsv, parseReportCsv, REPORT_CSV_HEADER, ReportFormatError } from './report-csv.ts';
 export type { ReportLine } from './report-csv.ts';

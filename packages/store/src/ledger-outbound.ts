@@ -1,8 +1,13 @@
 // Recording what we sent: every transaction money_out, internal_transaction and penny validation
 // return, keyed by transaction id (a replayed penny validation records nothing new). Status
-// updates that arrived before the record (orphans) are applied at once, and so is a CEP result.
+// updates and CEP results that arrived before the record (orphans) are merged at once, under the
+// transfer's key locks (ledger-keys.ts): a worker applying one of them at the same moment either
+// sees this record or is seen by it.
 import type { Database, Queryable } from './database.ts';
 import { StoreInputError } from './errors.ts';
+import { lockItems, retryRaces } from './ledger-keys.ts';
+import type { ItemKey } from './ledger-keys.ts';
+import { mergeStatus } from './ledger-status-merge.ts';
 import { refreshOwnership } from './reconcile-ownership-store.ts';
 
 export type OutboundOperation = 'money_out' | 'internal_transaction' | 'penny_validation';
@@ -84,10 +89,10 @@ export function outboundFromApi(created: CreatedTransactionLike): OutboundRecord
   };
 }
 
-/** Inserts the record (once per transaction id), then applies the orphan status updates and CEP results already received for it. Returns false when it was already recorded. */
+/** Inserts the record (once per transaction id), then merges the status updates and CEP results already received for it. Returns false when it was already recorded. */
 export async function recordOutbound(db: Database, record: OutboundRecord): Promise<boolean> {
   check(record);
-  return db.transaction(async (tx) => {
+  return retryRaces(() => db.transaction(async (tx) => {
     const { rowCount } = await tx.query(
       `INSERT INTO ledger_outbound (transaction_id, tracking_key, operation, sub_category, amount, source_account, destination_account,
                                     expected_holder, expected_rfc, created_at, status, status_rank, response)
@@ -109,24 +114,18 @@ export async function recordOutbound(db: Database, record: OutboundRecord): Prom
       ],
     );
     if (rowCount === 0) return false;
-    await adoptOrphans(tx, [record.transactionId]);
+    await adoptOrphans(tx, record);
     return true;
-  });
+  }));
 }
 
-/** Status updates received before the transaction was recorded: the furthest one moves it. */
-async function adoptOrphans(tx: Queryable, ids: readonly string[]): Promise<void> {
-  await tx.query(
-    `UPDATE ledger_outbound o
-     SET status = h.status, status_rank = ledger_status_rank(h.status), status_reason = coalesce(h.reason_description, h.reason), status_at = h.updated_at, status_seq = h.event_seq
-     FROM (
-       SELECT DISTINCT ON (transaction_id) * FROM ledger_status_history WHERE transaction_id = ANY($1::text[])
-       ORDER BY transaction_id, ledger_status_rank(status) DESC, event_seq
-     ) h
-     WHERE o.transaction_id = h.transaction_id AND ledger_status_rank(h.status) > o.status_rank`,
-    [ids],
-  );
-  await refreshOwnership(tx, ids);
+/** Status updates (by id, or by tracking key for those without one) and CEP results received before the transaction was recorded. */
+async function adoptOrphans(tx: Queryable, record: OutboundRecord): Promise<void> {
+  const keys: ItemKey[] = [`tx:${record.transactionId}`];
+  if (record.trackingKey !== null) keys.push(`tk:${record.trackingKey}`);
+  await lockItems(tx, keys);
+  await mergeStatus(tx, { transactionIds: [record.transactionId] });
+  await refreshOwnership(tx, [record.transactionId]);
 }
 
 function check(record: OutboundRecord): void {

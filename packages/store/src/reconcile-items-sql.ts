@@ -8,21 +8,31 @@
 //   orphan      an event with no record (a status update or refund for an unknown transaction, a
 //               credit nobody expected) or a record with no event after the stale age
 //   refunded    reversed by the network or refunded to its payer
-export const ITEM_STATES = ['matched', 'pending', 'stale', 'mismatched', 'orphan', 'refunded'] as const;
+//   conflict    a fact contradicts one already applied (ledger_conflicts: a second credit or refund
+//               with other content, a second refund, a redelivery with another body): never matched
+export const ITEM_STATES = ['matched', 'pending', 'stale', 'mismatched', 'orphan', 'refunded', 'conflict'] as const;
 export const PRODUCTS = ['spei_out', 'internal_out', 'penny_validation', 'spei_in', 'internal_in', 'reversal', 'credit_refund', 'unrecorded_out'] as const;
 
 const IN_RANGE = (day: string) => `($3::date IS NULL OR ${day} >= $3::date) AND ($4::date IS NULL OR ${day} <= $4::date)`;
 const OLD = (at: string) => `(${at} < $2::timestamptz - make_interval(secs => $1::double precision))`;
 
 export const ITEMS_SQL = `
+conflicted AS (
+  SELECT DISTINCT transaction_id FROM ledger_conflicts WHERE transaction_id IS NOT NULL
+),
 report AS (
   SELECT DISTINCT ON (transaction_id) transaction_id, amount, status FROM ledger_report_lines ORDER BY transaction_id, file_name DESC, line_no
 ),
 outbound AS (
   SELECT o.*, rl.amount AS report_amount, rl.status AS report_status, ic.amount AS credit_amount,
     EXISTS (SELECT 1 FROM ledger_refunds r WHERE r.original_transaction_id = o.transaction_id) AS has_refund,
-    EXISTS (SELECT 1 FROM ledger_status_history h WHERE h.transaction_id = o.transaction_id AND o.status_rank = 2
-              AND ledger_status_rank(h.status) = 2 AND h.status <> o.status) AS status_conflict
+    -- A status update counts for a transfer by id, or by tracking key in the older form without an id.
+    o.status_rank = 2 AND EXISTS (
+      SELECT 1 FROM ledger_status_history h WHERE h.transaction_id = o.transaction_id AND ledger_status_rank(h.status) = 2 AND h.status <> o.status
+      UNION ALL
+      SELECT 1 FROM ledger_status_history h WHERE h.transaction_id IS NULL AND h.tracking_key = o.tracking_key AND ledger_status_rank(h.status) = 2 AND h.status <> o.status
+    ) AS status_conflict,
+    EXISTS (SELECT 1 FROM conflicted k WHERE k.transaction_id = o.transaction_id) AS conflicted
   FROM ledger_outbound o
   LEFT JOIN report rl ON rl.transaction_id = o.transaction_id
   LEFT JOIN LATERAL (SELECT c.amount FROM ledger_credits c WHERE o.sub_category = 'INT_DEBIT' AND c.sub_category = 'INT_CREDIT' AND c.tracking_key = o.tracking_key LIMIT 1) ic ON true
@@ -44,12 +54,15 @@ outbound_items AS (
     CASE WHEN operation = 'penny_validation' THEN ownership = 'verified' ELSE status_rank = 2 END AS settled,
     status_seq IS NULL AND cep_seq IS NULL AS no_events,
     false AS unexpected,
-    CASE WHEN operation = 'penny_validation' THEN coalesce(ownership_evidence->>'note', 'waiting for the CEP result') ELSE status_reason END AS note
+    conflicted,
+    CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
+         WHEN operation = 'penny_validation' THEN coalesce(ownership_evidence->>'note', 'waiting for the CEP result') ELSE status_reason END AS note
   FROM outbound
 ),
 credits AS (
   SELECT c.*, r.id AS receivable_id, r.amount AS receivable_amount, d.amount AS debit_amount, rl.amount AS report_amount,
-    EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id) AS has_refund
+    EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id) AS has_refund,
+    EXISTS (SELECT 1 FROM conflicted k WHERE k.transaction_id = c.transaction_id) AS conflicted
   FROM ledger_credits c
   LEFT JOIN ledger_receivables r ON r.credit_id = c.transaction_id
   LEFT JOIN report rl ON rl.transaction_id = c.transaction_id
@@ -68,7 +81,9 @@ credit_items AS (
     receivable_id IS NOT NULL OR debit_amount IS NOT NULL,
     false,
     receivable_id IS NULL AND debit_amount IS NULL AND gateway_outcome = 'accepted',
-    CASE WHEN receivable_id IS NOT NULL THEN 'receivable ' || receivable_id WHEN debit_amount IS NOT NULL THEN 'our internal transfer'
+    conflicted,
+    CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
+         WHEN receivable_id IS NOT NULL THEN 'receivable ' || receivable_id WHEN debit_amount IS NOT NULL THEN 'our internal transfer'
          WHEN gateway_outcome = 'rejected' THEN 'refused by the gateway: waiting for the platform''s refund'
          WHEN gateway_outcome = 'flagged' THEN 'held for review by the gateway' ELSE 'no receivable matches it' END
   FROM credits
@@ -76,7 +91,8 @@ credit_items AS (
 refunds AS (
   SELECT f.*, coalesce(o.amount, c.amount) AS original_amount, (o.transaction_id IS NOT NULL OR c.transaction_id IS NOT NULL) AS original_known,
     CASE WHEN o.transaction_id IS NOT NULL THEN 'reversal' WHEN c.transaction_id IS NOT NULL THEN 'credit_refund'
-         WHEN f.sub_category = 'SPEI_REFUNDED_DEBIT' THEN 'credit_refund' ELSE 'reversal' END AS refund_kind
+         WHEN f.sub_category = 'SPEI_REFUNDED_DEBIT' THEN 'credit_refund' ELSE 'reversal' END AS refund_kind,
+    EXISTS (SELECT 1 FROM conflicted k WHERE k.transaction_id IN (f.transaction_id, f.original_transaction_id)) AS conflicted
   FROM ledger_refunds f
   LEFT JOIN ledger_outbound o ON o.transaction_id = f.original_transaction_id
   LEFT JOIN ledger_credits c ON c.transaction_id = f.original_transaction_id
@@ -89,16 +105,20 @@ refund_items AS (
       CASE WHEN original_known AND original_amount <> amount THEN 'amount' END,
       CASE WHEN original_amount_stated IS NOT NULL AND original_amount_stated <> amount THEN 'original_transaction_amount' END
     ], NULL),
-    false, original_known, false, NOT original_known,
-    CASE WHEN original_known THEN 'refund of ' || original_transaction_id ELSE 'original transaction ' || original_transaction_id || ' is not in the ledger' END
+    false, original_known, false, NOT original_known, conflicted,
+    CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
+         WHEN original_known THEN 'refund of ' || original_transaction_id ELSE 'original transaction ' || original_transaction_id || ' is not in the ledger' END
   FROM refunds
 ),
 orphan_updates AS (
-  SELECT 'status_update'::text, h.transaction_id, 'unrecorded_out'::text, ledger_day(min(h.received_at)), min(h.received_at), NULL::numeric, 'out'::text,
-    max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, 'a status update for a transaction we never recorded'
+  -- An update without an id is named by its tracking key.
+  SELECT 'status_update'::text, coalesce(h.transaction_id, h.tracking_key), 'unrecorded_out'::text, ledger_day(min(h.received_at)), min(h.received_at),
+    NULL::numeric, 'out'::text, max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, false,
+    'a status update for a transaction we never recorded'
   FROM ledger_status_history h
-  WHERE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = h.transaction_id)
-  GROUP BY h.transaction_id
+  WHERE CASE WHEN h.transaction_id IS NULL THEN NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.tracking_key = h.tracking_key)
+             ELSE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = h.transaction_id) END
+  GROUP BY coalesce(h.transaction_id, h.tracking_key)
   HAVING ${IN_RANGE('ledger_day(min(h.received_at))')}
 ),
 all_items AS (
@@ -107,6 +127,7 @@ all_items AS (
 items AS (
   SELECT kind, id, product, day, at, amount, direction, status, tracking_key, account, fields, note,
     CASE
+      WHEN conflicted THEN 'conflict'
       WHEN cardinality(fields) > 0 THEN 'mismatched'
       WHEN refunded THEN 'refunded'
       WHEN settled THEN 'matched'

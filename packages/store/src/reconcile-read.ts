@@ -71,14 +71,19 @@ function viewParams(view: ReconcileView): unknown[] {
   return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
 }
 
+// The conflicting events of an item (ledger_conflicts.event_seq) are among its events too.
 const EVENT_SEQS = `CASE i.kind
   WHEN 'outbound' THEN ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id
+                             UNION SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id IS NULL AND h.tracking_key = i.tracking_key
                              UNION SELECT event_seq::text FROM ledger_cep_results c WHERE c.transaction_id = i.id
-                             UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id)
+                             UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id
+                             UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
   WHEN 'credit' THEN ARRAY(SELECT event_seq::text FROM ledger_credits c WHERE c.transaction_id = i.id
-                           UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id)
-  WHEN 'refund' THEN ARRAY(SELECT event_seq::text FROM ledger_refunds f WHERE f.transaction_id = i.id)
-  ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id) END`;
+                           UNION SELECT event_seq::text FROM ledger_refunds f WHERE f.original_transaction_id = i.id
+                           UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
+  WHEN 'refund' THEN ARRAY(SELECT event_seq::text FROM ledger_refunds f WHERE f.transaction_id = i.id
+                           UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
+  ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE coalesce(h.transaction_id, h.tracking_key) = i.id) END`;
 
 interface ItemRow {
   kind: ReconItem['kind'];
@@ -97,16 +102,22 @@ interface ItemRow {
   event_seqs: string[];
 }
 
+/** A page of a list: limit (default 200, 1 to 10,000) and offset (default 0), checked. */
+export function pageOf(options: { limit?: number; offset?: number }): { limit: number; offset: number } {
+  const limit = options.limit ?? 200;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');
+  const offset = options.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new StoreInputError('offset must be a whole number, 0 or more');
+  return { limit, offset };
+}
+
 export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise<ReconItem[]> {
   const params = viewParams(filter);
   const states = filter.states ?? [];
   const products = filter.products ?? [];
   for (const state of states) if (!ITEM_STATES.includes(state)) throw new StoreInputError(`state must be one of ${ITEM_STATES.join(', ')}`);
   for (const product of products) if (!PRODUCTS.includes(product)) throw new StoreInputError(`product must be one of ${PRODUCTS.join(', ')}`);
-  const limit = filter.limit ?? 200;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');
-  const offset = filter.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) throw new StoreInputError('offset must be a whole number, 0 or more');
+  const { limit, offset } = pageOf(filter);
   const { rows } = await db.query<ItemRow>(
     `WITH ${ITEMS_SQL}
      SELECT i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount::text AS amount, i.direction, i.status, i.tracking_key, i.account, i.state, i.fields, i.note,

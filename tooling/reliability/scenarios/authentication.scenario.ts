@@ -118,7 +118,7 @@ function freshCoreEvent(type: CoreEventType, seed: number): { raw: Buffer; key: 
     return { raw: Buffer.from(JSON.stringify(event)), key: `core:report:${String(event.client_id)}:${event.file_name}` };
   }
   event.id_msg = randomUUID();
-  return { raw: Buffer.from(JSON.stringify(event)), key: `core:${event.id_msg}` };
+  return { raw: Buffer.from(JSON.stringify(event)), key: `core:${type}:${String(event.id_msg)}` };
 }
 
 let operations = 0;

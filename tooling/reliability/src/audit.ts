@@ -27,8 +27,16 @@ export interface DeliveryAudit {
   longestAnswerMs: number;
 }
 
-/** The store's key for a sandbox delivery: `core:<id_msg>`, `cash:<operation_id>:<event>`. */
-export const dedupeKeyOf = (delivery: Pick<Delivery, 'product' | 'eventId'>): string => `${delivery.product}:${delivery.eventId}`;
+/**
+ * The store's key for a sandbox delivery: `core:<event type>:<id_msg>` (the gateway lowercases the
+ * id_msg), `core:report:<client_id>:<file_name>` for a REPORT (its eventId is the file name),
+ * `cash:<operation_id>:<event>`.
+ */
+export const dedupeKeyOf = (delivery: Pick<Delivery, 'product' | 'eventType' | 'eventId' | 'clientId'>): string => {
+  if (delivery.product === 'cash') return `cash:${delivery.eventId}`;
+  if (delivery.eventType === 'REPORT') return `core:report:${delivery.clientId.toLowerCase()}:${delivery.eventId}`;
+  return `core:${delivery.eventType}:${delivery.eventId.toLowerCase()}`;
+};
 
 const acknowledges = (status: number | null) => status !== null && ((status >= 200 && status < 300) || status === 422);
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Delivery } from '@paykit/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditDeliveries } from '../src/audit.ts';
+import { auditDeliveries, dedupeKeyOf } from '../src/audit.ts';
 import { formatSummary, readScenarios, recordScenario, REPORT_DIR_ENV, violations, type ScenarioFigures } from '../src/report.ts';
 
 const attempt = (status: number | null, durationMs = 10, error: string | null = null) => ({ at: '2026-11-21T00:00:00.000Z', status, error, durationMs });
@@ -28,15 +28,23 @@ describe('auditDeliveries', () => {
         delivery('c', [attempt(422)]),
         delivery('7:paid', [attempt(200)], 'cash'),
       ],
-      [stored('core:a', 2), stored('core:c'), stored('cash:7:paid')],
+      [stored('core:MONEY_IN:a', 2), stored('core:MONEY_IN:c'), stored('cash:7:paid')],
     );
     expect(audit).toMatchObject({ sent: 4, acknowledged: 3, stored: 3, lost: 1, lostAcknowledged: [], duplicated: 0, redelivered: 1, attempts: 7, unanswered: 2, fiveXx: 1, timedOut: 1, longestAnswerMs: 5000 });
   });
 
   it('names an acknowledged event the store lacks, and counts a key stored twice', () => {
-    const audit = auditDeliveries([delivery('a', [attempt(201)]), delivery('b', [attempt(201)])], [stored('core:b'), stored('core:b')]);
-    expect(audit.lostAcknowledged).toEqual(['core:a']);
+    const audit = auditDeliveries([delivery('a', [attempt(201)]), delivery('b', [attempt(201)])], [stored('core:MONEY_IN:b'), stored('core:MONEY_IN:b')]);
+    expect(audit.lostAcknowledged).toEqual(['core:MONEY_IN:a']);
     expect(audit.duplicated).toBe(1);
+  });
+
+  it('keys a delivery as the gateway stores it: core by event type and id_msg, REPORT by client and file, cash by operation and event', () => {
+    const of = (over: Partial<Delivery>) => dedupeKeyOf({ ...delivery('x', []), ...over });
+    expect(of({ eventType: 'STATUS_UPDATE', eventId: 'AB12-cd' })).toBe('core:STATUS_UPDATE:ab12-cd');
+    expect(of({ eventType: 'MONEY_IN', eventId: 'ab12' })).not.toBe(of({ eventType: 'STATUS_UPDATE', eventId: 'ab12' }));
+    expect(of({ eventType: 'REPORT', clientId: 'C-1', eventId: 'TRANSACTIONS_DAILY_2026-11-21.csv' })).toBe('core:report:c-1:TRANSACTIONS_DAILY_2026-11-21.csv');
+    expect(of({ product: 'cash', eventType: 'paid', eventId: '7:paid' })).toBe('cash:7:paid');
   });
 });
 

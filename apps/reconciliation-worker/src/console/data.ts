@@ -1,5 +1,5 @@
 // What the console shows, read once per request from the store and shaped for the page and the exports.
-import { addDecimals, listItems, listParked, pendingAging, reconciliationSummary, reportMatches, type Database, type SummaryRow } from '@paykit/store';
+import { addDecimals, conflictCounts, listConflicts, listItems, listParked, pendingAging, reconciliationSummary, reportMatches, type Database, type SummaryRow } from '@paykit/store';
 import type { ConsoleFilters } from './filters.ts';
 
 export interface DayTotals {
@@ -11,6 +11,7 @@ export interface DayTotals {
   stale: number;
   mismatched: number;
   orphan: number;
+  conflict: number;
   /** Decimal strings. */
   amountIn: string;
   amountOut: string;
@@ -33,6 +34,7 @@ export function dayTotals(rows: SummaryRow[]): DayTotals[] {
       stale: sum('stale'),
       mismatched: sum('mismatched'),
       orphan: sum('orphan'),
+      conflict: sum('conflict'),
       amountIn: amountOf(['spei_in', 'internal_in', 'reversal']),
       amountOut: amountOf(['spei_out', 'internal_out', 'penny_validation', 'credit_refund']),
       matchRate: count === 0 ? null : (sum('matched') + sum('refunded')) / count,
@@ -43,11 +45,13 @@ export function dayTotals(rows: SummaryRow[]): DayTotals[] {
 export async function loadConsole(db: Database, filters: ConsoleFilters, staleAfterSeconds: number, now: Date) {
   const view = { from: filters.from, to: filters.to, staleAfterSeconds, now };
   const summary = await reconciliationSummary(db, view);
-  const [items, aging, parked, reports] = await Promise.all([
+  const [items, aging, parked, reports, conflicts, conflictTotals] = await Promise.all([
     listItems(db, { ...view, states: filters.states, products: filters.products, limit: filters.limit }),
     pendingAging(db, view),
     listParked(db, { limit: 200 }),
     reportMatches(db),
+    listConflicts(db, { limit: 200 }),
+    conflictCounts(db),
   ]);
-  return { summary, days: dayTotals(summary), items, aging, parked, reports };
+  return { summary, days: dayTotals(summary), items, aging, parked, reports, conflicts, conflictTotals };
 }

@@ -1,6 +1,6 @@
-// The console's pages: one overview (summary, charts, aging, discrepancies, parked events,
-// report matches) and one page per stored event. Server-rendered; the only script is none.
-import { ITEM_STATES, PRODUCTS, type StoredEvent } from '@paykit/store';
+// The console's pages: one overview (summary, charts, aging, discrepancies, conflicts, parked
+// events, report matches) and one page per stored event. Server-rendered; the only script is none.
+import { CONFLICT_KINDS, ITEM_STATES, PRODUCTS, type StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
 import type { loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
@@ -23,7 +23,7 @@ function query(filters: ConsoleFilters, extra: Record<string, string> = {}): str
 export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: { staleAfterSeconds: number; applied: number; lastError: string | null }): string {
   const totals = data.days.reduce((t, d) => ({ count: t.count + d.count, matched: t.matched + d.matched, refunded: t.refunded + d.refunded }), { count: 0, matched: 0, refunded: 0 });
   const dayRows = data.days.map((d) => [
-    td(d.day), n(d.count), n(d.matched), n(d.refunded), n(d.pending), n(d.stale), n(d.mismatched), n(d.orphan), n(d.amountIn), n(d.amountOut),
+    td(d.day), n(d.count), n(d.matched), n(d.refunded), n(d.pending), n(d.stale), n(d.mismatched), n(d.orphan), n(d.conflict), n(d.amountIn), n(d.amountOut),
     `<td class="n" data-match-rate="${esc(d.day)}">${rate(d.matchRate)}</td>`,
   ].map((cell, i) => (i === 1 ? cell.replace('<td', `<td data-day-count="${esc(d.day)}"`) : cell)));
   const productRows = data.summary.map((r) => [
@@ -32,6 +32,10 @@ export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: {
   const itemRows = data.items.map((i) => [
     td(i.day), td(i.product), `<td class="${esc(i.state)}">${esc(i.state)}</td>`, td(i.fields.join(', ')), n(i.amount ?? ''), td(i.status), td(i.id), td(i.trackingKey ?? ''), td(i.note ?? ''),
     `<td>${i.eventSeqs.map((seq) => `<a href="/events/${esc(seq)}">#${esc(seq)}</a>`).join(' ')}</td>`,
+  ]);
+  const conflictRows = data.conflicts.map((c) => [
+    td(c.recordedAt.toISOString()), `<td class="conflict">${esc(c.kind)}</td>`, td(c.transactionId ?? ''), td(c.eventType), n(c.firstAmount ?? ''), n(c.amount ?? ''),
+    `<td><a href="/events/${esc(c.firstSeq)}">#${esc(c.firstSeq)}</a>${c.eventSeq === null ? '' : ` <a href="/events/${esc(c.eventSeq)}">#${esc(c.eventSeq)}</a>`}</td>`, td(c.detail),
   ]);
   const agingRows = data.aging.map((b) => [td(b.bucket), n(b.count), n(b.amount)]);
   const parkedRows = data.parked.map((p) => [`<td><a href="/events/${esc(p.seq)}">#${esc(p.seq)}</a></td>`, td(p.eventType), td(p.reason), n(p.attempts), td(p.retry ? 'queued' : ''), td(p.parkedAt.toISOString())]);
@@ -43,11 +47,11 @@ export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: {
     'paykit reconciliation',
     `<h1>Reconciliation ${esc(filters.from)} to ${esc(filters.to)} (Mexico City days)</h1>
 <nav><a href="/summary.csv?${q}">summary.csv</a><a href="/summary.json?${q}">summary.json</a><a href="/items.csv?${q}">items.csv</a><a href="/items.json?${q}">items.json</a>
-<a href="/parked.csv">parked.csv</a><a href="/reports.csv">reports.csv</a></nav>
+<a href="/parked.csv">parked.csv</a><a href="/reports.csv">reports.csv</a><a href="/conflicts.csv">conflicts.csv</a></nav>
 <p>Match rate over the range: <strong data-overall-match-rate>${rate(totals.count === 0 ? null : (totals.matched + totals.refunded) / totals.count)}</strong> of <strong data-overall-count>${totals.count}</strong> items.
 Pending items become stale after ${esc(info.staleAfterSeconds)} s. This worker applied ${esc(info.applied)} events since it started.${info.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.lastError)}</strong>` : ''}</p>
 <h2>Daily summary</h2>
-${table(['day', 'items', 'matched', 'refunded', 'pending', 'stale', 'mismatched', 'orphan', 'in (MXN)', 'out (MXN)', 'match rate'], dayRows, 'data-table="days"')}
+${table(['day', 'items', 'matched', 'refunded', 'pending', 'stale', 'mismatched', 'orphan', 'conflict', 'in (MXN)', 'out (MXN)', 'match rate'], dayRows, 'data-table="days"')}
 <h2>Volume in and out</h2>${volumeChart(data.days.map((d) => ({ day: d.day, in: d.amountIn, out: d.amountOut })))}
 <h2>Match rate</h2>${matchRateChart(data.days.map((d) => ({ day: d.day, rate: d.matchRate })))}
 <h2>By day and product (count · amount per state)</h2>
@@ -59,6 +63,11 @@ ${table(['day', 'product', ...ITEM_STATES, 'items', 'amount', 'match rate'], pro
 ${check('state', ITEM_STATES, filters.states)}${check('product', PRODUCTS, filters.products)}<button type="submit">Filter</button></form>
 <p>${esc(data.items.length)} shown${filters.states.length === 0 ? ' (every state)' : ''}. Export this list: <a href="/items.csv?${q}">CSV</a> · <a href="/items.json?${q}">JSON</a></p>
 ${table(['day', 'product', 'state', 'fields', 'amount', 'status', 'transaction', 'tracking key', 'note', 'events'], itemRows, 'data-table="items"')}
+<h2 id="conflicts">Conflicts</h2>
+<p>Facts that contradict one already applied: the first stands in the ledger, the item reads "conflict" until it is settled with the platform.
+<strong data-conflict-count>${esc(data.conflictTotals.total)}</strong> recorded (${CONFLICT_KINDS.map((kind) => `${esc(kind)} ${esc(data.conflictTotals[kind])}`).join(', ')}).
+Export: <a href="/conflicts.csv">CSV</a> · <a href="/conflicts.json">JSON</a></p>
+${table(['recorded at', 'kind', 'transaction', 'type', 'amount applied', 'conflicting amount', 'events (applied, conflicting)', 'detail'], conflictRows, 'data-table="conflicts"')}
 <h2>Parked events</h2>
 ${table(['event', 'type', 'reason', 'attempts', 'retry', 'parked at'], parkedRows, 'data-table="parked"')}
 ${data.parked.length > 0 ? '<form method="post" action="/parked/retry"><button type="submit">Retry every parked event</button></form>' : ''}

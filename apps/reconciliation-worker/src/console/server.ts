@@ -1,8 +1,10 @@
 // The console's HTTP server (node:http; server-rendered, no CDN, works offline). Every list is
 // also CSV and JSON with the same filters. Read-only but for one action: retrying parked events.
+// /healthz reports this process's progress and the count of conflicts recorded in the ledger.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEventStore, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
+import { conflictCounts, createEventStore, listConflicts, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
+import { withinProbeDeadline } from '../health.ts';
 import { loadConsole } from './data.ts';
 import { toCsv } from './export.ts';
 import { FilterError, readFilters } from './filters.ts';
@@ -53,9 +55,9 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     const url = new URL(req.url ?? '/', 'http://console');
     const at = now();
     const view = (defaults: Parameters<typeof readFilters>[2] = {}) => readFilters(url.searchParams, at, defaults);
-    const exportMatch = /^\/(items|summary|parked|reports)\.(csv|json)$/.exec(url.pathname);
+    const exportMatch = /^\/(items|summary|parked|reports|conflicts)\.(csv|json)$/.exec(url.pathname);
     if (req.method === 'GET' && url.pathname === '/') {
-      const filters = view({ states: ['mismatched', 'orphan', 'stale'] });
+      const filters = view({ states: ['conflict', 'mismatched', 'orphan', 'stale'] });
       const data = await loadConsole(db, filters, options.staleAfterSeconds, at);
       const status = options.status?.() ?? { applied: 0, lastError: null, caughtUp: false };
       return send(res, 200, 'text/html; charset=utf-8', overviewPage(data, filters, { staleAfterSeconds: options.staleAfterSeconds, ...status }));
@@ -74,6 +76,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         return list(res, format, 'summary', rows.flatMap((r) => Object.entries(r.states).map(([state, figures]) => ({ day: r.day, product: r.product, state, count: figures.count, amount: figures.amount }))));
       }
       if (what === 'parked') return list(res, format, 'parked', (await listParked(db)).map((p) => ({ ...p })));
+      if (what === 'conflicts') return list(res, format, 'conflicts', (await listConflicts(db, { limit: 10_000 })).map((c) => ({ ...c })));
       return list(res, format, 'reports', (await reportMatches(db)).map((m) => ({ ...m })));
     }
     const eventMatch = /^\/events\/(\d{1,19})$/.exec(url.pathname);
@@ -89,7 +92,9 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (req.method === 'GET' && url.pathname === '/healthz') {
       // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
       const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
-      return send(res, 200, 'application/json', JSON.stringify(health));
+      // The conflicts to alert on, or null when the ledger cannot be read within 2 s (a frozen store must not hold the probe).
+      const conflicts = await withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then((counts) => counts.total, () => null);
+      return send(res, 200, 'application/json', JSON.stringify({ ...health, conflicts }));
     }
     send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; exports at /items.csv, /summary.json…\n`);
   };

@@ -10,7 +10,7 @@ export function coreEvent(type: CoreType, body: Record<string, unknown>, overrid
   return {
     source: 'core',
     eventType: type,
-    dedupeKey: `core:${idMsg}`,
+    dedupeKey: `core:${type}:${idMsg}`,
     idMsg,
     transactionId: typeof body.id === 'string' ? body.id : null,
     operationId: null,
