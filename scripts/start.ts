@@ -8,6 +8,8 @@
 // state the scenario expects. Logs go to a file whose path is printed.
 // Then everything keeps running until Ctrl-C, with a live count of stored events; with --once,
 // it prints the reconciliation summary, stops, and the exit code says whether everything held.
+// The store may outlive the run (without --once, or --once --persist): every check reads only what
+// the store gained during this run, so events an earlier run left cannot stand in for this one's.
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -23,14 +25,16 @@ import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
 import { maskSecret } from '@paykit/runtime';
 import { DEFAULT_SEED, startSandbox } from '@paykit/sandbox';
-import { createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, type ReconItem } from '@paykit/store';
+import { createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, type EventListFilter, type EventStore, type ReconItem, type StoredEvent } from '@paykit/store';
 import { loadConfig as loadWorkerConfig, startWorker } from '@paykit/reconciliation-worker';
 import { loadConfig, startGateway } from '@paykit/webhook-gateway';
 import { initClient } from '@ts-rest/core';
 import { pino } from 'pino';
 
 const root = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { once: { type: 'boolean' }, port: { type: 'string' }, 'gateway-port': { type: 'string' }, 'console-port': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { once: { type: 'boolean' }, persist: { type: 'boolean' }, port: { type: 'string' }, 'gateway-port': { type: 'string' }, 'console-port': { type: 'string' } },
+});
 const portOf = (value: string | undefined, fallback: number, name: string): number => {
   const port = Number(value ?? fallback);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -62,7 +66,8 @@ const logger = pino({ level: 'info' }, pino.destination({ dest: logFile, sync: f
 console.log(`\n  logs: ${path.relative(root, logFile)}`);
 
 console.log('\n▶ Start the sandbox');
-// Outbound SPEI transfers settle only when the scenario says so (not 10 s later on their own).
+// Outbound SPEI transfers settle only when the scenario says so (not 10 s later on their own). No
+// random seed: each start draws its own, so no id of this run repeats one the store already holds.
 const sandbox = await startSandbox({ port, settings: { core: { speiSettleAfterSeconds: null } } }).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   console.error(/EADDRINUSE/.test(message) ? `Port ${port} is taken: stop the other process or run \`pnpm start --port N\` (or SANDBOX_PORT=N).` : message);
@@ -71,8 +76,14 @@ const sandbox = await startSandbox({ port, settings: { core: { speiSettleAfterSe
 console.log(`  sandbox on ${sandbox.url} (control API ${sandbox.controlUrl})`);
 
 console.log('\n▶ Start the webhook gateway');
-// --once keeps nothing: a fresh in-memory store. Otherwise PGlite under .data/pglite (or DATABASE_URL).
-const database = await openDatabase(values.once ? { dataDir: 'memory://' } : { databaseUrl: process.env.DATABASE_URL || undefined, dataDir: path.join(root, '.data', 'pglite') });
+// --once keeps nothing (a fresh in-memory store) unless --persist. Otherwise DATABASE_URL, else
+// PGlite under PAYKIT_DATA_DIR (default .data)/pglite: the store `pnpm paykit` records in.
+const persistent = { databaseUrl: process.env.DATABASE_URL || undefined, dataDir: path.resolve(root, process.env.PAYKIT_DATA_DIR || '.data', 'pglite') };
+const database = await openDatabase(values.once && !values.persist ? { dataDir: 'memory://' } : persistent).catch(async (error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  await sandbox.close();
+  process.exit(1);
+});
 const webhookTokens = Object.fromEntries(CORE_EVENT_TYPES.map((type) => [type, randomBytes(32).toString('base64url')]));
 const gatewayConfig = loadConfig({
   GATEWAY_PORT: String(gatewayPort),
@@ -86,6 +97,10 @@ const gateway = await startGateway({ config: gatewayConfig, database, logDestina
   process.exit(1);
 });
 console.log(`  gateway on ${gateway.url} (store: ${database.description})`);
+// What the store held before this run: the checks read only what it gained since.
+const startSeq = await newestSeq(gateway.events);
+const heldBefore = startSeq === 0n ? 'empty' : `events up to seq ${startSeq}`;
+console.log(`  the store held ${heldBefore} before this run`);
 
 console.log('\n▶ Start the reconciliation worker and its console');
 const worker = await startWorker(loadWorkerConfig({ WORKER_PORT: String(consolePort), WORKER_POLL_MS: '200' }), {
@@ -143,7 +158,12 @@ const expectations: { what: string; eventType: string; match: (payload: Record<s
 const bodyOf = (payload: Record<string, unknown>) => (payload.body ?? {}) as Record<string, unknown>;
 /** The reconciliation state each item should end in: by transaction id, or found by a predicate. */
 const expectedItems: { what: string; find: (items: ReconItem[]) => ReconItem | undefined; want: Partial<ReconItem> }[] = [];
-const itemById = (id: string) => (items: ReconItem[]) => items.find((item) => item.id === id);
+/** Transaction ids this run created or caused: their items are this run's even before an event arrives. */
+const ownIds = new Set<string>();
+const itemById = (id: string) => {
+  ownIds.add(id);
+  return (items: ReconItem[]) => items.find((item) => item.id === id);
+};
 
 console.log('\n▶ Point the sandbox client’s webhooks at the gateway');
 await check('core: five webhooks registered (tokens generated, kept by the gateway)', async () => {
@@ -289,7 +309,7 @@ for (let i = 0; i < 50 && missing.length > 0; i++) {
   // Each event type read once per pass, however many expectations look at it.
   const stored = new Map<string, { payload: Record<string, unknown>; outcome: string }[]>();
   for (const eventType of new Set(missing.map((expected) => expected.eventType))) {
-    stored.set(eventType, (await gateway.events.list({ eventType, limit: 1000 })).map((e) => ({ payload: e.payload as Record<string, unknown>, outcome: e.outcome })));
+    stored.set(eventType, (await eventsSince(gateway.events, startSeq, { eventType })).map((e) => ({ payload: e.payload as Record<string, unknown>, outcome: e.outcome })));
   }
   const still = [];
   for (const expected of missing) {
@@ -305,14 +325,16 @@ for (const expected of expectations) {
   if (!held) console.log(`  ✖ stored: ${expected.what}`);
 }
 const counts = new Map<string, number>();
-for (const event of await gateway.events.list({ limit: 1000 })) counts.set(`${event.eventType} ${event.outcome}`, (counts.get(`${event.eventType} ${event.outcome}`) ?? 0) + 1);
-console.log(`  ${expectations.length - missing.length} of ${expectations.length} expected events stored as expected`);
-console.log(`  stored by type and outcome: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`);
+const gained = await eventsSince(gateway.events, startSeq);
+for (const event of gained) counts.set(`${event.eventType} ${event.outcome}`, (counts.get(`${event.eventType} ${event.outcome}`) ?? 0) + 1);
+console.log(`  ${expectations.length - missing.length} of ${expectations.length} expected events stored as expected during this run`);
+console.log(`  the store gained ${gained.length} event(s) during this run: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`);
 
 console.log('\n▶ Reconcile');
 // The worker applies on its own; one more pass here makes sure nothing waits before reading.
 await reconcileOnce(database);
-const items = await listItems(database, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' });
+// Only the items this run's events made or moved: an earlier run's must not stand in for them.
+const items = (await listItems(database, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' })).filter((item) => item.eventSeqs.some((seq) => BigInt(seq) > startSeq) || ownIds.has(item.id));
 for (const expected of expectedItems) {
   const item = expected.find(items);
   const held = item !== undefined && Object.entries(expected.want).every(([key, value]) => JSON.stringify(item[key as keyof ReconItem]) === JSON.stringify(value));
@@ -346,9 +368,8 @@ if (values.once) {
 }
 console.log(`\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, console ${worker.url}. Try \`pnpm paykit trigger money-in --clabe ${CLABE.acme} --amount 100.00\`. Ctrl-C stops everything.`);
 const live = setInterval(() => {
-  void gateway.events.list({ limit: 1000 }).then((events) => {
-    const line = `  events stored: ${events.length}${events.length === 1000 ? '+' : ''}`;
-    if (process.stdout.isTTY) process.stdout.write(`\r${line}`);
+  void eventsSince(gateway.events, startSeq).then((events) => {
+    if (process.stdout.isTTY) process.stdout.write(`\r  events stored during this run: ${events.length}`);
   });
 }, 2000);
 const stop = async () => {
@@ -359,3 +380,22 @@ const stop = async () => {
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
+
+/** The seq of the newest stored event (0n: none). */
+async function newestSeq(events: EventStore): Promise<bigint> {
+  const [newest] = await events.list({ limit: 1 });
+  return newest === undefined ? 0n : BigInt(newest.seq);
+}
+
+/** Every event stored after `seq` (newest first), read a page at a time back to it. */
+async function eventsSince(events: EventStore, seq: bigint, filter: Omit<EventListFilter, 'before' | 'limit'> = {}): Promise<StoredEvent[]> {
+  const found: StoredEvent[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = await events.list({ ...filter, limit: 1000, ...(before === undefined ? {} : { before }) });
+    const newer = page.filter((event) => BigInt(event.seq) > seq);
+    found.push(...newer);
+    if (page.length < 1000 || newer.length < page.length) return found;
+    before = page.at(-1)!.seq;
+  }
+}

@@ -12,7 +12,8 @@ const USAGE = `usage: paykit-sandbox [--port N] [--host ADDR] [--seed FILE] [--r
   --port         port to listen on (default 4010, or SANDBOX_PORT)
   --host         address to bind (default 127.0.0.1, or SANDBOX_HOST)
   --seed         a seed file (JSON, shaped like GET /_sandbox/seed) instead of the default seed (or SANDBOX_SEED)
-  --random-seed  seeds ids, tokens and fault decisions, so a run repeats (or SANDBOX_RANDOM_SEED)
+  --random-seed  seeds ids, tokens and fault decisions, so a run repeats, ids included (or SANDBOX_RANDOM_SEED;
+                 default: a fresh seed per start, so ids never repeat in a store that outlives the run)
   --manual-clock the sandbox clock stands still until POST /_sandbox/clock/advance
   --log          log every request as a JSON line`;
 
@@ -46,11 +47,12 @@ async function main(): Promise<number> {
   }
   const seedFile = values.seed ?? process.env.SANDBOX_SEED;
   const seed = seedFile ? await loadSeedFile(seedFile) : undefined;
+  const randomSeed = values['random-seed'] ?? (process.env.SANDBOX_RANDOM_SEED || undefined);
   const sandbox = await startSandbox({
     port,
     host: values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1',
     ...(seed ? { seed } : {}),
-    randomSeed: values['random-seed'] ?? process.env.SANDBOX_RANDOM_SEED ?? 'paykit-sandbox',
+    ...(randomSeed ? { randomSeed } : {}),
     clock: { mode: values['manual-clock'] ? 'manual' : 'real' },
     logger: values.log ?? false,
   });

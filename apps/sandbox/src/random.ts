@@ -1,14 +1,24 @@
 // Seeded randomness: the same seed gives the same ids, tokens and fault decisions, so a seeded
 // run of the sandbox is repeatable. Not for secrets that leave a test machine.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * A seed no other sandbox process draws: the default, so the ids of two runs never meet in a
+ * store that outlives them (a fixed seed repeats a run, ids included: use one on a fresh store).
+ */
+export function freshRandomSeed(): string {
+  return randomBytes(16).toString('hex');
+}
 
 export class SeededRandom {
+  readonly seed: string;
   #a: number;
   #b: number;
   #c: number;
   #d: number;
 
   constructor(seed: string) {
+    this.seed = seed;
     const h = createHash('sha256').update(seed).digest();
     this.#a = h.readUInt32LE(0);
     this.#b = h.readUInt32LE(4);
@@ -29,6 +39,19 @@ export class SeededRandom {
     this.#c = (this.#c << 21) | (this.#c >>> 11);
     this.#c = (this.#c + t) | 0;
     return t >>> 0;
+  }
+
+  /**
+   * A generator of its own for one kind of value, drawn from this seed and the label: what it
+   * draws does not shift the ids and fault decisions this generator gives afterwards.
+   */
+  derive(label: string): SeededRandom {
+    return new SeededRandom(`${this.seed}\u0000${label}`);
+  }
+
+  /** An integer in [0, 2^48) (a safe integer, so JSON carries it exactly). */
+  uint48(): number {
+    return (this.nextUint32() % 0x10000) * 0x1_0000_0000 + this.nextUint32();
   }
 
   /** A float in [0, 1). */

@@ -12,7 +12,7 @@ import { CashService } from './products/cash/index.ts';
 import { CoreService } from './products/core/index.ts';
 import { DirectDebitService } from './products/direct-debit/index.ts';
 import { RemittanceService } from './products/remittance/index.ts';
-import { SeededRandom } from './random.ts';
+import { freshRandomSeed, SeededRandom } from './random.ts';
 import type { SandboxProduct, SandboxRuntime } from './runtime.ts';
 import { DEFAULT_SEED } from './seed.ts';
 import { resolveSettings, type SettingsInput } from './settings.ts';
@@ -22,7 +22,10 @@ export interface SandboxOptions {
   port?: number;
   host?: string;
   seed?: Seed;
-  /** Seeds the sandbox's randomness (ids, tokens, fault decisions): same seed, same run. */
+  /**
+   * Seeds the sandbox's randomness (ids, tokens, fault decisions): same seed, same run, same ids.
+   * Default: a fresh seed per start, so no two sandboxes issue the same ids.
+   */
   randomSeed?: string;
   clock?: ClockOptions | SandboxClock;
   settings?: SettingsInput;
@@ -51,6 +54,8 @@ export interface Sandbox {
   runtime: SandboxRuntime;
   products: Products;
   seed: Seed;
+  /** The random seed in force: pass it as randomSeed to repeat this run (on a fresh store). */
+  randomSeed: string;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -58,7 +63,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = resolveSettings(options.settings);
   const clock = options.clock instanceof SandboxClock ? options.clock : new SandboxClock(options.clock);
-  const random = new SeededRandom(options.randomSeed ?? 'paykit-sandbox');
+  const random = new SeededRandom(options.randomSeed ?? freshRandomSeed());
   const counters = new Counters();
   const faults: Faults = Faults.parse({});
   const runtime: SandboxRuntime = {
@@ -146,6 +151,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get seed() {
       return currentSeed;
     },
+    randomSeed: random.seed,
     app,
     async close() {
       runtime.deliveries.close();

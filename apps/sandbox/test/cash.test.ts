@@ -367,8 +367,9 @@ describe('cash service', () => {
       expect(b.status).toBe(200);
       if (a.status !== 200 || b.status !== 200) return;
       expect(CashOperation.safeParse(a.body).success).toBe(true);
-      expect(a.body).toEqual({ operation_id: 1, external_user_id: 'user-1', type: 'cash_in', amount: 500, reference: expect.stringMatching(/^\d{20}$/), status: 'pending', closed_reference: true });
-      expect(b.body).toMatchObject({ operation_id: 2, type: 'cash_out', amount: 250, closed_reference: false, status: 'pending' });
+      expect(a.body).toEqual({ operation_id: expect.any(Number), external_user_id: 'user-1', type: 'cash_in', amount: 500, reference: expect.stringMatching(/^\d{20}$/), status: 'pending', closed_reference: true });
+      expect(Number.isSafeInteger(a.body.operation_id)).toBe(true);
+      expect(b.body).toMatchObject({ operation_id: a.body.operation_id + 1, type: 'cash_out', amount: 250, closed_reference: false, status: 'pending' });
       expect(b.body.reference).not.toBe(a.body.reference);
     });
 
@@ -492,15 +493,16 @@ describe('cash service', () => {
       expect((await setStatus(expired, 'reversed')).status).toBe(409);
     });
 
-    it('forgets webhooks and operations on reset and keeps the seeded key', async () => {
+    it('forgets webhooks and operations on reset, keeps the seeded key, and never issues an operation id again', async () => {
       await activeWebhook();
       const control = controlClient(sandbox);
-      await control.createCashOperation({ body: { type: 'cash_in', amount: 1, externalUserId: 'u' } });
+      const before = await control.createCashOperation({ body: { type: 'cash_in', amount: 1, externalUserId: 'u' } });
+      if (before.status !== 200) throw new Error(`cash operation: ${before.status}`);
       await control.reset({ body: {} });
       expect((await getActive()).status).toBe(404);
       const again = await control.createCashOperation({ body: { type: 'cash_in', amount: 1, externalUserId: 'u' } });
-      expect(again.body).toMatchObject({ operation_id: 1 });
-      expect((await control.setCashOperationStatus({ params: { operationId: 2 }, body: { status: 'paid' } })).status).toBe(404);
+      expect(again.body).toMatchObject({ operation_id: before.body.operation_id + 1 });
+      expect((await control.setCashOperationStatus({ params: { operationId: before.body.operation_id }, body: { status: 'paid' } })).status).toBe(404);
     });
   });
 });

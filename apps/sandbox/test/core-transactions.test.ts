@@ -434,16 +434,18 @@ describe('REPORT trigger', () => {
   it('emits the flat REPORT body with a unique file name; ACCOUNT_STATEMENT carries account_id', async () => {
     const control = core.control;
     const daily = await control.triggerReport({ body: { clientId: CLIENT, fileType: 'TRANSACTIONS', period: 'DAILY' } });
-    expect(daily).toMatchObject({ status: 200, body: { fileName: 'TRANSACTIONS_DAILY_2026-05-07.csv' } });
+    expect(daily).toMatchObject({ status: 200, body: { fileName: expect.stringMatching(/^TRANSACTIONS_DAILY_2026-05-07_[0-9a-f]{8}\.csv$/) } });
     const again = await control.triggerReport({ body: { clientId: CLIENT, fileType: 'TRANSACTIONS', period: 'DAILY' } });
-    expect(again.body).toEqual({ fileName: 'TRANSACTIONS_DAILY_2026-05-07_2.csv' });
+    expect(again.body).toEqual({ fileName: expect.stringMatching(/^TRANSACTIONS_DAILY_2026-05-07_[0-9a-f]{8}\.csv$/) });
     const monthly = await control.triggerReport({ body: { clientId: CLIENT, fileType: 'ACCOUNT_STATEMENT', period: 'MONTHLY', accountId: BODEGA_ACCOUNT } });
-    expect(monthly.body).toEqual({ fileName: `ACCOUNT_STATEMENT_MONTHLY_${BODEGA_ACCOUNT}_2026-05.csv` });
+    expect(monthly.body).toEqual({ fileName: expect.stringMatching(new RegExp(`^ACCOUNT_STATEMENT_MONTHLY_${BODEGA_ACCOUNT}_2026-05_[0-9a-f]{8}\\.csv$`)) });
+    const names = [daily, again, monthly].map((answer) => (answer.body as { fileName: string }).fileName);
+    expect(new Set(names).size).toBe(3);
     const reports = received(receiver, 'REPORT');
     expect(reports).toEqual([
-      { client_id: CLIENT, file_type: 'TRANSACTIONS', period: 'DAILY', file_name: 'TRANSACTIONS_DAILY_2026-05-07.csv', created_at: T0 },
-      { client_id: CLIENT, file_type: 'TRANSACTIONS', period: 'DAILY', file_name: 'TRANSACTIONS_DAILY_2026-05-07_2.csv', created_at: T0 },
-      { client_id: CLIENT, file_type: 'ACCOUNT_STATEMENT', period: 'MONTHLY', file_name: `ACCOUNT_STATEMENT_MONTHLY_${BODEGA_ACCOUNT}_2026-05.csv`, created_at: T0, account_id: BODEGA_ACCOUNT },
+      { client_id: CLIENT, file_type: 'TRANSACTIONS', period: 'DAILY', file_name: names[0], created_at: T0 },
+      { client_id: CLIENT, file_type: 'TRANSACTIONS', period: 'DAILY', file_name: names[1], created_at: T0 },
+      { client_id: CLIENT, file_type: 'ACCOUNT_STATEMENT', period: 'MONTHLY', file_name: names[2], created_at: T0, account_id: BODEGA_ACCOUNT },
     ]);
   });
 

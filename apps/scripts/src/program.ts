@@ -57,7 +57,10 @@ export function buildProgram(): Command {
   const transfer = (command: Command, amount: boolean) => {
     command.requiredOption('--source <instrumentId>', 'source instrument').requiredOption('--destination <instrumentId>', 'destination instrument');
     if (amount) command.option('--amount <pesos>', 'a decimal string with two decimals, e.g. 1500.00 (never a float)');
-    return command.option('--description <text>', 'payment concept').option('--reference <digits>', 'numeric external reference, at most 7 digits');
+    return command
+      .option('--description <text>', 'payment concept')
+      .option('--reference <digits>', 'numeric external reference, at most 7 digits')
+      .option('--no-record', 'move the money without recording it in the ledger (its status updates stay orphans); by default nothing is sent when the ledger cannot be opened');
   };
   transfer(program.command('penny-validate').description('send 0.01 MXN to check who owns an account (Idempotency-Key derived)'), false).action(act(async () => (await core()).pennyValidate));
   transfer(program.command('money-out').description('send money: to a platform account internally (INT_DEBIT), anywhere else by SPEI'), true).action(act(async () => (await core()).moneyOut));

@@ -36,7 +36,8 @@ const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-cli-'));
-  env = { PAYKIT_SANDBOX_URL: sandbox.url, PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'), PAYKIT_CONFIG: '', HOME: dir };
+  // The ledger the money-moving commands record in: a PGlite folder of this test's own.
+  env = { PAYKIT_SANDBOX_URL: sandbox.url, PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'), PAYKIT_CONFIG: '', HOME: dir, PAYKIT_DATA_DIR: path.join(dir, 'cli-ledger'), DATABASE_URL: '' };
   const seed = await sandbox.control.getSeed();
   if (seed.status !== 200) throw new Error('no seed');
   const client = seed.body.core.clients[0]!;
@@ -107,7 +108,7 @@ describe('paykit', () => {
     const after = await sandbox.control.getCounters();
     const moneyOuts = (counters: typeof before) => (counters.status === 200 ? JSON.stringify(counters.body).match(/POST \/core\/v1\/transactions\/money_out":(\d+)/)?.[1] : undefined);
     expect(moneyOuts(after)).toBe(moneyOuts(before));
-  });
+  }, 30_000);
 
   it('asks before moving money in production and refuses without a terminal unless --yes', async () => {
     const config = path.join(dir, 'paykit.config.json');
@@ -127,7 +128,8 @@ describe('paykit', () => {
     const client = seed.body.core.clients[0]!;
     writeFileSync(path.join(dir, 'live-secret'), client.credentials.find((c) => c.environment === 'production')!.clientSecret);
     const live = { LIVE_CORE_API_KEY: client.apiKeys.production };
-    const args = ['--config', config, '--profile', 'live', 'money-out', '--source', ACME, '--destination', BBVA, '--amount', '10.00'];
+    // This profile names no database: --no-record, or the CLI refuses before asking.
+    const args = ['--config', config, '--profile', 'live', 'money-out', '--source', ACME, '--destination', BBVA, '--amount', '10.00', '--no-record'];
     const refused = await paykit(args, live);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/refused: this is production/);
@@ -144,7 +146,7 @@ describe('paykit', () => {
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/profiles\.x\.environment/);
     expect(invalid.stderr).toMatch(/profiles\.x\.core\.apiKey/);
-  });
+  }, 30_000);
 
   it('runs every other command group against the sandbox, each answer parsed', async () => {
     const run = async <T>(args: string[]): Promise<T> => {

@@ -47,6 +47,8 @@ export interface StoredEvent {
 
 export interface Stack {
   storeKind: 'postgres' | 'pglite';
+  /** DATABASE_URL or PAYKIT_DATA_DIR: how another process (the CLI) is pointed at the store. */
+  storeEnv: Record<string, string>;
   sandbox: SandboxProcess;
   /** The core client of the seed's first client (staging credentials). */
   core: CoreClient;
@@ -159,6 +161,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   return {
     storeKind: store.kind,
+    storeEnv,
     sandbox,
     core,
     created,

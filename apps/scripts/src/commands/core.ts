@@ -2,11 +2,12 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { WebhookType } from '@paykit/core-client';
+import { TransactionRecordingError, type CoreClient, type WebhookType } from '@paykit/core-client';
 import { formatMexicoCity, maskSecret, toCentavos } from '@paykit/runtime';
 import { INTERNAL_TRANSACTION_DEPRECATION } from '@paykit/codemods/deprecation';
 import type { Context } from '../cli/context.ts';
-import { UsageError } from '../cli/errors.ts';
+import { CliError, UsageError } from '../cli/errors.ts';
+import { recordingCore } from '../cli/ledger-recorder.ts';
 import { rememberSecret } from '../cli/secrets.ts';
 
 export const WEBHOOK_TYPES: readonly WebhookType[] = ['MONEY_IN', 'STATUS_UPDATE', 'CEP', 'REFUND', 'REPORT'];
@@ -120,6 +121,8 @@ export interface TransferOptions {
   amount?: string;
   description?: string;
   reference?: string;
+  /** false with --no-record: the transfer is not recorded in the ledger. */
+  record?: boolean;
 }
 
 /** An amount as the platform takes it: a decimal string with two decimals, checked without a float. */
@@ -145,10 +148,37 @@ function transferBody(options: TransferOptions) {
   };
 }
 
+/**
+ * Sends one transfer through a core client that records it in the ledger first opened (before
+ * the confirmation, so nothing is asked that cannot be recorded), then prints the transaction.
+ */
+async function moveMoney(ctx: Context, options: TransferOptions, question: string, send: (core: CoreClient) => Promise<unknown>): Promise<void> {
+  const recording = await recordingCore(ctx, options.record ?? true);
+  try {
+    await ctx.confirm(question);
+    let transaction: unknown;
+    try {
+      transaction = await send(recording.core);
+    } catch (error) {
+      if (!(error instanceof TransactionRecordingError)) throw error;
+      // The money moved; the ledger did not take it. Print the transaction so it is not lost.
+      ctx.out.result(error.transaction);
+      const id = (error.transaction as { id?: unknown } | null)?.id;
+      throw new CliError(
+        `The platform created transaction ${typeof id === 'string' ? id : '(id not returned)'} (the money moved) but the ledger did not record it: ${error.cause instanceof Error ? error.cause.message : error.message}. Do not run the command again; keep the transaction printed above.`,
+      );
+    }
+    ctx.out.result(transaction);
+    if (recording.ledger !== undefined) ctx.out.note(`Recorded in the ledger (${recording.ledger}).`);
+    else if (!ctx.flags.dryRun) ctx.out.warn('Not recorded in the ledger (--no-record): the status updates of this transfer will stay orphans.');
+  } finally {
+    await recording.close();
+  }
+}
+
 export async function pennyValidate(ctx: Context, options: TransferOptions): Promise<void> {
   const body = transferBody(options);
-  await ctx.confirm(`Send a 0.01 MXN penny validation from ${options.source} to ${options.destination}?`);
-  ctx.out.result(await (await ctx.core()).transactions.pennyValidation(body));
+  await moveMoney(ctx, options, `Send a 0.01 MXN penny validation from ${options.source} to ${options.destination}?`, (core) => core.transactions.pennyValidation(body));
 }
 
 /** money_out's and internal_transaction's documented body: the money nested in transaction_request. */
@@ -159,16 +189,14 @@ function transferRequest(options: TransferOptions) {
 
 export async function moneyOut(ctx: Context, options: TransferOptions): Promise<void> {
   const body = transferRequest(options);
-  await ctx.confirm(`Send ${body.transaction_request.amount} MXN from ${options.source} to ${options.destination}?`);
-  ctx.out.result(await (await ctx.core()).transactions.moneyOut(body));
+  await moveMoney(ctx, options, `Send ${body.transaction_request.amount} MXN from ${options.source} to ${options.destination}?`, (core) => core.transactions.moneyOut(body));
 }
 
 export async function internalTransaction(ctx: Context, options: TransferOptions): Promise<void> {
   const body = transferRequest(options);
   const equivalent = `paykit money-out --source ${options.source} --destination ${options.destination} --amount ${body.transaction_request.amount}${options.description ? ` --description "${options.description}"` : ''}`;
   ctx.out.warn(`${INTERNAL_TRANSACTION_DEPRECATION} The equivalent: ${equivalent} (code: \`paykit migrate money-out\` rewrites the calls).`);
-  await ctx.confirm(`Send ${body.transaction_request.amount} MXN from ${options.source} to ${options.destination} (internal_transaction)?`);
-  ctx.out.result(await (await ctx.core()).transactions.internalTransaction(body));
+  await moveMoney(ctx, options, `Send ${body.transaction_request.amount} MXN from ${options.source} to ${options.destination} (internal_transaction)?`, (core) => core.transactions.internalTransaction(body));
 }
 
 export async function account(ctx: Context, action: 'block' | 'activate' | 'cancel', accountId: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { CashOperation, CashOperationRequest, Seed } from '@paykit/contract
 import type { FastifyInstance } from 'fastify';
 import type { SandboxProduct, SandboxRuntime } from '../../runtime.ts';
 import { cashErrorBody } from './errors.ts';
+import { OperationIds } from './operation-ids.ts';
 import * as operations from './operations.ts';
 import { registerCashRoutes } from './routes.ts';
 import { CashState } from './state.ts';
@@ -13,9 +14,12 @@ export class CashService implements SandboxProduct {
   state = new CashState();
 
   readonly runtime: SandboxRuntime;
+  /** Outlives reset: an id issued before a reset is never issued again. */
+  readonly #operationIds: OperationIds;
 
   constructor(runtime: SandboxRuntime) {
     this.runtime = runtime;
+    this.#operationIds = new OperationIds(runtime.random);
   }
 
   register(app: FastifyInstance): void {
@@ -36,7 +40,7 @@ export class CashService implements SandboxProduct {
 
   /** Control API: a pending operation for the (first, or given) cash api key. */
   createOperation(input: CashOperationRequest): CashOperation {
-    return operations.createOperation(this.runtime, this.state, input);
+    return operations.createOperation(this.runtime, this.state, input, () => this.#operationIds.next());
   }
 
   /** Control API: paid, expired or reversed; a closed-reference operation delivers a signed event. */

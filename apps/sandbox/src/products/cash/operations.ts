@@ -26,7 +26,7 @@ const EVENTS: Record<OperationStatusChange, Schema<'CashWebhookEventName'>> = {
   reversed: 'webhook.reversed.success',
 };
 
-export function createOperation(runtime: SandboxRuntime, state: CashState, input: CashOperationRequest): CashOperation {
+export function createOperation(runtime: SandboxRuntime, state: CashState, input: CashOperationRequest, operationId: () => number): CashOperation {
   const apiKey = input.apiKey ?? state.keys.keys().next().value;
   if (apiKey === undefined) {
     throw new ControlError(404, 'No cash api key is seeded.', 'Add one with POST /_sandbox/seed { cash: [{ apiKey, apiSecret }] }.');
@@ -39,7 +39,7 @@ export function createOperation(runtime: SandboxRuntime, state: CashState, input
   state.references.add(reference);
   const operation: StoredOperation = {
     apiKey,
-    operation_id: ++state.lastOperationId,
+    operation_id: operationId(),
     external_user_id: input.externalUserId,
     type: input.type,
     amount: input.amount,

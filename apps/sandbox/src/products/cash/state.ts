@@ -29,7 +29,6 @@ export class CashState {
   readonly operations = new Map<number, StoredOperation>();
   readonly references = new Set<string>();
   lastWebhookId = 0;
-  lastOperationId = 0;
 
   activeWebhook(apiKey: string): CashWebhook | undefined {
     const id = this.active.get(apiKey);

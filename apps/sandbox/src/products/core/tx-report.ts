@@ -10,9 +10,11 @@ type ReportEvent = components['schemas']['ReportEvent'];
 
 /**
  * Control API. sandbox choices (file download is not shown): file_name is
- * `<FILE_TYPE>_<PERIOD>[_<accountId>]_<date>.csv`, the date the Mexico City day (DAILY) or
- * month (MONTHLY) of the sandbox clock, with `_2`, `_3`… when that name was already announced
- * to the client (receivers dedupe REPORT by file_name). ACCOUNT_STATEMENT without accountId
+ * `<FILE_TYPE>_<PERIOD>[_<accountId>]_<date>_<8 hex>.csv`, the date the Mexico City day (DAILY)
+ * or month (MONTHLY) of the sandbox clock. Receivers dedupe REPORT by file_name, and their store
+ * outlives a sandbox process: the hex part, drawn from the random seed (fresh per start by
+ * default), keeps a name from coming back in a later run or after a reset; `_2`, `_3`… guard the
+ * (unlikely) draw of a name already announced to the client. ACCOUNT_STATEMENT without accountId
  * covers the client's first account; an accountId that is not the client's is a 404.
  */
 export function emitReport(core: CoreService, input: ReportRequest): { fileName: string } {
@@ -26,7 +28,7 @@ export function emitReport(core: CoreService, input: ReportRequest): { fileName:
     accountId = account.id;
   }
   const day = mexicoCityDate(runtime.clock.nowMs());
-  const stem = [input.fileType, input.period, ...(accountId ? [accountId] : []), input.period === 'DAILY' ? day : day.slice(0, 7)].join('_');
+  const stem = [input.fileType, input.period, ...(accountId ? [accountId] : []), input.period === 'DAILY' ? day : day.slice(0, 7), runtime.random.hex(8)].join('_');
   const taken = new Set(state.events.filter((e) => e.type === 'REPORT' && e.clientId === input.clientId).map((e) => e.id));
   let fileName = `${stem}.csv`;
   for (let n = 2; taken.has(fileName); n++) fileName = `${stem}_${n}.csv`;

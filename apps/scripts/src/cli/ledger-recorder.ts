@@ -1,0 +1,44 @@
+// Money the CLI moves is recorded in the ledger exactly as the scenario and a product team's
+// service record it: the core client's onTransactionCreated is @paykit/store's
+// createTransactionRecorder on the store the worker reads. The ledger is opened before anything is
+// sent: when it cannot be, no money moves (unless --no-record), because a transfer the ledger
+// never heard of turns every status update about it into an orphan.
+import type { CoreClient } from '@paykit/core-client';
+import type { Context } from './context.ts';
+import { CliError, UsageError } from './errors.ts';
+
+export interface RecordingCore {
+  core: CoreClient;
+  /** Where the transfer is recorded, for the note after it; undefined with --no-record or --dry-run. */
+  ledger: string | undefined;
+  close(): Promise<void>;
+}
+
+const WHAT_TO_DO = 'set DATABASE_URL (or the profile’s database.url) to the store the reconciliation worker reads, or pass --no-record to move the money unrecorded (its status updates will stay orphans)';
+
+/** The core client for a command that moves money, recording in the ledger unless `record` is false. */
+export async function recordingCore(ctx: Context, record: boolean): Promise<RecordingCore> {
+  // --dry-run sends nothing that moves money: nothing to record.
+  if (!record || ctx.flags.dryRun) return { core: await ctx.core(), ledger: undefined, close: async () => {} };
+  const url = ctx.databaseUrl();
+  if (url === undefined && ctx.environment !== 'sandbox') {
+    // A PGlite folder on this machine is no ledger for staging or production money: no worker reads it.
+    throw new CliError(`No ledger to record this transfer in (profile "${ctx.loaded.name}" is ${ctx.environment} and names no database); nothing was sent: ${WHAT_TO_DO}.`);
+  }
+  const { createTransactionRecorder } = await import('@paykit/store');
+  let db: Awaited<ReturnType<Context['database']>>;
+  try {
+    db = await ctx.database();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const reason = (error as Error).message.replace(/[.\s]+$/, '');
+    const held = url === undefined && /in use|being opened/.test(reason) ? ' (a running `pnpm start` holds its PGlite store: run both on PostgreSQL with DATABASE_URL)' : '';
+    throw new CliError(`No ledger to record this transfer in: ${reason}${held}; nothing was sent: ${WHAT_TO_DO}.`);
+  }
+  try {
+    return { core: await ctx.core(createTransactionRecorder(db)), ledger: db.description, close: () => db.close() };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
