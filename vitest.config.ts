@@ -7,6 +7,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@paykit/source'] } },
   test: {
     reporters: ['default', '@paykit/testing/summary-reporter'],
+    // Opening PGlite and starting the apps as processes takes seconds on two busy cores: the
+    // limits leave room for that without letting a hang pass (each behaviour's own deadline is
+    // asserted inside its test).
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     // The secret audit: everything tests write, and every failed test's error, is searched for
     // the configured secrets after the run; a secret anywhere fails it (tooling/testing).
     globalSetup: ['@paykit/testing/secret-audit'],
