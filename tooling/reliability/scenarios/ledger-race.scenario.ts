@@ -81,7 +81,7 @@ describe('the ledger race and conflicts', () => {
 
     const transfersAt = stack.created.length;
     await inLanes(Array.from({ length: TRANSFERS }, (_, i) => i), 6, async (i) => {
-      const id = String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, amount: `${10 + i}.00` })).id);
+      const id = String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, transaction_request: { amount: `${10 + i}.00`, currency: 'MXN' } })).id);
       const transaction = stack.created.find((t) => (t.transaction as { id?: string }).id === id);
       if (!transaction) throw new Error(`the client did not hand over transfer ${id} for recording`);
       pending.push({ at: late(), kind: 'record', transaction });
