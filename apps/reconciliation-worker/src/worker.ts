@@ -5,6 +5,7 @@ import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
 import { createHealth } from './health.ts';
 import { startApplyLoop, type ApplyLoop } from './loop.ts';
+import { createWorkerMetrics } from './metrics.ts';
 
 /** How long a stop waits for the round in progress before it closes the database under it. */
 const STOP_GRACE_MS = 3_000;
@@ -29,13 +30,15 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
     // Not under the deadline of a batch's statements: a migration may rewrite a large table.
     await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long));
     if (config.apply) loop = startApplyLoop(db, { batchSize: config.batchSize, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, onError: options.onError });
+    const health = createHealth(db, loop);
     server = await startConsole({
       db,
       port: config.port,
       host: config.host,
       staleAfterSeconds: config.staleAfterSeconds,
       status: () => ({ applied: loop?.totals.applied ?? 0, lastError: loop?.lastError ?? null, caughtUp: loop?.caughtUp ?? false }),
-      health: createHealth(db, loop),
+      health,
+      metrics: createWorkerMetrics(db, health),
     });
   } catch (error) {
     await loop?.stop();

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conflictCounts, createEventStore, listConflicts, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
+import type { Registry } from 'prom-client';
 import { withinProbeDeadline } from '../health.ts';
 import { loadConsole } from './data.ts';
 import { toCsv } from './export.ts';
@@ -20,6 +21,8 @@ export interface ConsoleOptions {
   status?: () => WorkerStatus;
   /** What /healthz answers (worker health.ts: events waiting, the last attempt, connections); without it, `ok` and `status()`. */
   health?: () => Promise<object>;
+  /** What /metrics answers (worker metrics.ts); without it, /metrics is 404. */
+  metrics?: Registry;
   now?: () => Date;
 }
 
@@ -88,6 +91,9 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (req.method === 'POST' && url.pathname === '/parked/retry') {
       await retryParked(db);
       return send(res, 303, 'text/plain', 'queued', { location: '/' });
+    }
+    if (req.method === 'GET' && url.pathname === '/metrics' && options.metrics) {
+      return send(res, 200, options.metrics.contentType, await options.metrics.metrics());
     }
     if (req.method === 'GET' && url.pathname === '/healthz') {
       // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
