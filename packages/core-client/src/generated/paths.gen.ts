@@ -1085,12 +1085,16 @@ export interface components {
          * @enum {string}
          */
         ReportType: "MONTHLY" | "DAILY" | "DAILY_ACCOUNT_STATEMENT" | "MONTHLY_ACCOUNT_STATEMENT";
+        /**
+         * @description The field reference marks client_id required; the guide's example leaves it out (the path
+         *     names the client). paykit's client always sends it; a receiver accepts both.
+         */
         ReportDownloadRequest: {
             /**
              * @description The client's id (the same as the path's).
              * @example c2d1d1e3-3340-4170-980e-e9269bbbc551
              */
-            client_id: string;
+            client_id?: string;
             report_type: components["schemas"]["ReportType"];
             /**
              * Format: date

@@ -673,11 +673,16 @@ export type ReportEvent = {
  */
 export type ReportType = 'MONTHLY' | 'DAILY' | 'DAILY_ACCOUNT_STATEMENT' | 'MONTHLY_ACCOUNT_STATEMENT';
 
+/**
+ * The field reference marks client_id required; the guide's example leaves it out (the path
+ * names the client). paykit's client always sends it; a receiver accepts both.
+ *
+ */
 export type ReportDownloadRequest = {
     /**
      * The client's id (the same as the path's).
      */
-    client_id: string;
+    client_id?: string;
     report_type: ReportType;
     /**
      * The day of the file, YYYY-MM-DD; for the monthly types the platform moves it to the last day of the month (2025-08-25 → 2025-08-31).

@@ -510,8 +510,13 @@ export const zReportType = z.enum([
     'MONTHLY_ACCOUNT_STATEMENT'
 ]);
 
+/**
+ * The field reference marks client_id required; the guide's example leaves it out (the path
+ * names the client). paykit's client always sends it; a receiver accepts both.
+ *
+ */
 export const zReportDownloadRequest = z.looseObject({
-    client_id: z.string(),
+    client_id: z.string().optional(),
     report_type: zReportType,
     operation_date: z.iso.date(),
     clabe_number: z.string().regex(/^\d{18}$/).optional()
