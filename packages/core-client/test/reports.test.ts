@@ -1,12 +1,13 @@
 // reports.download against a node:http platform that answers the documented bodies
 // (packages/contracts/fixtures/documented), and reports.fetchFile against the file host it names:
 // streamed, refused past maxBytes, cut at the deadline, no credentials sent, no signature printed.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BadRequestError, ConnectionError, createCoreClient, ReportFileError, TimeoutError, type CoreClient } from '@paykit/core-client';
+import { zDownloadReportFileBody } from '@paykit/core-client/zod';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../contracts/fixtures/documented');
 const CLIENT_ID = 'c2d1d1e3-3340-4170-980e-e9269bbbc551';
@@ -102,6 +103,20 @@ describe('reports.download', () => {
     const file = seen.find((s) => s.path.startsWith('/files/'))!;
     // The address is its own authorisation: the bearer never goes to the file host.
     expect(file.authorization).toBeUndefined();
+  });
+
+  it('reads every documented answer verbatim, and every documented request passes the spec\'s body schema', async () => {
+    const names = (await readdir(path.join(FIXTURES, 'answers'))).filter((n) => n.startsWith('reports.download')).sort();
+    expect(names).toEqual(['reports.download.account-statement.json', 'reports.download.json', 'reports.download.not-found.json']);
+    for (const name of names) {
+      const payload = await fixture(`answers/${name}`);
+      answer = () => ({ status: 200, body: payload });
+      const result = await client().reports.download({ reportType: 'DAILY', operationDate: '2026-02-24' }, { headers: {} });
+      expect({ name, ...result }).toEqual({ name, fileName: payload.file_name, downloadUrl: payload.download_url, found: payload.file_name !== '' });
+    }
+    for (const name of (await readdir(path.join(FIXTURES, 'requests'))).filter((n) => n.startsWith('reports.download'))) {
+      expect({ name, ok: zDownloadReportFileBody.safeParse(await fixture(`requests/${name}`)).success }).toEqual({ name, ok: true });
+    }
   });
 
   it('sends clabe_number for account statements; an empty answer is found: false', async () => {
