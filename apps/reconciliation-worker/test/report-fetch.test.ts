@@ -101,6 +101,19 @@ describe('report files fetched from the platform after their REPORT event', () =
     expect(matches.get(ids.rejected!)).toMatchObject({ state: 'matched', amount: '200.00', status: 'REJECTED', recordAmount: '200.00', eventStatus: 'REJECTED', fields: [] });
   });
 
+  it('two workers fetching the same file at once import it once', async () => {
+    // The file as it was before the worker imported it: announced, not imported.
+    await db.query('DELETE FROM ledger_report_lines WHERE file_name = $1', [fileName]);
+    await db.query('UPDATE ledger_reports SET imported_at = NULL, line_count = NULL WHERE file_name = $1', [fileName]);
+    const core = () => createCoreClient({ environment: 'sandbox', baseUrl: pipeline!.sandbox.urls.core, ...client });
+    const [a, b] = [createReportFetcher(db, core().reports, OPTIONS), createReportFetcher(db, core().reports, OPTIONS)];
+    const [doneA, doneB] = await Promise.all([a.runOnce(), b.runOnce()]);
+    expect([...doneA, ...doneB]).toEqual([fileName]);
+    expect(a.imported + b.imported).toBe(1);
+    expect((await db.query('SELECT count(*)::int AS n FROM ledger_report_lines WHERE file_name = $1', [fileName])).rows[0]).toEqual({ n: 2 });
+    expect(await pending()).toEqual([{ file_name: fileName, imported: true }]);
+  });
+
   it('an imported file is not fetched again; a file the platform does not have yet waits for its retry', async () => {
     const core = createCoreClient({ environment: 'sandbox', baseUrl: pipeline!.sandbox.urls.core, ...client });
     let downloads = 0;
