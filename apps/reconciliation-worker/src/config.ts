@@ -22,6 +22,16 @@ export interface WorkerConfig {
   leaseSeconds: number;
   /** false: serve the console only (another process applies events). */
   apply: boolean;
+  /** Fetching the files REPORT events announce; undefined without core credentials (nothing is fetched). */
+  reports: ReportFetchConfig | undefined;
+}
+
+export interface ReportFetchConfig {
+  core: { environment: 'sandbox' | 'staging' | 'production'; baseUrl: string | undefined; clientId: string; apiKey: string; clientSecret: string | undefined };
+  pollMs: number;
+  timeoutMs: number;
+  maxBytes: number;
+  retryMaxMs: number;
 }
 
 export class ConfigError extends Error {
@@ -64,12 +74,63 @@ const Env = z.object({
   WORKER_STALE_AFTER_SECONDS: whole('WORKER_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
   WORKER_LEASE_SECONDS: whole('WORKER_LEASE_SECONDS', 60, 1, 3600),
   WORKER_APPLY: z.enum(['on', 'off'], { message: 'WORKER_APPLY must be "on" or "off"' }).default('on'),
+  // The core client the report files are fetched with. Secrets: never repeated in a message.
+  WORKER_CORE_ENVIRONMENT: z.enum(['sandbox', 'staging', 'production'], { message: 'WORKER_CORE_ENVIRONMENT must be sandbox, staging or production' }).default('sandbox'),
+  WORKER_CORE_BASE_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^https?:\/\/[^\s]+$/.test(value), 'WORKER_CORE_BASE_URL must be the core service\'s http(s) address, such as https://core.example.com'),
+  WORKER_CORE_CLIENT_ID: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value), 'WORKER_CORE_CLIENT_ID must be the client id (a UUID) issued at onboarding'),
+  WORKER_CORE_API_KEY: z.string().optional(),
+  WORKER_CORE_CLIENT_SECRET: z.string().optional(),
+  // Daily files arrive once a day: a minute is prompt enough, and few calls.
+  WORKER_REPORT_POLL_MS: whole('WORKER_REPORT_POLL_MS', 60_000, 100, 86_400_000),
+  WORKER_REPORT_TIMEOUT_MS: whole('WORKER_REPORT_TIMEOUT_MS', 30_000, 100, 600_000),
+  WORKER_REPORT_MAX_BYTES: whole('WORKER_REPORT_MAX_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  WORKER_REPORT_RETRY_MAX_SECONDS: whole('WORKER_REPORT_RETRY_MAX_SECONDS', 3600, 1, 86_400),
 });
+
+const set = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+function reportConfig(e: z.output<typeof Env>): { reports: ReportFetchConfig | undefined; problems: string[] } {
+  const problems: string[] = [];
+  const id = set(e.WORKER_CORE_CLIENT_ID);
+  const key = set(e.WORKER_CORE_API_KEY);
+  if (!id && !key) {
+    if (set(e.WORKER_CORE_CLIENT_SECRET) || set(e.WORKER_CORE_BASE_URL)) problems.push('WORKER_CORE_CLIENT_ID and WORKER_CORE_API_KEY must be set to fetch report files (or unset the other WORKER_CORE_ variables)');
+    return { reports: undefined, problems };
+  }
+  if (!id) problems.push('WORKER_CORE_CLIENT_ID must be set with WORKER_CORE_API_KEY (the client id issued at onboarding)');
+  if (!key) problems.push('WORKER_CORE_API_KEY must be set with WORKER_CORE_CLIENT_ID (the x-api-key issued at onboarding)');
+  if (e.WORKER_CORE_ENVIRONMENT !== 'sandbox' && !set(e.WORKER_CORE_BASE_URL)) problems.push(`WORKER_CORE_BASE_URL must be set for WORKER_CORE_ENVIRONMENT=${e.WORKER_CORE_ENVIRONMENT} (the platform's address is issued at onboarding)`);
+  if (problems.length > 0) return { reports: undefined, problems };
+  return {
+    problems,
+    reports: {
+      core: {
+        environment: e.WORKER_CORE_ENVIRONMENT,
+        baseUrl: set(e.WORKER_CORE_BASE_URL) ? e.WORKER_CORE_BASE_URL : undefined,
+        clientId: e.WORKER_CORE_CLIENT_ID!,
+        apiKey: e.WORKER_CORE_API_KEY!,
+        clientSecret: set(e.WORKER_CORE_CLIENT_SECRET) ? e.WORKER_CORE_CLIENT_SECRET : undefined,
+      },
+      pollMs: e.WORKER_REPORT_POLL_MS,
+      timeoutMs: e.WORKER_REPORT_TIMEOUT_MS,
+      maxBytes: e.WORKER_REPORT_MAX_BYTES,
+      retryMaxMs: e.WORKER_REPORT_RETRY_MAX_SECONDS * 1000,
+    },
+  };
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
   const parsed = Env.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   const e = parsed.data;
+  const { reports, problems } = reportConfig(e);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.WORKER_PORT,
     host: e.WORKER_HOST,
@@ -82,5 +143,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
     leaseSeconds: e.WORKER_LEASE_SECONDS,
     apply: e.WORKER_APPLY === 'on',
+    reports,
   };
 }

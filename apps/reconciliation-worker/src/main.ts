@@ -22,8 +22,20 @@ try {
 }
 
 try {
-  const worker = await startWorker(config, { onError: (error) => console.error(`reconcile round failed (retrying): ${error instanceof Error ? error.message : String(error)}`) });
+  const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  const worker = await startWorker(config, {
+    onError: (error) => console.error(`reconcile round failed (retrying): ${message(error)}`),
+    onReportError: (fileName, error) => console.error(`report ${fileName} not imported yet (retrying later): ${message(error)}`),
+    onReportImported: (fileName, lines) => console.log(`report ${fileName} imported (${lines} lines)`),
+  });
   console.log(`listening on ${worker.url} (store: ${worker.database.description})`);
+  console.log(
+    worker.reports
+      ? `report files: fetched from the ${config.reports!.core.environment} core service as client ${config.reports!.core.clientId}, every ${config.reports!.pollMs / 1000} s`
+      : config.apply
+        ? 'report files: not fetched (set WORKER_CORE_CLIENT_ID and WORKER_CORE_API_KEY to fetch them; `reconcile reports import` imports one by hand)'
+        : 'report files: not fetched (WORKER_APPLY=off)',
+  );
   let stopping = false;
   const stop = () => {
     if (stopping) return;

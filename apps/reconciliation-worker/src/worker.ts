@@ -1,11 +1,14 @@
-// The worker as one object: the database (migrated), the apply loop and the console.
+// The worker as one object: the database (migrated), the apply loop, the report files fetched
+// from the platform (when core credentials are configured) and the console.
 import path from 'node:path';
+import { createCoreClient } from '@paykit/core-client';
 import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
 import { createHealth } from './health.ts';
 import { startApplyLoop, type ApplyLoop } from './loop.ts';
 import { createWorkerMetrics } from './metrics.ts';
+import { startReportFetcher, type ReportFetcher } from './report-fetch.ts';
 
 /** How long a stop waits for the round in progress before it closes the database under it. */
 const STOP_GRACE_MS = 3_000;
@@ -13,10 +16,20 @@ const STOP_GRACE_MS = 3_000;
 export interface Worker {
   url: string;
   database: Database;
+  /** Fetches announced report files; undefined without core credentials or with WORKER_APPLY=off. */
+  reports: ReportFetcher | undefined;
   close(): Promise<void>;
 }
 
-export async function startWorker(config: WorkerConfig, options: { database?: Database; onError?: (error: unknown) => void } = {}): Promise<Worker> {
+export interface WorkerOptions {
+  database?: Database;
+  onError?: (error: unknown) => void;
+  /** A report file that could not be fetched or imported (it is tried again later). */
+  onReportError?: (fileName: string, error: unknown) => void;
+  onReportImported?: (fileName: string, lines: number) => void;
+}
+
+export async function startWorker(config: WorkerConfig, options: WorkerOptions = {}): Promise<Worker> {
   const databaseOptions = {
     databaseUrl: config.databaseUrl,
     dataDir: path.join(config.dataDir, 'pglite'),
@@ -25,11 +38,25 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
   };
   const db = options.database ?? (await openDatabase(databaseOptions));
   let loop: ApplyLoop | undefined;
+  let reports: ReportFetcher | undefined;
   let server: ConsoleServer | undefined;
   try {
     // Not under the deadline of a batch's statements: a migration may rewrite a large table.
     await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long));
     if (config.apply) loop = startApplyLoop(db, { batchSize: config.batchSize, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, onError: options.onError });
+    if (config.apply && config.reports) {
+      const { core, pollMs, timeoutMs, maxBytes, retryMaxMs } = config.reports;
+      const client = createCoreClient({ ...core, timeoutMs });
+      reports = startReportFetcher(db, client.reports, {
+        pollMs,
+        timeoutMs,
+        maxBytes,
+        retryBaseMs: Math.min(pollMs, retryMaxMs),
+        retryMaxMs,
+        onError: options.onReportError,
+        onImported: options.onReportImported,
+      });
+    }
     const health = createHealth(db, loop);
     server = await startConsole({
       db,
@@ -41,6 +68,7 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
       metrics: createWorkerMetrics(db, health),
     });
   } catch (error) {
+    await reports?.stop();
     await loop?.stop();
     if (!options.database) await db.close();
     throw error;
@@ -49,8 +77,10 @@ export async function startWorker(config: WorkerConfig, options: { database?: Da
   return {
     url: console.url,
     database: db,
+    reports,
     async close() {
       await console.close();
+      await reports?.stop();
       const stopped = loop?.stop();
       // A round on a frozen connection would wait out its statement deadline: past a grace, closing
       // the database ends it (PostgreSQL rolls the batch back; its events are claimed again).

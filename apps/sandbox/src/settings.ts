@@ -26,6 +26,15 @@ export interface SandboxSettings {
     descriptionMaxLength: number;
     /** Where a COMPLETED CEP lookup's document "is": `<cepUrlBase><validationId>.pdf` (a reserved domain: nothing is fetched). */
     cepUrlBase: string;
+    /** How long a report's download_url answers (the platform's lifetime is not shown), in seconds of the sandbox clock. */
+    reportUrlTtlSeconds: number;
+    /**
+     * The STATUS_UPDATE body delivered: 'current' (id, status, tracking key, reason…) or 'older',
+     * the form the documentation still shows: only `{tracking_key, status, update_at}`.
+     */
+    statusUpdateForm: 'current' | 'older';
+    /** MONEY_IN transaction_date: 'compact' `20250402` (every full published example) or 'date-time' `2025-04-02 10:15:00` (the field reference). */
+    moneyInDateForm: 'compact' | 'date-time';
   };
   remittance: {
     /** The holder name of the private account a remittance opens (the request carries no name). */
@@ -55,6 +64,9 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
     internalSettleAfterSeconds: 0,
     descriptionMaxLength: 40,
     cepUrlBase: 'https://sandbox.invalid/cep/',
+    reportUrlTtlSeconds: 900,
+    statusUpdateForm: 'current',
+    moneyInDateForm: 'compact',
   },
   remittance: { holderName: 'REMITTANCE BENEFICIARY' },
   directDebit: { maxLimit: 1000 },

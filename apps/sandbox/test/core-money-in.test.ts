@@ -48,7 +48,7 @@ describe('incoming SPEI credit', () => {
       payer_rfc: 'PEX010101AB1',
       payer_institution: '40002',
       amount: '1500.00',
-      transaction_date: '2026-05-07 12:00:00',
+      transaction_date: '20260507',
       tracking_key: trackingKey,
       payment_concept: 'Pago',
       numeric_reference: '1234567',

@@ -349,7 +349,7 @@ describe('money_out and internal_transaction routing', () => {
       payer_rfc: 'APA010101AB1',
       payer_institution: '90646',
       amount: '250.00',
-      transaction_date: '2026-05-07 12:00:00',
+      transaction_date: '20260507',
       tracking_key: response.body.trackingId,
       payment_concept: 'Pago factura 17',
       numeric_reference: '17',

@@ -90,7 +90,11 @@ describe('webhook configuration lifecycle', () => {
       webhookStatus: 'ACTIVE',
       createdAt: CREATED_AT,
       updatedAt: CREATED_AT,
-      deletedAt: null,
+      // As the published answers write them: the string "None" for unset audit fields.
+      deletedAt: 'None',
+      blockedAt: 'None',
+      deletedBy: 'None',
+      blockedBy: 'None',
     });
     // Write fields never come back.
     expect(JSON.stringify(created.body)).not.toContain(WEBHOOK_TOKEN);

@@ -78,6 +78,7 @@ describe('every operation of every spec', () => {
     createInternalTransaction: () => ({ path: '/v1/transactions/internal_transaction', headers: bearer(), body: { client_id: CLIENT_ID, source_instrument_id: SOURCE, destination_instrument_id: PLATFORM_OTHER_OWNER, transaction_request: { amount: '10.00', currency: 'MXN' } } }),
     blockAccount: () => ({ path: `/v1/clients/${CLIENT_ID}/accounts/${accountId}/block`, headers: bearer() }),
     activateAccount: () => ({ path: `/v1/clients/${CLIENT_ID}/accounts/${accountId}/activate`, headers: bearer() }),
+    downloadReportFile: () => ({ path: `/v1/reports/clients/${CLIENT_ID}/report/download`, headers: bearer(), body: { client_id: CLIENT_ID, report_type: 'DAILY', operation_date: '2026-05-07' } }),
     cancelAccount: () => ({ path: `/v1/clients/${CLIENT_ID}/accounts/${accountId}/cancel`, headers: bearer() }),
     createCustomer: () => ({ path: '/customers', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! }, body: { name: 'Rosa Díaz', document_type: 'mx_rfc', document_number: 'DIRR900101AB1', email: null, phone_number: null } }),
     listInstruments: () => ({ path: '/instruments?limit=1', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! } }),

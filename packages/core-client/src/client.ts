@@ -7,6 +7,7 @@ import type { Client } from './generated/client/index.ts';
 import type { ClientCredentialList, CoreTransaction, MoneyOutTransaction } from './generated/types.gen.ts';
 import { resolveCoreOptions, type CoreClientOptions } from './options.ts';
 import { TokenManager } from './token-manager.ts';
+import { reportOperations } from './reports.ts';
 import { MemoryTokenStore, tokenStoreKey, type StoredToken } from './token-store.ts';
 import { internalTransaction, moneyOut, pennyValidation, type MoneyOutInput, type MoneyOutOptions, type PennyValidationInput, type PennyValidationOptions } from './transactions.ts';
 import { webhookOperations } from './webhooks.ts';
@@ -44,6 +45,8 @@ export interface CoreClient {
     internalTransaction(body: MoneyOutInput, requestOptions?: RequestOptions): Promise<MoneyOutTransaction>;
   };
   accounts: ReturnType<typeof accountOperations>;
+  /** The download address of a report file (`download`) and the file itself (`fetchFile`). */
+  reports: ReturnType<typeof reportOperations>;
 }
 
 /**
@@ -90,5 +93,6 @@ export function createCoreClient(input: CoreClientOptions): CoreClient {
       internalTransaction: (body, requestOptions) => internalTransaction(deps, body, requestOptions),
     },
     accounts: accountOperations(deps),
+    reports: reportOperations(deps),
   };
 }

@@ -279,6 +279,34 @@ export interface paths {
         patch: operations["activateAccount"];
         trace?: never;
     };
+    "/v1/reports/clients/{clientId}/report/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. */
+                clientId: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the download address of a report file
+         * @description The second step of the report flow: a REPORT event announces a file; this call returns
+         *     its `file_name` and a `download_url` to fetch it from. `report_type` names the file
+         *     (DAILY and MONTHLY: transactions; the `_ACCOUNT_STATEMENT` types: the account of
+         *     `clabe_number`); for the monthly types `operation_date` is moved to the last day of its
+         *     month. When no file matches, both answer fields are empty strings. How the file at
+         *     `download_url` is authenticated is not shown: paykit sends no credentials to it.
+         */
+        post: operations["downloadReportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     MONEY_IN: {
@@ -1046,8 +1074,49 @@ export interface components {
              * @example 2026-05-07T00:05:00-06:00
              */
             created_at: string;
-            /** @description Only when file_type is ACCOUNT_STATEMENT. */
+            /**
+             * @description Only when file_type is ACCOUNT_STATEMENT.
+             * @example 1234567890
+             */
             account_id?: string;
+        };
+        /**
+         * @description The file to download. DAILY and MONTHLY are the transactions files; the account statement types need `clabe_number`.
+         * @enum {string}
+         */
+        ReportType: "MONTHLY" | "DAILY" | "DAILY_ACCOUNT_STATEMENT" | "MONTHLY_ACCOUNT_STATEMENT";
+        /**
+         * @description The field reference marks client_id required; the guide's example leaves it out (the path
+         *     names the client). paykit's client always sends it; a receiver accepts both.
+         */
+        ReportDownloadRequest: {
+            /**
+             * @description The client's id (the same as the path's).
+             * @example c2d1d1e3-3340-4170-980e-e9269bbbc551
+             */
+            client_id?: string;
+            report_type: components["schemas"]["ReportType"];
+            /**
+             * Format: date
+             * @description The day of the file, YYYY-MM-DD; for the monthly types the platform moves it to the last day of the month (2025-08-25 → 2025-08-31).
+             * @example 2026-02-24
+             */
+            operation_date: string;
+            /**
+             * @description The CLABE of the client's account; required for the account statement types.
+             * @example 123456789012345678
+             */
+            clabe_number?: string;
+        };
+        /** @description Both fields are empty strings when no file matches. */
+        ReportDownload: {
+            /** @example transactions_daily_20260224.csv */
+            file_name?: string;
+            /**
+             * @description Where to fetch the file (GET). Its lifetime and authentication are not shown.
+             * @example https://files.example.com/transactions_daily_20260224.csv
+             */
+            download_url?: string;
         };
         /** @description Body of a receiver's 422 answer to a MONEY_IN event (the reference names its field refundReason). */
         MoneyInRejection: {
@@ -1520,6 +1589,36 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
             "2XX": components["responses"]["AccountLifecycleResult"];
+        };
+    };
+    downloadReportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. */
+                clientId: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description The file's name and download address (both empty when no file matches). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportDownload"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     receiveMoneyIn: {

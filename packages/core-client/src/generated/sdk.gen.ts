@@ -5,8 +5,8 @@ import * as z from 'zod';
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { ActivateAccountData, ActivateAccountErrors, ActivateAccountResponses, BlockAccountData, BlockAccountErrors, BlockAccountResponses, CancelAccountData, CancelAccountErrors, CancelAccountResponses, CreateCredentialTokenData, CreateCredentialTokenErrors, CreateCredentialTokenResponses, CreateInternalTransactionData, CreateInternalTransactionErrors, CreateInternalTransactionResponses, CreateMoneyOutData, CreateMoneyOutErrors, CreateMoneyOutResponses, CreatePennyValidationData, CreatePennyValidationErrors, CreatePennyValidationResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListClientCredentialsData, ListClientCredentialsErrors, ListClientCredentialsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen.ts';
-import { zActivateAccountBody, zActivateAccountPath, zActivateAccountResponse, zBlockAccountBody, zBlockAccountPath, zBlockAccountResponse, zCancelAccountBody, zCancelAccountPath, zCancelAccountResponse, zCreateCredentialTokenBody, zCreateCredentialTokenPath, zCreateCredentialTokenResponse, zCreateInternalTransactionBody, zCreateInternalTransactionResponse, zCreateMoneyOutBody, zCreateMoneyOutHeaders, zCreateMoneyOutResponse, zCreatePennyValidationBody, zCreatePennyValidationHeaders, zCreatePennyValidationResponse, zCreateWebhookBody, zCreateWebhookPath, zCreateWebhookResponse, zDeleteWebhookPath, zDeleteWebhookResponse, zGetWebhookPath, zGetWebhookResponse, zListClientCredentialsPath, zListClientCredentialsResponse, zListWebhooksPath, zListWebhooksResponse, zUpdateWebhookBody, zUpdateWebhookPath, zUpdateWebhookResponse } from './zod.gen.ts';
+import type { ActivateAccountData, ActivateAccountErrors, ActivateAccountResponses, BlockAccountData, BlockAccountErrors, BlockAccountResponses, CancelAccountData, CancelAccountErrors, CancelAccountResponses, CreateCredentialTokenData, CreateCredentialTokenErrors, CreateCredentialTokenResponses, CreateInternalTransactionData, CreateInternalTransactionErrors, CreateInternalTransactionResponses, CreateMoneyOutData, CreateMoneyOutErrors, CreateMoneyOutResponses, CreatePennyValidationData, CreatePennyValidationErrors, CreatePennyValidationResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadReportFileData, DownloadReportFileErrors, DownloadReportFileResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListClientCredentialsData, ListClientCredentialsErrors, ListClientCredentialsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen.ts';
+import { zActivateAccountBody, zActivateAccountPath, zActivateAccountResponse, zBlockAccountBody, zBlockAccountPath, zBlockAccountResponse, zCancelAccountBody, zCancelAccountPath, zCancelAccountResponse, zCreateCredentialTokenBody, zCreateCredentialTokenPath, zCreateCredentialTokenResponse, zCreateInternalTransactionBody, zCreateInternalTransactionResponse, zCreateMoneyOutBody, zCreateMoneyOutHeaders, zCreateMoneyOutResponse, zCreatePennyValidationBody, zCreatePennyValidationHeaders, zCreatePennyValidationResponse, zCreateWebhookBody, zCreateWebhookPath, zCreateWebhookResponse, zDeleteWebhookPath, zDeleteWebhookResponse, zDownloadReportFileBody, zDownloadReportFilePath, zDownloadReportFileResponse, zGetWebhookPath, zGetWebhookResponse, zListClientCredentialsPath, zListClientCredentialsResponse, zListWebhooksPath, zListWebhooksResponse, zUpdateWebhookBody, zUpdateWebhookPath, zUpdateWebhookResponse } from './zod.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -363,6 +363,37 @@ export const activateAccount = <ThrowOnError extends boolean = false>(options: O
             type: 'http'
         }],
     url: '/v1/clients/{clientId}/accounts/{accountId}/activate',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get the download address of a report file
+ *
+ * The second step of the report flow: a REPORT event announces a file; this call returns
+ * its `file_name` and a `download_url` to fetch it from. `report_type` names the file
+ * (DAILY and MONTHLY: transactions; the `_ACCOUNT_STATEMENT` types: the account of
+ * `clabe_number`); for the monthly types `operation_date` is moved to the last day of its
+ * month. When no file matches, both answer fields are empty strings. How the file at
+ * `download_url` is authenticated is not shown: paykit sends no credentials to it.
+ *
+ */
+export const downloadReportFile = <ThrowOnError extends boolean = false>(options: Options<DownloadReportFileData, ThrowOnError>): RequestResult<DownloadReportFileResponses, DownloadReportFileErrors, ThrowOnError> => (options.client ?? client).post<DownloadReportFileResponses, DownloadReportFileErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zDownloadReportFileBody,
+        path: zDownloadReportFilePath,
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zDownloadReportFileResponse.parseAsync(data),
+    security: [{
+            key: 'bearerAuth',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/v1/reports/clients/{clientId}/report/download',
     ...options,
     headers: {
         'Content-Type': 'application/json',

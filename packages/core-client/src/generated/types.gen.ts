@@ -669,6 +669,43 @@ export type ReportEvent = {
 };
 
 /**
+ * The file to download. DAILY and MONTHLY are the transactions files; the account statement types need `clabe_number`.
+ */
+export type ReportType = 'MONTHLY' | 'DAILY' | 'DAILY_ACCOUNT_STATEMENT' | 'MONTHLY_ACCOUNT_STATEMENT';
+
+/**
+ * The field reference marks client_id required; the guide's example leaves it out (the path
+ * names the client). paykit's client always sends it; a receiver accepts both.
+ *
+ */
+export type ReportDownloadRequest = {
+    /**
+     * The client's id (the same as the path's).
+     */
+    client_id?: string;
+    report_type: ReportType;
+    /**
+     * The day of the file, YYYY-MM-DD; for the monthly types the platform moves it to the last day of the month (2025-08-25 → 2025-08-31).
+     */
+    operation_date: string;
+    /**
+     * The CLABE of the client's account; required for the account statement types.
+     */
+    clabe_number?: string;
+};
+
+/**
+ * Both fields are empty strings when no file matches.
+ */
+export type ReportDownload = {
+    file_name?: string;
+    /**
+     * Where to fetch the file (GET). Its lifetime and authentication are not shown.
+     */
+    download_url?: string;
+};
+
+/**
  * Body of a receiver's 422 answer to a MONEY_IN event (the reference names its field refundReason).
  */
 export type MoneyInRejection = {
@@ -1309,6 +1346,44 @@ export type ActivateAccountResponses = {
 };
 
 export type ActivateAccountResponse = ActivateAccountResponses[keyof ActivateAccountResponses];
+
+export type DownloadReportFileData = {
+    body: ReportDownloadRequest;
+    path: {
+        /**
+         * The client's id.
+         */
+        clientId: string;
+    };
+    query?: never;
+    url: '/v1/reports/clients/{clientId}/report/download';
+};
+
+export type DownloadReportFileErrors = {
+    /**
+     * Bad request (conditions depend on the operation).
+     */
+    400: CoreError;
+    /**
+     * Missing, invalid, expired or environment-mismatched API key or bearer token.
+     */
+    401: CoreError;
+    /**
+     * Unexpected server error; confirm a retry is safe before repeating a non-idempotent operation.
+     */
+    500: CoreError;
+};
+
+export type DownloadReportFileError = DownloadReportFileErrors[keyof DownloadReportFileErrors];
+
+export type DownloadReportFileResponses = {
+    /**
+     * The file's name and download address (both empty when no file matches).
+     */
+    200: ReportDownload;
+};
+
+export type DownloadReportFileResponse = DownloadReportFileResponses[keyof DownloadReportFileResponses];
 
 export type ReceiveMoneyInWebhookPayload = MoneyInEvent;
 

@@ -501,6 +501,36 @@ export const zReportEvent = z.looseObject({
 });
 
 /**
+ * The file to download. DAILY and MONTHLY are the transactions files; the account statement types need `clabe_number`.
+ */
+export const zReportType = z.enum([
+    'MONTHLY',
+    'DAILY',
+    'DAILY_ACCOUNT_STATEMENT',
+    'MONTHLY_ACCOUNT_STATEMENT'
+]);
+
+/**
+ * The field reference marks client_id required; the guide's example leaves it out (the path
+ * names the client). paykit's client always sends it; a receiver accepts both.
+ *
+ */
+export const zReportDownloadRequest = z.looseObject({
+    client_id: z.string().optional(),
+    report_type: zReportType,
+    operation_date: z.iso.date(),
+    clabe_number: z.string().regex(/^\d{18}$/).optional()
+});
+
+/**
+ * Both fields are empty strings when no file matches.
+ */
+export const zReportDownload = z.looseObject({
+    file_name: z.string().optional(),
+    download_url: z.string().optional()
+});
+
+/**
  * Body of a receiver's 422 answer to a MONEY_IN event (the reference names its field refundReason).
  */
 export const zMoneyInRejection = z.looseObject({
@@ -712,6 +742,17 @@ export const zActivateAccountPath = z.looseObject({
  * The private account was cancelled, blocked or activated. Body not shown.
  */
 export const zActivateAccountResponse = zNotShownBody;
+
+export const zDownloadReportFileBody = zReportDownloadRequest;
+
+export const zDownloadReportFilePath = z.looseObject({
+    clientId: z.uuid()
+});
+
+/**
+ * The file's name and download address (both empty when no file matches).
+ */
+export const zDownloadReportFileResponse = zReportDownload;
 
 export const zReceiveMoneyInWebhookRequest = z.looseObject({
     body: zMoneyInEvent,

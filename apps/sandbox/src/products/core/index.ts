@@ -7,6 +7,7 @@ import type { SandboxProduct, SandboxRuntime } from '../../runtime.ts';
 import { coreErrorBody, installCoreErrorHandler } from './errors.ts';
 import { registerAccountRoutes } from './routes/accounts.ts';
 import { registerCredentialRoutes } from './routes/credentials.ts';
+import { registerReportRoutes } from './routes/reports.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { CoreState } from './state.ts';
@@ -30,6 +31,7 @@ export class CoreService implements SandboxProduct {
     registerWebhookRoutes(app, this);
     registerAccountRoutes(app, this);
     registerTransactionRoutes(app, this);
+    registerReportRoutes(app, this);
   }
 
   load(seed: Partial<Seed>): void {

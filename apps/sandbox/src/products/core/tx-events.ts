@@ -5,7 +5,7 @@ import { emitEnvelopedEvent, type EmitOptions } from './events.ts';
 import type { CoreService } from './index.ts';
 import type { Transaction } from './state.ts';
 import { formatAmount, instrumentOf } from './tx-common.ts';
-import { isoMexicoCity, mexicoCitySeconds } from './time.ts';
+import { isoMexicoCity, mexicoCityDate, mexicoCitySeconds } from './time.ts';
 
 type StatusUpdateBody = components['schemas']['StatusUpdateBody'];
 type CepBody = components['schemas']['CepBody'];
@@ -25,6 +25,12 @@ export interface Party {
  * there is none (a rejection carries them); update_at is ISO 8601 with the -06:00 offset.
  */
 export function emitStatusUpdate(core: CoreService, tx: Transaction): void {
+  if (core.runtime.settings.core.statusUpdateForm === 'older') {
+    // The older documented form: no id, no message_type, no reason; receivers match it by tracking key.
+    const older: StatusUpdateBody = { tracking_key: tx.trackingId, status: tx.status, update_at: isoMexicoCity(tx.updatedAtMs) };
+    emitEnvelopedEvent(core.runtime, core.state, tx.clientId, 'STATUS_UPDATE', older);
+    return;
+  }
   const body: StatusUpdateBody = {
     id: tx.id,
     tracking_key: tx.trackingId,
@@ -53,6 +59,14 @@ export function emitCep(core: CoreService, tx: Transaction): void {
   emitEnvelopedEvent(core.runtime, core.state, tx.clientId, 'CEP', body);
 }
 
+/**
+ * MONEY_IN transaction_date: compact `YYYYMMDD` (Mexico City day), as every full published
+ * example writes it, or the field reference's `YYYY-MM-DD HH:MM:SS` (setting moneyInDateForm).
+ */
+function moneyInDate(core: CoreService, ms: number): string {
+  return core.runtime.settings.core.moneyInDateForm === 'date-time' ? mexicoCitySeconds(ms) : mexicoCityDate(ms).replaceAll('-', '');
+}
+
 /** MONEY_IN of a credit transaction (SPEI_CREDIT or INT_CREDIT), to the receiving client. */
 export function emitMoneyIn(core: CoreService, credit: Transaction, options: EmitOptions = {}): void {
   const beneficiary = instrumentOf(core, credit.destinationInstrumentId);
@@ -68,7 +82,7 @@ export function emitMoneyIn(core: CoreService, credit: Transaction, options: Emi
     payer_rfc: payer.rfc,
     payer_institution: payer.institution,
     amount: formatAmount(credit.amountCentavos),
-    transaction_date: mexicoCitySeconds(credit.createdAtMs),
+    transaction_date: moneyInDate(core, credit.createdAtMs),
     tracking_key: credit.trackingId,
     payment_concept: payer.concept,
     numeric_reference: payer.numericReference,

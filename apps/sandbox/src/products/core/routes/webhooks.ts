@@ -31,8 +31,20 @@ type WebhookConfiguration = Schema<'WebhookConfiguration'>;
  */
 type WebhookList = WebhookConfiguration[];
 
+/**
+ * The audit fields the documentation shows on a configuration, the string "None" when unset
+ * (Python's str(None), as the published answers write them). sandbox choice: configurations are
+ * never blocked here, and who deleted one is not recorded, so blockedAt, blockedBy and deletedBy
+ * stay "None".
+ */
+interface AuditNone {
+  blockedAt: 'None';
+  deletedBy: 'None';
+  blockedBy: 'None';
+}
+
 /** The configuration as the API shows it: never the token, auth_type or OAuth secrets (write fields). */
-function renderWebhook(webhook: WebhookConfig): WebhookConfiguration {
+function renderWebhook(webhook: WebhookConfig): WebhookConfiguration & AuditNone {
   return {
     id: webhook.id,
     clientId: webhook.clientId,
@@ -41,7 +53,10 @@ function renderWebhook(webhook: WebhookConfig): WebhookConfiguration {
     webhookStatus: webhook.webhookStatus,
     createdAt: mexicoCityWithOffset(webhook.createdAtMs),
     updatedAt: mexicoCityWithOffset(webhook.updatedAtMs),
-    deletedAt: webhook.deletedAtMs === null ? null : mexicoCityWithOffset(webhook.deletedAtMs),
+    deletedAt: webhook.deletedAtMs === null ? 'None' : mexicoCityWithOffset(webhook.deletedAtMs),
+    blockedAt: 'None',
+    deletedBy: 'None',
+    blockedBy: 'None',
   };
 }
 
