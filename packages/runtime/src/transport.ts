@@ -9,7 +9,7 @@ import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
 import { failureCode, mayRepeat, retryRowFor } from './retry-table.ts';
-import { NULL_BODY_STATUSES, parsedUrl, undiciSend, type Send } from './undici-send.ts';
+import { NULL_BODY_STATUSES, bufferedBodyOf, parsedUrl, undiciSend, type Send } from './undici-send.ts';
 import { registerSender } from './sender.ts';
 
 /** fetch over the transport's default sender (for a fetch-shaped step inside a transport, such as request signing). */
@@ -324,7 +324,7 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
       // cut mid-body is retried like any network error, and logs can show the (redacted) body.
       if (!readable && raw.status >= 200 && raw.status <= 599) {
         // (buffered's send case inline: one async step less on every call.)
-        responseBytes = new Uint8Array(await raw.arrayBuffer());
+        responseBytes = (bufferedBodyOf(raw) as Uint8Array<ArrayBuffer> | undefined) ?? new Uint8Array(await raw.arrayBuffer());
         response = raw;
       } else {
         ({ response, bytes: responseBytes } = await buffered(raw, readable));
@@ -505,7 +505,7 @@ function makeLog(s: Settings, operation: string | undefined, method: string, url
 
 async function buffered(raw: Response, readable: boolean): Promise<{ response: Response; bytes: Uint8Array<ArrayBuffer> | undefined }> {
   if (raw.status < 200 || raw.status > 599) return { response: raw, bytes: undefined };
-  const bytes = new Uint8Array(await raw.arrayBuffer());
+  const bytes = (bufferedBodyOf(raw) as Uint8Array<ArrayBuffer> | undefined) ?? new Uint8Array(await raw.arrayBuffer());
   if (!readable) return { response: raw, bytes };
   let headers = raw.headers;
   if (headers.has('content-encoding')) {
