@@ -91,3 +91,48 @@ describe("the call's deadline", () => {
     expect(server.received).toHaveLength(0);
   });
 });
+
+describe("a caller's abort", () => {
+  it('during the body read: rejects with its reason at once, and the connection is closed', async () => {
+    const sockets = new Set<Socket>();
+    let closed = false;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"id":"tx-');
+      res.on('close', () => (closed = true));
+    });
+    server.on('connection', (socket: Socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        }),
+    );
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow-body`;
+    const controller = new AbortController();
+    const reason = new Error('the caller gave up mid-body');
+    setTimeout(() => controller.abort(reason), 200);
+    const started = performance.now();
+    const error = await caught(createTransport({ product: 'core', retry: { maxRetries: 3 } }).send({ url, method: 'GET', headers: {}, signal: controller.signal }));
+    expect(error).toBe(reason);
+    expect(performance.now() - started).toBeLessThan(700);
+    await new Promise<void>((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(true);
+  });
+
+  it('during the backoff between retries: rejects with its reason without another attempt', async () => {
+    const server = await scripted(() => ({ status: 503, body: { message: 'busy' } }));
+    const controller = new AbortController();
+    const reason = new Error('the caller gave up while waiting');
+    // random 1: a 500 ms wait after the first 503; the abort lands in it.
+    const transport = createTransport({ product: 'core', random: () => 1, retry: { maxRetries: 3 } });
+    setTimeout(() => controller.abort(reason), 200);
+    const started = performance.now();
+    const error = await caught(transport.send({ url: `${server.url}/x`, method: 'GET', headers: {}, signal: controller.signal }));
+    expect(error).toBe(reason);
+    expect(performance.now() - started).toBeLessThan(450);
+    expect(server.received).toHaveLength(1);
+  });
+});
