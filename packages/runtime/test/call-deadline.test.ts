@@ -1,11 +1,10 @@
 // A caller's timeoutMs is one deadline for the whole call: every attempt, the waits between them
 // and the body reads end by then (real servers on 127.0.0.1, real timers).
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TimeoutError } from '../src/errors.ts';
 import { createTransport } from '../src/transport.ts';
-import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
+import { listenOnLoopback, startScriptedServer, type ScriptedServer } from './scripted-server.ts';
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -16,6 +15,19 @@ async function scripted(...args: Parameters<typeof startScriptedServer>): Promis
   const server = await startScriptedServer(...args);
   stops.push(() => server.close());
   return server;
+}
+
+/** Answers 200 with 10 of 100 announced bytes, then nothing; `closed()`: whether the client has gone. */
+async function slowBody(): Promise<{ url: string; closed: () => boolean }> {
+  let closed = false;
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    res.write('{"id":"tx-');
+    res.on('close', () => (closed = true));
+  });
+  const running = await listenOnLoopback(server);
+  stops.push(() => running.close());
+  return { url: `${running.url}/slow-body`, closed: () => closed };
 }
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
@@ -53,21 +65,7 @@ describe("the call's deadline", () => {
   });
 
   it('covers the body read: headers on time, the rest of the body never → TimeoutError at the deadline', async () => {
-    const sockets = new Set<Socket>();
-    const server = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"id":"tx-');
-    });
-    server.on('connection', (socket: Socket) => sockets.add(socket));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          for (const socket of sockets) socket.destroy();
-          server.close(() => resolve());
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow-body`;
+    const { url } = await slowBody();
     const started = performance.now();
     const error = await caught(createTransport({ product: 'core', retry: { maxRetries: 3 } }).send({ url, method: 'GET', headers: {} }, { timeoutMs: 300 }));
     expect(error).toBeInstanceOf(TimeoutError);
@@ -94,23 +92,7 @@ describe("the call's deadline", () => {
 
 describe("a caller's abort", () => {
   it('during the body read: rejects with its reason at once, and the connection is closed', async () => {
-    const sockets = new Set<Socket>();
-    let closed = false;
-    const server = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"id":"tx-');
-      res.on('close', () => (closed = true));
-    });
-    server.on('connection', (socket: Socket) => sockets.add(socket));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          for (const socket of sockets) socket.destroy();
-          server.close(() => resolve());
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow-body`;
+    const { url, closed } = await slowBody();
     const controller = new AbortController();
     const reason = new Error('the caller gave up mid-body');
     setTimeout(() => controller.abort(reason), 200);
@@ -119,7 +101,7 @@ describe("a caller's abort", () => {
     expect(error).toBe(reason);
     expect(performance.now() - started).toBeLessThan(700);
     await new Promise<void>((resolve) => setTimeout(resolve, 50));
-    expect(closed).toBe(true);
+    expect(closed()).toBe(true);
   });
 
   it('during the backoff between retries: rejects with its reason without another attempt', async () => {

@@ -2,9 +2,10 @@
 // created: a real forward proxy (CONNECT tunnels and absolute-form requests) on 127.0.0.1 sees
 // the calls, and a host NO_PROXY names is reached directly.
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransport } from '../src/transport.ts';
+import { closedPort, listenOnLoopback } from './scripted-server.ts';
 
 const closers: (() => Promise<void>)[] = [];
 const savedEnv = new Map<string, string | undefined>();
@@ -27,20 +28,9 @@ function setEnv(values: Record<string, string>): void {
 }
 
 async function listen(server: net.Server): Promise<string> {
-  const sockets = new Set<net.Socket>();
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const running = await listenOnLoopback(server);
+  closers.push(() => running.close());
+  return running.url;
 }
 
 /** A forward proxy: CONNECT tunnels and absolute-form requests, each one recorded. */
@@ -107,11 +97,8 @@ describe('proxy variables', () => {
 
   it('a proxy that is down is a ConnectionError naming the refusal, not a silent direct call', async () => {
     const target = await startTarget();
-    // A port that was just free: nothing listens there any more, so the proxy refuses.
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    // A port nothing listens on: the proxy refuses.
+    const port = await closedPort();
     setEnv({ HTTP_PROXY: `http://127.0.0.1:${port}` });
     const error = await createTransport({ product: 'core', retry: { maxRetries: 0 } })
       .send({ url: `${target}/x`, method: 'GET', headers: {} })
