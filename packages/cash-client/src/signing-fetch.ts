@@ -2,7 +2,7 @@
 // the exact bytes about to be sent, at the moment each attempt is sent. It sits inside the
 // transport (createTransport({ fetch: cashSigningFetch(…) })), so every retry carries a fresh
 // timestamp and nothing can re-serialise the body between signing and sending.
-import { signCashRequest } from '@paykit/runtime';
+import { signCashRequest, undiciFetch } from '@paykit/runtime';
 
 export interface CashSigningOptions {
   /** The cash api_key (32 characters), sent as X-Client-Id. */
@@ -11,14 +11,14 @@ export interface CashSigningOptions {
   apiSecret: string;
   /** The clock of X-Timestamp; default the system clock. */
   now?: () => Date;
-  /** What sends the signed request; default globalThis.fetch. */
+  /** What sends the signed request; default the transport's own sender (undici, proxy variables honoured, credentials dropped on a redirect to another origin). */
   fetch?: typeof fetch;
 }
 
 export function cashSigningFetch(options: CashSigningOptions): typeof fetch {
   const { apiKey, apiSecret } = options;
   const now = options.now ?? (() => new Date());
-  const send = options.fetch ?? globalThis.fetch;
+  const send = options.fetch ?? undiciFetch;
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     // The bytes the server will receive: the signature covers them and only them.

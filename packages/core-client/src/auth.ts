@@ -8,6 +8,7 @@ import {
   NotFoundError,
   parseMexicoCityLocal,
   parseOffsetTimestamp,
+  TimeoutError,
   UnauthorizedError,
   invoke,
   isNone,
@@ -201,18 +202,28 @@ function bootstrapError(deps: AuthDeps, operation: string, error: unknown, crede
 /**
  * Runs a bearer-authenticated call with the current token; on 401, replaces that token (once,
  * shared with concurrent callers) and runs it once more; a second 401 is an AuthenticationError.
+ * The caller's signal and timeoutMs are one deadline for all of it: waiting for a token (a sign-in
+ * shared with other calls goes on for them) and every request after it (`run` gets the options
+ * with the call's start, so the transport counts timeoutMs from there).
  */
-export async function withToken<T>(deps: AuthDeps, tokens: TokenManager, operation: string, run: (token: string) => Promise<T>): Promise<T> {
+export async function withToken<T>(
+  deps: AuthDeps,
+  tokens: TokenManager,
+  operation: string,
+  run: (token: string, requestOptions: RequestOptions | undefined) => Promise<T>,
+  requestOptions?: RequestOptions,
+): Promise<T> {
+  const call = requestOptions?.timeoutMs !== undefined && requestOptions.startedAt === undefined ? { ...requestOptions, startedAt: performance.now() } : requestOptions;
   // The cached token needs no promise; only a replacement is awaited.
-  const first = tokens.cached() ?? (await tokens.current());
+  const first = tokens.cached() ?? (await withinCall(deps, operation, tokens.current(), call));
   try {
-    return await run(first.token);
+    return await run(first.token, call);
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;
   }
-  const second = await tokens.renew(first.token);
+  const second = await withinCall(deps, operation, tokens.renew(first.token), call);
   try {
-    return await run(second.token);
+    return await run(second.token, call);
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;
     const { options, baseUrl } = deps;
@@ -232,4 +243,52 @@ export async function withToken<T>(deps: AuthDeps, tokens: TokenManager, operati
       { cause: error },
     );
   }
+}
+
+/**
+ * A token wait bounded by the call's signal and timeoutMs. The sign-in itself is not aborted: other
+ * calls may be waiting for the same one, and it has its own per-attempt timeout.
+ */
+function withinCall(deps: AuthDeps, operation: string, pending: Promise<StoredToken>, call: RequestOptions | undefined): Promise<StoredToken> {
+  const signal = call?.signal;
+  const timeoutMs = call?.timeoutMs;
+  if (signal === undefined && timeoutMs === undefined) return pending;
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
+  // The shared sign-in may fail after this caller has given up on it: that failure is the other waiters' (or nobody's) to see.
+  pending.catch(() => {});
+  return new Promise<StoredToken>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      done();
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (timeoutMs !== undefined) {
+      const leftMs = (call?.startedAt ?? performance.now()) + timeoutMs - performance.now();
+      timer = setTimeout(() => {
+        done();
+        const { options } = deps;
+        reject(
+          new TimeoutError(
+            `${where(options)}: ${operation} was not sent: signing in (credential retrieval and token creation for client ${options.clientId}) took longer than the call's timeoutMs of ${timeoutMs} ms — raise timeoutMs, or check that ${deps.baseUrl} is up; the sign-in goes on and later calls use its token`,
+            { requestId: 'none (not sent)', timeoutMs },
+          ),
+        );
+      }, Math.max(0, leftMs));
+    }
+    pending.then(
+      (token) => {
+        done();
+        resolve(token);
+      },
+      (error: unknown) => {
+        done();
+        reject(error as Error);
+      },
+    );
+  });
 }

@@ -109,9 +109,16 @@ async function created<T>(deps: ClientDeps, operation: CreatedTransaction['opera
  * A keyed operation: the token handled, strict mode's drift kept (created), a 409 made the typed
  * conflict naming the key and whether it was derived.
  */
-async function sendKeyed<T>(deps: ClientDeps, operation: KeyedOperation, key: string, givenKey: string | undefined, call: (token: string) => Promise<T>): Promise<T> {
+async function sendKeyed<T>(
+  deps: ClientDeps,
+  operation: KeyedOperation,
+  key: string,
+  givenKey: string | undefined,
+  call: (token: string, requestOptions: RequestOptions | undefined) => Promise<T>,
+  requestOptions: RequestOptions,
+): Promise<T> {
   try {
-    return await created(deps, operation, key, () => withToken(deps, deps.tokens, operation, call));
+    return await created(deps, operation, key, () => withToken(deps, deps.tokens, operation, call, requestOptions));
   } catch (error) {
     if (error instanceof ConflictError) throw conflictError(operation, error, key, givenKey === undefined);
     throw error;
@@ -132,14 +139,15 @@ export async function pennyValidation(deps: ClientDeps, input: PennyValidationIn
   const parsed = zPennyValidationRequest.safeParse(withClient);
   const body = (parsed.success ? parsed.data : withClient) as PennyValidationRequest;
   const key = givenKey ?? idempotencyKey({ clientId: client.clientId, operation: 'createPennyValidation', body }, client.idempotencyNamespace);
-  const transaction = await sendKeyed(deps, 'createPennyValidation', key, givenKey, (token) =>
+  const transaction = await sendKeyed(deps, 'createPennyValidation', key, givenKey, (token, callOptions) =>
     invoke(
       ctx,
       'createPennyValidation',
       zCreatePennyValidationResponse,
       (extra) => createPennyValidation({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-      requestOptions,
+      callOptions,
     ),
+    requestOptions,
   );
   await record(deps, { operation: 'createPennyValidation', transaction, idempotencyKey: key });
   return transaction;
@@ -174,14 +182,15 @@ export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, options: 
     throw new TypeError('core createMoneyOut: idempotencyKey must be a UUID (the platform answers 400 to anything else); omit it to derive one from the request.');
   }
   const key = givenKey ?? bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
-  const transaction = await sendKeyed(deps, 'createMoneyOut', key, givenKey, (token) =>
+  const transaction = await sendKeyed(deps, 'createMoneyOut', key, givenKey, (token, callOptions) =>
     invoke(
       ctx,
       'createMoneyOut',
       zCreateMoneyOutResponse,
       (extra) => createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-      requestOptions,
+      callOptions,
     ),
+    requestOptions,
   );
   await record(deps, { operation: 'createMoneyOut', transaction, idempotencyKey: key });
   return transaction;
@@ -203,14 +212,19 @@ export async function internalTransaction(deps: ClientDeps, input: MoneyOutInput
   const { sdk, ctx, tokens } = deps;
   const body = transferBody(deps, input, 'createInternalTransaction');
   const transaction = await created(deps, 'createInternalTransaction', undefined, () =>
-    withToken(deps, tokens, 'createInternalTransaction', (token) =>
-      invoke(
-        ctx,
-        'createInternalTransaction',
-        zCreateInternalTransactionResponse,
-        (extra) => createInternalTransaction({ client: sdk, body, auth: bearerAuth(token), ...extra }),
-        requestOptions,
-      ),
+    withToken(
+      deps,
+      tokens,
+      'createInternalTransaction',
+      (token, callOptions) =>
+        invoke(
+          ctx,
+          'createInternalTransaction',
+          zCreateInternalTransactionResponse,
+          (extra) => createInternalTransaction({ client: sdk, body, auth: bearerAuth(token), ...extra }),
+          callOptions,
+        ),
+      requestOptions,
     ),
   );
   await record(deps, { operation: 'createInternalTransaction', transaction });

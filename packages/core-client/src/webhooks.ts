@@ -78,8 +78,9 @@ export function webhookOperations(deps: ClientDeps) {
   /** Changes the URL, token, status (ACTIVE/INACTIVE) or OAuth fields (at least one). */
   const update = (id: string, patch: WebhookPatch, requestOptions?: RequestOptions): Promise<UpdateWebhookResponse> => {
     const body = patchBody(patch);
-    return withToken(deps, tokens, 'updateWebhook', (bearer) =>
-      invoke(ctx, 'updateWebhook', zUpdateWebhookResponse, (extra) => updateWebhook({ client: sdk, path: { clientId, id }, body, auth: bearerAuth(bearer), ...extra }), requestOptions),
+    return withToken(deps, tokens, 'updateWebhook', (bearer, callOptions) =>
+      invoke(ctx, 'updateWebhook', zUpdateWebhookResponse, (extra) => updateWebhook({ client: sdk, path: { clientId, id }, body, auth: bearerAuth(bearer), ...extra }), callOptions),
+      requestOptions,
     );
   };
 
@@ -88,23 +89,26 @@ export function webhookOperations(deps: ClientDeps) {
     async register(input: RegisterWebhookInput, requestOptions?: RequestOptions): Promise<RegisteredWebhook> {
       const token = input.token ?? generateWebhookToken();
       const body = { client_id: clientId, url: input.url, token, webhook_type: input.webhookType, auth_type: input.authType ?? 'AUTH' };
-      const webhook = await withToken(deps, tokens, 'createWebhook', (bearer) =>
-        invoke(ctx, 'createWebhook', zCreateWebhookResponse, (extra) => createWebhook({ client: sdk, path: { clientId }, body, auth: bearerAuth(bearer), ...extra }), requestOptions),
+      const webhook = await withToken(deps, tokens, 'createWebhook', (bearer, callOptions) =>
+        invoke(ctx, 'createWebhook', zCreateWebhookResponse, (extra) => createWebhook({ client: sdk, path: { clientId }, body, auth: bearerAuth(bearer), ...extra }), callOptions),
+        requestOptions,
       );
       return { webhook, token };
     },
 
     /** The configurations (the reference does not show the list's layout: the platform's answer as it is). */
     list(requestOptions?: RequestOptions): Promise<ListWebhooksResponse> {
-      return withToken(deps, tokens, 'listWebhooks', (bearer) =>
-        invoke(ctx, 'listWebhooks', zListWebhooksResponse, (extra) => listWebhooks({ client: sdk, path: { clientId }, auth: bearerAuth(bearer), ...extra }), requestOptions),
+      return withToken(deps, tokens, 'listWebhooks', (bearer, callOptions) =>
+        invoke(ctx, 'listWebhooks', zListWebhooksResponse, (extra) => listWebhooks({ client: sdk, path: { clientId }, auth: bearerAuth(bearer), ...extra }), callOptions),
+        requestOptions,
       );
     },
 
     /** One configuration (layout not shown by the reference). */
     get(id: string, requestOptions?: RequestOptions): Promise<GetWebhookResponse> {
-      return withToken(deps, tokens, 'getWebhook', (bearer) =>
-        invoke(ctx, 'getWebhook', zGetWebhookResponse, (extra) => getWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }), requestOptions),
+      return withToken(deps, tokens, 'getWebhook', (bearer, callOptions) =>
+        invoke(ctx, 'getWebhook', zGetWebhookResponse, (extra) => getWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }), callOptions),
+        requestOptions,
       );
     },
 
@@ -122,8 +126,9 @@ export function webhookOperations(deps: ClientDeps) {
 
     /** Soft delete (`deletedAt` set). */
     delete(id: string, requestOptions?: RequestOptions): Promise<DeleteWebhookResponse> {
-      return withToken(deps, tokens, 'deleteWebhook', (bearer) =>
-        invoke(ctx, 'deleteWebhook', zDeleteWebhookResponse, (extra) => deleteWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }), requestOptions),
+      return withToken(deps, tokens, 'deleteWebhook', (bearer, callOptions) =>
+        invoke(ctx, 'deleteWebhook', zDeleteWebhookResponse, (extra) => deleteWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }), callOptions),
+        requestOptions,
       );
     },
   };

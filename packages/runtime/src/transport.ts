@@ -9,8 +9,11 @@ import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
 import { failureCode, mayRepeat, retryRowFor } from './retry-table.ts';
-import { NULL_BODY_STATUSES, nodeSend, parsedUrl, type Send } from './node-send.ts';
+import { NULL_BODY_STATUSES, bufferedBodyOf, parsedUrl, undiciSend, type Send } from './undici-send.ts';
 import { registerSender } from './sender.ts';
+
+/** fetch over the transport's default sender (for a fetch-shaped step inside a transport, such as request signing). */
+export { undiciFetch } from './undici-send.ts';
 
 export interface TransportOptions {
   product: ProductName;
@@ -19,8 +22,8 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy>;
   /**
    * The fetch that actually sends, called once per attempt as fetch(url, init), init carrying the
-   * body bytes read once. Default: node:http / node:https with a keep-alive agent (node-send.ts),
-   * which costs less CPU per call than Node's fetch; pass `globalThis.fetch` to send through fetch
+   * body bytes read once. Default: undici's request over a keep-alive pool (undici-send.ts),
+   * honouring HTTP_PROXY / HTTPS_PROXY / NO_PROXY; pass `globalThis.fetch` to send through fetch
    * (a fetch-level mock, say).
    */
   fetch?: typeof fetch;
@@ -35,7 +38,18 @@ export interface TransportOptions {
 }
 
 export interface RequestOptions {
+  /**
+   * The whole call: every attempt, the waits between them and the body reads end by then (each
+   * attempt is also bounded by the transport's per-attempt timeoutMs). Default: no limit beyond
+   * the per-attempt one.
+   */
   timeoutMs?: number;
+  /**
+   * When the call started, as `performance.now()` in this process, for a client that spent part of
+   * the call before sending (sign-in): `timeoutMs` counts from here. Default: when the transport
+   * receives the request.
+   */
+  startedAt?: number;
   maxRetries?: number;
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -114,7 +128,7 @@ export function createTransport(options: TransportOptions): Transport {
   }
   const resolved = { ...options, product: options.product, timeoutMs };
   const customFetch = options.fetch;
-  const send: Send = customFetch === undefined ? nodeSend : (url, init) => customFetch(url, init as RequestInit);
+  const send: Send = customFetch === undefined ? undiciSend() : (url, init) => customFetch(url, init as RequestInit);
   const settings: Settings = {
     product: options.product,
     timeoutMs,
@@ -130,6 +144,9 @@ export function createTransport(options: TransportOptions): Transport {
   };
   const checkOptions = (requestOptions: RequestOptions): void => {
     if (requestOptions.timeoutMs !== undefined) checkTimeout(requestOptions.timeoutMs, 'timeoutMs');
+    if (requestOptions.startedAt !== undefined && !Number.isFinite(requestOptions.startedAt)) {
+      throw new ConfigurationError(`startedAt must be a performance.now() time (got ${requestOptions.startedAt}).`);
+    }
     if (requestOptions.maxRetries !== undefined && !(Number.isInteger(requestOptions.maxRetries) && requestOptions.maxRetries >= 0)) {
       throw new ConfigurationError(`maxRetries must be an integer ≥ 0 (got ${requestOptions.maxRetries}).`);
     }
@@ -266,7 +283,9 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     requestId = randomUUID();
     headers[s.requestIdHeader] = requestId;
   }
+  // One deadline for the call (a caller's timeoutMs), and one per attempt (the transport's).
   const timeoutMs = ro.timeoutMs ?? s.timeoutMs;
+  const endsAt = ro.timeoutMs === undefined ? Infinity : (ro.startedAt ?? performance.now()) + ro.timeoutMs;
   const maxRetries = ro.maxRetries ?? s.policy.maxRetries;
   const idempotencyKey = headers['idempotency-key'];
   // The retry table decides, per operation: an idempotent method, a POST the platform dedupes by
@@ -287,7 +306,9 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     // caller signal. (Cheaper than AbortSignal.timeout + AbortSignal.any, whose timer would stay
     // armed for timeoutMs after every request.)
     const controller = new AbortController();
-    const deadline = s.deadlines.add(timeoutMs, controller);
+    const leftMs = endsAt - performance.now();
+    if (leftMs < 1) throw callTimeout(s, ro, url, requestId, timeoutMs, attempt, row.why, safe);
+    const deadline = s.deadlines.add(Math.min(s.timeoutMs, leftMs), controller);
     const onCallerAbort = callerSignals.length === 0 ? undefined : (): void => controller.abort(firstAborted(callerSignals)?.reason);
     if (onCallerAbort) for (const signal of callerSignals) signal.addEventListener('abort', onCallerAbort);
     const started = logging ? performance.now() : 0;
@@ -303,7 +324,7 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
       // cut mid-body is retried like any network error, and logs can show the (redacted) body.
       if (!readable && raw.status >= 200 && raw.status <= 599) {
         // (buffered's send case inline: one async step less on every call.)
-        responseBytes = new Uint8Array(await raw.arrayBuffer());
+        responseBytes = (bufferedBodyOf(raw) as Uint8Array<ArrayBuffer> | undefined) ?? new Uint8Array(await raw.arrayBuffer());
         response = raw;
       } else {
         ({ response, bytes: responseBytes } = await buffered(raw, readable));
@@ -327,8 +348,9 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
           body: describeBody(responseBytes, response.headers.get('content-type')),
         });
       }
-      if (isRetryableStatus(response.status) && safe && attempt < maxRetries) {
-        const delayMs = backoffDelay(attempt, s.policy, response.headers.get('retry-after'), s.random);
+      const delayMs = isRetryableStatus(response.status) && safe && attempt < maxRetries ? backoffDelay(attempt, s.policy, response.headers.get('retry-after'), s.random) : Infinity;
+      // A retry that could not start before the call's deadline is not made: the answer stands.
+      if (performance.now() + delayMs < endsAt) {
         log({ event: 'retry', attempt: attempt + 1, status: response.status, delayMs, headers: requestHeadersForLog, error: `HTTP ${response.status}` });
         await wait(s.sleep, delayMs, callerSignals);
         continue;
@@ -346,9 +368,10 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     }
     if (failure instanceof PaykitError) throw failure;
     const timedOut = controller.signal.aborted;
-    const what = timedOut ? `timed out after ${timeoutMs} ms` : sanitizeCause(failure, secrets()).message;
-    if (mayRepeat(row, idempotencyKey, { kind: 'failure', code: timedOut ? undefined : failureCode(failure) }) && attempt < maxRetries) {
-      const delayMs = backoffDelay(attempt, s.policy, null, s.random);
+    const what = timedOut ? `timed out after ${Math.min(timeoutMs, s.timeoutMs)} ms` : sanitizeCause(failure, secrets()).message;
+    const retryDelayMs = mayRepeat(row, idempotencyKey, { kind: 'failure', code: timedOut ? undefined : failureCode(failure) }) && attempt < maxRetries ? backoffDelay(attempt, s.policy, null, s.random) : Infinity;
+    if (performance.now() + retryDelayMs < endsAt) {
+      const delayMs = retryDelayMs;
       log({ event: 'retry', attempt: attempt + 1, durationMs, delayMs, headers: requestHeadersForLog, error: what });
       await wait(s.sleep, delayMs, callerSignals);
       continue;
@@ -359,10 +382,11 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     const notRetried = safe
       ? ''
       : `; not retried: ${row.why}, so check its effect before repeating it`;
+    if (timedOut && performance.now() >= endsAt - 1) throw callTimeout(s, ro, url, requestId, timeoutMs, attempt + 1, row.why, safe);
     if (timedOut) {
       throw new TimeoutError(
-        `${where}: no response from ${shortUrl(url)} within ${timeoutMs} ms (${attempts})${notRetried} — raise timeoutMs, or check that the service is up`,
-        { requestId, timeoutMs },
+        `${where}: no response from ${shortUrl(url)} within ${s.timeoutMs} ms (${attempts})${notRetried} — raise timeoutMs, or check that the service is up`,
+        { requestId, timeoutMs: s.timeoutMs },
       );
     }
     const cause = sanitizeCause(failure, secrets());
@@ -372,6 +396,17 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
       { requestId, cause },
     );
   }
+}
+
+/** The call's own deadline passed (a caller's timeoutMs, counted from startedAt when given). */
+function callTimeout(s: Settings, ro: RequestOptions, url: string, requestId: string, timeoutMs: number, made: number, why: string, safe: boolean): TimeoutError {
+  const where = ro.operation ? `${s.product} ${ro.operation}` : s.product;
+  const attempts = made === 0 ? 'no attempt could start' : `${made} attempt${made === 1 ? '' : 's'}`;
+  const notRetried = safe ? '' : `; not retried: ${why}, so check its effect before repeating it`;
+  return new TimeoutError(
+    `${where}: the call's timeoutMs of ${timeoutMs} ms ran out before ${shortUrl(url)} answered (${attempts}, sign-in and retries included)${notRetried} — raise timeoutMs, or check that the service is up`,
+    { requestId, timeoutMs },
+  );
 }
 
 /** Request headers as the transport keeps them: lowercase names. */
@@ -470,7 +505,7 @@ function makeLog(s: Settings, operation: string | undefined, method: string, url
 
 async function buffered(raw: Response, readable: boolean): Promise<{ response: Response; bytes: Uint8Array<ArrayBuffer> | undefined }> {
   if (raw.status < 200 || raw.status > 599) return { response: raw, bytes: undefined };
-  const bytes = new Uint8Array(await raw.arrayBuffer());
+  const bytes = (bufferedBodyOf(raw) as Uint8Array<ArrayBuffer> | undefined) ?? new Uint8Array(await raw.arrayBuffer());
   if (!readable) return { response: raw, bytes };
   let headers = raw.headers;
   if (headers.has('content-encoding')) {

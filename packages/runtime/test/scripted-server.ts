@@ -1,7 +1,7 @@
 // A real HTTP server whose answers a test scripts, one per request, and which records what it
 // received (method, path, headers, body) for assertions.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 
 export interface Received {
   method: string;
@@ -26,7 +26,6 @@ export interface ScriptedServer {
 /** `script(request, index)` decides each answer; index counts requests from 0. */
 export async function startScriptedServer(script: (request: Received, index: number) => Answer): Promise<ScriptedServer> {
   const received: Received[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -49,21 +48,8 @@ export async function startScriptedServer(script: (request: Received, index: num
       res.end(body);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const running = await listenOnLoopback(server);
+  return { url: running.url, received, close: running.close };
 }
 
 /** A port nothing listens on: bound, then released. */
@@ -79,4 +65,23 @@ export async function closedPort(): Promise<number> {
 export function recordingSleep(): { sleep: (ms: number) => Promise<void>; delays: number[] } {
   const delays: number[] = [];
   return { delays, sleep: async (ms) => void delays.push(ms) };
+}
+
+/** Any server listening on 127.0.0.1, port 0: its URL, and a close that destroys its open connections first. */
+export async function listenOnLoopback(server: Server): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

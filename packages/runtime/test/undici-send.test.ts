@@ -1,4 +1,4 @@
-// The transport's default sender (node-send.ts: node:http / node:https with a keep-alive agent)
+// The transport's default sender (undici-send.ts: undici's request over a keep-alive pool)
 // against real servers on 127.0.0.1: compressed answers decoded, redirects (follow, manual, error),
 // request body lengths, connection reuse, repeated Set-Cookie, a connection cut mid-body, a
 // caller's abort, the per-attempt timeout, certificate verification over https (refused when
@@ -305,27 +305,38 @@ describe('redirects as fetch follows them', () => {
     }
   });
 
-  it('drops Authorization and Cookie on a redirect to another origin, and keeps them on the same one', async () => {
+  it('keeps only headers that cannot authenticate on a redirect to another origin (x-api-key, Authorization, Cookie, cash signatures dropped), and keeps them all on the same one', async () => {
     const other = await recording((_request, res) => json(res, { other: true }));
     const { server, arrived } = await recording((request, res) => {
       if (request.path === '/away') {
         res.writeHead(302, { location: `${other.server.url}/landing` });
         res.end();
       } else if (request.path === '/near') {
-        res.writeHead(302, { location: '/landing' });
+        res.writeHead(307, { location: '/landing' });
         res.end();
       } else json(res, { near: true });
     });
     const transport = createTransport({ product: 'core' });
-    const headers = () => ({ authorization: 'Bearer secret-token-value', cookie: 'sid=1', 'x-kept': 'yes' });
-    await transport.send({ url: `${server.url}/away`, method: 'GET', headers: headers() });
-    expect(other.arrived[0]!.headers.authorization).toBeUndefined();
-    expect(other.arrived[0]!.headers.cookie).toBeUndefined();
-    expect(other.arrived[0]!.headers['x-kept']).toBe('yes');
+    const credentials = {
+      'x-api-key': 'api-key-value',
+      authorization: 'Bearer secret-token-value',
+      cookie: 'sid=1',
+      'x-client-id': 'cash-client-id',
+      'x-timestamp': '1700000000',
+      'x-signature': 'cash-signature',
+      'x-some-new-auth': 'anything a product adds later',
+    };
+    const headers = () => ({ ...credentials, accept: 'application/json', 'idempotency-key': 'k-1' });
+    const { bytes } = await transport.send({ url: `${server.url}/away`, method: 'GET', headers: headers() });
+    expect(JSON.parse(decoder.decode(bytes))).toEqual({ other: true });
+    const away = other.arrived[0]!.headers;
+    for (const name of Object.keys(credentials)) expect(away[name], name).toBeUndefined();
+    expect(away.accept).toBe('application/json');
+    expect(away['idempotency-key']).toBe('k-1');
+    expect(away['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     await transport.send({ url: `${server.url}/near`, method: 'GET', headers: headers() });
     const landing = arrived.find((request) => request.path === '/landing')!;
-    expect(landing.headers.authorization).toBe('Bearer secret-token-value');
-    expect(landing.headers.cookie).toBe('sid=1');
+    for (const [name, value] of Object.entries(credentials)) expect(landing.headers[name], name).toBe(value);
   });
 
   it('gives up after 20 redirects, as fetch does', async () => {
@@ -432,7 +443,9 @@ describe('request bodies and connections', () => {
     expect(closedAfterMs).toBeLessThan(2_900);
   }, 10_000);
 
-  it('reuses one TCP connection for sequential requests', async () => {
+  // undici's pool may open a second connection while the first answer's end is still being
+  // processed; after that every request reuses one of the two.
+  it('reuses kept-alive TCP connections for sequential requests: 20 calls, at most 2 connections', async () => {
     const server = await serve(
       http.createServer((req, res) => {
         void readRequest(req).then(() => {
@@ -442,13 +455,13 @@ describe('request bodies and connections', () => {
       }),
     );
     const transport = createTransport({ product: 'core' });
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 18; i++) {
       const { bytes } = await transport.send({ url: `${server.url}/n/${i}`, method: 'GET', headers: {} });
       expect(JSON.parse(decoder.decode(bytes))).toEqual({ path: `/n/${i}` });
     }
     await transport.fetch(`${server.url}/via-fetch`).then((response) => response.text());
     await transport.send({ url: `${server.url}/post`, method: 'POST', headers: {}, body: '{}' });
-    expect(server.connections).toBe(1);
+    expect(server.connections).toBeLessThanOrEqual(2);
   });
 });
 
@@ -466,7 +479,8 @@ describe('failures', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toContain('ECONNRESET');
+    // undici names a socket closed mid-answer UND_ERR_SOCKET (node:http said ECONNRESET).
+    expect((error as Error).message).toMatch(/UND_ERR_SOCKET|ECONNRESET/);
 
     const sent = await transport.send({ url: `${server.url}/cut`, method: 'GET', headers: {} }).then(
       () => undefined,
@@ -536,7 +550,7 @@ describe('https', () => {
 
   beforeAll(() => {
     if (opensslMissing) return;
-    dir = mkdtempSync(join(tmpdir(), 'paykit-node-send-'));
+    dir = mkdtempSync(join(tmpdir(), 'paykit-undici-send-'));
     const made = spawnSync(
       'openssl',
       [
