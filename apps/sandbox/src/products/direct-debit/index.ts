@@ -1,11 +1,13 @@
 // The direct debit service: x-api-key, customers, instruments (created in the two documented forms,
 // listed with cursor pagination), charges in the two documented forms (inline or stored objects).
-import type { Seed } from '@paykit/contracts';
+import type { ChargeResultRequest, Delivery, Seed } from '@paykit/contracts';
 import { zBank, zCreateChargeBody, zCreateCustomerBody, zCreateInstrumentBody, zInlineChargeCreateRequest, zStoredChargeCreateRequest } from '@paykit/direct-debit-client/zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildClabe } from '../../clabe.ts';
+import { ControlError } from '../../control/errors.ts';
 import type { SeededRandom } from '../../random.ts';
 import type { SandboxProduct, SandboxRuntime } from '../../runtime.ts';
+import { chargeResultEvent, type DirectDebitWebhook } from './charge-result.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { Ok, Schema } from './spec.ts';
 import { installDirectDebitErrorHandling, parseOr422, ValidationFailure, type DetailItem } from './validation.ts';
@@ -67,6 +69,8 @@ export class DirectDebitService implements SandboxProduct {
   readonly instruments: StoredInstrument[] = [];
   readonly instrumentIndex = new Map<string, StoredInstrument>();
   readonly charges = new Map<string, DirectDebitCharge>();
+  /** Organisation → where its charge_result events go (the portal's Settings → Webhooks). */
+  readonly webhooks = new Map<string, DirectDebitWebhook>();
   /** The organisation of the first seed loaded: where addInstruments() adds by default. */
   defaultOrgId: string | undefined;
   #nextSeq = 1;
@@ -162,6 +166,7 @@ export class DirectDebitService implements SandboxProduct {
     if (!dd) return;
     this.defaultOrgId ??= dd.orgId;
     for (const key of dd.apiKeys ?? []) this.apiKeys.set(key, dd.orgId);
+    if (dd.webhook) this.webhooks.set(dd.orgId, dd.webhook);
     const now = this.#now();
     for (const c of dd.customers ?? []) {
       this.customers.set(c.id, {
@@ -186,6 +191,7 @@ export class DirectDebitService implements SandboxProduct {
     this.instruments.length = 0;
     this.instrumentIndex.clear();
     this.charges.clear();
+    this.webhooks.clear();
     this.defaultOrgId = undefined;
     this.#nextSeq = 1;
   }
@@ -232,6 +238,35 @@ export class DirectDebitService implements SandboxProduct {
       added.push(instrument);
     }
     return added;
+  }
+
+  /**
+   * A pending charge reaches its final outcome (control API): the charge records it, and its
+   * charge_result event goes to the organisation's webhook with the configured Authorization value.
+   */
+  settleCharge(chargeId: string, outcome: ChargeResultRequest): { chargeId: string; status: string; deliveryIds: string[] } {
+    const charge = this.charges.get(chargeId);
+    if (!charge) throw new ControlError(404, `No direct debit charge ${chargeId}.`, 'Create it with POST /direct-debit/charges first.');
+    if (charge.status !== 'pending') throw new ControlError(409, `Charge ${chargeId} already has its outcome (${charge.status}).`, 'A charge reaches one final outcome; create another charge.');
+    if (outcome.declinedReason !== undefined && outcome.result !== 'declined') throw new ControlError(409, 'declinedReason is for a declined charge only.');
+    const now = this.#now();
+    charge.status = outcome.result;
+    charge.result_at = now;
+    charge.updated_at = now;
+    // sandbox choice: a decline without a reason is for insufficient funds (the documentation's example).
+    charge.declined_reason = outcome.result === 'declined' ? (outcome.declinedReason ?? 'insufficient_funds') : null;
+    const webhook = this.webhooks.get(charge.org_id);
+    if (!webhook) return { chargeId, status: charge.status, deliveryIds: [] };
+    const deliveries: Delivery[] = this.runtime.deliveries.enqueue({
+      clientId: charge.org_id,
+      product: 'direct-debit',
+      eventType: 'charge_result',
+      eventId: `${chargeId}:${outcome.result}`,
+      url: webhook.url,
+      body: chargeResultEvent(charge, outcome, webhook.form, now),
+      auth: { kind: 'authorization', value: webhook.authorization },
+    });
+    return { chargeId, status: charge.status, deliveryIds: deliveries.map((d) => d.id) };
   }
 
   /** One page of an organisation's instruments, after the instrument with sequence `after`. */
