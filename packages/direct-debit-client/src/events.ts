@@ -3,7 +3,7 @@
 // charge_result and charge_reference). Read tolerantly: a field the spec does not know, or a value
 // in an unexpected format, is reported to onDrift and still returned. Enum case varies in the
 // platform's documentation (`matched`, `NO_MATCH`), so outcomes are read case-insensitively.
-import { PaykitError, WebhookVerificationError, constantTimeEqual, readTolerantly, type DriftOptions, type HeaderSource } from '@paykit/runtime';
+import { PaykitError, WebhookVerificationError, constantTimeEqual, readTolerantly, webhookJson, type DriftOptions, type HeaderSource } from '@paykit/runtime';
 import type { ChargeResultData, DirectDebitWebhookEvent } from './generated/types.gen.ts';
 import { zChargeResultEvent, zDirectDebitWebhookEvent } from './generated/zod.gen.ts';
 
@@ -31,16 +31,6 @@ export type DirectDebitEvent = ChargeResult | OtherDirectDebitEvent;
 /** A delivery that is not a direct debit event at all (not JSON, not an object, no `event`). */
 export class DirectDebitEventError extends PaykitError {}
 
-function jsonOf(body: unknown): unknown {
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
-  const text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false }).decode(body);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new DirectDebitEventError('The direct debit delivery body is not JSON. Pass the raw request body (string or bytes) or the parsed object.');
-  }
-}
-
 const lower = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value.toLowerCase() : null);
 
 /** True for a `charge_result` event whatever its case (`CHARGE_RESULT` too). */
@@ -54,7 +44,7 @@ export function isChargeResult(event: DirectDebitEvent): event is ChargeResult {
  * only for a body that is not a JSON object with a string `event`.
  */
 export function parseDirectDebitEvent(body: unknown, options?: DriftOptions): DirectDebitEvent {
-  const data = jsonOf(body);
+  const data = webhookJson(body, () => new DirectDebitEventError('The direct debit delivery body is not JSON. Pass the raw request body (string or bytes) or the parsed object.'));
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new DirectDebitEventError('The direct debit delivery body is not a JSON object; an event is {event, timestamp, data}.');
   }
