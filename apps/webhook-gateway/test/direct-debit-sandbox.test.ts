@@ -2,8 +2,11 @@
 // gateway's /webhooks/direct-debit: a charge created through the direct debit client, its outcome
 // triggered on the sandbox, delivered with the Authorization value configured on both sides and
 // stored once; a delivery with another value is refused 401 and nothing is stored.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { DIRECT_DEBIT_WEBHOOK_PATH } from '@paykit/contracts';
-import { createDirectDebitClient } from '@paykit/direct-debit-client';
+import { createDirectDebitClient, type ChargeCreateRequest } from '@paykit/direct-debit-client';
 import { declareSecret } from '@paykit/testing/secret-audit';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +14,12 @@ import { databaseKinds, startTestGateway, type TestGateway } from './helpers.ts'
 
 const VALUE = 'Bearer dd-portal-value-sandbox-0123456789abcdef';
 const OTHER_ORG = '12121212-1212-4212-8212-000000000001';
+/** The documentation's inline charge (packages/contracts/fixtures/documented/direct-debit). */
+const INLINE_CHARGE = (
+  JSON.parse(
+    readFileSync(join(dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json')), 'fixtures', 'documented', 'direct-debit', 'request.charges.create.inline.json'), 'utf8'),
+  ) as { payload: ChargeCreateRequest }
+).payload;
 
 describe('the sandbox delivering charge_result to the gateway', () => {
   let sandbox: SandboxProcess;
@@ -36,13 +45,7 @@ describe('the sandbox delivering charge_result to the gateway', () => {
 
   it('stores the confirmed charge once, with the charge id as its transaction', async () => {
     const dd = createDirectDebitClient({ environment: 'sandbox', baseUrl: sandbox.urls['direct-debit'], apiKey });
-    const charge = await dd.charges.create({
-      currency: 'mxn',
-      amount: 100,
-      reference: 'e2e-0001',
-      inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
-      inline_customer: { name: 'John Doe', document_type: 'mx_rfc', document_number: 'AABB220089' },
-    });
+    const charge = await dd.charges.create({ ...INLINE_CHARGE, reference: 'e2e-0001' });
     const triggered = await sandbox.control.triggerChargeResult({ params: { chargeId: charge.id }, body: { result: 'confirmed' } });
     expect(triggered.status).toBe(200);
     const events = await vi.waitFor(
@@ -65,7 +68,7 @@ describe('the sandbox delivering charge_result to the gateway', () => {
       body: { directDebit: { orgId: OTHER_ORG, apiKeys: [other], customers: [], instruments: [], webhook: { url: `${t!.url}${DIRECT_DEBIT_WEBHOOK_PATH}`, authorization: 'Bearer not-the-configured-value-000000000000', form: 'older' } } },
     });
     const dd = createDirectDebitClient({ environment: 'sandbox', baseUrl: sandbox.urls['direct-debit'], apiKey: other });
-    const charge = await dd.charges.create({ currency: 'mxn', amount: 5, reference: 'e2e-0002', inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' }, inline_customer: { name: 'A', document_type: 'mx_rfc', document_number: 'X' } });
+    const charge = await dd.charges.create({ ...INLINE_CHARGE, reference: 'e2e-0002' });
     await sandbox.control.triggerChargeResult({ params: { chargeId: charge.id }, body: { result: 'declined' } });
     const deliveries = await sandbox.control.listDeliveries({ query: { clientId: OTHER_ORG } });
     expect(deliveries.status === 200 && deliveries.body.deliveries[0]!.attempts[0]!.status).toBe(401);

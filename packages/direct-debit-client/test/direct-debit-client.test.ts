@@ -1,5 +1,6 @@
 // The direct debit client over real HTTP against the sandbox (a separate process).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   RequestValidationError,
   UnauthorizedError,
   UnprocessableError,
+  type ChargeCreateRequest,
   type DirectDebitInstrument,
   type InstrumentPage,
 } from '@paykit/direct-debit-client';
@@ -181,13 +183,9 @@ describe('customers and charges', () => {
 
   it('charges.create sends both documented forms and returns the pending charge', async () => {
     const dd = client();
-    const inline = await dd.charges.create({
-      currency: 'mxn',
-      amount: 100,
-      reference: 'subscription-0235',
-      inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
-      inline_customer: { name: 'John Doe', document_type: 'mx_rfc', document_number: 'AABB220089' },
-    });
+    // The documentation's inline charge, exactly as its page shows it.
+    const documented = JSON.parse(readFileSync(new URL('../../contracts/fixtures/documented/direct-debit/request.charges.create.inline.json', import.meta.url), 'utf8')) as { payload: ChargeCreateRequest };
+    const inline = await dd.charges.create(documented.payload);
     expect(inline).toMatchObject({ status: 'pending', amount: 100, currency: 'mxn', inline_instrument: { identifier: '012180015118333755', bank: null }, customer_id: null });
     const stored = await dd.charges.create({ currency: 'mxn', amount: 99.5, reference: 'sub-2', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0]! });
     expect(stored).toMatchObject({ status: 'pending', amount: 99.5, instrument_id: SEEDED_INSTRUMENTS[0], inline_instrument: null });
