@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBillpayClient } from '@paykit/billpay-client';
 import { createCashClient } from '@paykit/cash-client';
-import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, sandboxControl } from '@paykit/contracts';
+import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, DIRECT_DEBIT_WEBHOOK_PATH, sandboxControl } from '@paykit/contracts';
 import { createCoreClient } from '@paykit/core-client';
 import { createDirectDebitClient } from '@paykit/direct-debit-client';
 import { createGiftCardsClient } from '@paykit/gift-cards-client';
@@ -85,9 +85,12 @@ const database = await openDatabase(values.once && !values.persist ? { dataDir: 
   process.exit(1);
 });
 const webhookTokens = Object.fromEntries(CORE_EVENT_TYPES.map((type) => [type, randomBytes(32).toString('base64url')]));
+// The Authorization value an operator sets for the direct debit endpoint in the portal.
+const directDebitAuthorization = `Bearer ${randomBytes(32).toString('base64url')}`;
 const gatewayConfig = loadConfig({
   GATEWAY_PORT: String(gatewayPort),
   ...Object.fromEntries(CORE_EVENT_TYPES.map((type) => [`GATEWAY_CORE_TOKENS_${type}`, webhookTokens[type]!])),
+  GATEWAY_DIRECT_DEBIT_TOKENS: directDebitAuthorization,
   GATEWAY_ADMIN_TOKEN: process.env.GATEWAY_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
 });
 const gateway = await startGateway({ config: gatewayConfig, database, logDestination: pino.destination({ dest: logFile, sync: false, append: true }) }).catch(async (error: unknown) => {
@@ -287,6 +290,27 @@ await check('direct debit: a customer, and the instruments over the cursor', asy
   let count = 0;
   for await (const _instrument of dd.instruments.list({ limit: 1 })) count++;
   return `customer ${String((customer as { id?: unknown }).id)}; ${count} instrument(s) over the cursor`;
+});
+await check('direct debit: instruments and charges in the documented forms, charge_result delivered', async () => {
+  const seed = DEFAULT_SEED.directDebit!;
+  const webhook = { url: `${gateway.url}${DIRECT_DEBIT_WEBHOOK_PATH}`, authorization: directDebitAuthorization, form: 'current' as const };
+  ok(await control.addSeed({ body: { directDebit: { orgId: seed.orgId, apiKeys: [], customers: [], instruments: [], webhook } } }), 'direct debit webhook');
+  const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: seed.apiKeys[0]! });
+  const customerId = seed.customers[0]!.id;
+  const instrument = await dd.instruments.create({ type: 'mx_clabe', customer_id: customerId, mx_clabe: { identifier: '012180015118333755' } });
+  const stored = await dd.charges.create({ currency: 'mxn', amount: 100, reference: 'start-dd-stored', customer_id: customerId, instrument_id: instrument.id });
+  const inline = await dd.charges.create({
+    currency: 'mxn',
+    amount: 250.5,
+    reference: 'start-dd-inline',
+    inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
+    inline_customer: { name: 'John Doe', document_type: 'mx_rfc', document_number: 'AABB220089' },
+  });
+  for (const [charge, result] of [[stored, 'confirmed'], [inline, 'declined']] as const) {
+    ok(await control.triggerChargeResult({ params: { chargeId: charge.id }, body: { result } }), `charge ${result}`);
+    expectations.push({ what: `charge_result ${result} of charge ${charge.id}`, eventType: 'charge_result', match: (p) => (p.data as { charge_id?: unknown } | undefined)?.charge_id === charge.id });
+  }
+  return `instrument ${instrument.id}; charges ${stored.id} confirmed, ${inline.id} declined`;
 });
 await check('core: a daily report', async () => {
   const report = ok<{ fileName: string }>(await control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }), 'report');

@@ -1,6 +1,6 @@
 // Webhook delivery: one FIFO queue per client, sent one at a time (or `concurrency` at a time) over real HTTP with the
 // product's authentication (core: the registered bearer token; cash: an HMAC-SHA256 signature
-// of the raw payload), a timeout, and redelivery on the sandbox clock.
+// of the raw payload; direct debit: the Authorization value configured for the endpoint), a timeout, and redelivery on the sandbox clock.
 // The reference does not show the retry schedule: the sandbox's choice is
 // settings.delivery.redeliverySeconds, and it is configurable.
 import type { Delivery, Faults } from '@paykit/contracts';
@@ -9,7 +9,7 @@ import type { SandboxClock } from './clock.ts';
 import type { Counters } from './counters.ts';
 import type { SeededRandom } from './random.ts';
 
-export type DeliveryAuth = { kind: 'bearer'; token: string } | { kind: 'none' } | { kind: 'cash-hmac'; secret: string };
+export type DeliveryAuth = { kind: 'bearer'; token: string } | { kind: 'none' } | { kind: 'cash-hmac'; secret: string } | { kind: 'authorization'; value: string };
 
 export interface Answer {
   status: number;
@@ -18,7 +18,7 @@ export interface Answer {
 
 export interface DeliveryRequest {
   clientId: string;
-  product: 'core' | 'cash';
+  product: Delivery['product'];
   eventType: string;
   /** id_msg for core, `<operation_id>:<event>` for cash: what a receiver deduplicates on. */
   eventId: string;
@@ -145,6 +145,7 @@ export class DeliveryQueue {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'paykit-sandbox' };
     if (request.auth.kind === 'bearer') headers.authorization = `Bearer ${request.auth.token}`;
+    if (request.auth.kind === 'authorization') headers.authorization = request.auth.value;
     if (request.auth.kind === 'cash-hmac') {
       headers['x-webhook-timestamp'] = String(Math.floor(this.clock.nowMs() / 1000));
       headers['x-webhook-signature'] = hmacSha256Hex(request.auth.secret, payload);

@@ -174,6 +174,7 @@ function mergeSeed(base: Seed, part: Partial<Seed>): Seed {
           apiKeys: [...(base.directDebit?.apiKeys ?? []), ...part.directDebit.apiKeys],
           customers: [...(base.directDebit?.customers ?? []), ...part.directDebit.customers],
           instruments: [...(base.directDebit?.instruments ?? []), ...part.directDebit.instruments],
+          ...(part.directDebit.webhook ?? base.directDebit?.webhook ? { webhook: (part.directDebit.webhook ?? base.directDebit?.webhook)! } : {}),
         }
       : base.directDebit,
     cash: [...base.cash, ...(part.cash ?? [])],

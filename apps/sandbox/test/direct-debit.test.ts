@@ -1,6 +1,7 @@
 // The direct debit service over real HTTP: x-api-key, customers, cursor-paginated instruments,
-// charges, and FastAPI-style 422 details for every kind of bad input.
-import { zCreateChargeResponse, zCreateCustomerResponse, zListInstrumentsResponse } from '@paykit/direct-debit-client/zod';
+// instrument creation, charges in the documented forms, and FastAPI-style 422 details for every kind of bad input.
+import { readFileSync } from 'node:fs';
+import { zCreateChargeResponse, zCreateCustomerResponse, zCreateInstrumentResponse, zListInstrumentsResponse } from '@paykit/direct-debit-client/zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, type Sandbox } from '../src/index.ts';
 import { isValidClabe } from '../src/clabe.ts';
@@ -8,6 +9,9 @@ import { call, controlClient, startTestSandbox } from './helpers.ts';
 
 const KEY = 'dd_sandbox_key_acme_00000000000001';
 const ORG = '77777777-7777-4777-8777-000000000001';
+/** A documented payload of packages/contracts/fixtures/documented/direct-debit. */
+const documented = (file: string): unknown =>
+  (JSON.parse(readFileSync(new URL(`../../../packages/contracts/fixtures/documented/direct-debit/${file}`, import.meta.url), 'utf8')) as { payload: unknown }).payload;
 const CUSTOMER = { name: 'Rosa Díaz', document_type: 'mx_rfc', document_number: 'DIRR900101AB1', email: 'rosa@example.com', phone_number: '+525512345678' };
 
 describe('direct debit', () => {
@@ -23,7 +27,7 @@ describe('direct debit', () => {
 
   describe('authentication', () => {
     it('answers 401 with what to do when the key is missing, on every operation', async () => {
-      for (const [method, path, body] of [['POST', '/customers', CUSTOMER], ['GET', '/instruments', undefined], ['POST', '/charges', { amount: 1 }]] as const) {
+      for (const [method, path, body] of [['POST', '/customers', CUSTOMER], ['GET', '/instruments', undefined], ['POST', '/charges', { amount: 1 }], ['POST', '/instruments', { type: 'mx_clabe' }]] as const) {
         const response = await call(url(path), { method, ...(body ? { body } : {}) });
         expect(response.status, `${method} ${path}`).toBe(401);
         expect(response.body.detail).toContain('X-API-Key');
@@ -166,9 +170,9 @@ describe('direct debit', () => {
             type: 'mx_clabe',
             description: null,
             status: 'active',
-            mx_clabe: { clabe: '014180000076543216', can_credit: true, can_debit: true },
+            mx_clabe: { identifier: '014180000076543216', can_credit: true, can_debit: true },
             mx_direct_debit_card: null,
-            currency: 'MXN',
+            currency: 'mxn',
             ownership_verification_result: null,
             ownership_verification_result_at: null,
             created_at: '2026-05-07T18:00:00.000Z',
@@ -183,7 +187,7 @@ describe('direct debit', () => {
             status: 'active',
             mx_clabe: null,
             mx_direct_debit_card: { card_number: '4111111111111111', bank: 'mx_bbva' },
-            currency: 'MXN',
+            currency: 'mxn',
             ownership_verification_result: null,
             ownership_verification_result_at: null,
             created_at: '2026-05-07T18:00:00.000Z',
@@ -215,7 +219,7 @@ describe('direct debit', () => {
 
     it('walks 1,050 instruments with no loss or repeat; instruments added mid-walk appear only at the end', async () => {
       const generated = sandbox.products.directDebit.addInstruments(1048);
-      expect(generated.every((i) => i.mx_clabe !== null && isValidClabe(i.mx_clabe.clabe))).toBe(true);
+      expect(generated.every((i) => i.mx_clabe !== null && 'identifier' in i.mx_clabe && isValidClabe(i.mx_clabe.identifier))).toBe(true);
       const expected = ['77777777-7777-4777-8777-000000000201', '77777777-7777-4777-8777-000000000202', ...generated.map((i) => i.id)];
       expect(expected).toHaveLength(1050);
 
@@ -314,21 +318,69 @@ describe('direct debit', () => {
     });
   });
 
+  describe('POST /instruments', () => {
+    it('creates a CLABE instrument from the documented body (mx_clabe.identifier) and lists it', async () => {
+      const body = { ...(documented('request.instruments.create.mx-clabe.json') as object), customer_id: '77777777-7777-4777-8777-000000000101' };
+      const response = await call(url('/instruments'), { headers: withKey(), body });
+      expect(response.status).toBe(201);
+      expect(zCreateInstrumentResponse.safeParse(response.body).success).toBe(true);
+      expect(response.body).toMatchObject({ type: 'mx_clabe', customer_id: '77777777-7777-4777-8777-000000000101', mx_clabe: { identifier: '012180015118333755' }, mx_direct_debit_card: null, currency: 'mxn', status: 'active' });
+      expect((await list()).body.instruments.map((i: { id: string }) => i.id)).toContain(response.body.id);
+    });
+
+    it('creates a debit card instrument with the documented fields of the answer', async () => {
+      const body = { ...(documented('request.instruments.create.card.json') as object), customer_id: '77777777-7777-4777-8777-000000000102' };
+      const answer = documented('answer.instruments.create.card.json') as Record<string, unknown>;
+      const response = await call(url('/instruments'), { headers: withKey(), body });
+      expect(response.status).toBe(201);
+      expect(Object.keys(response.body).sort()).toEqual(Object.keys(answer).sort());
+      expect(response.body.mx_direct_debit_card).toEqual({ card_number: '012180015118333755', bank: 'mx_santander' });
+    });
+
+    it('answers 422 for the reference word clabe, an unknown bank and a customer of no one', async () => {
+      const customer = '77777777-7777-4777-8777-000000000101';
+      const bodies = [
+        { type: 'mx_clabe', customer_id: customer, mx_clabe: { clabe: '012180015118333755' } },
+        { type: 'mx_direct_debit_card', customer_id: customer, mx_direct_debit_card: { card_number: '4111111111111111', bank: 'mx_nowhere' } },
+        { type: 'mx_clabe', customer_id: '99999999-9999-4999-8999-999999999999', mx_clabe: { identifier: '012180015118333755' } },
+      ];
+      for (const body of bodies) {
+        const response = await call(url('/instruments'), { headers: withKey(), body });
+        expect(response.status, JSON.stringify(body)).toBe(422);
+        expect(JSON.stringify(response.body)).not.toContain('4111111111111111');
+      }
+    });
+  });
+
   describe('POST /charges', () => {
-    it('records any JSON object as a pending charge: 201 with the request as received', async () => {
-      const request = { amount: 15000, customer_id: '77777777-7777-4777-8777-000000000101', nested: { a: [1, 'b'] } };
+    it('takes the documented inline charge and answers the documented charge: pending, amount a number, unrelated fields null', async () => {
+      const request = documented('request.charges.create.inline.json');
+      const answer = documented('answer.charges.create.inline.json') as Record<string, unknown>;
       const response = await call(url('/charges'), { headers: withKey(), body: request });
       expect(response.status).toBe(201);
       expect(zCreateChargeResponse.safeParse(response.body).success).toBe(true);
-      expect(response.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'pending', created_at: '2026-05-07T18:00:00.000Z', request });
-      expect(sandbox.products.directDebit.charges.get(response.body.id)?.request).toEqual(request);
+      // Every field of the documented answer, with the sandbox's own id, org and time.
+      expect(Object.keys(response.body).sort()).toEqual(Object.keys(answer).sort());
+      expect(response.body).toEqual({ ...answer, id: expect.stringMatching(/^[0-9a-f-]{36}$/), org_id: ORG, created_at: '2026-05-07T18:00:00.000Z' });
+      expect(sandbox.products.directDebit.charges.get(response.body.id)?.status).toBe('pending');
     });
 
-    it('takes an absent body as an empty charge request', async () => {
-      const response = await call(url('/charges'), { method: 'POST', headers: withKey() });
-      expect(response.status).toBe(201);
-      expect(zCreateChargeResponse.safeParse(response.body).success).toBe(true);
-      expect(response.body.request).toEqual({});
+    it('takes a charge on a stored customer and its instrument, and refuses an instrument of another customer', async () => {
+      const ok = await call(url('/charges'), { headers: withKey(), body: { currency: 'mxn', amount: 250.5, reference: 'sub-1', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201' } });
+      expect(ok.status).toBe(201);
+      expect(ok.body).toMatchObject({ amount: 250.5, customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201', inline_instrument: null, inline_customer: null });
+      const wrong = await call(url('/charges'), { headers: withKey(), body: { currency: 'mxn', amount: 1, reference: 'sub-2', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000202' } });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body.detail[0].loc).toEqual(['body', 'instrument_id']);
+    });
+
+    it('answers 422 for a body of neither form, an absent body, and an amount that is a string', async () => {
+      for (const body of [{ amount: 1 }, { currency: 'mxn', amount: '100.00', reference: 'r', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201' }]) {
+        const response = await call(url('/charges'), { headers: withKey(), body });
+        expect(response.status, JSON.stringify(body)).toBe(422);
+      }
+      expect((await call(url('/charges'), { method: 'POST', headers: withKey() })).status).toBe(422);
+      expect(sandbox.products.directDebit.charges.size).toBe(0);
     });
 
     it('answers 422 for a body that is not an object, and for malformed JSON', async () => {

@@ -82,7 +82,12 @@ describe('every operation of every spec', () => {
     cancelAccount: () => ({ path: `/v1/clients/${CLIENT_ID}/accounts/${accountId}/cancel`, headers: bearer() }),
     createCustomer: () => ({ path: '/customers', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! }, body: { name: 'Rosa Díaz', document_type: 'mx_rfc', document_number: 'DIRR900101AB1', email: null, phone_number: null } }),
     listInstruments: () => ({ path: '/instruments?limit=1', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! } }),
-    createCharge: () => ({ path: '/charges', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! }, body: { amount: 100, customer_id: '77777777-7777-4777-8777-000000000101' } }),
+    createInstrument: () => ({ path: '/instruments', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! }, body: { type: 'mx_clabe', customer_id: '77777777-7777-4777-8777-000000000101', mx_clabe: { identifier: '012180015118333755' } } }),
+    createCharge: () => ({
+      path: '/charges',
+      headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! },
+      body: { currency: 'mxn', amount: 100, reference: 'walk-1', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201' },
+    }),
     createCashWebhook: () => {
       const raw = JSON.stringify({ endpoint_url: `${receiver.url}/cash` });
       return { path: '/api/v1/cash/webhooks', headers: signed(raw), raw };

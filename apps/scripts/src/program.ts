@@ -144,7 +144,7 @@ export function buildProgram(): Command {
     .action(act(async () => (await sandbox()).cashOperation));
 
   const ev = program.command('events').description('events stored by the webhook gateway (its admin API)');
-  ev.command('list').option('--type <type>').option('--source <source>', 'core or cash').option('--outcome <outcome>', 'accepted, rejected, flagged or stored').option('--before <seq>').option('--limit <n>').description('newest first').action(act(async () => (await events()).eventsList));
+  ev.command('list').option('--type <type>').option('--source <source>', 'core, cash or direct_debit').option('--outcome <outcome>', 'accepted, rejected, flagged or stored').option('--before <seq>').option('--limit <n>').description('newest first').action(act(async () => (await events()).eventsList));
   ev.command('show <seq>').description('one event with its replays').action(act(async () => (await events()).eventsShow));
   ev.command('replay <seq>').description('re-run validation and the decision with today’s rules').action(act(async () => (await events()).eventsReplay));
 

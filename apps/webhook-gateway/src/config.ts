@@ -38,6 +38,12 @@ export interface GatewayConfig {
   databaseConnectTimeoutMs: number;
   core: Record<CoreEventType, CoreAuthConfig>;
   cash: { secretTokens: string[]; toleranceSeconds: number };
+  /**
+   * Direct debit: the accepted values of the Authorization header (two during a rotation). The
+   * platform's documentation says only that each delivery carries the Authorization value set in
+   * its portal; it shows no signature of the body. Empty: the route takes no deliveries.
+   */
+  directDebit: { authorizationValues: string[] };
   bodyLimitBytes: number;
   /**
    * How long a client may take to send its request headers, and its whole request, before the
@@ -147,6 +153,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   cashSecrets.forEach((secret, i) => {
     if (!/^[0-9a-fA-F]{64}$/.test(secret)) problems.push(`GATEWAY_CASH_SECRET_TOKENS: secret ${i + 1} is not 64 hexadecimal characters (the secret_token returned when the cash webhook was created)`);
   });
+  const directDebitValues = list(env.GATEWAY_DIRECT_DEBIT_TOKENS);
+  if (directDebitValues.length > 2) problems.push(`GATEWAY_DIRECT_DEBIT_TOKENS holds ${directDebitValues.length} values: give one, or two during a rotation (comma-separated)`);
+  directDebitValues.forEach((value, i) => {
+    if (value.length < MIN_TOKEN_LENGTH) problems.push(`GATEWAY_DIRECT_DEBIT_TOKENS: value ${i + 1} is ${value.length} characters; the Authorization value set in the direct debit portal is a secret: make it random and at least ${MIN_TOKEN_LENGTH} characters`);
+  });
   const adminToken = env.GATEWAY_ADMIN_TOKEN?.trim() || undefined;
   if (adminToken !== undefined && adminToken.length < MIN_TOKEN_LENGTH) problems.push(`GATEWAY_ADMIN_TOKEN is ${adminToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
 
@@ -166,10 +177,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const configuredTypes = CORE_EVENT_TYPES.filter((type) => core[type].tokens.length > 0 || core[type].noAuth);
-  if (configuredTypes.length === 0 && cashSecrets.length === 0) {
+  if (configuredTypes.length === 0 && cashSecrets.length === 0 && directDebitValues.length === 0) {
     problems.push(
       'nothing to receive: set GATEWAY_CORE_TOKENS_<TYPE> (MONEY_IN, STATUS_UPDATE, CEP, REFUND, REPORT) to the token registered with each core webhook, ' +
-        'GATEWAY_CORE_NO_AUTH for types registered with auth_type NO_AUTH, and/or GATEWAY_CASH_SECRET_TOKENS',
+        'GATEWAY_CORE_NO_AUTH for types registered with auth_type NO_AUTH, GATEWAY_CASH_SECRET_TOKENS, and/or GATEWAY_DIRECT_DEBIT_TOKENS',
     );
   }
   if (parsed.success && parsed.data.GATEWAY_HEADERS_TIMEOUT_MS > parsed.data.GATEWAY_REQUEST_TIMEOUT_MS) {
@@ -189,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     core,
     cash: { secretTokens: cashSecrets.map((s) => s.toLowerCase()), toleranceSeconds: e.GATEWAY_CASH_TOLERANCE_SECONDS },
+    directDebit: { authorizationValues: directDebitValues },
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     headersTimeoutMs: e.GATEWAY_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.GATEWAY_REQUEST_TIMEOUT_MS,

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { credentialHeaders } from './auth.ts';
 import type { GatewayConfig } from './config.ts';
 import { evaluateCash, evaluateCore, type EvaluationDeps } from './evaluate.ts';
+import { evaluateDirectDebit } from './direct-debit.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { problem, type ProblemCode } from './problems.ts';
 
@@ -66,6 +67,8 @@ async function replay(event: StoredEvent, deps: EvaluationDeps): Promise<Omit<Re
   const evaluation =
     event.source === 'cash'
       ? evaluateCash(event.rawBody)
+      : event.source === 'direct_debit'
+        ? evaluateDirectDebit(event.rawBody)
       : (CORE_EVENT_TYPES as string[]).includes(event.eventType)
         ? await evaluateCore(event.eventType as CoreEventType, event.rawBody, deps)
         : undefined;

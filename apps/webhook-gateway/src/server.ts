@@ -2,7 +2,7 @@
 // keeps raw bodies, the probes, metrics and admin API (gatewayOps), and the error answers. Each
 // delivery is authenticated before its body is read, evaluated (evaluate.ts), committed
 // (intake.ts) and only then answered.
-import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, gatewayWebhooks, type CashAnswer, type CoreEventType, type GatewayProblem, type MoneyInRejected, type Received } from '@paykit/contracts';
+import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, DIRECT_DEBIT_WEBHOOK_PATH, CORE_EVENT_TYPES, gatewayWebhooks, type CashAnswer, type CoreEventType, type GatewayProblem, type MoneyInRejected, type Received } from '@paykit/contracts';
 import { StoreInputError, StoreUnavailableError, createAccountStore, createEventStore, migrate, openDatabase, withLongStatements, type Account, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
 import { initServer, type RequestValidationError } from '@ts-rest/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -10,6 +10,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { createAccountCache } from './account-cache.ts';
 import { cashHeadersPresent, coreAuthenticator, credentialHeaders, verifyCash } from './auth.ts';
 import type { GatewayConfig } from './config.ts';
+import { directDebitAuthenticator, evaluateDirectDebit } from './direct-debit.ts';
 import { evaluateCash, evaluateCore, type Evaluation, type EvaluationDeps, type Refusal } from './evaluate.ts';
 import { keptHeaders, storeEvaluation, type IntakeResult } from './intake.ts';
 import { createLogger } from './logging.ts';
@@ -98,6 +99,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const replayDeps: EvaluationDeps = { readAccount: (clabe, deadline) => accounts.lookup(clabe, { deadline }), rules };
   const now = options.now ?? (() => new Date());
   const authenticators = new Map(CORE_EVENT_TYPES.map((type) => [CORE_EVENT_PATHS[type] as string, coreAuthenticator(type, config.core[type])]));
+  authenticators.set(DIRECT_DEBIT_WEBHOOK_PATH, directDebitAuthenticator(config.directDebit));
 
   const app = Fastify({
     logger: false,
@@ -141,7 +143,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return refuse(request, reply, 503, 'internal_error', 'The gateway could not process this delivery and stored nothing; it will be accepted when redelivered.');
   });
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
-    refuse(request, reply, 404, 'not_found', `No route ${request.method} ${problemPath(request.url)}. Deliveries go to ${Object.values(CORE_EVENT_PATHS).join(', ')} or ${CASH_WEBHOOK_PATH}.`);
+    refuse(request, reply, 404, 'not_found', `No route ${request.method} ${problemPath(request.url)}. Deliveries go to ${Object.values(CORE_EVENT_PATHS).join(', ')}, ${CASH_WEBHOOK_PATH} or ${DIRECT_DEBIT_WEBHOOK_PATH}.`);
   app.setNotFoundHandler(notFound);
   app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
@@ -224,6 +226,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return { status: 200, body: { status: 'received', message: result.duplicate ? 'Already stored.' : 'Stored.' } };
   };
 
+  /** A direct debit delivery, authenticated by its headers before the body was read. */
+  const handleDirectDebit = async (request: FastifyRequest, raw: Buffer): Promise<ReceivedAnswer | ProblemAnswer> => {
+    const evaluation = evaluateDirectDebit(raw);
+    if ('refused' in evaluation) return refusal(request, evaluation.status, evaluation.error, evaluation.message);
+    const result = await commit(request, raw, evaluation);
+    if ('body' in result) return result;
+    return { status: 200, body: { received: true, duplicate: result.duplicate, seq: result.seq } };
+  };
+
   /** Why a delivery is not authenticated, judged on its headers alone; undefined when it is (request.authenticatedBy says how). */
   const authenticationProblem = (request: FastifyRequest): string | undefined => {
     const route = routeOf(request);
@@ -263,6 +274,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         coreRefund: coreRoute('REFUND'),
         coreReport: coreRoute('REPORT'),
         cash: ({ body, request }) => handleCash(request, body as Buffer),
+        directDebit: async ({ body, request }) => {
+          const answer = await handleDirectDebit(request, body as Buffer);
+          // The route's contract answers 200 when stored; every other answer is a problem.
+          return answer.status === 200 ? { status: 200, body: answer.body } : answer;
+        },
       }),
       webhooks,
       { responseValidation: false, requestValidationErrorHandler: invalidRequest },

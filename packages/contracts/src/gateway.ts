@@ -38,6 +38,10 @@ export const CORE_EVENT_PATHS = {
 export type CoreEventType = keyof typeof CORE_EVENT_PATHS;
 export const CORE_EVENT_TYPES = Object.keys(CORE_EVENT_PATHS) as CoreEventType[];
 export const CASH_WEBHOOK_PATH = '/webhooks/cash';
+/** Direct debit deliveries (charge_result), authenticated by the Authorization value the operator set in the portal. */
+export const DIRECT_DEBIT_WEBHOOK_PATH = '/webhooks/direct-debit';
+/** The sources of stored events. */
+export const EventSourceName = z.enum(['core', 'cash', 'direct_debit']);
 
 /** What every inbound route may answer besides success. */
 const inboundErrors = {
@@ -64,7 +68,7 @@ export const DriftNote = z.object({ path: z.string(), kind: z.string(), expected
 
 export const StoredEventView = z.object({
   seq: z.string(),
-  source: z.enum(['core', 'cash']),
+  source: EventSourceName,
   eventType: z.string(),
   dedupeKey: z.string(),
   idMsg: z.string().nullable(),
@@ -98,7 +102,7 @@ export type ReplayView = z.infer<typeof ReplayView>;
 const adminHeaders = z.object({ authorization: z.string() });
 const adminErrors = { 401: GatewayProblem, 403: GatewayProblem, 503: GatewayProblem } as const;
 
-/** Where the platform delivers: one URL per core event type, one for cash. */
+/** Where the platform delivers: one URL per core event type, one for cash, one for direct debit. */
 export const gatewayWebhooks = c.router({
   coreMoneyIn: {
     ...coreRoute(CORE_EVENT_PATHS.MONEY_IN, 'MONEY_IN: stored, then 201 (SPEI_CREDIT accepted), 200 (INT_CREDIT) or 422 with refundReason'),
@@ -115,6 +119,14 @@ export const gatewayWebhooks = c.router({
     contentType: 'application/json',
     body: z.unknown(),
     responses: { 200: CashAnswer, ...inboundErrors },
+  },
+  directDebit: {
+    method: 'POST',
+    path: DIRECT_DEBIT_WEBHOOK_PATH,
+    summary: 'Direct debit deliveries {event, timestamp, data} (charge_result): 200 once stored',
+    contentType: 'application/json',
+    body: z.unknown(),
+    responses: { 200: Received, ...inboundErrors },
   },
 });
 
@@ -135,7 +147,7 @@ export const gatewayOps = c.router({
     summary: 'Stored events, newest first (admin token)',
     headers: adminHeaders,
     query: z.object({
-      source: z.enum(['core', 'cash']).optional(),
+      source: EventSourceName.optional(),
       eventType: z.string().optional(),
       outcome: Outcome.optional(),
       before: z.string().regex(/^\d+$/).optional(),

@@ -53,7 +53,7 @@ export const DeliveryAttempt = z.object({
 export const Delivery = z.object({
   id: z.string(),
   clientId: z.string(),
-  product: z.enum(['core', 'cash']),
+  product: z.enum(['core', 'cash', 'direct-debit']),
   eventType: z.string(),
   eventId: z.string(),
   url: z.string(),
@@ -63,6 +63,16 @@ export const Delivery = z.object({
   body: z.unknown(),
 });
 export type Delivery = z.infer<typeof Delivery>;
+
+/** The outcome of a direct debit charge (the charge_result webhook's data). */
+export const ChargeResultRequest = z.object({
+  result: z.enum(['confirmed', 'declined', 'canceled']),
+  /** Why it was declined (the documentation shows insufficient_funds); declined only. */
+  declinedReason: z.string().min(1).optional(),
+  /** Penny validation's result as the event carries it (the documentation shows matched and NO_MATCH). */
+  ownershipVerificationResult: z.string().min(1).optional(),
+});
+export type ChargeResultRequest = z.infer<typeof ChargeResultRequest>;
 
 export const Counters = z.object({
   tokenCreations: z.number().int(),
@@ -192,6 +202,12 @@ export const Seed = z.object({
           }),
         )
         .default([]),
+      /**
+       * Where charge_result events go, as configured in the platform's portal: the URL and the
+       * Authorization header value sent with every delivery. `form: 'older'` sends the older
+       * documented data ({charge_id, charge_result, charge_reference} only).
+       */
+      webhook: z.object({ url: z.url(), authorization: z.string().min(1), form: z.enum(['current', 'older']).default('current') }).optional(),
     })
     .optional(),
   cash: z.object({ apiKey: z.string().length(32), apiSecret: z.string().min(16) }).array().default([]),
@@ -293,6 +309,15 @@ export const sandboxControl = c.router(
       /** Only needed when two clients were sent a report of the same name. */
       query: z.object({ clientId: Uuid.optional() }),
       responses: { 200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: z.string() }), 404: Problem, 409: Problem },
+    },
+
+    triggerChargeResult: {
+      method: 'POST',
+      path: '/direct-debit/charges/:chargeId/result',
+      summary: 'A pending direct debit charge reaches its final outcome: its charge_result event is delivered to the direct debit webhook',
+      pathParams: z.object({ chargeId: Uuid }),
+      body: ChargeResultRequest,
+      responses: { 200: z.object({ chargeId: Uuid, status: z.string(), deliveryIds: z.array(z.string()) }), 404: Problem, 409: Problem },
     },
 
     createCashOperation: {

@@ -1,11 +1,12 @@
 // The direct debit client: x-api-key on every request, customers, instruments as pages that are
-// async iterables, charges. Errors are the runtime's: a validation failure is a 422 whose
+// async iterables and their creation, charges in their two documented forms. Errors are the runtime's: a validation failure is a 422 whose
 // `detail[{loc,msg,type}]` the UnprocessableError exposes as `error.detail`.
 import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
 import type { Client } from './generated/client/index.ts';
-import { createCharge, createCustomer, listInstruments } from './generated/sdk.gen.ts';
-import type { Charge, ChargeCreateRequest, Customer, CustomerCreateRequest, DirectDebitInstrument, InstrumentPage } from './generated/types.gen.ts';
-import { zCreateChargeResponse, zCreateCustomerResponse, zListInstrumentsResponse } from './generated/zod.gen.ts';
+import { checkChargeBody } from './charge-input.ts';
+import { createCharge, createCustomer, createInstrument, listInstruments } from './generated/sdk.gen.ts';
+import type { Charge, ChargeCreateRequest, Customer, CustomerCreateRequest, DirectDebitInstrument, InstrumentCreateRequest, InstrumentPage } from './generated/types.gen.ts';
+import { zCreateChargeResponse, zCreateCustomerResponse, zCreateInstrumentResponse, zListInstrumentsResponse } from './generated/zod.gen.ts';
 import { walkItems, walkPages } from './pagination.ts';
 
 export interface DirectDebitClientOptions extends ClientOptions {
@@ -39,10 +40,19 @@ export interface DirectDebitClient {
     pages(params?: InstrumentPageParams, options?: RequestOptions): AsyncIterable<InstrumentPage>;
     /** One page: GET /instruments?limit&cursor. */
     page(params?: InstrumentPageParams, options?: RequestOptions): Promise<InstrumentPage>;
+    /**
+     * POST /instruments: a CLABE (`{type: 'mx_clabe', customer_id, mx_clabe: {identifier}}`) or a
+     * debit card (`{type: 'mx_direct_debit_card', customer_id, mx_direct_debit_card: {card_number, bank}}`).
+     */
+    create(body: InstrumentCreateRequest, options?: RequestOptions): Promise<DirectDebitInstrument>;
   };
   charges: {
-    /** POST /charges. Neither its body nor the charge returned is shown by the reference: both are open objects. */
-    create(body?: ChargeCreateRequest, options?: RequestOptions): Promise<Charge>;
+    /**
+     * POST /charges in one of the two documented forms: inline (`inline_customer` +
+     * `inline_instrument`) or stored (`customer_id` + `instrument_id`); amount a JSON number of
+     * pesos, currency "mxn". A body of neither form is refused before sending (RequestValidationError).
+     */
+    create(body: ChargeCreateRequest, options?: RequestOptions): Promise<Charge>;
   };
 }
 
@@ -72,10 +82,15 @@ export function createDirectDebitClient(options: DirectDebitClientOptions): Dire
       list: (params = {}, requestOptions) => walkItems(pages({ limit: params.limit }, requestOptions), (p) => p.instruments),
       pages,
       page,
+      create: (body, requestOptions) =>
+        invoke<DirectDebitInstrument>(ctx, 'createInstrument', zCreateInstrumentResponse, (extra) => createInstrument({ client: sdk, body, ...extra }), requestOptions),
     },
     charges: {
-      create: (body = {}, requestOptions) =>
-        invoke<Charge>(ctx, 'createCharge', zCreateChargeResponse, (extra) => createCharge({ client: sdk, body, ...extra }), requestOptions),
+      // async: a body refused before sending is a rejected promise, like every other failure.
+      create: async (body, requestOptions) => {
+        const checked = checkChargeBody(body);
+        return invoke<Charge>(ctx, 'createCharge', zCreateChargeResponse, (extra) => createCharge({ client: sdk, body: checked, ...extra }), requestOptions);
+      },
     },
   };
 }

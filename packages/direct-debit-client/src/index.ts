@@ -9,6 +9,19 @@ export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 // The hand-written layer.
 export { createDirectDebitClient, type DirectDebitClient, type DirectDebitClientOptions, type InstrumentListParams, type InstrumentPageParams } from './client.ts';
 export {
+  CHARGE_OUTCOMES,
+  DirectDebitEventError,
+  createDirectDebitWebhookVerifier,
+  isChargeResult,
+  parseDirectDebitEvent,
+  type ChargeOutcome,
+  type ChargeResult,
+  type DirectDebitEvent,
+  type OtherDirectDebitEvent,
+} from './events.ts';
+export { checkChargeBody } from './charge-input.ts';
+export {
+  WebhookVerificationError,
   PaykitError,
   ApiError,
   ConfigurationError,

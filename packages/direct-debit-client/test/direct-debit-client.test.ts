@@ -1,5 +1,6 @@
 // The direct debit client over real HTTP against the sandbox (a separate process).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   RequestValidationError,
   UnauthorizedError,
   UnprocessableError,
+  type ChargeCreateRequest,
   type DirectDebitInstrument,
   type InstrumentPage,
 } from '@paykit/direct-debit-client';
@@ -101,7 +103,7 @@ describe('instruments.list', () => {
     const second = await dd.instruments.page({ limit: 3, cursor: first.next_cursor });
     expect(second.instruments.map((i) => i.id)).toEqual(added.slice(0, 3));
     expect(second.has_previous).toBe(true);
-    expect(second.instruments[0]!.mx_clabe?.clabe).toBe('014180000000000000');
+    expect(second.instruments[0]!.mx_clabe).toMatchObject({ identifier: '014180000000000000' });
   });
 
   it('the default page size is the service default, 100', async () => {
@@ -171,9 +173,40 @@ describe('customers and charges', () => {
     expect(Number.isNaN(Date.parse(customer.created_at))).toBe(false);
   });
 
-  it('charges.create passes an open body through and returns the open charge', async () => {
-    const charge = await client().charges.create({ amount: '150.00', instrument_id: SEEDED_INSTRUMENTS[0] });
-    expect(charge).toMatchObject({ status: 'pending', request: { amount: '150.00', instrument_id: SEEDED_INSTRUMENTS[0] } });
-    expect(typeof charge.id).toBe('string');
+  it('instruments.create sends the documented mx_clabe body and the card body, and returns the instruments', async () => {
+    const dd = client();
+    const clabe = await dd.instruments.create({ type: 'mx_clabe', customer_id: CUSTOMER, mx_clabe: { identifier: '012180015118333755' } });
+    expect(clabe).toMatchObject({ type: 'mx_clabe', customer_id: CUSTOMER, mx_clabe: { identifier: '012180015118333755' } });
+    const card = await dd.instruments.create({ type: 'mx_direct_debit_card', customer_id: CUSTOMER, mx_direct_debit_card: { card_number: '5579072268574100', bank: 'mx_santander' } });
+    expect(card.mx_direct_debit_card).toEqual({ card_number: '5579072268574100', bank: 'mx_santander' });
+  });
+
+  it('charges.create sends both documented forms and returns the pending charge', async () => {
+    const dd = client();
+    // The documentation's inline charge, exactly as its page shows it.
+    const documented = JSON.parse(readFileSync(new URL('../../contracts/fixtures/documented/direct-debit/request.charges.create.inline.json', import.meta.url), 'utf8')) as { payload: ChargeCreateRequest };
+    const inline = await dd.charges.create(documented.payload);
+    expect(inline).toMatchObject({ status: 'pending', amount: 100, currency: 'mxn', inline_instrument: { identifier: '012180015118333755', bank: null }, customer_id: null });
+    const stored = await dd.charges.create({ currency: 'mxn', amount: 99.5, reference: 'sub-2', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0]! });
+    expect(stored).toMatchObject({ status: 'pending', amount: 99.5, instrument_id: SEEDED_INSTRUMENTS[0], inline_instrument: null });
+  });
+
+  it('charges.create refuses a mixed or incomplete body, a string amount and a bad identifier before sending, never showing the number', async () => {
+    const counter = countingFetch();
+    const dd = client({ fetch: counter.fetch });
+    const card = '5579072268574100';
+    const bodies: unknown[] = [
+      { currency: 'mxn', amount: 1, reference: 'r', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0], inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' } },
+      { currency: 'mxn', amount: '100.00', reference: 'r', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0] },
+      { currency: 'mxn', amount: 1.005, reference: 'r', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0] },
+      { currency: 'mxn', amount: 1, reference: 'r', inline_customer: { name: 'A', document_type: 'mx_rfc', document_number: 'X' }, inline_instrument: { type: 'mx_direct_debit_card', identifier: `${card}99x`, bank: 'mx_santander' } },
+      { currency: 'usd', amount: 1, reference: 'r', customer_id: CUSTOMER },
+    ];
+    for (const body of bodies) {
+      const error = await dd.charges.create(body as never).catch((e: unknown) => e);
+      expect(error, JSON.stringify(body)).toBeInstanceOf(RequestValidationError);
+      expect(String((error as Error).message)).not.toContain(card);
+    }
+    expect(counter.urls).toEqual([]);
   });
 });

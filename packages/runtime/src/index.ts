@@ -15,6 +15,7 @@ export * from './card.ts';
 export * from './rfc.ts';
 export * from './idempotency.ts';
 export * from './signing.ts';
+export * from './webhook-body.ts';
 export * from './invoke.ts';
 export * from './client-context.ts';
 export * from './sdk-client.ts';

@@ -5,7 +5,7 @@ import { StoreInputError } from './errors.ts';
 import { isUtf8 } from 'node:buffer';
 import { isJsonbReady, toJsonbText } from './jsonb-text.ts';
 
-export const SOURCES: readonly EventSource[] = ['core', 'cash'];
+export const SOURCES: readonly EventSource[] = ['core', 'cash', 'direct_debit'];
 export const OUTCOMES: readonly Outcome[] = ['accepted', 'rejected', 'flagged', 'stored'];
 
 /** Column values, in the forms the batch insert sends (a JSON document and the bodies, see event-batch.ts). */

@@ -16,7 +16,7 @@ import type { CommitInfo } from './group-commit.ts';
 
 export type { CommitInfo } from './group-commit.ts';
 
-export type EventSource = 'core' | 'cash';
+export type EventSource = 'core' | 'cash' | 'direct_debit';
 export type Outcome = 'accepted' | 'rejected' | 'flagged' | 'stored';
 
 export interface DriftNote {

@@ -99,6 +99,7 @@ export async function registerControl(app: FastifyInstance, deps: ControlDeps): 
         throw error;
       }
     },
+    triggerChargeResult: ({ params, body }) => attempt(() => products.directDebit.settleCharge(params.chargeId, body)),
     createCashOperation: ({ body }) => attempt(() => products.cash.createOperation(body)),
     setCashOperationStatus: ({ params, body }) => attempt(() => products.cash.setOperationStatus(params.operationId, body.status)),
   });

@@ -30,7 +30,7 @@ function fail(answer: { status: number; body: unknown }): never {
 
 export async function eventsList(ctx: Context, options: { type?: string; source?: string; outcome?: string; before?: string; limit?: string }): Promise<void> {
   const { client, headers, url } = admin(ctx);
-  const query = { eventType: options.type, source: options.source as 'core' | 'cash' | undefined, outcome: options.outcome as 'accepted' | undefined, before: options.before, limit: options.limit === undefined ? undefined : Number(options.limit) };
+  const query = { eventType: options.type, source: options.source as 'core' | 'cash' | 'direct_debit' | undefined, outcome: options.outcome as 'accepted' | undefined, before: options.before, limit: options.limit === undefined ? undefined : Number(options.limit) };
   const answer = await call(url, () => client.listEvents({ headers, query }));
   if (answer.status !== 200) fail(answer);
   ctx.out.result(

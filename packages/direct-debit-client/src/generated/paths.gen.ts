@@ -29,7 +29,11 @@ export interface paths {
         /** List instruments (cursor-paginated) */
         get: operations["listInstruments"];
         put?: never;
-        post?: never;
+        /**
+         * Create an instrument (a CLABE account or a debit card of a customer)
+         * @description The reference does not show this operation; the documentation page in x-source does (both bodies, and the answer for a debit card). `type` says which of `mx_clabe` and `mx_direct_debit_card` carries the details. The documentation writes the CLABE as `mx_clabe.identifier`, where the reference's instrument says `mx_clabe.clabe`: the documented word is sent.
+         */
+        post: operations["createInstrument"];
         delete?: never;
         options?: never;
         head?: never;
@@ -47,7 +51,7 @@ export interface paths {
         put?: never;
         /**
          * Create a charge
-         * @description The reference lists this operation (header x-api-key, returns a charge) but shows neither its request body nor the charge it returns, nor its success status code.
+         * @description The reference lists this operation (header x-api-key, returns a charge) but shows neither its request body nor the charge it returns, nor its success status code. The documentation page in x-source shows both bodies: a charge takes either the customer and the instrument inline (`inline_customer` + `inline_instrument`) or the ids of stored ones (`customer_id` + `instrument_id`); the charge is created `pending` and its outcome arrives later as a `charge_result` webhook.
          */
         post: operations["createCharge"];
         delete?: never;
@@ -57,7 +61,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    charge_result: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A charge reached its final outcome
+         * @description Sent to the URL configured in the portal (Settings → Webhooks) when a charge is confirmed, declined or canceled (penny validation, the risk engine, or the banking network; chargebacks too). The receiver answers 200 or 201 promptly; otherwise the platform retries once an hour, up to 10 times. Authentication: the documentation's webhooks guide says the platform sends an `Authorization` header whose value the operator sets in the portal; it shows no signature over the body.
+         */
+        post: operations["receiveChargeResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A direct debit customer to create. */
@@ -117,6 +142,50 @@ export interface components {
             /** @default true */
             can_debit: boolean | null;
         };
+        /** @description CLABE account details as the documentation writes them: the CLABE in `identifier` (the reference's `MxClabe` calls it `clabe`). */
+        MxClabeIdentifier: {
+            /**
+             * @description CLABE, 18 digits.
+             * @example 012180015118333755
+             */
+            identifier: string;
+            /** @default true */
+            can_credit: boolean | null;
+            /** @default true */
+            can_debit: boolean | null;
+        };
+        /** @description Body of POST /instruments: a CLABE account (`type` mx_clabe, details in `mx_clabe`) or a debit card (`type` mx_direct_debit_card, details in `mx_direct_debit_card`), always of a customer. */
+        InstrumentCreateRequest: components["schemas"]["ClabeInstrumentCreateRequest"] | components["schemas"]["CardInstrumentCreateRequest"];
+        /** @description A CLABE account of a customer, to create. */
+        ClabeInstrumentCreateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mx_clabe";
+            /** Format: uuid */
+            customer_id: string;
+            mx_clabe: {
+                /**
+                 * @description CLABE, 18 digits (the reference's word for it is `clabe`).
+                 * @example 012180015118333755
+                 */
+                identifier: string;
+            };
+            description?: string | null;
+        };
+        /** @description A debit card of a customer, to create. */
+        CardInstrumentCreateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mx_direct_debit_card";
+            /** Format: uuid */
+            customer_id: string;
+            mx_direct_debit_card: components["schemas"]["MxDirectDebitCard"];
+            description?: string | null;
+        };
         /** @description Debit card details (instruments of type mx_direct_debit_card). */
         MxDirectDebitCard: {
             card_number: string;
@@ -133,13 +202,13 @@ export interface components {
             type: components["schemas"]["InstrumentType"];
             description?: string | null;
             status?: components["schemas"]["InstrumentStatus"];
-            /** @description Set for type mx_clabe. */
-            mx_clabe?: components["schemas"]["MxClabe"] | null;
+            /** @description Set for type mx_clabe. The documentation writes the CLABE as `identifier`, the reference as `clabe`: either form is read. */
+            mx_clabe?: components["schemas"]["MxClabeIdentifier"] | components["schemas"]["MxClabe"] | null;
             /** @description Set for type mx_direct_debit_card. */
             mx_direct_debit_card?: components["schemas"]["MxDirectDebitCard"] | null;
             /**
-             * @description ISO 4217 currency code.
-             * @example MXN
+             * @description ISO 4217 currency code. The documentation's answers write it lowercase (`mxn`); read it case-insensitively.
+             * @example mxn
              */
             currency?: string | null;
             ownership_verification_result?: components["schemas"]["OwnershipVerificationResult"] | null;
@@ -160,14 +229,130 @@ export interface components {
             has_previous: boolean;
             next_cursor?: string | null;
         };
-        /** @description Request body of POST /charges. Its fields are not shown by the reference. */
-        ChargeCreateRequest: {
-            [key: string]: unknown;
+        /** @description Body of POST /charges. The reference does not show it; the documentation shows two forms: the customer and the instrument inline, or the ids of a stored customer and instrument. Amounts are JSON numbers in pesos (100, 100.0); currency is lowercase `mxn`. */
+        ChargeCreateRequest: components["schemas"]["InlineChargeCreateRequest"] | components["schemas"]["StoredChargeCreateRequest"];
+        /** @description A charge with the customer and the instrument given inline (nothing stored beforehand). */
+        InlineChargeCreateRequest: {
+            currency: components["schemas"]["ChargeCurrency"];
+            amount: components["schemas"]["ChargeAmount"];
+            /** @description Your reference for the charge; the charge_result webhook echoes it as `charge_reference`. */
+            reference: string;
+            inline_instrument: components["schemas"]["InlineInstrument"];
+            inline_customer: components["schemas"]["InlineCustomer"];
         };
-        /** @description A direct debit charge. Its fields are not shown by the reference. */
+        /** @description A charge on a stored customer and one of its stored instruments. */
+        StoredChargeCreateRequest: {
+            currency: components["schemas"]["ChargeCurrency"];
+            amount: components["schemas"]["ChargeAmount"];
+            /** @description Your reference for the charge; the charge_result webhook echoes it as `charge_reference`. */
+            reference: string;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            instrument_id: string;
+        };
+        /**
+         * @description Currency of a charge, lowercase as documented (`mxn`).
+         * @example mxn
+         */
+        ChargeCurrency: string;
+        /**
+         * @description Amount in pesos, a JSON number: the request shows `100`, the answer `100.0`. Read as a decimal, never as a float sum.
+         * @example 100
+         */
+        ChargeAmount: number;
+        /** @description An instrument given inline in a charge: its type and identifier (a CLABE, or a card number with its bank). The answer echoes it with `bank` null for a CLABE. */
+        InlineInstrument: {
+            type: components["schemas"]["InstrumentType"];
+            /** @description The CLABE (18 digits) or the card number. */
+            identifier: string;
+            /** @description The card's bank (mx_direct_debit_card); null for a CLABE. */
+            bank?: components["schemas"]["Bank"] | null;
+        };
+        /** @description A customer given inline in a charge (the fields of a customer to create). */
+        InlineCustomer: {
+            name: string;
+            document_type: string;
+            document_number: string;
+            email?: string | null;
+            phone_number?: string | null;
+        };
+        /** @description A direct debit charge, as the documentation shows it on creation (status `pending`); its outcome arrives as a `charge_result` webhook. Fields that do not apply are null. */
         Charge: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            org_id?: string;
+            /** @description `pending` on creation; the other statuses are not shown (read as any string). */
+            status: string;
+            amount: components["schemas"]["ChargeAmount"];
+            currency: components["schemas"]["ChargeCurrency"];
+            reference?: string | null;
+            instrument_id?: string | null;
+            customer_id?: string | null;
+            inline_instrument?: components["schemas"]["InlineInstrument"] | null;
+            inline_customer?: components["schemas"]["InlineCustomer"] | null;
+            declined_reason?: string | null;
+            declined_reason_rail?: string | null;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            updated_at?: string | null;
+            /** Format: date-time */
+            result_at?: string | null;
+            /** Format: date-time */
+            chargeback_at?: string | null;
+        } & {
             [key: string]: unknown;
         };
+        /**
+         * @description Final outcome of a charge. The documentation writes these lowercase; enum case varies across its pages (`matched`, `NO_MATCH`), so a receiver reads them case-insensitively.
+         * @enum {string}
+         */
+        ChargeResult: "confirmed" | "declined" | "canceled";
+        /** @description Every direct debit webhook: `{event, timestamp, data}`. `timestamp` is ISO 8601 (with microseconds and Z in the examples). */
+        DirectDebitWebhookEvent: {
+            /** @description The event type (`charge_result`). */
+            event: string;
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description `charge_result`: a charge reached its final outcome (confirmed, declined, canceled; chargebacks come as charge_result too). The current form carries every field, those unrelated to the outcome null; an older documented form carries only `charge_id`, `charge_result` and `charge_reference`, so only those three are required. */
+        ChargeResultEvent: {
+            /** @constant */
+            event: "charge_result";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["ChargeResultData"];
+        };
+        /** @description The outcome of one charge. */
+        ChargeResultData: {
+            /** Format: uuid */
+            charge_id: string;
+            /** @description confirmed, declined or canceled (see ChargeResult); case varies, read case-insensitively. */
+            charge_result: string;
+            charge_reference: string | null;
+            debt_id?: string | null;
+            /** @description Why a charge was declined (`insufficient_funds` in the documentation); null otherwise. */
+            declined_reason?: string | null;
+            risk_status?: string | null;
+            risk_reason?: string | null;
+            /** @description Result of penny validation: the documentation writes `matched` in one example and `NO_MATCH`/`ERRORED` in another; read case-insensitively (see OwnershipVerificationResult). */
+            ownership_verification_result?: string | null;
+            /** Format: date-time */
+            ownership_verification_result_at?: string | null;
+            ownership_information?: components["schemas"]["OwnershipInformation"] | null;
+        };
+        /** @description Who the bank says owns the instrument (penny validation). */
+        OwnershipInformation: {
+            name?: string | null;
+            document_id?: string | null;
+        };
+        /** @description The receiver's answer; the platform reads only the status (200 or 201). */
+        ChargeResultAnswer: unknown;
         /** @description Body of a 422 validation failure. */
         ValidationError: {
             detail?: components["schemas"]["ValidationErrorItem"][];
@@ -273,6 +458,33 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    createInstrument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstrumentCreateRequest"];
+            };
+        };
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            /** @description The instrument (the documentation shows its body, not its status code). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectDebitInstrument"];
+                };
+            };
+            default: components["responses"]["OtherError"];
+        };
+    };
     createCharge: {
         parameters: {
             query?: never;
@@ -280,14 +492,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["ChargeCreateRequest"];
             };
         };
         responses: {
             401: components["responses"]["Unauthorized"];
-            /** @description The charge (the reference says only "charge"). */
+            /** @description The charge (the reference says only "charge"; the documentation shows its body). */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -297,6 +509,38 @@ export interface operations {
                 };
             };
             default: components["responses"]["OtherError"];
+        };
+    };
+    receiveChargeResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The value the operator configured for the endpoint in the portal. */
+                Authorization?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargeResultEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -5,6 +5,8 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:4010/direct-debit' | (string & {});
 };
 
+export type Webhooks = ReceiveChargeResultWebhookRequest;
+
 /**
  * A direct debit customer to create.
  */
@@ -65,6 +67,52 @@ export type MxClabe = {
 };
 
 /**
+ * CLABE account details as the documentation writes them: the CLABE in `identifier` (the reference's `MxClabe` calls it `clabe`).
+ */
+export type MxClabeIdentifier = {
+    /**
+     * CLABE, 18 digits.
+     */
+    identifier: string;
+    can_credit?: boolean | null;
+    can_debit?: boolean | null;
+};
+
+/**
+ * Body of POST /instruments: a CLABE account (`type` mx_clabe, details in `mx_clabe`) or a debit card (`type` mx_direct_debit_card, details in `mx_direct_debit_card`), always of a customer.
+ */
+export type InstrumentCreateRequest = ({
+    type: 'mx_clabe';
+} & ClabeInstrumentCreateRequest) | ({
+    type: 'mx_direct_debit_card';
+} & CardInstrumentCreateRequest);
+
+/**
+ * A CLABE account of a customer, to create.
+ */
+export type ClabeInstrumentCreateRequest = {
+    type: 'mx_clabe';
+    customer_id: string;
+    mx_clabe: {
+        /**
+         * CLABE, 18 digits (the reference's word for it is `clabe`).
+         */
+        identifier: string;
+    };
+    description?: string | null;
+};
+
+/**
+ * A debit card of a customer, to create.
+ */
+export type CardInstrumentCreateRequest = {
+    type: 'mx_direct_debit_card';
+    customer_id: string;
+    mx_direct_debit_card: MxDirectDebitCard;
+    description?: string | null;
+};
+
+/**
  * Debit card details (instruments of type mx_direct_debit_card).
  */
 export type MxDirectDebitCard = {
@@ -83,15 +131,15 @@ export type DirectDebitInstrument = {
     description?: string | null;
     status?: InstrumentStatus;
     /**
-     * Set for type mx_clabe.
+     * Set for type mx_clabe. The documentation writes the CLABE as `identifier`, the reference as `clabe`: either form is read.
      */
-    mx_clabe?: MxClabe | null;
+    mx_clabe?: MxClabeIdentifier | MxClabe | null;
     /**
      * Set for type mx_direct_debit_card.
      */
     mx_direct_debit_card?: MxDirectDebitCard | null;
     /**
-     * ISO 4217 currency code.
+     * ISO 4217 currency code. The documentation's answers write it lowercase (`mxn`); read it case-insensitively.
      */
     currency?: string | null;
     ownership_verification_result?: OwnershipVerificationResult | null;
@@ -112,18 +160,165 @@ export type InstrumentPage = {
 };
 
 /**
- * Request body of POST /charges. Its fields are not shown by the reference.
+ * Body of POST /charges. The reference does not show it; the documentation shows two forms: the customer and the instrument inline, or the ids of a stored customer and instrument. Amounts are JSON numbers in pesos (100, 100.0); currency is lowercase `mxn`.
  */
-export type ChargeCreateRequest = {
+export type ChargeCreateRequest = InlineChargeCreateRequest | StoredChargeCreateRequest;
+
+/**
+ * A charge with the customer and the instrument given inline (nothing stored beforehand).
+ */
+export type InlineChargeCreateRequest = {
+    currency: ChargeCurrency;
+    amount: ChargeAmount;
+    /**
+     * Your reference for the charge; the charge_result webhook echoes it as `charge_reference`.
+     */
+    reference: string;
+    inline_instrument: InlineInstrument;
+    inline_customer: InlineCustomer;
+};
+
+/**
+ * A charge on a stored customer and one of its stored instruments.
+ */
+export type StoredChargeCreateRequest = {
+    currency: ChargeCurrency;
+    amount: ChargeAmount;
+    /**
+     * Your reference for the charge; the charge_result webhook echoes it as `charge_reference`.
+     */
+    reference: string;
+    customer_id: string;
+    instrument_id: string;
+};
+
+/**
+ * Currency of a charge, lowercase as documented (`mxn`).
+ */
+export type ChargeCurrency = string;
+
+/**
+ * Amount in pesos, a JSON number: the request shows `100`, the answer `100.0`. Read as a decimal, never as a float sum.
+ */
+export type ChargeAmount = number;
+
+/**
+ * An instrument given inline in a charge: its type and identifier (a CLABE, or a card number with its bank). The answer echoes it with `bank` null for a CLABE.
+ */
+export type InlineInstrument = {
+    type: InstrumentType;
+    /**
+     * The CLABE (18 digits) or the card number.
+     */
+    identifier: string;
+    /**
+     * The card's bank (mx_direct_debit_card); null for a CLABE.
+     */
+    bank?: Bank | null;
+};
+
+/**
+ * A customer given inline in a charge (the fields of a customer to create).
+ */
+export type InlineCustomer = {
+    name: string;
+    document_type: string;
+    document_number: string;
+    email?: string | null;
+    phone_number?: string | null;
+};
+
+/**
+ * A direct debit charge, as the documentation shows it on creation (status `pending`); its outcome arrives as a `charge_result` webhook. Fields that do not apply are null.
+ */
+export type Charge = {
+    id: string;
+    org_id?: string;
+    /**
+     * `pending` on creation; the other statuses are not shown (read as any string).
+     */
+    status: string;
+    amount: ChargeAmount;
+    currency: ChargeCurrency;
+    reference?: string | null;
+    instrument_id?: string | null;
+    customer_id?: string | null;
+    inline_instrument?: InlineInstrument | null;
+    inline_customer?: InlineCustomer | null;
+    declined_reason?: string | null;
+    declined_reason_rail?: string | null;
+    created_at?: string;
+    updated_at?: string | null;
+    result_at?: string | null;
+    chargeback_at?: string | null;
     [key: string]: unknown;
 };
 
 /**
- * A direct debit charge. Its fields are not shown by the reference.
+ * Final outcome of a charge. The documentation writes these lowercase; enum case varies across its pages (`matched`, `NO_MATCH`), so a receiver reads them case-insensitively.
  */
-export type Charge = {
-    [key: string]: unknown;
+export type ChargeResult = 'confirmed' | 'declined' | 'canceled';
+
+/**
+ * Every direct debit webhook: `{event, timestamp, data}`. `timestamp` is ISO 8601 (with microseconds and Z in the examples).
+ */
+export type DirectDebitWebhookEvent = {
+    /**
+     * The event type (`charge_result`).
+     */
+    event: string;
+    timestamp: string;
+    data: {
+        [key: string]: unknown;
+    };
 };
+
+/**
+ * `charge_result`: a charge reached its final outcome (confirmed, declined, canceled; chargebacks come as charge_result too). The current form carries every field, those unrelated to the outcome null; an older documented form carries only `charge_id`, `charge_result` and `charge_reference`, so only those three are required.
+ */
+export type ChargeResultEvent = {
+    event: 'charge_result';
+    timestamp: string;
+    data: ChargeResultData;
+};
+
+/**
+ * The outcome of one charge.
+ */
+export type ChargeResultData = {
+    charge_id: string;
+    /**
+     * confirmed, declined or canceled (see ChargeResult); case varies, read case-insensitively.
+     */
+    charge_result: string;
+    charge_reference: string | null;
+    debt_id?: string | null;
+    /**
+     * Why a charge was declined (`insufficient_funds` in the documentation); null otherwise.
+     */
+    declined_reason?: string | null;
+    risk_status?: string | null;
+    risk_reason?: string | null;
+    /**
+     * Result of penny validation: the documentation writes `matched` in one example and `NO_MATCH`/`ERRORED` in another; read case-insensitively (see OwnershipVerificationResult).
+     */
+    ownership_verification_result?: string | null;
+    ownership_verification_result_at?: string | null;
+    ownership_information?: OwnershipInformation | null;
+};
+
+/**
+ * Who the bank says owns the instrument (penny validation).
+ */
+export type OwnershipInformation = {
+    name?: string | null;
+    document_id?: string | null;
+};
+
+/**
+ * The receiver's answer; the platform reads only the status (200 or 201).
+ */
+export type ChargeResultAnswer = unknown;
 
 /**
  * Body of a 422 validation failure.
@@ -226,8 +421,41 @@ export type ListInstrumentsResponses = {
 
 export type ListInstrumentsResponse = ListInstrumentsResponses[keyof ListInstrumentsResponses];
 
+export type CreateInstrumentData = {
+    body: InstrumentCreateRequest;
+    path?: never;
+    query?: never;
+    url: '/instruments';
+};
+
+export type CreateInstrumentErrors = {
+    /**
+     * Body not stated by the reference; read as anything.
+     */
+    401: unknown;
+    /**
+     * Validation failure.
+     */
+    422: ValidationError;
+    /**
+     * Any other error response.
+     */
+    default: unknown;
+};
+
+export type CreateInstrumentError = CreateInstrumentErrors[keyof CreateInstrumentErrors];
+
+export type CreateInstrumentResponses = {
+    /**
+     * The instrument (the documentation shows its body, not its status code).
+     */
+    '2XX': DirectDebitInstrument;
+};
+
+export type CreateInstrumentResponse = CreateInstrumentResponses[keyof CreateInstrumentResponses];
+
 export type CreateChargeData = {
-    body?: ChargeCreateRequest;
+    body: ChargeCreateRequest;
     path?: never;
     query?: never;
     url: '/charges';
@@ -246,9 +474,18 @@ export type CreateChargeErrors = {
 
 export type CreateChargeResponses = {
     /**
-     * The charge (the reference says only "charge").
+     * The charge (the reference says only "charge"; the documentation shows its body).
      */
     '2XX': Charge;
 };
 
 export type CreateChargeResponse = CreateChargeResponses[keyof CreateChargeResponses];
+
+export type ReceiveChargeResultWebhookPayload = ChargeResultEvent;
+
+export type ReceiveChargeResultWebhookRequest = {
+    body: ReceiveChargeResultWebhookPayload;
+    key: 'charge_result';
+    path?: never;
+    query?: never;
+};

@@ -93,12 +93,51 @@ export const zMxClabe = z.looseObject({
 });
 
 /**
+ * CLABE account details as the documentation writes them: the CLABE in `identifier` (the reference's `MxClabe` calls it `clabe`).
+ */
+export const zMxClabeIdentifier = z.looseObject({
+    identifier: z.string().regex(/^\d{18}$/),
+    can_credit: z.boolean().nullish().default(true),
+    can_debit: z.boolean().nullish().default(true)
+});
+
+/**
+ * A CLABE account of a customer, to create.
+ */
+export const zClabeInstrumentCreateRequest = z.looseObject({
+    type: z.literal('mx_clabe'),
+    customer_id: z.uuid(),
+    mx_clabe: z.looseObject({
+        identifier: z.string().regex(/^\d{18}$/)
+    }),
+    description: z.string().nullish()
+});
+
+/**
  * Debit card details (instruments of type mx_direct_debit_card).
  */
 export const zMxDirectDebitCard = z.looseObject({
     card_number: z.string(),
     bank: zBank
 });
+
+/**
+ * A debit card of a customer, to create.
+ */
+export const zCardInstrumentCreateRequest = z.looseObject({
+    type: z.literal('mx_direct_debit_card'),
+    customer_id: z.uuid(),
+    mx_direct_debit_card: zMxDirectDebitCard,
+    description: z.string().nullish()
+});
+
+/**
+ * Body of POST /instruments: a CLABE account (`type` mx_clabe, details in `mx_clabe`) or a debit card (`type` mx_direct_debit_card, details in `mx_direct_debit_card`), always of a customer.
+ */
+export const zInstrumentCreateRequest = z.discriminatedUnion('type', [
+    zClabeInstrumentCreateRequest,
+    zCardInstrumentCreateRequest
+]);
 
 /**
  * A CLABE account or a debit card of a customer. `type` says which of `mx_clabe` and `mx_direct_debit_card` carries the details.
@@ -110,7 +149,10 @@ export const zDirectDebitInstrument = z.looseObject({
     type: zInstrumentType,
     description: z.string().nullish(),
     status: zInstrumentStatus.optional(),
-    mx_clabe: zMxClabe.nullish(),
+    mx_clabe: z.union([
+        zMxClabeIdentifier,
+        zMxClabe
+    ]).nullish(),
     mx_direct_debit_card: zMxDirectDebitCard.nullish(),
     currency: z.string().nullish(),
     ownership_verification_result: zOwnershipVerificationResult.nullish(),
@@ -131,14 +173,142 @@ export const zInstrumentPage = z.looseObject({
 });
 
 /**
- * Request body of POST /charges. Its fields are not shown by the reference.
+ * Currency of a charge, lowercase as documented (`mxn`).
  */
-export const zChargeCreateRequest = z.record(z.string(), z.unknown());
+export const zChargeCurrency = z.string();
 
 /**
- * A direct debit charge. Its fields are not shown by the reference.
+ * Amount in pesos, a JSON number: the request shows `100`, the answer `100.0`. Read as a decimal, never as a float sum.
  */
-export const zCharge = z.record(z.string(), z.unknown());
+export const zChargeAmount = z.number().gt(0);
+
+/**
+ * A charge on a stored customer and one of its stored instruments.
+ */
+export const zStoredChargeCreateRequest = z.looseObject({
+    currency: zChargeCurrency,
+    amount: zChargeAmount,
+    reference: z.string(),
+    customer_id: z.uuid(),
+    instrument_id: z.uuid()
+});
+
+/**
+ * An instrument given inline in a charge: its type and identifier (a CLABE, or a card number with its bank). The answer echoes it with `bank` null for a CLABE.
+ */
+export const zInlineInstrument = z.looseObject({
+    type: zInstrumentType,
+    identifier: z.string(),
+    bank: zBank.nullish()
+});
+
+/**
+ * A customer given inline in a charge (the fields of a customer to create).
+ */
+export const zInlineCustomer = z.looseObject({
+    name: z.string(),
+    document_type: z.string(),
+    document_number: z.string(),
+    email: z.string().nullish(),
+    phone_number: z.string().nullish()
+});
+
+/**
+ * A charge with the customer and the instrument given inline (nothing stored beforehand).
+ */
+export const zInlineChargeCreateRequest = z.looseObject({
+    currency: zChargeCurrency,
+    amount: zChargeAmount,
+    reference: z.string(),
+    inline_instrument: zInlineInstrument,
+    inline_customer: zInlineCustomer
+});
+
+/**
+ * Body of POST /charges. The reference does not show it; the documentation shows two forms: the customer and the instrument inline, or the ids of a stored customer and instrument. Amounts are JSON numbers in pesos (100, 100.0); currency is lowercase `mxn`.
+ */
+export const zChargeCreateRequest = z.union([
+    zInlineChargeCreateRequest,
+    zStoredChargeCreateRequest
+]);
+
+/**
+ * A direct debit charge, as the documentation shows it on creation (status `pending`); its outcome arrives as a `charge_result` webhook. Fields that do not apply are null.
+ */
+export const zCharge = z.looseObject({
+    id: z.uuid(),
+    org_id: z.uuid().optional(),
+    status: z.string(),
+    amount: zChargeAmount,
+    currency: zChargeCurrency,
+    reference: z.string().nullish(),
+    instrument_id: z.string().nullish(),
+    customer_id: z.string().nullish(),
+    inline_instrument: zInlineInstrument.nullish(),
+    inline_customer: zInlineCustomer.nullish(),
+    declined_reason: z.string().nullish(),
+    declined_reason_rail: z.string().nullish(),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').optional(),
+    updated_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish(),
+    result_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish(),
+    chargeback_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish()
+});
+
+/**
+ * Final outcome of a charge. The documentation writes these lowercase; enum case varies across its pages (`matched`, `NO_MATCH`), so a receiver reads them case-insensitively.
+ */
+export const zChargeResult = z.enum([
+    'confirmed',
+    'declined',
+    'canceled'
+]);
+
+/**
+ * Every direct debit webhook: `{event, timestamp, data}`. `timestamp` is ISO 8601 (with microseconds and Z in the examples).
+ */
+export const zDirectDebitWebhookEvent = z.looseObject({
+    event: z.string(),
+    timestamp: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
+    data: z.record(z.string(), z.unknown())
+});
+
+/**
+ * Who the bank says owns the instrument (penny validation).
+ */
+export const zOwnershipInformation = z.looseObject({
+    name: z.string().nullish(),
+    document_id: z.string().nullish()
+});
+
+/**
+ * The outcome of one charge.
+ */
+export const zChargeResultData = z.looseObject({
+    charge_id: z.uuid(),
+    charge_result: z.string(),
+    charge_reference: z.string().nullable(),
+    debt_id: z.string().nullish(),
+    declined_reason: z.string().nullish(),
+    risk_status: z.string().nullish(),
+    risk_reason: z.string().nullish(),
+    ownership_verification_result: z.string().nullish(),
+    ownership_verification_result_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset').nullish(),
+    ownership_information: zOwnershipInformation.nullish()
+});
+
+/**
+ * `charge_result`: a charge reached its final outcome (confirmed, declined, canceled; chargebacks come as charge_result too). The current form carries every field, those unrelated to the outcome null; an older documented form carries only `charge_id`, `charge_result` and `charge_reference`, so only those three are required.
+ */
+export const zChargeResultEvent = z.looseObject({
+    event: z.literal('charge_result'),
+    timestamp: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, 'a date-time: YYYY-MM-DD, then T or a space, HH:MM:SS, optional fraction, optional Z or ±HH:MM offset'),
+    data: zChargeResultData
+});
+
+/**
+ * The receiver's answer; the platform reads only the status (200 or 201).
+ */
+export const zChargeResultAnswer = z.unknown();
 
 export const zValidationErrorItem = z.looseObject({
     loc: z.array(z.union([
@@ -183,9 +353,25 @@ export const zListInstrumentsQuery = z.looseObject({
  */
 export const zListInstrumentsResponse = zInstrumentPage;
 
+export const zCreateInstrumentBody = zInstrumentCreateRequest;
+
+/**
+ * The instrument (the documentation shows its body, not its status code).
+ */
+export const zCreateInstrumentResponse = zDirectDebitInstrument;
+
 export const zCreateChargeBody = zChargeCreateRequest;
 
 /**
- * The charge (the reference says only "charge").
+ * The charge (the reference says only "charge"; the documentation shows its body).
  */
 export const zCreateChargeResponse = zCharge;
+
+export const zReceiveChargeResultWebhookRequest = z.looseObject({
+    body: zChargeResultEvent,
+    path: z.never().optional(),
+    query: z.never().optional(),
+    headers: z.looseObject({
+        Authorization: z.string().optional()
+    }).optional()
+});

@@ -1,10 +1,13 @@
-// The direct debit service: x-api-key, customers, instruments with cursor pagination, charges.
-import type { Seed } from '@paykit/contracts';
-import { zBank, zCreateChargeBody, zCreateCustomerBody } from '@paykit/direct-debit-client/zod';
+// The direct debit service: x-api-key, customers, instruments (created in the two documented forms,
+// listed with cursor pagination), charges in the two documented forms (inline or stored objects).
+import type { ChargeResultRequest, Delivery, Seed } from '@paykit/contracts';
+import { zBank, zCreateChargeBody, zCreateCustomerBody, zCreateInstrumentBody, zInlineChargeCreateRequest, zStoredChargeCreateRequest } from '@paykit/direct-debit-client/zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildClabe } from '../../clabe.ts';
+import { ControlError } from '../../control/errors.ts';
 import type { SeededRandom } from '../../random.ts';
 import type { SandboxProduct, SandboxRuntime } from '../../runtime.ts';
+import { chargeResultEvent, type DirectDebitWebhook } from './charge-result.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { Ok, Schema } from './spec.ts';
 import { installDirectDebitErrorHandling, parseOr422, ValidationFailure, type DetailItem } from './validation.ts';
@@ -17,17 +20,8 @@ export type DirectDebitCustomer = Required<Schema<'Customer'>>;
 /** The spec's DirectDebitInstrument with every field present (nulls where there is nothing). */
 export type DirectDebitInstrument = Required<Schema<'DirectDebitInstrument'>>;
 
-/**
- * sandbox choice: the reference shows neither the body nor the answer of POST /charges (the spec
- * leaves Charge open); the sandbox answers this.
- */
-export interface DirectDebitCharge extends Schema<'Charge'> {
-  id: string;
-  status: 'pending';
-  created_at: string;
-  /** The request body exactly as received. */
-  request: Record<string, unknown>;
-}
+/** The documented charge, every field present (nulls where there is nothing). */
+export type DirectDebitCharge = Required<Pick<Schema<'Charge'>, 'id' | 'org_id' | 'status' | 'amount' | 'currency' | 'reference' | 'instrument_id' | 'customer_id' | 'inline_instrument' | 'inline_customer' | 'declined_reason' | 'declined_reason_rail' | 'created_at' | 'updated_at' | 'result_at' | 'chargeback_at'>>;
 
 interface StoredInstrument {
   /** Creation order; cursors point after one of these, so pages never shift. */
@@ -53,6 +47,11 @@ function randomClabe(random: SeededRandom): string {
   return buildClabe(BANK_CODES[random.int(0, BANK_CODES.length - 1)]!, '180', random.digits(11));
 }
 
+/** The inline instrument as the documentation echoes it: `bank` null for a CLABE. */
+const inlineInstrument = (i: Schema<'InlineInstrument'>): Schema<'InlineInstrument'> => ({ type: i.type, identifier: i.identifier, bank: i.bank ?? null });
+/** The inline customer as the documentation echoes it: email and phone_number null when not given. */
+const inlineCustomer = (c: Schema<'InlineCustomer'>): Schema<'InlineCustomer'> => ({ ...c, email: c.email ?? null, phone_number: c.phone_number ?? null });
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[value.length - 1] : value;
@@ -69,7 +68,9 @@ export class DirectDebitService implements SandboxProduct {
   /** In creation order (ascending seq); `instrumentIndex` finds one by id. */
   readonly instruments: StoredInstrument[] = [];
   readonly instrumentIndex = new Map<string, StoredInstrument>();
-  readonly charges = new Map<string, DirectDebitCharge & { org_id: string }>();
+  readonly charges = new Map<string, DirectDebitCharge>();
+  /** Organisation → where its charge_result events go (the portal's Settings → Webhooks). */
+  readonly webhooks = new Map<string, DirectDebitWebhook>();
   /** The organisation of the first seed loaded: where addInstruments() adds by default. */
   defaultOrgId: string | undefined;
   #nextSeq = 1;
@@ -107,11 +108,55 @@ export class DirectDebitService implements SandboxProduct {
       return reply.code(200).send(this.listInstruments(this.#org(request), limit, after) satisfies Ok<'listInstruments'>);
     });
 
+    app.post('/instruments', { onRequest: auth }, async (request, reply) => {
+      const body = parseOr422(zCreateInstrumentBody, request.body);
+      const orgId = this.#org(request);
+      this.#ownCustomer(orgId, body.customer_id, ['body', 'customer_id']);
+      const common = { id: this.runtime.random.uuid(), orgId, customerId: body.customer_id, createdAt: this.#now() };
+      const instrument =
+        body.type === 'mx_clabe'
+          ? this.#render({ ...common, clabe: body.mx_clabe.identifier })
+          : this.#render({ ...common, card: { card_number: body.mx_direct_debit_card.card_number, bank: body.mx_direct_debit_card.bank } });
+      this.#store(instrument);
+      // sandbox choice: the documentation shows the answer's body, not its status code.
+      return reply.code(201).send(instrument satisfies Ok<'createInstrument'>);
+    });
+
     app.post('/charges', { onRequest: auth }, async (request, reply) => {
-      // sandbox choice: the body is optional in the spec; an absent body is an empty charge request.
-      const body = parseOr422(zCreateChargeBody, request.body === undefined ? {} : request.body);
-      const charge: DirectDebitCharge = { id: this.runtime.random.uuid(), status: 'pending', created_at: this.#now(), request: body };
-      this.charges.set(charge.id, { ...charge, org_id: this.#org(request) });
+      parseOr422(zCreateChargeBody, request.body);
+      const orgId = this.#org(request);
+      // The union took it: one of the two forms parses (stored objects first, as their ids are checked).
+      const storedForm = zStoredChargeCreateRequest.safeParse(request.body);
+      const body = storedForm.success ? storedForm.data : zInlineChargeCreateRequest.parse(request.body);
+      const stored = storedForm.success;
+      if (storedForm.success) {
+        const body = storedForm.data;
+        this.#ownCustomer(orgId, body.customer_id, ['body', 'customer_id']);
+        const instrument = this.instrumentIndex.get(body.instrument_id)?.instrument;
+        if (!instrument || instrument.org_id !== orgId || instrument.customer_id !== body.customer_id) {
+          throw new ValidationFailure([{ loc: ['body', 'instrument_id'], msg: 'Value error, no instrument with this id belongs to the customer: create it with POST /instruments first', type: 'value_error' }]);
+        }
+      }
+      const charge: DirectDebitCharge = {
+        id: this.runtime.random.uuid(),
+        org_id: orgId,
+        status: 'pending',
+        amount: body.amount,
+        currency: body.currency,
+        reference: body.reference,
+        instrument_id: storedForm.success ? storedForm.data.instrument_id : null,
+        customer_id: storedForm.success ? storedForm.data.customer_id : null,
+        inline_instrument: 'inline_instrument' in body && !stored ? inlineInstrument(body.inline_instrument as Schema<'InlineInstrument'>) : null,
+        inline_customer: 'inline_customer' in body && !stored ? inlineCustomer(body.inline_customer as Schema<'InlineCustomer'>) : null,
+        declined_reason: null,
+        declined_reason_rail: null,
+        created_at: this.#now(),
+        updated_at: null,
+        result_at: null,
+        chargeback_at: null,
+      };
+      this.charges.set(charge.id, charge);
+      // sandbox choice: the reference and the documentation do not show the status code; 201.
       return reply.code(201).send(charge satisfies Ok<'createCharge'>);
     });
   }
@@ -121,6 +166,7 @@ export class DirectDebitService implements SandboxProduct {
     if (!dd) return;
     this.defaultOrgId ??= dd.orgId;
     for (const key of dd.apiKeys ?? []) this.apiKeys.set(key, dd.orgId);
+    if (dd.webhook) this.webhooks.set(dd.orgId, dd.webhook);
     const now = this.#now();
     for (const c of dd.customers ?? []) {
       this.customers.set(c.id, {
@@ -145,6 +191,7 @@ export class DirectDebitService implements SandboxProduct {
     this.instruments.length = 0;
     this.instrumentIndex.clear();
     this.charges.clear();
+    this.webhooks.clear();
     this.defaultOrgId = undefined;
     this.#nextSeq = 1;
   }
@@ -193,6 +240,35 @@ export class DirectDebitService implements SandboxProduct {
     return added;
   }
 
+  /**
+   * A pending charge reaches its final outcome (control API): the charge records it, and its
+   * charge_result event goes to the organisation's webhook with the configured Authorization value.
+   */
+  settleCharge(chargeId: string, outcome: ChargeResultRequest): { chargeId: string; status: string; deliveryIds: string[] } {
+    const charge = this.charges.get(chargeId);
+    if (!charge) throw new ControlError(404, `No direct debit charge ${chargeId}.`, 'Create it with POST /direct-debit/charges first.');
+    if (charge.status !== 'pending') throw new ControlError(409, `Charge ${chargeId} already has its outcome (${charge.status}).`, 'A charge reaches one final outcome; create another charge.');
+    if (outcome.declinedReason !== undefined && outcome.result !== 'declined') throw new ControlError(409, 'declinedReason is for a declined charge only.');
+    const now = this.#now();
+    charge.status = outcome.result;
+    charge.result_at = now;
+    charge.updated_at = now;
+    // sandbox choice: a decline without a reason is for insufficient funds (the documentation's example).
+    charge.declined_reason = outcome.result === 'declined' ? (outcome.declinedReason ?? 'insufficient_funds') : null;
+    const webhook = this.webhooks.get(charge.org_id);
+    if (!webhook) return { chargeId, status: charge.status, deliveryIds: [] };
+    const deliveries: Delivery[] = this.runtime.deliveries.enqueue({
+      clientId: charge.org_id,
+      product: 'direct-debit',
+      eventType: 'charge_result',
+      eventId: `${chargeId}:${outcome.result}`,
+      url: webhook.url,
+      body: chargeResultEvent(charge, outcome, webhook.form, now),
+      auth: { kind: 'authorization', value: webhook.authorization },
+    });
+    return { chargeId, status: charge.status, deliveryIds: deliveries.map((d) => d.id) };
+  }
+
   /** One page of an organisation's instruments, after the instrument with sequence `after`. */
   listInstruments(orgId: string, limit: number, after: number): Schema<'InstrumentPage'> {
     const start = this.#firstAfter(after);
@@ -223,6 +299,15 @@ export class DirectDebitService implements SandboxProduct {
 
   #now(): string {
     return this.runtime.clock.now().toISOString();
+  }
+
+  /** A customer of this organisation, or a 422 on `loc` that says to create it first. */
+  #ownCustomer(orgId: string, customerId: string, loc: (string | number)[]): DirectDebitCustomer {
+    const customer = this.customers.get(customerId);
+    if (!customer || customer.org_id !== orgId) {
+      throw new ValidationFailure([{ loc, msg: 'Value error, no customer with this id in this organisation: create it with POST /customers first', type: 'value_error' }]);
+    }
+    return customer;
   }
 
   #org(request: FastifyRequest): string {
@@ -323,9 +408,11 @@ export class DirectDebitService implements SandboxProduct {
       description: null,
       // sandbox choice: instruments are active from the start (status transitions are not shown).
       status: 'active',
-      mx_clabe: input.card ? null : { clabe: input.clabe!, can_credit: true, can_debit: true },
+      // The documented word for the CLABE is `identifier` (the reference's instrument says `clabe`).
+      mx_clabe: input.card ? null : { identifier: input.clabe!, can_credit: true, can_debit: true },
       mx_direct_debit_card: input.card ?? null,
-      currency: 'MXN',
+      // As the documentation's answers write it.
+      currency: 'mxn',
       ownership_verification_result: null,
       ownership_verification_result_at: null,
       created_at: input.createdAt,
