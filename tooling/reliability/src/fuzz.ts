@@ -4,6 +4,9 @@
 // wrong, missing, truncated, repeated) and odd extra headers; and the gateway's documented answer
 // to each (apps/webhook-gateway/README.md, "Every delivery, in order"), so a scenario checks the
 // exact 4xx rather than only "not 5xx".
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import fc from 'fast-check';
 import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, type CoreEventType } from '@paykit/contracts';
 import { hmacSha256Hex } from '@paykit/runtime';
@@ -46,6 +49,13 @@ const CORE_BODIES: Record<Exclude<CoreEventType, 'REPORT'>, fc.Arbitrary<Json>> 
 };
 
 /** A valid event of a core type (REPORT is flat, the others enveloped). */
+/** The inline charge of the direct debit charges page (packages/contracts/fixtures/documented). */
+function documentedInlineCharge(): Record<string, unknown> {
+  const contracts = path.dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json'));
+  const fixture = JSON.parse(readFileSync(path.join(contracts, 'fixtures/documented/direct-debit/request.charges.create.inline.json'), 'utf8')) as { payload: Record<string, unknown> };
+  return fixture.payload;
+}
+
 export function coreEvent(type: CoreEventType): fc.Arbitrary<Json> {
   if (type === 'REPORT') {
     return fc.record({ client_id: fc.constant('11111111-1111-4111-8111-111111111111'), file_type: fc.constant('TRANSACTIONS'), period: fc.constant('DAILY'), file_name: uuid.map((id) => `TRANSACTIONS_DAILY_${id}.csv`), created_at: fc.constant('2026-11-21T00:05:00-06:00') });
@@ -532,7 +542,8 @@ export function sandboxRoutes(): SandboxRoute[] {
     core('POST', '/core/v1/no/such/route'),
     { product: 'direct-debit', method: 'POST', path: '/direct-debit/customers', base: fc.record({ name: fc.constant('Ana López'), document_type: fc.constant('mx_rfc'), document_number: fc.constant('LOAA800101ABC') }), auth: 'dd-key' },
     { product: 'direct-debit', method: 'GET', path: '/direct-debit/instruments?limit=5', base: empty, auth: 'dd-key' },
-    { product: 'direct-debit', method: 'POST', path: '/direct-debit/charges', base: fc.record({ amount: fc.constant(100) }), auth: 'dd-key' },
+    // The documentation's own inline charge, so mutations reach the charge itself and not only the body's validation.
+    { product: 'direct-debit', method: 'POST', path: '/direct-debit/charges', base: fc.constant(documentedInlineCharge()), auth: 'dd-key' },
     // A loopback port nothing listens on: an activation test that fails at once, never a host outside.
     { product: 'cash', method: 'POST', path: '/cash/api/v1/cash/webhooks', base: fc.record({ endpoint_url: fc.constant('http://127.0.0.1:9/cash') }), auth: 'cash-signed' },
     { product: 'cash', method: 'GET', path: '/cash/api/v1/cash/webhooks/active', base: empty, auth: 'cash-signed' },
