@@ -3,12 +3,13 @@
 // (their dependencies come from the registry). There every entry point is imported under Node 24,
 // a consumer file is type-checked against the packed types, the codemod's bin runs, and the
 // packed core client calls a sandbox.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { INTERNAL_TRANSACTION_DEPRECATION } from '@paykit/codemods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { REPO_ROOT, childEnv, run, runOk } from '../src/exec.ts';
 import { auditTarball, packPublishable, withBuiltPackages, type PackedPackage } from '../src/pack.ts';
 
@@ -123,7 +124,7 @@ describe('the packed packages', () => {
       });
       const { stdout } = await runOk(process.execPath, ['call-sandbox.mjs'], { cwd: consumer, env });
       const answer = JSON.parse(stdout) as { API_VERSION: string; routes: string[]; warnings: { name: string; code: string; message: string }[] };
-      expect(answer.API_VERSION).toBe('2026-05-07');
+      expect(answer.API_VERSION).toBe((parse(readFileSync(path.join(REPO_ROOT, 'specs/core.yaml'), 'utf8')) as { info: { version: string } }).info.version);
       expect(answer.routes).toEqual(['INT_DEBIT', 'SPEI_DEBIT', 'INT_DEBIT']);
       expect(answer.warnings).toEqual([{ name: 'DeprecationWarning', code: 'PAYKIT_CORE_INTERNAL_TRANSACTION', message: INTERNAL_TRANSACTION_DEPRECATION }]);
     }, 60_000);
