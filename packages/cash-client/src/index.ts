@@ -33,6 +33,7 @@ export {
   NotFoundError,
   ConnectionError,
   TimeoutError,
+  UnexpectedResponseError,
   DriftError,
   type RequestOptions,
 } from '@paykit/runtime';

@@ -38,6 +38,7 @@ export {
   InternalServerError,
   ConnectionError,
   TimeoutError,
+  UnexpectedResponseError,
   DriftError,
   RequestValidationError,
   MoneyError,

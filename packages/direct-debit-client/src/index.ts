@@ -15,8 +15,10 @@ export {
   RequestValidationError,
   UnauthorizedError,
   UnprocessableError,
+  BadRequestError,
   ConnectionError,
   TimeoutError,
+  UnexpectedResponseError,
   DriftError,
   type RequestOptions,
 } from '@paykit/runtime';
