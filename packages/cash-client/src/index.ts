@@ -34,6 +34,9 @@ export {
   ConnectionError,
   TimeoutError,
   UnexpectedResponseError,
+  withResponse,
+  responseOf,
+  type ResponseInfo,
   DriftError,
   type RequestOptions,
 } from '@paykit/runtime';

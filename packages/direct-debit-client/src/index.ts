@@ -19,6 +19,9 @@ export {
   ConnectionError,
   TimeoutError,
   UnexpectedResponseError,
+  withResponse,
+  responseOf,
+  type ResponseInfo,
   DriftError,
   type RequestOptions,
 } from '@paykit/runtime';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDirectDebitClient, PaykitError, UnexpectedResponseError, UnprocessableError, BadRequestError } from '@paykit/direct-debit-client';
+import { createDirectDebitClient, PaykitError, UnexpectedResponseError, UnprocessableError, BadRequestError, withResponse } from '@paykit/direct-debit-client';
 import type { LogEntry } from '@paykit/runtime';
 
 const API_KEY = 'dd_sandbox_key_acme_00000000000001';
@@ -167,6 +167,18 @@ describe('answers', () => {
     } finally {
       await echo.close();
     }
+  });
+
+  it('withResponse gives the status, headers and request id of a successful call', async () => {
+    const entries: LogEntry[] = [];
+    const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: sandbox.urls['direct-debit'], apiKey: API_KEY, logger: (e) => entries.push(e) });
+    const { data, response } = await withResponse(client.customers.create({ name: 'Ana', document_type: 'passport', document_number: 'G12345678' }));
+    expect(data.name).toBe('Ana');
+    expect(response.status).toBe(201);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.requestId).toBe(entries[0]?.requestId);
+    expect(response.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect(withResponse(Promise.resolve({ id: 'not from a call' }))).rejects.toThrow(/not the result of a paykit operation/);
   });
 
   it('every request sends User-Agent: paykit-direct-debit/<version> node/<version>', async () => {

@@ -19,4 +19,5 @@ export * from './signing.ts';
 export * from './invoke.ts';
 export * from './client-context.ts';
 export * from './user-agent.ts';
+export * from './response-info.ts';
 export * from './sdk-client.ts';

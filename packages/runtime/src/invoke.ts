@@ -5,6 +5,7 @@ import { readTolerantly, type DriftOptions } from './drift.ts';
 import type { ProductName } from './environments.ts';
 import { PaykitError, RequestValidationError, UnexpectedResponseError, apiErrorFrom, sanitizeCause } from './errors.ts';
 import { noResponseValidation } from './sender.ts';
+import { rememberResponse } from './response-info.ts';
 import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
 
 export interface InvokeContext {
@@ -73,7 +74,9 @@ export async function invoke<T>(
     // operation's answer, and returning it as data would let a caller record it as one.
     throw new UnexpectedResponseError(ctx.product, operation, { status: response.status, requestId, contentType, reason: 'a body that is not JSON' });
   }
-  return readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
+  const data = readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
+  rememberResponse(data, response, requestId);
+  return data;
 }
 
 // transport.with({ operation }) for calls without request options, made once per transport and
