@@ -5,19 +5,10 @@
 import type { DriftReport } from './drift.ts';
 import type { ProductName } from './environments.ts';
 import { redactHeaders, requestSecretsOf, scrubSecrets, scrubValue } from './redact.ts';
+import { PaykitError } from './paykit-error.ts';
 import { parseRetryAfter } from './retry.ts';
 
-export class PaykitError extends Error {
-  constructor(message: string, options?: { cause?: Error }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-
-  /** A JSON-safe view (no cause: causes are for debugging in-process). */
-  toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message };
-  }
-}
+export { PaykitError } from './paykit-error.ts';
 
 /** A client was configured in a way that cannot work (missing baseUrl, bad option). */
 export class ConfigurationError extends PaykitError {}
