@@ -36,9 +36,11 @@ export function maskCardNumber(value: string | number): string {
   return `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}`;
 }
 
-// 13-19 digits, optionally grouped by single spaces or dashes as people type them. 12-digit
-// numbers are left alone: too many ordinary identifiers (phone numbers) have 12 digits.
-const PAN_SHAPE = /(?<![\d*])\d(?:[ -]?\d){12,18}(?!\d)/g;
+// 13-19 digits, optionally grouped by single spaces or dashes as people type them, standing
+// alone: not part of a word or identifier (tx_4111…), a UUID (11111111-1111-4111-…), a decimal
+// or a longer run. 12-digit numbers are left alone: too many ordinary identifiers (phone
+// numbers) have 12 digits.
+const PAN_SHAPE = /(?<![\w*.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g;
 
 /**
  * `text` with every card number in it masked to its last 4 digits. A run of digits counts as a

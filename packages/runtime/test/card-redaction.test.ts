@@ -37,6 +37,10 @@ describe('card numbers and security codes', () => {
     expect(maskCardNumbersIn(`clabe ${CLABE}`)).toBe(`clabe ${CLABE}`);
     expect(maskCardNumbersIn('reference 1234567 amount 150.00 at 2026-05-07T10:00:00Z')).toBe('reference 1234567 amount 150.00 at 2026-05-07T10:00:00Z');
     expect(maskCardNumbersIn('4111111111111112')).toBe('4111111111111112');
+    // Digits inside a UUID, an identifier or a decimal are not a card number.
+    for (const text of ['11111111-1111-4111-8111-111111111111', 'tx_4111111111111111', '0.4111111111111111', '4111111111111111.25', '94111111111111111111']) {
+      expect(maskCardNumbersIn(text)).toBe(text);
+    }
   });
 
   it('redacts a body: card_number masked, cvv removed, a PAN in any string masked, secrets redacted', () => {
