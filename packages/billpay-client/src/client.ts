@@ -20,8 +20,8 @@ export function createBillpayClient(options: BillpayClientOptions): BillpayClien
     throw new ConfigurationError('createBillpayClient: token is missing. Pass the billpay API key issued to you (sent as the bearer token).');
   }
   const { token } = options;
-  const { baseUrl, transport, ctx } = createClientContext('billpay', options);
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, auth: () => token });
+  const { baseUrl, transport, ctx, headers } = createClientContext('billpay', options, { secrets: () => [token], moduleUrl: import.meta.url });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
   return {
     account: {
       get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),

@@ -83,8 +83,12 @@ export function createCashClient(options: CashClientOptions): CashClient {
   }
 
   // Signing sits inside the transport: each attempt is signed with its own timestamp.
-  const { baseUrl, transport, ctx } = createClientContext('cash', options, { fetch: cashSigningFetch({ apiKey, apiSecret, now: options.now, fetch: options.fetch }) });
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch });
+  const { baseUrl, transport, ctx, headers } = createClientContext('cash', options, {
+    fetch: cashSigningFetch({ apiKey, apiSecret, now: options.now, fetch: options.fetch }),
+    secrets: () => [apiKey, apiSecret],
+    moduleUrl: import.meta.url,
+  });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers });
 
   return {
     webhooks: {

@@ -33,6 +33,10 @@ export {
   NotFoundError,
   ConnectionError,
   TimeoutError,
+  UnexpectedResponseError,
+  withResponse,
+  responseOf,
+  type ResponseInfo,
   DriftError,
   type RequestOptions,
 } from '@paykit/runtime';

@@ -45,6 +45,8 @@ export interface AuthDeps {
   sdk: Client;
   ctx: InvokeContext;
   baseUrl: string;
+  /** Told the client_secret retrieved with the API key, so that it is scrubbed by value from logs and errors. */
+  onClientSecret?: (secret: string) => void;
 }
 
 /** What every operation needs: the auth deps and the token lifecycle. */
@@ -130,6 +132,7 @@ export async function createToken(deps: AuthDeps): Promise<StoredToken> {
     const credential = selectCredential(options, await listCredentials(deps));
     clientSecret = credential.client_secret;
     credentialId = credential.id;
+    if (typeof clientSecret === 'string') deps.onClientSecret?.(clientSecret);
   }
   let token;
   try {

@@ -64,9 +64,21 @@ export interface CoreClient {
  */
 export function createCoreClient(input: CoreClientOptions): CoreClient {
   const options = resolveCoreOptions(input);
-  const { baseUrl, transport, ctx } = createClientContext('core', options);
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch });
-  const auth = { options, sdk, ctx, baseUrl };
+  // The client's own secrets, scrubbed by value from its log entries and errors: a client_secret
+  // retrieved with the API key is remembered once read.
+  let retrievedSecret: string | undefined;
+  const secrets = (): (string | undefined)[] => [options.apiKey, options.clientSecret, retrievedSecret, tokens.cached()?.token];
+  const { baseUrl, transport, ctx, headers } = createClientContext('core', options, { secrets, moduleUrl: import.meta.url });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers });
+  const auth = {
+    options,
+    sdk,
+    ctx,
+    baseUrl,
+    onClientSecret: (secret: string) => {
+      retrievedSecret = secret;
+    },
+  };
   const tokens = new TokenManager({
     store: options.tokenStore ?? new MemoryTokenStore(),
     key: tokenStoreKey(options.environment, options.clientId),

@@ -2,7 +2,7 @@
 // the deprecated internal_transaction (same body, no key: never repeated once sent). Every
 // transaction they return is handed to onTransactionCreated, so the worker and the CLI record
 // what left; strict mode's DriftError never hides a transaction that was created.
-import { bodyHashIdempotencyKey, ConflictError, DriftError, idempotencyKey, invoke, toCentavos, type RequestOptions } from '@paykit/runtime';
+import { bodyHashIdempotencyKey, ConflictError, DriftError, idempotencyKey, invoke, RequestValidationError, toCentavos, type RequestOptions } from '@paykit/runtime';
 import { createInternalTransaction, createMoneyOut, createPennyValidation } from './generated/sdk.gen.ts';
 import type { CoreTransaction, MoneyOutRequest, MoneyOutTransaction, PennyValidationRequest } from './generated/types.gen.ts';
 import {
@@ -157,8 +157,9 @@ function transferBody(deps: ClientDeps, input: MoneyOutInput, operation: string)
   const request = (input as { transaction_request?: unknown } | null)?.transaction_request;
   if (request === null || typeof request !== 'object') {
     const flat = input !== null && typeof input === 'object' && 'amount' in input;
-    throw new TypeError(
-      `core ${operation}: the body needs transaction_request: { amount, currency, description, external_reference }${flat ? ' (this one is flat, with amount at the top level: move amount, currency, description and external_reference into transaction_request; `paykit migrate` rewrites such calls)' : ''}.`,
+    throw new RequestValidationError(
+      `core ${operation}: the body needs transaction_request: { amount, currency, description, external_reference }${flat ? ' (this one is flat, with amount at the top level: move amount, currency, description and external_reference into transaction_request; `paykit migrate` rewrites such calls)' : ''}. Nothing was sent.`,
+      [{ path: ['transaction_request'], message: 'required: an object with amount, currency, description and external_reference' }],
     );
   }
   // Throws MoneyError ("amounts are decimal strings…") before anything is sent.
@@ -179,7 +180,10 @@ export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, options: 
   const { idempotencyKey: givenKey, ...requestOptions } = options;
   const body = transferBody(deps, input, 'createMoneyOut');
   if (givenKey !== undefined && !UUID.test(givenKey)) {
-    throw new TypeError('core createMoneyOut: idempotencyKey must be a UUID (the platform answers 400 to anything else); omit it to derive one from the request.');
+    throw new RequestValidationError(
+      'core createMoneyOut: idempotencyKey must be a UUID (the platform answers 400 to anything else); omit it to derive one from the request. Nothing was sent.',
+      [{ path: ['idempotencyKey'], message: 'must be a UUID' }],
+    );
   }
   const key = givenKey ?? bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
   const transaction = await sendKeyed(deps, 'createMoneyOut', key, givenKey, (token, callOptions) =>

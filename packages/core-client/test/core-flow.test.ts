@@ -175,11 +175,11 @@ describe('private account lifecycle', () => {
   const JUAN_ACCOUNT = '55555555-5555-4555-8555-000000000003';
 
   it('blocks, activates and cancels, and surfaces a wrong transition as BadRequestError', async () => {
-    expect(await core.accounts.block(BODEGA_ACCOUNT)).toEqual({ id: BODEGA_ACCOUNT, status: 'BLOCKED' });
+    expect(await core.accounts.block(BODEGA_ACCOUNT)).toEqual({ id: BODEGA_ACCOUNT, account_status: 'BLOCKED', status: 'BLOCKED' });
     const again = await core.accounts.block(BODEGA_ACCOUNT).catch((error: unknown) => error);
     expect(again).toBeInstanceOf(BadRequestError);
     expect((again as BadRequestError).details?.[0]?.reason).toBe('FAILED_PRECONDITION');
-    expect(await core.accounts.activate(BODEGA_ACCOUNT)).toEqual({ id: BODEGA_ACCOUNT, status: 'ACTIVE' });
-    expect(await core.accounts.cancel(JUAN_ACCOUNT)).toEqual({ id: JUAN_ACCOUNT, status: 'CANCELLED' });
+    expect(await core.accounts.activate(BODEGA_ACCOUNT)).toEqual({ id: BODEGA_ACCOUNT, account_status: 'ACTIVE', status: 'ACTIVE' });
+    expect(await core.accounts.cancel(JUAN_ACCOUNT)).toEqual({ id: JUAN_ACCOUNT, account_status: 'CANCELLED', status: 'CANCELLED' });
   });
 });

@@ -13,6 +13,8 @@ import {
   ConnectionError,
   createCoreClient,
   IdempotencyConflictError,
+  PaykitError,
+  RequestValidationError,
   TransactionDriftError,
   type CoreClient,
   type CreatedTransaction,
@@ -148,7 +150,8 @@ describe('against the sandbox, through a proxy that can lose answers', () => {
     const before = sentTo('/money_out').length;
     const flat = { source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, amount: '1.00' } as unknown as Parameters<CoreClient['transactions']['moneyOut']>[0];
     const error = (await core.transactions.moneyOut(flat).catch((e: unknown) => e)) as Error;
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toBeInstanceOf(PaykitError);
     expect(error.message).toContain('transaction_request');
     expect(error.message).toContain('paykit migrate');
     expect(sentTo('/money_out')).toHaveLength(before);
@@ -222,7 +225,7 @@ describe('against a replay server answering the documentation', () => {
 
   it('an idempotencyKey that is not a UUID is refused before anything is sent', async () => {
     const error = (await client().transactions.moneyOut(MONEY_OUT_REQUEST, { idempotencyKey: 'retry-1' }).catch((e: unknown) => e)) as Error;
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.message).toContain('idempotencyKey must be a UUID');
     expect(seen.filter((s) => s.path.endsWith('/money_out'))).toEqual([]);
   });

@@ -10,7 +10,9 @@ import {
   createCoreClient,
   IdempotencyConflictError,
   UnauthorizedError,
+  UnexpectedResponseError,
   type CoreClientOptions,
+  type CreatedTransaction,
   type LogEntry,
 } from '@paykit/core-client';
 
@@ -23,7 +25,7 @@ const TOKEN_PREFIX = 'eyJscripted.jwt.token-value-';
 interface Script {
   credentialStatus: 'ACTIVE' | 'INACTIVE';
   /** What bearer calls answer. */
-  bearer: (path: string) => { status: number; body: unknown };
+  bearer: (path: string) => { status: number; body: unknown; contentType?: string };
 }
 
 const counts = { credentials: 0, tokens: 0, bearer: 0 };
@@ -83,6 +85,7 @@ beforeAll(async () => {
       }
       counts.bearer++;
       const answer = script.bearer(url);
+      if (answer.contentType !== undefined) return response.writeHead(answer.status, { 'content-type': answer.contentType }).end(String(answer.body));
       return send(answer.status, answer.body);
     })();
   });
@@ -191,5 +194,46 @@ describe('options', () => {
 
   it('asks for baseUrl outside the sandbox (the reference does not show the platform URLs)', () => {
     expect(() => createCoreClient({ environment: 'production', clientId: CLIENT_ID, apiKey: API_KEY })).toThrow(/baseUrl/);
+  });
+});
+
+describe('answers that are not what they seem', () => {
+  const transfer = {
+    source_instrument_id: '0f1e2d3c-4b5a-4968-8776-655443322110',
+    destination_instrument_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+    transaction_request: { amount: '150.00', currency: 'MXN' as const, description: 'Payout', external_reference: '1234567' },
+  };
+
+  it('a money_out answered 200 with an HTML page is an UnexpectedResponseError, never recorded as a transaction', async () => {
+    script = { credentialStatus: 'ACTIVE', bearer: () => ({ status: 200, contentType: 'text/html', body: '<html><body>Proxy login</body></html>' }) };
+    const logs: LogEntry[] = [];
+    const recorded: CreatedTransaction[] = [];
+    const core = client(logs, { onTransactionCreated: (created) => void recorded.push(created) });
+
+    const error = await core.transactions.moneyOut(transfer).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(/^core createMoneyOut: HTTP 200 with a body that is not JSON \(Content-Type text\/html, request id [0-9a-f-]{36}\) — .*if the call moves money, look it up before repeating it$/);
+    expect((error as Error).message).not.toContain('Proxy login');
+    expect(recorded).toEqual([]);
+    expect(counts.bearer).toBe(1);
+  });
+
+  it('a 400 echoing the retrieved client secret, the API key and the token keeps none of them, in the error or the log', async () => {
+    script = {
+      credentialStatus: 'ACTIVE',
+      bearer: () => ({ status: 400, body: coreError(400, 'DATA_ERROR', `rejected: client_secret ${SECRET}, key ${API_KEY}, token ${TOKEN_PREFIX}1`) }),
+    };
+    const logs: LogEntry[] = [];
+    const core = client(logs);
+
+    const error = await core.webhooks.list().catch((e: unknown) => e);
+
+    expect((error as Error).name).toBe('BadRequestError');
+    expectNoSecret((error as Error).message);
+    expectNoSecret(JSON.stringify(error));
+    expectNoSecret(JSON.stringify((error as { body?: unknown }).body));
+    expectNoSecret(JSON.stringify(logs));
+    expect(JSON.stringify(logs)).toContain('client_secret [redacted], key [redacted], token [redacted]');
   });
 });

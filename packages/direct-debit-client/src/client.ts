@@ -61,8 +61,8 @@ export function createDirectDebitClient(options: DirectDebitClientOptions): Dire
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
     throw new ConfigurationError('createDirectDebitClient: apiKey is missing. Pass the direct debit API key of this environment (management portal → settings).');
   }
-  const { baseUrl, transport, ctx } = createClientContext('direct-debit', options);
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, auth: () => apiKey });
+  const { baseUrl, transport, ctx, headers } = createClientContext('direct-debit', options, { secrets: () => [apiKey], moduleUrl: import.meta.url });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers, auth: () => apiKey });
 
   const page = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): Promise<InstrumentPage> => {
     const query: { limit?: number; cursor?: string } = {};

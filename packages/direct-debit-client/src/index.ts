@@ -28,8 +28,13 @@ export {
   RequestValidationError,
   UnauthorizedError,
   UnprocessableError,
+  BadRequestError,
   ConnectionError,
   TimeoutError,
+  UnexpectedResponseError,
+  withResponse,
+  responseOf,
+  type ResponseInfo,
   DriftError,
   type RequestOptions,
 } from '@paykit/runtime';

@@ -12,6 +12,7 @@ import {
   type ChargeCreateRequest,
   type DirectDebitInstrument,
   type InstrumentPage,
+  withResponse,
 } from '@paykit/direct-debit-client';
 import type { LogEntry } from '@paykit/runtime';
 
@@ -208,5 +209,45 @@ describe('customers and charges', () => {
       expect(String((error as Error).message)).not.toContain(card);
     }
     expect(counter.urls).toEqual([]);
+  });
+});
+
+describe('card data and answers', () => {
+  const PAN = '4111111111111111';
+  const CVV = '737';
+
+  it('a charge the sandbox echoes with card_number and cvv is logged with the card masked and no cvv', async () => {
+    const entries: LogEntry[] = [];
+    const dd = client({ logger: (e) => entries.push(e) });
+    const charge = await dd.charges.create({ card_number: PAN, cvv: CVV, amount: '10.00' });
+    // The caller gets the answer as the platform sent it; only what is printed is masked.
+    expect(charge).toMatchObject({ status: 'pending', request: { card_number: PAN } });
+    expect(entries.map((e) => e.event)).toEqual(['request', 'response']);
+    const logged = JSON.stringify(entries);
+    expect(logged).not.toContain(PAN);
+    expect(logged).not.toContain(CVV);
+    expect(logged).not.toContain(API_KEY);
+    expect(logged).toContain('************1111');
+  });
+
+  it('the seeded card instrument is listed with its number masked in the log', async () => {
+    const entries: LogEntry[] = [];
+    const dd = client({ logger: (e) => entries.push(e) });
+    const page = await dd.instruments.page({ limit: 5 });
+    expect(JSON.stringify(page)).toContain(PAN);
+    expect(JSON.stringify(entries)).not.toContain(PAN);
+    expect(JSON.stringify(entries)).toContain('************1111');
+  });
+
+  it('withResponse gives the status, headers and request id of a successful call', async () => {
+    const entries: LogEntry[] = [];
+    const dd = client({ logger: (e) => entries.push(e) });
+    const { data, response } = await withResponse(dd.customers.create({ name: 'Ana', document_type: 'passport', document_number: 'G12345678' }));
+    expect(data.name).toBe('Ana');
+    expect(response.status).toBe(201);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.requestId).toBe(entries[0]?.requestId);
+    expect(response.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect(withResponse(Promise.resolve({ id: 'not from a call' }))).rejects.toThrow(/not the result of a paykit operation/);
   });
 });

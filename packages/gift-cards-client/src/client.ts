@@ -20,8 +20,8 @@ export function createGiftCardsClient(options: GiftCardsClientOptions): GiftCard
     throw new ConfigurationError('createGiftCardsClient: token is missing. Pass the gift cards access token issued to you.');
   }
   const { token } = options;
-  const { baseUrl, transport, ctx } = createClientContext('gift-cards', options);
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, auth: () => token });
+  const { baseUrl, transport, ctx, headers } = createClientContext('gift-cards', options, { secrets: () => [token], moduleUrl: import.meta.url });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
   return {
     account: {
       get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),

@@ -20,8 +20,8 @@ export function createLotteryClient(options: LotteryClientOptions): LotteryClien
     throw new ConfigurationError('createLotteryClient: token is missing. Pass the lottery access token issued to you.');
   }
   const { token } = options;
-  const { baseUrl, transport, ctx } = createClientContext('lottery', options);
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, auth: () => token });
+  const { baseUrl, transport, ctx, headers } = createClientContext('lottery', options, { secrets: () => [token], moduleUrl: import.meta.url });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
   return {
     account: {
       get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),

@@ -26,8 +26,8 @@ export interface RemittanceClient {
 }
 
 export function createRemittanceClient(options: RemittanceClientOptions): RemittanceClient {
-  const { baseUrl, transport, ctx } = createClientContext('remittance', options);
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers: options.headers });
+  const { baseUrl, transport, ctx, headers } = createClientContext('remittance', options, { moduleUrl: import.meta.url });
+  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers: { ...headers, ...options.headers } });
   return {
     receive: (body, requestOptions) =>
       invoke<RemittanceReceiveResponse>(ctx, 'receiveRemittance', zReceiveRemittanceResponse, (extra) => receiveRemittance({ client: sdk, body, ...extra }), requestOptions),

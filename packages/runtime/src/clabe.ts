@@ -2,10 +2,11 @@
 // 11 of account and a control digit: weights 3, 7, 1 repeated over the first 17 digits, each
 // product taken mod 10, summed; the control digit is (10 - sum mod 10) mod 10.
 // Error messages never repeat the number: an account number is personal data that ends up in logs.
+import { PaykitError } from './paykit-error.ts';
 
 export type ClabeRule = 'type' | 'length' | 'digits' | 'bank-code' | 'control-digit';
 
-export class ClabeError extends Error {
+export class ClabeError extends PaykitError {
   override readonly name = 'ClabeError';
   /** Which rule the input broke. */
   readonly rule: ClabeRule;

@@ -5,6 +5,7 @@
 import type { ZodType } from 'zod';
 import type { ProductName } from './environments.ts';
 import { DriftError } from './errors.ts';
+import { isCardCodeField, isCardNumberField } from './card-mask.ts';
 import { isSecretField } from './redact.ts';
 
 export interface DriftReport {
@@ -202,7 +203,7 @@ export function describeValue(value: unknown, key?: string | number): string {
 function describe(value: unknown, key: string | number | undefined, showToken: boolean): string {
   if (value === undefined) return 'absent';
   if (value === null) return 'null';
-  const secret = typeof key === 'string' && isSecretField(key);
+  const secret = typeof key === 'string' && (isSecretField(key) || isCardNumberField(key) || isCardCodeField(key));
   if (Array.isArray(value)) return `array (${value.length} item${value.length === 1 ? '' : 's'})`;
   if (typeof value === 'object') {
     if (secret) return 'object';

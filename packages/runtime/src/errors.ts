@@ -5,19 +5,10 @@
 import type { DriftReport } from './drift.ts';
 import type { ProductName } from './environments.ts';
 import { redactHeaders, requestSecretsOf, scrubSecrets, scrubValue } from './redact.ts';
+import { PaykitError } from './paykit-error.ts';
 import { parseRetryAfter } from './retry.ts';
 
-export class PaykitError extends Error {
-  constructor(message: string, options?: { cause?: Error }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-
-  /** A JSON-safe view (no cause: causes are for debugging in-process). */
-  toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message };
-  }
-}
+export { PaykitError } from './paykit-error.ts';
 
 /** A client was configured in a way that cannot work (missing baseUrl, bad option). */
 export class ConfigurationError extends PaykitError {}
@@ -189,6 +180,39 @@ export class DriftError extends PaykitError {
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), reports: this.reports };
+  }
+}
+
+/**
+ * A 2xx answer that is not the operation's JSON (an HTML page from a proxy, a load balancer or a
+ * captive portal). Nothing in it is returned as data. For a money-moving call the platform may or
+ * may not have acted: look the operation up (by its Idempotency-Key or external reference) before
+ * sending it again.
+ */
+export class UnexpectedResponseError extends PaykitError {
+  readonly status: number;
+  readonly requestId: string;
+  readonly product: ProductName;
+  readonly operation: string;
+  /** The answer's Content-Type ("text/html; charset=utf-8"), or null when it had none. */
+  readonly contentType: string | null;
+
+  constructor(product: ProductName, operation: string, init: { status: number; requestId: string; contentType: string | null; reason: string }) {
+    const type = init.contentType === null ? 'no Content-Type' : `Content-Type ${truncate(init.contentType.replace(/[^\x20-\x7e]/g, '?'), 80)}`;
+    super(
+      `${product} ${operation}: HTTP ${init.status} with ${init.reason} (${type}, request id ${init.requestId}) — ` +
+        'something between this client and the platform (a proxy, a load balancer) answered in its place: check baseUrl and the network path; ' +
+        'if the call moves money, look it up before repeating it',
+    );
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.product = product;
+    this.operation = operation;
+    this.contentType = init.contentType;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, product: this.product, operation: this.operation, requestId: this.requestId, contentType: this.contentType };
   }
 }
 

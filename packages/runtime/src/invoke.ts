@@ -3,14 +3,17 @@
 import type { ZodType } from 'zod';
 import { readTolerantly, type DriftOptions } from './drift.ts';
 import type { ProductName } from './environments.ts';
-import { PaykitError, RequestValidationError, apiErrorFrom, sanitizeCause } from './errors.ts';
+import { PaykitError, RequestValidationError, UnexpectedResponseError, apiErrorFrom, sanitizeCause } from './errors.ts';
 import { noResponseValidation } from './sender.ts';
+import { rememberResponse } from './response-info.ts';
 import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
 
 export interface InvokeContext {
   product: ProductName;
   transport: Transport;
   drift?: DriftOptions;
+  /** The client's own secrets (API key, client secret, token), scrubbed by value from every error. */
+  secrets?: () => readonly (string | undefined)[];
 }
 
 export interface SdkResult {
@@ -58,16 +61,22 @@ export async function invoke<T>(
     throw normalise(result?.error ?? new Error('the SDK returned neither a response nor an error'), ctx, operation, requestOptions);
   }
   if (!response.ok) {
-    throw apiErrorFrom(response, result.error, { product: ctx.product, operation, requestId: requestIdOf(response) ?? 'unknown' });
+    throw apiErrorFrom(response, result.error, { product: ctx.product, operation, requestId: requestIdOf(response) ?? 'unknown', secrets: knownSecrets(ctx) });
   }
+  const requestId = requestIdOf(response) ?? 'unknown';
+  const contentType = response.headers.get('content-type');
   if (result.error !== undefined) {
     // A 2xx whose body the SDK could not parse. Its parser's message quotes the body: keep none of it.
-    throw new PaykitError(
-      `${ctx.product} ${operation}: HTTP ${response.status} with a body that could not be read as JSON (request id ${requestIdOf(response) ?? 'unknown'}) — ` +
-        'the platform answered in an unexpected format; report it with the request id',
-    );
+    throw new UnexpectedResponseError(ctx.product, operation, { status: response.status, requestId, contentType, reason: 'a body that could not be read as JSON' });
   }
-  return readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
+  if (!isJsonContentType(contentType) && isNonJsonBody(result.data)) {
+    // A proxy's or load balancer's page answered in the platform's place: it is not the
+    // operation's answer, and returning it as data would let a caller record it as one.
+    throw new UnexpectedResponseError(ctx.product, operation, { status: response.status, requestId, contentType, reason: 'a body that is not JSON' });
+  }
+  const data = readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
+  rememberResponse(data, response, requestId);
+  return data;
 }
 
 // transport.with({ operation }) for calls without request options, made once per transport and
@@ -97,6 +106,28 @@ function isZodError(error: unknown): error is ZodLikeError {
   return error instanceof Error && error.name === 'ZodError' && Array.isArray((error as { issues?: unknown }).issues);
 }
 
+function knownSecrets(ctx: InvokeContext): string[] {
+  return (ctx.secrets?.() ?? []).filter((s): s is string => typeof s === 'string' && s !== '');
+}
+
+function isJsonContentType(contentType: string | null): boolean {
+  return contentType !== null && /^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim());
+}
+
+/**
+ * Whether the SDK read a body as something other than JSON: text with content, a stream, bytes.
+ * An empty body (read as {} or '') is not counted: some operations answer 200 with nothing.
+ */
+function isNonJsonBody(data: unknown): boolean {
+  if (typeof data === 'string') return data.trim() !== '';
+  if (data instanceof ReadableStream) {
+    // Release the connection: nobody will read this body.
+    data.cancel().catch(() => undefined);
+    return true;
+  }
+  return data instanceof ArrayBuffer || data instanceof Blob || data instanceof FormData;
+}
+
 function normalise(error: unknown, ctx: InvokeContext, operation: string, requestOptions: RequestOptions | undefined): unknown {
   const where = `${ctx.product} ${operation}`;
   if (isZodError(error)) {
@@ -116,7 +147,7 @@ function normalise(error: unknown, ctx: InvokeContext, operation: string, reques
   const signals = [requestOptions?.signal, ctx.transport.options.signal];
   if (signals.some((signal) => signal?.aborted && signal.reason === error)) return error;
   if (error instanceof DOMException && error.name === 'AbortError') return error;
-  const cause = sanitizeCause(error);
+  const cause = sanitizeCause(error, knownSecrets(ctx));
   return new PaykitError(`${where}: the request failed before reaching the platform: ${cause.message} — check the arguments and the client's configuration`, {
     cause,
   });

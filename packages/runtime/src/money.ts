@@ -1,8 +1,9 @@
 // Money never passes through a float: the platform's core amounts are decimal strings with two
 // decimals ("1234.56"), cash amounts are integer MXN, and everything in between is integer
 // centavos held in a bigint (exact at any size; a number stops being exact past 2^53).
+import { PaykitError } from './paykit-error.ts';
 
-export class MoneyError extends Error {
+export class MoneyError extends PaykitError {
   override readonly name = 'MoneyError';
 }
 

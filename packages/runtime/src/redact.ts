@@ -1,6 +1,9 @@
 // Redaction: what a log entry, an error or a CLI may show of headers and payloads. Names decide
-// first (a secret header or field is redacted whatever it holds); values second (a bearer
-// string or a JWT is redacted wherever it appears).
+// first (a secret header or field is redacted whatever it holds, a card number field shows its
+// last 4 digits, a card security code is removed); values second (a bearer string or a JWT is
+// redacted, a card number is masked, wherever it appears); known values third (the secrets a
+// request carried are scrubbed from whatever the server echoed back).
+import { isCardCodeField, isCardNumberField, looksLikeCardNumberValue, maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
 
 export const SECRET_HEADERS: readonly string[] = [
   'authorization',
@@ -76,18 +79,22 @@ export function redactHeaders(headers: Headers | Record<string, string>): Record
   for (const [rawName, value] of entries) {
     const name = rawName.toLowerCase();
     if (typeof value !== 'string') continue;
-    out[name] = isSecretHeader(name) || looksLikeCredential(value) ? redactHeaderValue(value) : value;
+    out[name] = isSecretHeader(name) || looksLikeCredential(value) ? redactHeaderValue(value) : maskCardNumbersIn(value);
   }
   return out;
 }
 
-/** A deep copy of a JSON-like value with secret fields (and credential-looking strings) replaced by "[redacted]". */
+/**
+ * A deep copy of a JSON-like value: secret fields (and credential-looking strings) replaced by
+ * "[redacted]", card numbers (by field name or by shape) masked to their last 4 digits, card
+ * security codes removed.
+ */
 export function redactBody(body: unknown): unknown {
   return redactValue(body, new WeakSet(), 0);
 }
 
 function redactValue(value: unknown, seen: WeakSet<object>, depth: number): unknown {
-  if (typeof value === 'string') return looksLikeCredential(value) ? REDACTED : value;
+  if (typeof value === 'string') return looksLikeCredential(value) ? REDACTED : maskCardNumbersIn(value);
   if (value === null || typeof value !== 'object') return value;
   if (seen.has(value)) return '[circular]';
   if (depth > 64) return '[too deep]';
@@ -97,13 +104,32 @@ function redactValue(value: unknown, seen: WeakSet<object>, depth: number): unkn
     out = value.map((item) => redactValue(item, seen, depth + 1));
   } else {
     const copy: Record<string, unknown> = {};
+    // A validation error item ({ loc: ['body', 'card_number'], input: '4111…' }): its `input` is
+    // the value of the field `loc` names, and is redacted as that field would be.
+    const echoedField = echoedFieldOf(value);
     for (const [key, item] of Object.entries(value)) {
-      copy[key] = isSecretField(key) && item !== null && item !== undefined && item !== '' ? REDACTED : redactValue(item, seen, depth + 1);
+      const field = key === 'input' && echoedField !== undefined ? echoedField : key;
+      if (isCardCodeField(field)) continue;
+      copy[key] = redactField(field, item, seen, depth);
     }
     out = copy;
   }
   seen.delete(value);
   return out;
+}
+
+function redactField(name: string, item: unknown, seen: WeakSet<object>, depth: number): unknown {
+  if (item === null || item === undefined || item === '') return item;
+  if (isSecretField(name)) return REDACTED;
+  if (isCardNumberField(name) && (typeof item === 'string' || typeof item === 'number')) return maskCardNumber(item);
+  return redactValue(item, seen, depth + 1);
+}
+
+/** The field a validation error item is about (the last name in its `loc`), when it echoes an `input`. */
+function echoedFieldOf(value: object): string | undefined {
+  if (!('input' in value) || !('loc' in value) || !Array.isArray(value.loc)) return undefined;
+  const names = (value.loc as unknown[]).filter((part): part is string => typeof part === 'string');
+  return names[names.length - 1];
 }
 
 /** "abcd…wxyz": at most 4 characters of each end, and at most a quarter of the secret; "****" when short. */
@@ -125,12 +151,19 @@ export function redactUrl(url: string): string {
   parsed.password = '';
   let changed = false;
   for (const name of [...parsed.searchParams.keys()]) {
-    if (isSecretField(name)) {
+    if (isCardCodeField(name)) {
+      parsed.searchParams.delete(name);
+      changed = true;
+    } else if (isSecretField(name)) {
       parsed.searchParams.set(name, REDACTED);
+      changed = true;
+    } else if (isCardNumberField(name)) {
+      parsed.searchParams.set(name, maskCardNumber(parsed.searchParams.get(name) ?? ''));
       changed = true;
     }
   }
-  return changed ? parsed.toString().replace(/%5Bredacted%5D/g, REDACTED) : parsed.toString();
+  const text = changed ? parsed.toString().replace(/%5Bredacted%5D/g, REDACTED) : parsed.toString();
+  return maskCardNumbersIn(text);
 }
 
 /**
@@ -165,20 +198,25 @@ function collectSecretFields(value: unknown, out: Set<string>, depth: number): v
   }
   for (const [key, item] of Object.entries(value)) {
     if (isSecretField(key) && typeof item === 'string' && item !== '') out.add(item);
+    else if (isCardNumberField(key) && (typeof item === 'string' || typeof item === 'number') && item !== '') out.add(String(item));
     else collectSecretFields(item, out, depth + 1);
   }
 }
 
-/** `text` with every occurrence of a known secret, and anything credential-shaped, replaced by "[redacted]". */
+/**
+ * `text` with every occurrence of a known secret, and anything credential-shaped, replaced by
+ * "[redacted]", and every card number (a known one, or any Luhn-valid one) masked to its last 4 digits.
+ */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
   // Longest first: a secret that contains another is removed whole.
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= MIN_SCRUB_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (secret.length < MIN_SCRUB_LENGTH || !out.includes(secret)) continue;
+    out = out.split(secret).join(looksLikeCardNumberValue(secret) ? maskCardNumber(secret) : REDACTED);
   }
-  return out
-    .replace(/\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1 ${REDACTED}`)
-    .replace(/eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, REDACTED);
+  return maskCardNumbersIn(
+    out.replace(/\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1 ${REDACTED}`).replace(/eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, REDACTED),
+  );
 }
 
 /** A deep copy of a JSON-like value: secret fields redacted, and every string scrubbed of known secrets. */

@@ -1,11 +1,12 @@
 // HMAC signing of cash requests and verification of webhook deliveries (cash: HMAC of the raw
 // payload; core: a bearer token registered with the webhook). Every comparison of a secret value is
 // constant-time, and no error built here ever contains a secret or the signature we expected.
+import { PaykitError } from './paykit-error.ts';
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 export type WebhookVerificationReason = 'missing-header' | 'malformed' | 'mismatch' | 'stale';
 
-export class WebhookVerificationError extends Error {
+export class WebhookVerificationError extends PaykitError {
   override readonly name = 'WebhookVerificationError';
   /** Which check failed: a header is absent, malformed, does not match, or is too old or too far ahead. */
   readonly reason: WebhookVerificationReason;

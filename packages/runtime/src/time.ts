@@ -3,8 +3,9 @@
 // read as UTC-6, not UTC and not the machine's zone; `created_at` carries "-06:00".
 // Here "Mexico City" always means that fixed UTC-6, for any date: it is the platform's layout, not
 // a historical time-zone lookup.
+import { PaykitError } from './paykit-error.ts';
 
-export class TimeFormatError extends Error {
+export class TimeFormatError extends PaykitError {
   override readonly name = 'TimeFormatError';
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { DriftReport } from '../src/drift.ts';
-import { ConnectionError, DriftError, NotFoundError, PaykitError, RequestValidationError, UnprocessableError, InternalServerError } from '../src/errors.ts';
+import { ConnectionError, DriftError, NotFoundError, PaykitError, RequestValidationError, UnexpectedResponseError, UnprocessableError, InternalServerError } from '../src/errors.ts';
 import { invoke, type InvokeContext, type SdkResult } from '../src/invoke.ts';
 import type { LogEntry } from '../src/logger.ts';
 import { createTransport } from '../src/transport.ts';
@@ -148,8 +148,9 @@ describe('invoke', () => {
 
     route = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: 'token=tok_live_abcdef123 not json' });
     const garbled = await invoke(context(), 'getWebhook', zTransaction, sdkCall(server.url, 'GET', '/x', undefined, undefined)).catch((e: unknown) => e);
+    expect(garbled).toBeInstanceOf(UnexpectedResponseError);
     expect(garbled).toBeInstanceOf(PaykitError);
-    expect((garbled as Error).message).toMatch(/^core getWebhook: HTTP 200 with a body that could not be read as JSON \(request id [0-9a-f-]{36}\)/);
+    expect((garbled as Error).message).toMatch(/^core getWebhook: HTTP 200 with a body that could not be read as JSON \(Content-Type application\/json, request id [0-9a-f-]{36}\)/);
     expect(`${(garbled as Error).message}${String((garbled as Error).cause)}`).not.toContain('tok_live_abcdef123');
   });
 

@@ -452,6 +452,21 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description A private account as the cancel, block and activate operations return it. The
+         *     documentation shows `account_status` ("CANCELLED" after cancel); the account object's
+         *     other fields are not shown.
+         */
+        AccountLifecycleAccount: {
+            account_status?: components["schemas"]["PrivateAccountStatus"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The customer-facing states of a private account: ACTIVE, BLOCKED (block; activate restores ACTIVE) and CANCELLED (cancel; permanent).
+         * @enum {string}
+         */
+        PrivateAccountStatus: "ACTIVE" | "BLOCKED" | "CANCELLED";
         /** @description A body the reference does not show; even its JSON type is unknown. */
         NotShownBody: unknown;
         /**
@@ -1125,13 +1140,17 @@ export interface components {
         };
     };
     responses: {
-        /** @description The private account was cancelled, blocked or activated. Body not shown. */
+        /**
+         * @description The private account was cancelled, blocked or activated: the updated account object, with
+         *     its new `account_status` (200 OK in the documentation). The documentation shows that
+         *     field only; the account object's other fields are not shown and are kept as they come.
+         */
         AccountLifecycleResult: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["NotShownBody"];
+                "application/json": components["schemas"]["AccountLifecycleAccount"];
             };
         };
         /** @description Bad request (conditions depend on the operation). */

@@ -8,6 +8,22 @@ export type ClientOptions = {
 export type Webhooks = ReceiveMoneyInWebhookRequest | ReceiveStatusUpdateWebhookRequest | ReceiveCepWebhookRequest | ReceiveRefundWebhookRequest | ReceiveReportWebhookRequest;
 
 /**
+ * A private account as the cancel, block and activate operations return it. The
+ * documentation shows `account_status` ("CANCELLED" after cancel); the account object's
+ * other fields are not shown.
+ *
+ */
+export type AccountLifecycleAccount = {
+    account_status?: PrivateAccountStatus;
+    [key: string]: unknown;
+};
+
+/**
+ * The customer-facing states of a private account: ACTIVE, BLOCKED (block; activate restores ACTIVE) and CANCELLED (cancel; permanent).
+ */
+export type PrivateAccountStatus = 'ACTIVE' | 'BLOCKED' | 'CANCELLED';
+
+/**
  * A body the reference does not show; even its JSON type is unknown.
  */
 export type NotShownBody = unknown;
@@ -1258,9 +1274,12 @@ export type CancelAccountError = CancelAccountErrors[keyof CancelAccountErrors];
 
 export type CancelAccountResponses = {
     /**
-     * The private account was cancelled, blocked or activated. Body not shown.
+     * The private account was cancelled, blocked or activated: the updated account object, with
+     * its new `account_status` (200 OK in the documentation). The documentation shows that
+     * field only; the account object's other fields are not shown and are kept as they come.
+     *
      */
-    '2XX': NotShownBody;
+    '2XX': AccountLifecycleAccount;
 };
 
 export type CancelAccountResponse = CancelAccountResponses[keyof CancelAccountResponses];
@@ -1299,9 +1318,12 @@ export type BlockAccountError = BlockAccountErrors[keyof BlockAccountErrors];
 
 export type BlockAccountResponses = {
     /**
-     * The private account was cancelled, blocked or activated. Body not shown.
+     * The private account was cancelled, blocked or activated: the updated account object, with
+     * its new `account_status` (200 OK in the documentation). The documentation shows that
+     * field only; the account object's other fields are not shown and are kept as they come.
+     *
      */
-    '2XX': NotShownBody;
+    '2XX': AccountLifecycleAccount;
 };
 
 export type BlockAccountResponse = BlockAccountResponses[keyof BlockAccountResponses];
@@ -1340,9 +1362,12 @@ export type ActivateAccountError = ActivateAccountErrors[keyof ActivateAccountEr
 
 export type ActivateAccountResponses = {
     /**
-     * The private account was cancelled, blocked or activated. Body not shown.
+     * The private account was cancelled, blocked or activated: the updated account object, with
+     * its new `account_status` (200 OK in the documentation). The documentation shows that
+     * field only; the account object's other fields are not shown and are kept as they come.
+     *
      */
-    '2XX': NotShownBody;
+    '2XX': AccountLifecycleAccount;
 };
 
 export type ActivateAccountResponse = ActivateAccountResponses[keyof ActivateAccountResponses];

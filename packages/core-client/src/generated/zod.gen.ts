@@ -4,6 +4,25 @@
 import * as z from 'zod';
 
 /**
+ * The customer-facing states of a private account: ACTIVE, BLOCKED (block; activate restores ACTIVE) and CANCELLED (cancel; permanent).
+ */
+export const zPrivateAccountStatus = z.enum([
+    'ACTIVE',
+    'BLOCKED',
+    'CANCELLED'
+]);
+
+/**
+ * A private account as the cancel, block and activate operations return it. The
+ * documentation shows `account_status` ("CANCELLED" after cancel); the account object's
+ * other fields are not shown.
+ *
+ */
+export const zAccountLifecycleAccount = z.looseObject({
+    account_status: zPrivateAccountStatus.optional()
+});
+
+/**
  * A body the reference does not show; even its JSON type is unknown.
  */
 export const zNotShownBody = z.unknown();
@@ -709,9 +728,12 @@ export const zCancelAccountPath = z.looseObject({
 });
 
 /**
- * The private account was cancelled, blocked or activated. Body not shown.
+ * The private account was cancelled, blocked or activated: the updated account object, with
+ * its new `account_status` (200 OK in the documentation). The documentation shows that
+ * field only; the account object's other fields are not shown and are kept as they come.
+ *
  */
-export const zCancelAccountResponse = zNotShownBody;
+export const zCancelAccountResponse = zAccountLifecycleAccount;
 
 /**
  * Body not shown.
@@ -724,9 +746,12 @@ export const zBlockAccountPath = z.looseObject({
 });
 
 /**
- * The private account was cancelled, blocked or activated. Body not shown.
+ * The private account was cancelled, blocked or activated: the updated account object, with
+ * its new `account_status` (200 OK in the documentation). The documentation shows that
+ * field only; the account object's other fields are not shown and are kept as they come.
+ *
  */
-export const zBlockAccountResponse = zNotShownBody;
+export const zBlockAccountResponse = zAccountLifecycleAccount;
 
 /**
  * Body not shown.
@@ -739,9 +764,12 @@ export const zActivateAccountPath = z.looseObject({
 });
 
 /**
- * The private account was cancelled, blocked or activated. Body not shown.
+ * The private account was cancelled, blocked or activated: the updated account object, with
+ * its new `account_status` (200 OK in the documentation). The documentation shows that
+ * field only; the account object's other fields are not shown and are kept as they come.
+ *
  */
-export const zActivateAccountResponse = zNotShownBody;
+export const zActivateAccountResponse = zAccountLifecycleAccount;
 
 export const zDownloadReportFileBody = zReportDownloadRequest;
 

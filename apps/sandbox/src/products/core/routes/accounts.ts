@@ -17,13 +17,14 @@ interface AccountParams {
 }
 
 /**
- * sandbox choice: the body of block / activate / cancel is not shown (the spec leaves it open);
- * the sandbox answers 200 with the account's id and new status.
+ * The documentation shows the answer as the updated account object with `account_status`; its
+ * other fields are not shown. sandbox choice: the account's id and its status (also as `status`).
  */
-interface AccountLifecycleAnswer {
+type AccountLifecycleAnswer = {
   id: string;
+  account_status: Account['status'];
   status: Account['status'];
-}
+};
 
 export function registerAccountRoutes(app: FastifyInstance, core: CoreService): void {
   // The bodies of these operations are not shown, so any body is accepted and ignored — including
@@ -45,7 +46,7 @@ export function registerAccountRoutes(app: FastifyInstance, core: CoreService): 
       const { clientId, accountId } = parsePath(pathSchema, request.params);
       bodySchema.safeParse(request.body); // the generated schema accepts any body: it is not shown, and ignored
       const account = transitionAccount(core, clientId, accountId, action);
-      const answer: AccountLifecycleAnswer = { id: account.id, status: account.status };
+      const answer: AccountLifecycleAnswer = { id: account.id, account_status: account.status, status: account.status };
       return answer satisfies Ok<'blockAccount'> & Ok<'activateAccount'> & Ok<'cancelAccount'>;
     };
 
