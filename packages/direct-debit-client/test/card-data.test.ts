@@ -10,6 +10,15 @@ import { startScriptedServer, type ScriptedServer } from '../../runtime/test/scr
 const API_KEY = 'dd_sandbox_key_acme_00000000000001';
 const PAN = '4111111111111111';
 const CVV = '737';
+const CUSTOMER = 'f89c42d8-cd5d-4d51-bf2a-daa66b993d31';
+/** The documentation's inline charge (packages/contracts/fixtures/documented/direct-debit). */
+const CHARGE = {
+  currency: 'mxn',
+  amount: 100,
+  reference: 'subscription-0235',
+  inline_customer: { name: 'John Doe', document_type: 'mx_rfc', document_number: 'AABB220089' },
+  inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
+} as const;
 
 /** Everything a caller could print: log entries, and an error's message, string, JSON, body, details and cause chain. */
 function printable(entries: LogEntry[], error?: unknown): string {
@@ -40,31 +49,33 @@ async function echoServer(answer: (body: string) => { status: number; type: stri
 }
 
 describe('direct debit card data', () => {
-  it('a 422 echoing the card number, the cvv and the API key keeps none of them anywhere', async () => {
+  it('a 422 echoing the card number, a cvv and the API key keeps none of them anywhere', async () => {
     const server = await echoServer((body) => {
-      const sent = JSON.parse(body) as Record<string, unknown>;
+      const sent = (JSON.parse(body) as { mx_direct_debit_card: Record<string, unknown> }).mx_direct_debit_card;
       return {
         status: 422,
         type: 'application/json',
         text: JSON.stringify({
           detail: [
-            { loc: ['body', 'card_number'], msg: `card ${String(sent.card_number)} refused for key ${API_KEY}`, type: 'value_error', input: sent.card_number },
-            { loc: ['body', 'cvv'], msg: 'wrong length', type: 'value_error', input: sent.cvv },
-            { loc: ['body'], msg: 'rejected', type: 'value_error', input: sent },
+            { loc: ['body', 'mx_direct_debit_card', 'card_number'], msg: `card ${String(sent.card_number)} refused for key ${API_KEY}`, type: 'value_error', input: sent.card_number },
+            { loc: ['body', 'mx_direct_debit_card', 'cvv'], msg: 'wrong length', type: 'value_error', input: CVV },
+            { loc: ['body', 'mx_direct_debit_card'], msg: 'rejected', type: 'value_error', input: { ...sent, cvv: CVV } },
           ],
         }),
       };
     });
     const entries: LogEntry[] = [];
     const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY, logger: (e) => entries.push(e) });
-    const error = await client.charges.create({ card_number: PAN, cvv: CVV }).catch((e: unknown) => e);
+    const error = await client.instruments
+      .create({ type: 'mx_direct_debit_card', customer_id: CUSTOMER, mx_direct_debit_card: { card_number: PAN, bank: 'mx_santander' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnprocessableError);
     const printed = printable(entries, error);
     expect(printed).not.toContain(PAN);
     expect(printed).not.toContain(`"${CVV}"`);
     expect(printed).not.toContain(API_KEY);
     expect((error as UnprocessableError).message).toContain('card ************1111 refused for key [redacted]');
-    expect((error as UnprocessableError).detail?.[0]?.loc).toEqual(['body', 'card_number']);
+    expect((error as UnprocessableError).detail?.[0]?.loc).toEqual(['body', 'mx_direct_debit_card', 'card_number']);
   });
 
   it('a 400 quoting the API key in free text is scrubbed from the error and the response log entry', async () => {
@@ -82,7 +93,7 @@ describe('answers', () => {
   it('a 200 HTML page from a proxy is an UnexpectedResponseError, not a charge, and quotes none of the page', async () => {
     const server = await echoServer(() => ({ status: 200, type: 'text/html; charset=utf-8', text: `<html><body>Gateway login ${PAN}</body></html>` }));
     const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY });
-    const error = await client.charges.create({ amount: '10.00' }).catch((e: unknown) => e);
+    const error = await client.charges.create(CHARGE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error).toBeInstanceOf(PaykitError);
     const unexpected = error as UnexpectedResponseError;
@@ -97,7 +108,7 @@ describe('answers', () => {
   it('a 200 with JSON text that is not JSON is the same typed error', async () => {
     const server = await echoServer(() => ({ status: 200, type: 'application/json', text: '<html>not json</html>' }));
     const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY });
-    const error = await client.charges.create({}).catch((e: unknown) => e);
+    const error = await client.charges.create(CHARGE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as Error).message).toContain('a body that could not be read as JSON');
   });
@@ -105,7 +116,7 @@ describe('answers', () => {
   it('every request sends User-Agent: paykit-direct-debit/<version> node/<version>', async () => {
     const server = await echoServer(() => ({ status: 201, type: 'application/json', text: '{"id":"c1"}' }));
     const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY });
-    await client.charges.create({});
+    await client.charges.create(CHARGE);
     expect(server.received.map((r) => r.headers['user-agent'])).toEqual([`paykit-direct-debit/0.1.0 node/${process.versions.node}`]);
   });
 });
