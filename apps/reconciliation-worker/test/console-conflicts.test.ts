@@ -6,6 +6,8 @@ import { createEventStore, reconcileOnce, registerReceivable, type NewEvent } fr
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { createHealth } from '../src/health.ts';
+import { createWorkerMetrics } from '../src/metrics.ts';
 
 const ACCOUNT = '646180000000000012';
 
@@ -38,7 +40,16 @@ describe('conflicts in the console', () => {
     expect(await store.append(moneyIn(redelivered, '99.00', idMsg))).toMatchObject({ inserted: false, answerStatus: 201 });
     await store.close();
     await reconcileOnce(opened.db);
-    server = await startConsole({ db: opened.db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-21T18:00:00Z') });
+    const health = createHealth(opened.db, undefined);
+    server = await startConsole({
+      db: opened.db,
+      port: 0,
+      host: '127.0.0.1',
+      staleAfterSeconds: 86_400,
+      now: () => new Date('2026-11-21T18:00:00Z'),
+      health,
+      metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -72,6 +83,17 @@ describe('conflicts in the console', () => {
 
   it('counts them in /healthz', async () => {
     expect(JSON.parse((await get('/healthz')).text)).toMatchObject({ ok: true, conflicts: 2 });
+  });
+
+  it('serves them by kind as a Prometheus metric, beside what waits', async () => {
+    const metrics = await get('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.type).toMatch(/^text\/plain/);
+    expect(metrics.text).toContain('worker_ledger_conflicts{kind="credit"} 1');
+    expect(metrics.text).toContain('worker_ledger_conflicts{kind="redelivery"} 1');
+    expect(metrics.text).toContain('worker_ledger_conflicts{kind="second_refund"} 0');
+    expect(metrics.text).toContain('worker_events_waiting 0');
+    expect(metrics.text).toContain('worker_store_ok 1');
   });
 
   it('never counts a conflicting credit as matched', async () => {

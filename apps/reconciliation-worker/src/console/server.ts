@@ -97,9 +97,11 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     if (req.method === 'GET' && url.pathname === '/healthz') {
       // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
+      // The conflicts to alert on, counted beside the health (each within the probe deadline, so a
+      // frozen store holds the probe 2 s, not twice that), or null when the ledger does not answer.
+      const counting = withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then((counts) => counts.total, () => null);
       const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
-      // The conflicts to alert on, or null when the ledger cannot be read within 2 s (a frozen store must not hold the probe).
-      const conflicts = await withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then((counts) => counts.total, () => null);
+      const conflicts = await counting;
       return send(res, 200, 'application/json', JSON.stringify({ ...health, conflicts }));
     }
     send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; exports at /items.csv, /summary.json…\n`);
