@@ -15,6 +15,9 @@ import { transferBodyVerdict } from './transfer-body.ts';
 
 const OLD = 'internalTransaction';
 const NEW = 'moneyOut';
+/** The generated SDK's functions for the two operations. */
+const GENERATED_OLD = 'createInternalTransaction';
+const GENERATED_NEW = 'createMoneyOut';
 
 export interface MoneyOutOptions {
   /** Files or folders to migrate, relative to `cwd` (default: `['.']`). */
@@ -163,12 +166,31 @@ function analyse(file: SourceFile, resolver: CoreClientResolver): { findings: Fi
   }
   for (const access of file.getDescendantsOfKind(SyntaxKind.ElementAccessExpression)) {
     const key = access.getArgumentExpression();
+    if (key && !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) && resolver.kindOf(access.getExpression()) === 'transactions') {
+      // transactions[op]: which operation runs is known only when the code runs.
+      skips.push({
+        node: access,
+        reason: `${access.getText()} picks the core client's operation by a computed key: if it can be ${OLD}, make it ${NEW} (same body), and check the body passed is the nested one (transaction_request).`,
+      });
+      continue;
+    }
     if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) || key.getLiteralValue() !== OLD) continue;
     if (resolver.kindOf(access.getExpression()) === 'transactions') {
       const quote = key.getText()[0] ?? "'";
       findings.push({ node: key, edits: [{ node: key, text: `${quote}${NEW}${quote}` }], kind: 'reference' });
     } else if (importsCore) {
       skips.push({ node: key, reason: `cannot tell whether ${access.getExpression().getText()} is the core client's transactions. If it is, use ['${NEW}']: same body.` });
+    }
+  }
+  // The generated SDK function, imported from the client package: its options are not the client's.
+  for (const declaration of file.getImportDeclarations()) {
+    if (!declaration.getModuleSpecifierValue().startsWith('@paykit/core-client')) continue;
+    for (const named of declaration.getNamedImports()) {
+      if (named.getName() !== GENERATED_OLD) continue;
+      skips.push({
+        node: named,
+        reason: `imports the generated ${GENERATED_OLD}, deprecated since 2026-05-07: call ${GENERATED_NEW} with the same options, the body nested in transaction_request (or use the client's transactions.${NEW}). Not rewritten: its options are the SDK's, not the client's.`,
+      });
     }
   }
   for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {

@@ -99,6 +99,34 @@ describe('the report', () => {
     expect([...report.changes, ...report.skipped].some((c) => c.file === 'src/ledger.ts')).toBe(false);
   });
 
+  it('reports, and leaves alone, an operation picked by a computed key and the generated createInternalTransaction', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'paykit-codemod-hidden-'));
+    temporary.push(dir);
+    mkdirSync(path.join(dir, 'src'));
+    const source = [
+      "import { createCoreClient, createInternalTransaction } from '@paykit/core-client';",
+      '',
+      "const core = createCoreClient({ environment: 'sandbox', clientId: 'client-1', apiKey: 'k' });",
+      "export function pick(op: 'moneyOut' | 'internalTransaction', body: never) {",
+      '  return core.transactions[op](body);',
+      '}',
+      'export const direct = createInternalTransaction;',
+      '',
+    ].join('\n');
+    writeFileSync(path.join(dir, 'src/hidden.ts'), source);
+    const report = await migrateMoneyOut({ cwd: dir, write: true });
+    expect(report.changes).toEqual([]);
+    expect(readFileSync(path.join(dir, 'src/hidden.ts'), 'utf8')).toBe(source);
+    const skipped = report.skipped.map(({ file, line, reason }) => ({ at: `${file}:${line}`, reason }));
+    expect(skipped).toEqual(
+      expect.arrayContaining([
+        { at: 'src/hidden.ts:1', reason: expect.stringMatching(/imports the generated createInternalTransaction, deprecated since 2026-05-07: call createMoneyOut/) },
+        { at: 'src/hidden.ts:5', reason: expect.stringMatching(/core\.transactions\[op\] picks the core client's operation by a computed key/) },
+      ]),
+    );
+    expect(skipped).toHaveLength(2);
+  });
+
   it('migrates only the paths given, skips node_modules and dist, and refuses a path that is not there', async () => {
     const dir = copyOf('plain');
     for (const skipped of ['node_modules/some-lib', 'dist']) {
