@@ -33,7 +33,7 @@ async function expectStatus(action: Action, accountId: string, status: string) {
   const response = await act(action, accountId);
   expect(response.status).toBe(200);
   expect(SCHEMA[action].safeParse(response.body).success).toBe(true);
-  expect(response.body).toEqual({ id: accountId, status });
+  expect(response.body).toEqual({ id: accountId, status, account_status: status });
   expect(core.state.accounts.get(accountId)!.status).toBe(status);
 }
 
@@ -67,11 +67,11 @@ describe('private account lifecycle', () => {
   it('ignores the request body, whatever it is (bodies are not shown)', async () => {
     const withBody = await act('block', ACCOUNT, { body: { reason: 'fraud review' } });
     expect(withBody.status).toBe(200);
-    expect(withBody.body).toEqual({ id: ACCOUNT, status: 'BLOCKED' });
+    expect(withBody.body).toEqual({ id: ACCOUNT, status: 'BLOCKED', account_status: 'BLOCKED' });
     const emptyJson = await act('activate', ACCOUNT, { headers: { 'content-type': 'application/json' } });
     expect(emptyJson.status).toBe(200);
     expect(zActivateAccountResponse.safeParse(emptyJson.body).success).toBe(true);
-    expect(emptyJson.body).toEqual({ id: ACCOUNT, status: 'ACTIVE' });
+    expect(emptyJson.body).toEqual({ id: ACCOUNT, status: 'ACTIVE', account_status: 'ACTIVE' });
   });
 
   it('404 for an unknown account or another client’s; 401 for another client’s path or no token', async () => {
@@ -90,7 +90,7 @@ describe('private account lifecycle', () => {
     const theirs = await tokenFor(core.sandbox, OTHER_CLIENT, OTHER_KEY, OTHER_SECRET);
     const blocked = await act('block', OTHER_ACCOUNT, { bearer: theirs, clientId: OTHER_CLIENT });
     expect(blocked.status).toBe(200);
-    expect(blocked.body).toEqual({ id: OTHER_ACCOUNT, status: 'BLOCKED' });
+    expect(blocked.body).toEqual({ id: OTHER_ACCOUNT, status: 'BLOCKED', account_status: 'BLOCKED' });
   });
 
   it('401 once the token has expired', async () => {
