@@ -148,6 +148,16 @@ export function buildProgram(): Command {
   ev.command('show <seq>').description('one event with its replays').action(act(async () => (await events()).eventsShow));
   ev.command('replay <seq>').description('re-run validation and the decision with today’s rules').action(act(async () => (await events()).eventsReplay));
 
+  program
+    .command('drift')
+    .description('differences between stored deliveries and the specs, one record per source, event type, field and kind (the store)')
+    .option('--source <source>', 'core, cash or direct_debit')
+    .option('--type <type>', 'an event type, e.g. MONEY_IN')
+    .option('--limit <n>', 'at most this many records (default 200)')
+    .option('--overlay [file]', 'write an OpenAPI Overlay 1.0 proposing the spec change, one action per record (needs --source; stdout without a file)')
+    .option('--spec <file>', 'the spec the overlay targets (default specs/<source>.yaml)')
+    .action(act(async () => (await import('./commands/drift.ts')).drift));
+
   const ledger = () => import('./commands/ledger.ts');
   const reconcile = program.command('reconcile').description('the reconciliation ledger (the store the gateway and worker share)');
   reconcile.command('run').option('--once', 'apply every waiting event, then stop').description('apply waiting events and print the summary').action(act(async () => (await ledger()).reconcileRun));

@@ -67,6 +67,11 @@ export function driftReports(schema: ZodType, data: unknown, ctx: { product: Pro
   return reports;
 }
 
+/** RFC 6901 JSON Pointer of a report's path: "/data/0/client_secret" ("" for the root). */
+export function jsonPointer(path: readonly (string | number)[]): string {
+  return path.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
 /** "data[0].client_secret" */
 export function formatPath(path: readonly (string | number)[]): string {
   if (path.length === 0) return '(root)';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { driftReports, formatPath, readTolerantly, type DriftReport } from '../src/drift.ts';
+import { driftReports, formatPath, jsonPointer, readTolerantly, type DriftReport } from '../src/drift.ts';
 import { DriftError } from '../src/errors.ts';
 
 // Shaped like the generated schemas (z.looseObject, .and() for allOf, z.union for oneOf).
@@ -152,5 +152,30 @@ describe('readTolerantly', () => {
     ]);
     expect(formatPath([])).toBe('(root)');
     expect(formatPath(['data', 0, 'client-id'])).toBe('data[0]["client-id"]');
+  });
+});
+
+describe('one unexpected field is one report', () => {
+  it('once, wherever the field sits: inside a union branch, an intersection, a strict object or the root', () => {
+    const inUnion = valid();
+    (inUnion.destinationInstrument.instrumentDetail as Record<string, unknown>).newField = 'x';
+    const cases: [z.ZodType, unknown, string][] = [
+      [zTransaction, { ...valid(), newField: 'x' }, '/newField'],
+      [zTransaction, inUnion, '/destinationInstrument/instrumentDetail/newField'],
+      [zCashEvent, { operation_id: 1, amount: 5, event: 'cash.paid', processed_at: '2026-05-07', newField: 'x' }, '/newField'],
+      [z.strictObject({ id: z.string() }), { id: 'a', newField: 'x' }, '/newField'],
+    ];
+    for (const [schema, data, pointer] of cases) {
+      const reports = collect(schema, data);
+      expect(reports, pointer).toHaveLength(1);
+      expect(reports[0]!.kind).toBe('extra-field');
+      expect(jsonPointer(reports[0]!.path)).toBe(pointer);
+    }
+  });
+
+  it('writes paths as RFC 6901 pointers', () => {
+    expect(jsonPointer([])).toBe('');
+    expect(jsonPointer(['data', 0, 'client_secret'])).toBe('/data/0/client_secret');
+    expect(jsonPointer(['a/b', 'c~d'])).toBe('/a~1b/c~0d');
   });
 });

@@ -42,3 +42,5 @@ export { formatReportCsv, parseReportCsv, REPORT_CSV_HEADER, ReportFormatError }
 export type { ReportLine } from './report-csv.ts';
 export { importReport, reportMatches } from './report-import.ts';
 export type { ReportImportResult, ReportMatch } from './report-import.ts';
+export { listDrift, pathToPointer } from './drift-read.ts';
+export type { DriftFilter, DriftRecord } from './drift-read.ts';

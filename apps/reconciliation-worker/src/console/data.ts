@@ -1,5 +1,5 @@
 // What the console shows, read once per request from the store and shaped for the page and the exports.
-import { addDecimals, conflictCounts, listConflicts, listItems, listParked, pendingAging, reconciliationSummary, reportMatches, type Database, type SummaryRow } from '@paykit/store';
+import { addDecimals, conflictCounts, listConflicts, listDrift, listItems, listParked, pendingAging, reconciliationSummary, reportMatches, type Database, type DriftRecord, type SummaryRow } from '@paykit/store';
 import type { ConsoleFilters } from './filters.ts';
 
 export interface DayTotals {
@@ -45,13 +45,19 @@ export function dayTotals(rows: SummaryRow[]): DayTotals[] {
 export async function loadConsole(db: Database, filters: ConsoleFilters, staleAfterSeconds: number, now: Date) {
   const view = { from: filters.from, to: filters.to, staleAfterSeconds, now };
   const summary = await reconciliationSummary(db, view);
-  const [items, aging, parked, reports, conflicts, conflictTotals] = await Promise.all([
+  const [items, aging, parked, reports, conflicts, conflictTotals, drift] = await Promise.all([
     listItems(db, { ...view, states: filters.states, products: filters.products, limit: filters.limit }),
     pendingAging(db, view),
     listParked(db, { limit: 200 }),
     reportMatches(db),
     listConflicts(db, { limit: 200 }),
     conflictCounts(db),
+    listDrift(db, { limit: 200 }),
   ]);
-  return { summary, days: dayTotals(summary), items, aging, parked, reports, conflicts, conflictTotals };
+  return { summary, days: dayTotals(summary), items, aging, parked, reports, conflicts, conflictTotals, drift };
+}
+
+/** A drift record as one flat row (the CSV cannot hold the nested example). */
+export function driftRow(r: DriftRecord): Record<string, unknown> {
+  return { source: r.source, eventType: r.eventType, pointer: r.pointer, kind: r.kind, count: r.count, firstSeen: r.firstSeen, lastSeen: r.lastSeen, exampleSeq: r.example.seq, expected: r.example.expected, seen: r.example.seen };
 }

@@ -1,4 +1,4 @@
-// The console's pages: one overview (summary, charts, aging, discrepancies, conflicts, parked
+// The console's pages: one overview (summary, charts, aging, discrepancies, conflicts, drift, parked
 // events, report matches) and one page per stored event. Server-rendered; the only script is none.
 import { CONFLICT_KINDS, ITEM_STATES, PRODUCTS, type StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
@@ -37,6 +37,10 @@ export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: {
     td(c.recordedAt.toISOString()), `<td class="conflict">${esc(c.kind)}</td>`, td(c.transactionId ?? ''), td(c.eventType), n(c.firstAmount ?? ''), n(c.amount ?? ''),
     `<td><a href="/events/${esc(c.firstSeq)}">#${esc(c.firstSeq)}</a>${c.eventSeq === null ? '' : ` <a href="/events/${esc(c.eventSeq)}">#${esc(c.eventSeq)}</a>`}</td>`, td(c.detail),
   ]);
+  const driftRows = data.drift.map((r) => [
+    td(r.source), td(r.eventType), td(r.pointer || '(root)'), td(r.kind), `<td class="n" data-drift-count>${esc(r.count)}</td>`, td(r.firstSeen.toISOString()), td(r.lastSeen.toISOString()),
+    td(r.example.expected), td(r.example.seen), `<td><a href="/events/${esc(r.example.seq)}">#${esc(r.example.seq)}</a></td>`,
+  ]);
   const agingRows = data.aging.map((b) => [td(b.bucket), n(b.count), n(b.amount)]);
   const parkedRows = data.parked.map((p) => [`<td><a href="/events/${esc(p.seq)}">#${esc(p.seq)}</a></td>`, td(p.eventType), td(p.reason), n(p.attempts), td(p.retry ? 'queued' : ''), td(p.parkedAt.toISOString())]);
   const reportRows = data.reports.map((m) => [td(m.fileName), n(m.lineNo), td(m.transactionId), n(m.amount), td(m.status), n(m.recordAmount ?? ''), n(m.eventAmount ?? ''), td(m.eventStatus ?? ''), `<td class="${esc(m.state)}">${esc(m.state)}</td>`, td(m.fields.join(', '))]);
@@ -47,7 +51,7 @@ export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: {
     'paykit reconciliation',
     `<h1>Reconciliation ${esc(filters.from)} to ${esc(filters.to)} (Mexico City days)</h1>
 <nav><a href="/summary.csv?${q}">summary.csv</a><a href="/summary.json?${q}">summary.json</a><a href="/items.csv?${q}">items.csv</a><a href="/items.json?${q}">items.json</a>
-<a href="/parked.csv">parked.csv</a><a href="/reports.csv">reports.csv</a><a href="/conflicts.csv">conflicts.csv</a></nav>
+<a href="/parked.csv">parked.csv</a><a href="/reports.csv">reports.csv</a><a href="/conflicts.csv">conflicts.csv</a><a href="/drift.csv">drift.csv</a></nav>
 <p>Match rate over the range: <strong data-overall-match-rate>${rate(totals.count === 0 ? null : (totals.matched + totals.refunded) / totals.count)}</strong> of <strong data-overall-count>${totals.count}</strong> items.
 Pending items become stale after ${esc(info.staleAfterSeconds)} s. This worker applied ${esc(info.applied)} events since it started.${info.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.lastError)}</strong>` : ''}</p>
 <h2>Daily summary</h2>
@@ -68,6 +72,11 @@ ${table(['day', 'product', 'state', 'fields', 'amount', 'status', 'transaction',
 <strong data-conflict-count>${esc(data.conflictTotals.total)}</strong> recorded (${CONFLICT_KINDS.map((kind) => `${esc(kind)} ${esc(data.conflictTotals[kind])}`).join(', ')}).
 Export: <a href="/conflicts.csv">CSV</a> · <a href="/conflicts.json">JSON</a></p>
 ${table(['recorded at', 'kind', 'transaction', 'type', 'amount applied', 'conflicting amount', 'events (applied, conflicting)', 'detail'], conflictRows, 'data-table="conflicts"')}
+<h2 id="drift">Drift</h2>
+<p>Deliveries that differ from the spec, one line per source, event type, field and kind of difference; an event counts once.
+<strong data-drift-records>${esc(data.drift.length)}</strong> record${data.drift.length === 1 ? '' : 's'}. <code>paykit drift --overlay</code> proposes the spec change.
+Export: <a href="/drift.csv">CSV</a> · <a href="/drift.json">JSON</a></p>
+${table(['source', 'type', 'field (JSON Pointer)', 'kind', 'events', 'first seen', 'last seen', 'expected', 'seen (latest)', 'latest event'], driftRows, 'data-table="drift"')}
 <h2>Parked events</h2>
 ${table(['event', 'type', 'reason', 'attempts', 'retry', 'parked at'], parkedRows, 'data-table="parked"')}
 ${data.parked.length > 0 ? '<form method="post" action="/parked/retry"><button type="submit">Retry every parked event</button></form>' : ''}

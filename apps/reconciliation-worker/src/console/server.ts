@@ -3,10 +3,10 @@
 // /healthz reports this process's progress and the count of conflicts recorded in the ledger.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { conflictCounts, createEventStore, listConflicts, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
+import { conflictCounts, createEventStore, listConflicts, listDrift, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
 import { withinProbeDeadline } from '../health.ts';
-import { loadConsole } from './data.ts';
+import { driftRow, loadConsole } from './data.ts';
 import { toCsv } from './export.ts';
 import { FilterError, readFilters } from './filters.ts';
 import { esc, page } from './html.ts';
@@ -58,7 +58,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     const url = new URL(req.url ?? '/', 'http://console');
     const at = now();
     const view = (defaults: Parameters<typeof readFilters>[2] = {}) => readFilters(url.searchParams, at, defaults);
-    const exportMatch = /^\/(items|summary|parked|reports|conflicts)\.(csv|json)$/.exec(url.pathname);
+    const exportMatch = /^\/(items|summary|parked|reports|conflicts|drift)\.(csv|json)$/.exec(url.pathname);
     if (req.method === 'GET' && url.pathname === '/') {
       const filters = view({ states: ['conflict', 'mismatched', 'orphan', 'stale'] });
       const data = await loadConsole(db, filters, options.staleAfterSeconds, at);
@@ -79,6 +79,10 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         return list(res, format, 'summary', rows.flatMap((r) => Object.entries(r.states).map(([state, figures]) => ({ day: r.day, product: r.product, state, count: figures.count, amount: figures.amount }))));
       }
       if (what === 'parked') return list(res, format, 'parked', (await listParked(db)).map((p) => ({ ...p })));
+      if (what === 'drift') {
+        const records = await listDrift(db, { limit: 10_000 });
+        return list(res, format, 'drift', format === 'json' ? records.map((r) => ({ ...r })) : records.map(driftRow));
+      }
       if (what === 'conflicts') return list(res, format, 'conflicts', (await listConflicts(db, { limit: 10_000 })).map((c) => ({ ...c })));
       return list(res, format, 'reports', (await reportMatches(db)).map((m) => ({ ...m })));
     }

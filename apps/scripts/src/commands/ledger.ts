@@ -10,7 +10,7 @@ import { progress } from '../cli/progress.ts';
 
 type Db = Awaited<ReturnType<Context['database']>>;
 
-async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof Store) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof Store) => Promise<T>): Promise<T> {
   const store = await import('@paykit/store');
   let db: Db;
   try {
