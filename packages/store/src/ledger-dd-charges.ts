@@ -4,6 +4,7 @@
 // computed when read from both, so a result that arrives before its charge is recorded ends the same.
 import type { Database } from './database.ts';
 import { StoreInputError } from './errors.ts';
+import { optionalText, requiredText } from './ledger-text.ts';
 
 /** What @paykit/direct-debit-client's onChargeCreated hands over (structurally: the store does not depend on the client). */
 export interface CreatedChargeLike {
@@ -42,10 +43,10 @@ export function chargeFromApi(charge: unknown): ChargeRecord {
   const c = charge as Record<string, unknown>;
   const createdAt = typeof c.created_at === 'string' ? new Date(c.created_at) : new Date();
   return {
-    chargeId: requiredText(c.id, 'charge.id'),
+    chargeId: requiredText(c.id, 'charge.id', 'charge'),
     reference: optionalText(c.reference),
     amount: amountText(c.amount),
-    currency: requiredText(c.currency, 'charge.currency').toLowerCase(),
+    currency: requiredText(c.currency, 'charge.currency', 'charge').toLowerCase(),
     status: optionalText(c.status),
     createdAt: Number.isNaN(createdAt.getTime()) ? new Date() : createdAt,
     response: charge,
@@ -54,7 +55,7 @@ export function chargeFromApi(charge: unknown): ChargeRecord {
 
 /** Inserts the charge once per charge id. Returns false when it was already recorded. */
 export async function recordCharge(db: Database, record: ChargeRecord): Promise<boolean> {
-  requiredText(record.chargeId, 'chargeId');
+  requiredText(record.chargeId, 'chargeId', 'charge');
   if (!AMOUNT.test(record.amount)) throw new StoreInputError('amount must be pesos with up to two decimals, such as "100" or "250.50"');
   if (!(record.createdAt instanceof Date) || Number.isNaN(record.createdAt.getTime())) throw new StoreInputError('createdAt must be a valid Date');
   const { rowCount } = await db.query(
@@ -70,14 +71,4 @@ function amountText(value: unknown): string {
   const text = typeof value === 'number' && Number.isFinite(value) ? JSON.stringify(value) : typeof value === 'string' ? value : '';
   if (!AMOUNT.test(text)) throw new StoreInputError('charge.amount is missing or not an amount of pesos with up to two decimals (a JSON number such as 100 or 250.5)');
   return text;
-}
-
-function requiredText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') throw new StoreInputError(`${field} is missing: record the charge exactly as the API returned it`);
-  if (value.includes('\0')) throw new StoreInputError(`${field} contains a NUL character`);
-  return value;
-}
-
-function optionalText(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' && !value.includes('\0') ? value : null;
 }
