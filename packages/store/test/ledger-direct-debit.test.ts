@@ -89,6 +89,9 @@ for (const kind of testDatabases()) {
       await reconcileOnce(suite.opened.db);
       seqs.push(...(await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', id)])));
       await reconcileOnce(suite.opened.db);
+      // A later resend, applied last, changes nothing.
+      seqs.push(...(await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', id, { timestamp: '2026-03-29T12:20:00.000000Z' })])));
+      await reconcileOnce(suite.opened.db);
       const { rows } = await suite.opened.db.query<{ event_seq: string; result_at: Date }>('SELECT event_seq::text, result_at FROM ledger_dd_results WHERE charge_id = $1', [id]);
       // The earliest stands, whichever was applied first.
       expect(rows).toEqual([{ event_seq: seqs[1], result_at: new Date('2026-03-29T12:01:30Z') }]);
@@ -149,6 +152,30 @@ for (const kind of testDatabases()) {
         'charge_result: data.amount is not an amount of pesos with up to two decimals (such as 100 or 100.50)',
         'charge_result: data.charge_result is missing or not confirmed, declined or canceled',
       ]);
+    });
+
+    it('ends the same with workers and the recorder running at once over resends in small batches', async () => {
+      const ids = Array.from({ length: 40 }, () => randomUUID());
+      // Each charge: its resend stored first, then the first delivery, then a duplicate of the resend.
+      const events = ids.flatMap((id) => [
+        chargeResult('event.charge-result.confirmed.json', id, { timestamp: '2026-03-29T12:09:00Z' }),
+        chargeResult('event.charge-result.confirmed.json', id),
+        chargeResult('event.charge-result.older-form.json', id, { flat: true }),
+      ]);
+      const seqs = await appendAll(suite.store, events);
+      await Promise.all([
+        reconcileOnce(suite.opened.db, { batchSize: 7 }),
+        reconcileOnce(suite.opened.db, { batchSize: 5 }),
+        ...ids.map((id) => record(id, 99.9)),
+        reconcileOnce(suite.opened.db, { batchSize: 3 }),
+      ]);
+      await reconcileOnce(suite.opened.db);
+      const all = await listItems(suite.opened.db, { limit: 10_000, now: NOW, products: ['direct_debit_charge'] });
+      ids.forEach((id, n) => {
+        const found = all.find((i) => i.id === id);
+        // The older flat form has no timestamp: its receipt time (12:02) is later than 12:01:30, so the first delivery stands.
+        expect(found).toMatchObject({ state: 'matched', status: 'confirmed', amount: '99.90', eventSeqs: [seqs[n * 3 + 1]] });
+      });
     });
 
     it('records a charge once, and refuses an answer it cannot read exactly', async () => {
