@@ -25,7 +25,7 @@ import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
 import { maskSecret } from '@paykit/runtime';
 import { DEFAULT_SEED, startSandbox } from '@paykit/sandbox';
-import { createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, type EventListFilter, type EventStore, type ReconItem, type StoredEvent } from '@paykit/store';
+import { createChargeRecorder, createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, type EventListFilter, type EventStore, type ReconItem, type StoredEvent } from '@paykit/store';
 import { loadConfig as loadWorkerConfig, startWorker } from '@paykit/reconciliation-worker';
 import { loadConfig, startGateway } from '@paykit/webhook-gateway';
 import { initClient } from '@ts-rest/core';
@@ -295,7 +295,8 @@ await check('direct debit: instruments and charges in the documented forms, char
   const seed = DEFAULT_SEED.directDebit!;
   const webhook = { url: `${gateway.url}${DIRECT_DEBIT_WEBHOOK_PATH}`, authorization: directDebitAuthorization, form: 'current' as const };
   ok(await control.addSeed({ body: { directDebit: { orgId: seed.orgId, apiKeys: [], customers: [], instruments: [], webhook } } }), 'direct debit webhook');
-  const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: seed.apiKeys[0]! });
+  // Every created charge is recorded in the ledger, where its charge_result is reconciled against it.
+  const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: seed.apiKeys[0]!, onChargeCreated: createChargeRecorder(database) });
   const customerId = seed.customers[0]!.id;
   const instrument = await dd.instruments.create({ type: 'mx_clabe', customer_id: customerId, mx_clabe: { identifier: '012180015118333755' } });
   const stored = await dd.charges.create({ currency: 'mxn', amount: 100, reference: 'start-dd-stored', customer_id: customerId, instrument_id: instrument.id });
@@ -310,6 +311,8 @@ await check('direct debit: instruments and charges in the documented forms, char
     ok(await control.triggerChargeResult({ params: { chargeId: charge.id }, body: { result } }), `charge ${result}`);
     expectations.push({ what: `charge_result ${result} of charge ${charge.id}`, eventType: 'charge_result', match: (p) => (p.data as { charge_id?: unknown } | undefined)?.charge_id === charge.id });
   }
+  expectedItems.push({ what: 'direct debit charge confirmed', find: itemById(stored.id), want: { product: 'direct_debit_charge', state: 'matched', status: 'confirmed', amount: '100.00' } });
+  expectedItems.push({ what: 'direct debit charge declined', find: itemById(inline.id), want: { product: 'direct_debit_charge', state: 'matched', status: 'declined', amount: '250.50' } });
   return `instrument ${instrument.id}; charges ${stored.id} confirmed, ${inline.id} declined`;
 });
 await check('core: a daily report', async () => {

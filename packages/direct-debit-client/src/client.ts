@@ -4,6 +4,7 @@
 import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
 import type { Client } from './generated/client/index.ts';
 import { checkChargeBody } from './charge-input.ts';
+import { createdCharge, type OnChargeCreated } from './charge-recording.ts';
 import { createCharge, createCustomer, createInstrument, listInstruments } from './generated/sdk.gen.ts';
 import type { Charge, ChargeCreateRequest, Customer, CustomerCreateRequest, DirectDebitInstrument, InstrumentCreateRequest, InstrumentPage } from './generated/types.gen.ts';
 import { zCreateChargeResponse, zCreateCustomerResponse, zCreateInstrumentResponse, zListInstrumentsResponse } from './generated/zod.gen.ts';
@@ -12,6 +13,12 @@ import { walkItems, walkPages } from './pagination.ts';
 export interface DirectDebitClientOptions extends ClientOptions {
   /** A direct debit API key (management portal → settings), sent as `x-api-key`. Never logged or put in an error. */
   apiKey: string;
+  /**
+   * Called with every charge the platform created, before `charges.create` returns (the store's
+   * `createChargeRecorder(db)` records it in the ledger). If it throws, `charges.create` throws
+   * ChargeRecordingError carrying the charge: record it from there, never create it again.
+   */
+  onChargeCreated?: OnChargeCreated;
 }
 
 export interface InstrumentListParams {
@@ -89,7 +96,9 @@ export function createDirectDebitClient(options: DirectDebitClientOptions): Dire
       // async: a body refused before sending is a rejected promise, like every other failure.
       create: async (body, requestOptions) => {
         const checked = checkChargeBody(body);
-        return invoke<Charge>(ctx, 'createCharge', zCreateChargeResponse, (extra) => createCharge({ client: sdk, body: checked, ...extra }), requestOptions);
+        return createdCharge(options.onChargeCreated, () =>
+          invoke<Charge>(ctx, 'createCharge', zCreateChargeResponse, (extra) => createCharge({ client: sdk, body: checked, ...extra }), requestOptions),
+        );
       },
     },
   };

@@ -20,6 +20,7 @@ export {
   type OtherDirectDebitEvent,
 } from './events.ts';
 export { checkChargeBody } from './charge-input.ts';
+export { ChargeRecordingError, type CreatedCharge, type OnChargeCreated } from './charge-recording.ts';
 export {
   WebhookVerificationError,
   PaykitError,

@@ -26,6 +26,8 @@ export type { Account, AccountStatus, AccountStore } from './accounts.ts';
 // events exactly once, reading the reconciliation.
 export { createTransactionRecorder, outboundFromApi, recordOutbound } from './ledger-outbound.ts';
 export type { CreatedTransactionLike, OutboundOperation, OutboundRecord } from './ledger-outbound.ts';
+export { chargeFromApi, createChargeRecorder, recordCharge } from './ledger-dd-charges.ts';
+export type { ChargeRecord, CreatedChargeLike } from './ledger-dd-charges.ts';
 export { registerReceivable } from './ledger-receivables.ts';
 export type { NewReceivable, Receivable } from './ledger-receivables.ts';
 export { DEFAULT_BATCH_SIZE, reconcileOnce } from './reconcile-run.ts';

@@ -7,6 +7,7 @@ import type { Database, Queryable } from './database.ts';
 import { StoreInputError } from './errors.ts';
 import { lockItems, retryRaces } from './ledger-keys.ts';
 import type { ItemKey } from './ledger-keys.ts';
+import { optionalText, requiredText } from './ledger-text.ts';
 import { mergeStatus } from './ledger-status-merge.ts';
 import { refreshOwnership } from './reconcile-ownership-store.ts';
 
@@ -74,11 +75,11 @@ export function outboundFromApi(created: CreatedTransactionLike): OutboundRecord
   const audit = asObject(tx.audit ?? {}, 'transaction.audit');
   const createdAt = typeof audit.createdAt === 'string' ? new Date(audit.createdAt) : new Date();
   return {
-    transactionId: requiredText(tx.id, 'transaction.id'),
+    transactionId: requiredText(tx.id, 'transaction.id', 'transaction'),
     trackingKey: optionalText(tx.trackingId),
     operation,
     subCategory: optionalText(tx.subCategory),
-    amount: requiredText(tx.amount, 'transaction.amount'),
+    amount: requiredText(tx.amount, 'transaction.amount', 'transaction'),
     sourceAccount: optionalText(sourceDetail.clabeNumber),
     destinationAccount: optionalText(destinationDetail.clabeNumber),
     expectedHolder: operation === 'penny_validation' ? optionalText(destinationDetail.holderName) : null,
@@ -129,7 +130,7 @@ async function adoptOrphans(tx: Queryable, record: OutboundRecord): Promise<void
 }
 
 function check(record: OutboundRecord): void {
-  requiredText(record.transactionId, 'transactionId');
+  requiredText(record.transactionId, 'transactionId', 'transaction');
   if (typeof record.amount !== 'string' || !AMOUNT.test(record.amount)) throw new StoreInputError('amount must be a decimal string with two decimals, such as "150.00"');
   if (!STATUSES.has(record.status)) throw new StoreInputError(`status must be a transaction status (${[...STATUSES].join(', ')})`);
   if (!(record.createdAt instanceof Date) || Number.isNaN(record.createdAt.getTime())) throw new StoreInputError('createdAt must be a valid Date');
@@ -138,14 +139,4 @@ function check(record: OutboundRecord): void {
 function asObject(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new StoreInputError(`${field} must be an object (the transaction as the API returned it)`);
   return value as Record<string, unknown>;
-}
-
-function requiredText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') throw new StoreInputError(`${field} is missing: record the transaction exactly as the API returned it`);
-  if (value.includes('\0')) throw new StoreInputError(`${field} contains a NUL character`);
-  return value;
-}
-
-function optionalText(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' && !value.includes('\0') ? value : null;
 }

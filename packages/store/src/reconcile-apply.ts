@@ -41,7 +41,8 @@ export async function park(tx: Queryable, seq: string, reason: string): Promise<
  */
 const APPLY_SQL = `
 WITH read AS MATERIALIZED (
-  SELECT seq, event_type, payload, received_at, outcome, ledger_event_problem(event_type, payload) AS problem
+  SELECT seq, event_type, payload, received_at, outcome,
+         CASE WHEN event_type = 'charge_result' THEN ledger_charge_problem(payload) ELSE ledger_event_problem(event_type, payload) END AS problem
   FROM (
     -- OFFSET 0 keeps this a subquery of its own: each payload is read from its body once, not once per use.
     SELECT e.seq, e.event_type, webhook_event_payload(e.raw_body, e.payload) AS payload, e.received_at, e.outcome
@@ -132,6 +133,23 @@ WITH read AS MATERIALIZED (
     event_seq = coalesce(ledger_reports.event_seq, EXCLUDED.event_seq), client_id = coalesce(ledger_reports.client_id, EXCLUDED.client_id),
     file_type = coalesce(ledger_reports.file_type, EXCLUDED.file_type), period = coalesce(ledger_reports.period, EXCLUDED.period),
     created_at = coalesce(ledger_reports.created_at, EXCLUDED.created_at)
+), dd_results AS (
+  -- Direct debit charge_result: one row per (charge, outcome); of two copies the earliest stands,
+  -- whichever is applied first, so the ledger ends the same in any order.
+  INSERT INTO ledger_dd_results AS r (charge_id, outcome, event_seq, reference, amount, reason, result_at, received_at)
+  SELECT DISTINCT ON (charge_id, outcome) charge_id, outcome, seq, reference, amount, reason, result_at, received_at
+  FROM (
+    SELECT seq, ledger_id(d->'charge_id') AS charge_id, lower(d->>'charge_result') AS outcome, d->>'charge_reference' AS reference,
+           -- A JSON number read as its text (100, 100.0, 250.5), never as a float.
+           ledger_amount(d->>'amount') AS amount, d->>'declined_reason' AS reason,
+           coalesce(ledger_time(payload->>'timestamp'), received_at) AS result_at, received_at
+    FROM (SELECT seq, payload, ledger_charge_data(payload) AS d, received_at FROM events WHERE event_type = 'charge_result') c
+  ) f
+  ORDER BY charge_id, outcome, result_at, seq
+  ON CONFLICT (charge_id, outcome) DO UPDATE SET
+    event_seq = EXCLUDED.event_seq, reference = EXCLUDED.reference, amount = EXCLUDED.amount, reason = EXCLUDED.reason,
+    result_at = EXCLUDED.result_at, received_at = EXCLUDED.received_at
+  WHERE (EXCLUDED.result_at, EXCLUDED.event_seq) < (r.result_at, r.event_seq)
 ), applied AS (
   -- Cash events and unknown core types have no ledger rows (yet): applied means "seen". No
   -- conflict clause: the claim makes a second marker impossible; were one to come, the batch would

@@ -8,10 +8,11 @@
 //   orphan      an event with no record (a status update or refund for an unknown transaction, a
 //               credit nobody expected) or a record with no event after the stale age
 //   refunded    reversed by the network or refunded to its payer
+//               (a direct debit charge: a charge_result for a charge nobody recorded)
 //   conflict    a fact contradicts one already applied (ledger_conflicts: a second credit or refund
 //               with other content, a second refund, a redelivery with another body): never matched
 export const ITEM_STATES = ['matched', 'pending', 'stale', 'mismatched', 'orphan', 'refunded', 'conflict'] as const;
-export const PRODUCTS = ['spei_out', 'internal_out', 'penny_validation', 'spei_in', 'internal_in', 'reversal', 'credit_refund', 'unrecorded_out'] as const;
+export const PRODUCTS = ['spei_out', 'internal_out', 'penny_validation', 'spei_in', 'internal_in', 'reversal', 'credit_refund', 'unrecorded_out', 'direct_debit_charge'] as const;
 
 const IN_RANGE = (day: string) => `($3::date IS NULL OR ${day} >= $3::date) AND ($4::date IS NULL OR ${day} <= $4::date)`;
 const OLD = (at: string) => `(${at} < $2::timestamptz - make_interval(secs => $1::double precision))`;
@@ -121,8 +122,47 @@ orphan_updates AS (
   GROUP BY coalesce(h.transaction_id, h.tracking_key)
   HAVING ${IN_RANGE('ledger_day(min(h.received_at))')}
 ),
+charges AS (
+  -- A direct debit charge: recorded, or known only from its results (an orphan). The last outcome
+  -- by the platform's timestamp is its status; a declined or canceled after a confirmed is a
+  -- chargeback, and a result with an amount other than the recorded one is a mismatch.
+  SELECT k.charge_id, c.charge_id IS NOT NULL AS recorded, c.amount, c.status AS recorded_status, c.reference,
+    coalesce(c.created_at, r.first_at) AS at, r.last_outcome, r.confirmed_at, r.failed_after_confirmed, r.failed_before_confirmed, r.other_amount,
+    r.charge_id IS NOT NULL AS has_results
+  FROM (SELECT charge_id FROM ledger_dd_charges UNION SELECT charge_id FROM ledger_dd_results) k
+  LEFT JOIN ledger_dd_charges c ON c.charge_id = k.charge_id
+  LEFT JOIN LATERAL (
+    SELECT x.charge_id, min(x.result_at) AS first_at,
+      (array_agg(x.outcome ORDER BY x.result_at DESC, x.event_seq DESC))[1] AS last_outcome,
+      min(x.result_at) FILTER (WHERE x.outcome = 'confirmed') AS confirmed_at,
+      coalesce(bool_or(x.outcome <> 'confirmed' AND x.result_at > y.confirmed_at), false) AS failed_after_confirmed,
+      coalesce(bool_or(x.outcome <> 'confirmed' AND x.result_at <= y.confirmed_at), false) AS failed_before_confirmed,
+      bool_or(x.amount IS NOT NULL AND c.amount IS NOT NULL AND x.amount <> c.amount) AS other_amount
+    FROM ledger_dd_results x
+    LEFT JOIN LATERAL (SELECT min(z.result_at) AS confirmed_at FROM ledger_dd_results z WHERE z.charge_id = x.charge_id AND z.outcome = 'confirmed') y ON true
+    WHERE x.charge_id = k.charge_id GROUP BY x.charge_id
+  ) r ON true
+),
+charge_items AS (
+  SELECT 'charge'::text, charge_id, 'direct_debit_charge'::text, ledger_day(at), at, amount, 'in'::text,
+    CASE WHEN failed_after_confirmed THEN 'chargeback' ELSE coalesce(last_outcome, recorded_status, 'pending') END, NULL::text, NULL::text,
+    array_remove(ARRAY[
+      CASE WHEN other_amount THEN 'amount' END,
+      CASE WHEN failed_after_confirmed THEN 'chargeback' END,
+      CASE WHEN failed_before_confirmed THEN 'charge_result' END
+    ], NULL),
+    false, recorded AND has_results, NOT has_results, has_results AND NOT recorded, false,
+    CASE WHEN NOT recorded THEN 'a charge result for a charge we never recorded'
+         WHEN failed_after_confirmed THEN 'chargeback: ' || last_outcome || ' after it was confirmed'
+         WHEN failed_before_confirmed THEN 'confirmed after it was declined or canceled'
+         WHEN NOT has_results THEN 'waiting for the charge result'
+         ELSE 'charge ' || coalesce(reference, charge_id) || ' ' || last_outcome END
+  FROM charges
+  WHERE ${IN_RANGE('ledger_day(at)')}
+),
 all_items AS (
   SELECT * FROM outbound_items UNION ALL SELECT * FROM credit_items UNION ALL SELECT * FROM refund_items UNION ALL SELECT * FROM orphan_updates
+  UNION ALL SELECT * FROM charge_items
 ),
 items AS (
   SELECT kind, id, product, day, at, amount, direction, status, tracking_key, account, fields, note,

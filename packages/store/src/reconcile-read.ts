@@ -27,12 +27,12 @@ export interface ItemFilter extends ReconcileView {
 }
 
 export interface ReconItem {
-  kind: 'outbound' | 'credit' | 'refund' | 'status_update';
+  kind: 'outbound' | 'credit' | 'refund' | 'status_update' | 'charge';
   id: string;
   product: Product;
   day: string;
   at: Date;
-  /** Decimal string; null for a status update of an unknown transaction. */
+  /** Decimal string; null for a status update of an unknown transaction or a result of an unrecorded charge. */
   amount: string | null;
   direction: 'in' | 'out';
   status: string;
@@ -83,6 +83,7 @@ const EVENT_SEQS = `CASE i.kind
                            UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
   WHEN 'refund' THEN ARRAY(SELECT event_seq::text FROM ledger_refunds f WHERE f.transaction_id = i.id
                            UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
+  WHEN 'charge' THEN ARRAY(SELECT event_seq::text FROM ledger_dd_results r WHERE r.charge_id = i.id)
   ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE coalesce(h.transaction_id, h.tracking_key) = i.id) END`;
 
 interface ItemRow {
