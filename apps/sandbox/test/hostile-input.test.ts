@@ -48,8 +48,9 @@ describe('sandbox bodies nested too deep', () => {
       expect(answer.status).toBe(422);
       expect(answer.json.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'value_error' })]);
     }
-    // A charge nested within the limit is echoed back as before.
-    const shallow = await post(`${sandbox.urls['direct-debit']}/charges`, `{"amount":1,"meta":${deepObject(100)}}`, { 'x-api-key': DD_KEY });
+    // The documentation's inline charge with a field nested within the limit is a charge.
+    const inline = '"currency":"mxn","amount":100,"reference":"subscription-0235","inline_customer":{"name":"John Doe","document_type":"mx_rfc","document_number":"AABB220089"},"inline_instrument":{"type":"mx_clabe","identifier":"012180015118333755"}';
+    const shallow = await post(`${sandbox.urls['direct-debit']}/charges`, `{${inline},"meta":${deepObject(100)}}`, { 'x-api-key': DD_KEY });
     expect(shallow.status).toBe(201);
   });
 
