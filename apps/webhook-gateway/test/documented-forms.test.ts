@@ -6,6 +6,7 @@
 // refused — unless the operator says so (GATEWAY_UNKNOWN_ACCOUNT=reject), and even then never
 // because of how the account is written.
 import { randomUUID } from 'node:crypto';
+import { reconcileOnce } from '@paykit/store';
 import { describe, expect, it } from 'vitest';
 import { CLABES, bearer, databaseKinds, gatewayForSuite, post, type TestGateway } from './helpers.ts';
 import { documentedEvents, type DocumentedEvent } from './documented-fixtures.ts';
@@ -53,6 +54,22 @@ describe.each(databaseKinds)('documented payloads on $name', (kind) => {
       // The platform may deliver it again: the same answer, stored once.
       const again = await deliver(t, fixture);
       expect(again).toMatchObject({ status: answer.status, json: { received: true, duplicate: true, seq: answer.json.seq } });
+    });
+
+    // What the gateway stored, the reconciliation worker applies: every documented form, none parked.
+    it('leaves every one of them to the worker to apply, nothing parked on format', async () => {
+      const t = gateway();
+      for (const fixture of fixtures) await deliver(t, fixture);
+      await reconcileOnce(t.db);
+      const parked = await t.db.query<{ event_type: string; reason: string }>(
+        'SELECT e.event_type, p.reason FROM ledger_parked_events p JOIN webhook_events e USING (seq) ORDER BY p.seq',
+      );
+      expect(parked.rows).toEqual([]);
+      const { rows } = await t.db.query<{ stored: string; applied: string; parked: string }>(
+        `SELECT (SELECT count(*) FROM webhook_events)::text AS stored, (SELECT count(*) FROM webhook_events_applied)::text AS applied,
+                (SELECT count(*) FROM ledger_parked_events)::text AS parked`,
+      );
+      expect(rows[0]).toEqual({ stored: String(fixtures.length), applied: String(fixtures.length), parked: '0' });
     });
   });
 

@@ -72,7 +72,7 @@ WITH read AS MATERIALIZED (
   ON CONFLICT (event_seq) DO NOTHING
   RETURNING transaction_id
 ), credit_facts AS (
-  SELECT seq, id, b->>'sub_category' AS sub_category, ledger_id(b->'beneficiary_account') AS beneficiary_account, ledger_id(b->'payer_account') AS payer_account,
+  SELECT seq, id, upper(b->>'sub_category') AS sub_category, ledger_id(b->'beneficiary_account') AS beneficiary_account, ledger_id(b->'payer_account') AS payer_account,
          b->>'payer_name' AS payer_name, ledger_amount(b->>'amount') AS amount, ledger_id(b->'tracking_key') AS tracking_key,
          ledger_id(b->'numeric_reference') AS numeric_reference, b->>'payment_concept' AS concept, b->>'owner_id' AS owner_id,
          coalesce(ledger_time(b->>'transaction_date'), received_at) AS transaction_at, outcome,
