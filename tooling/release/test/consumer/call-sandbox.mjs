@@ -14,10 +14,10 @@ process.on('warning', (warning) => warnings.push({ name: warning.name, code: war
 
 const core = createCoreClient({ environment: 'staging', baseUrl: env('SANDBOX_CORE_URL'), clientId: env('CORE_CLIENT_ID'), apiKey: env('CORE_API_KEY') });
 const [source, internal, external] = env('CORE_INSTRUMENTS').split(',');
-const internalTransfer = await core.transactions.moneyOut({ source_instrument_id: source, destination_instrument_id: internal, amount: '10.00' });
-const speiTransfer = await core.transactions.moneyOut({ source_instrument_id: source, destination_instrument_id: external, amount: '12.50' });
-const legacy = await core.transactions.internalTransaction({ source_instrument_id: source, destination_instrument_id: internal, amount: '1.00' });
-await core.transactions.internalTransaction({ source_instrument_id: source, destination_instrument_id: internal, amount: '1.00' });
+const internalTransfer = await core.transactions.moneyOut({ source_instrument_id: source, destination_instrument_id: internal, transaction_request: { amount: '10.00', currency: 'MXN' } });
+const speiTransfer = await core.transactions.moneyOut({ source_instrument_id: source, destination_instrument_id: external, transaction_request: { amount: '12.50', currency: 'MXN' } });
+const legacy = await core.transactions.internalTransaction({ source_instrument_id: source, destination_instrument_id: internal, transaction_request: { amount: '1.00', currency: 'MXN' } });
+await core.transactions.internalTransaction({ source_instrument_id: source, destination_instrument_id: internal, transaction_request: { amount: '1.00', currency: 'MXN' } });
 await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
 
 console.log(JSON.stringify({ API_VERSION, routes: [internalTransfer.subCategory, speiTransfer.subCategory, legacy.subCategory], warnings }));
