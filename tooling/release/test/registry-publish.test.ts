@@ -55,7 +55,7 @@ describe('changeset publish to a private registry', () => {
     }
   }, 300_000);
 
-  it('serves the tarball a user installs, with the workspace ranges replaced by versions', async () => {
+  it('serves the tarball a user installs, with the workspace ranges replaced by caret ranges of the versions', async () => {
     const core = packages.find((p) => p.name === '@paykit/core-client');
     const runtime = packages.find((p) => p.name === '@paykit/runtime');
     const into = path.join(work, 'fetched');
@@ -63,7 +63,7 @@ describe('changeset publish to a private registry', () => {
     await runOk('mkdir', ['-p', into], { cwd: work });
     await runOk('tar', ['xzf', path.join(work, `paykit-core-client-${core?.manifest.version}.tgz`), '-C', into], { cwd: work });
     const manifest = JSON.parse(readFileSync(path.join(into, 'package/package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(manifest.dependencies['@paykit/runtime']).toBe(runtime?.manifest.version);
+    expect(manifest.dependencies['@paykit/runtime']).toBe(`^${runtime?.manifest.version}`);
     expect(readFileSync(path.join(into, 'package/CHANGELOG.md'), 'utf8')).toContain('2026-05-07: money_out routes internal transfers automatically');
   }, 60_000);
 
