@@ -81,7 +81,7 @@ describe('the packed packages', () => {
     const tsc = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { cwd: consumer });
     // skipLibCheck is off, so the packed .d.ts files are checked too. @ts-rest/core 3.53.0-rc.1's
     // own declarations still name zod 3 types (its zod 4 support is typed through Standard
-    // Schema, README "Toolchain"): those errors are its own, and only those are tolerated.
+    // Schema, docs/development.md, "Toolchain"): those errors are its own, and only those are tolerated.
     const errors = (tsc.stdout + tsc.stderr).split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/@ts-rest/core/'));
     expect(errors).toEqual([]);
     expect(tsc.stdout).not.toContain('consumer.ts');

@@ -24,7 +24,7 @@ beforeAll(async () => {
   registry = await startLocalRegistry(path.join(work, 'registry'));
   declareSecret(registry.token);
   await withBuiltPackages(REPO_ROOT, () => copyRepository(REPO_ROOT, copy, { withDist: true, install: true }));
-  // The user's setup (README "Releases and publishing"): the registry and its token in .npmrc.
+  // The user's setup (docs/releasing.md, "Releases and publishing"): the registry and its token in .npmrc.
   writeFileSync(path.join(copy, '.npmrc'), registry.npmrc);
   const userconfig = path.join(work, 'user.npmrc');
   writeFileSync(userconfig, registry.npmrc);
