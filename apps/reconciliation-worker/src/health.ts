@@ -1,7 +1,7 @@
 // What the worker's /healthz says: the truth about its progress and its store, read fresh: how
 // many events wait, whether the last round failed, whether it is caught up (never while events
 // wait), and the connections in use. It never names the database (user, host, name).
-import type { ConnectionStats, Database } from '@paykit/store';
+import { withTimeout, type ConnectionStats, type Database } from '@paykit/store';
 import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop } from './loop.ts';
 
 /** The longest /healthz waits for the count before it says the store does not answer. */
@@ -29,17 +29,8 @@ export interface WorkerHealth {
 }
 
 /** `work`, or a rejection saying what did not answer once COUNT_DEADLINE_MS has passed: a frozen store must not hold a probe. */
-export async function withinProbeDeadline<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${COUNT_DEADLINE_MS} ms`)), COUNT_DEADLINE_MS);
-  });
-  work.catch(() => {});
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function withinProbeDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  return withTimeout(work, COUNT_DEADLINE_MS, () => new Error(`${what} within ${COUNT_DEADLINE_MS} ms`));
 }
 
 export function createHealth(db: Database, loop: ApplyLoop | undefined): () => Promise<WorkerHealth> {

@@ -46,3 +46,4 @@ export { importReport, reportMatches } from './report-import.ts';
 export type { ReportImportResult, ReportMatch } from './report-import.ts';
 export { listDrift, pathToPointer } from './drift-read.ts';
 export type { DriftFilter, DriftRecord } from './drift-read.ts';
+export { withTimeout } from './timeout.ts';
