@@ -1,7 +1,7 @@
 // What the worker's /healthz says: the truth about its progress and its store, read fresh: how
 // many events wait, whether the last round failed, whether it is caught up (never while events
 // wait), and the connections in use. It never names the database (user, host, name).
-import { withTimeout, type ConnectionStats, type Database } from '@paykit/store';
+import { conflictCounts, withTimeout, type ConnectionStats, type Database } from '@paykit/store';
 import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop } from './loop.ts';
 
 /** The longest /healthz waits for the count before it says the store does not answer. */
@@ -26,6 +26,8 @@ export interface WorkerHealth {
   /** Why `waiting` is null. */
   storeError: string | null;
   connections: ConnectionStats | null;
+  /** Conflicting facts the ledger holds (the figure to alert on); null when the ledger did not answer in time. */
+  conflicts: number | null;
 }
 
 /** `work`, or a rejection saying what did not answer once COUNT_DEADLINE_MS has passed: a frozen store must not hold a probe. */
@@ -45,6 +47,8 @@ export function createHealth(db: Database, loop: ApplyLoop | undefined): () => P
   // The description names the user, host and database: an answer says only which kind of store.
   const anonymous = (message: string) => message.replaceAll(db.description, `the ${db.kind} store`);
   return async () => {
+    // Counted beside the waiting events, each within the probe deadline: a frozen store holds the probe once, not twice.
+    const conflicts = withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then((counts) => counts.total, () => null);
     let count: number | null = null;
     let storeError: string | null = null;
     try {
@@ -66,6 +70,7 @@ export function createHealth(db: Database, loop: ApplyLoop | undefined): () => P
       waitingCapped: count === WAITING_COUNT_CAP,
       storeError,
       connections: db.connections?.() ?? null,
+      conflicts: await conflicts,
     };
   };
 }

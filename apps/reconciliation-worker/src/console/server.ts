@@ -3,9 +3,8 @@
 // /healthz reports this process's progress and the count of conflicts recorded in the ledger.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { conflictCounts, createEventStore, listConflicts, listDrift, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
+import { createEventStore, listConflicts, listDrift, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
-import { withinProbeDeadline } from '../health.ts';
 import { driftRow, loadConsole } from './data.ts';
 import { toCsv } from './export.ts';
 import { FilterError, readFilters } from './filters.ts';
@@ -101,12 +100,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     if (req.method === 'GET' && url.pathname === '/healthz') {
       // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
-      // The conflicts to alert on, counted beside the health (each within the probe deadline, so a
-      // frozen store holds the probe 2 s, not twice that), or null when the ledger does not answer.
-      const counting = withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then((counts) => counts.total, () => null);
       const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
-      const conflicts = await counting;
-      return send(res, 200, 'application/json', JSON.stringify({ ...health, conflicts }));
+      return send(res, 200, 'application/json', JSON.stringify(health));
     }
     send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; exports at /items.csv, /summary.json…\n`);
   };
