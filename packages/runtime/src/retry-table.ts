@@ -1,7 +1,8 @@
 // Which requests may be sent again, as one table. A retry of a request that moves money is safe
 // only when every attempt carries the same Idempotency-Key and the platform dedupes that
 // operation by it; a POST the platform does not dedupe may have been applied even when its
-// answer was lost, so it is repeated only when it certainly never left (a refused connection).
+// answer was lost, so it is repeated only when it certainly never left (a refused connection, a
+// connect that timed out).
 
 /**
  * - `idempotent-method`: GET, HEAD, OPTIONS, PUT, PATCH, DELETE: a repeat lands on the same state.
@@ -47,8 +48,12 @@ export function retryRowFor(product: string, operation: string | undefined, meth
   return { rule: 'never-after-sent', why: `a ${method.toUpperCase()} the platform does not dedupe may already have been applied` };
 }
 
-/** Failure codes that mean no byte of the request reached the server. */
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * Failure codes that mean no byte of the request reached the server: the connection was refused,
+ * the name did not resolve, or undici gave up connecting (UND_ERR_CONNECT_TIMEOUT: the TCP or TLS
+ * handshake did not finish, so nothing was written).
+ */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export interface AttemptOutcome {
   /** An HTTP answer came back (429 / 5xx are the retryable ones), or the attempt failed without one. */

@@ -1,6 +1,8 @@
 // One test per row of the retry table, against a real server over a real socket: what is sent
 // again, with which key, and what is never repeated once the request may have reached the server.
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError } from '../src/errors.ts';
 import { RETRY_TABLE, mayRepeat, retryRowFor } from '../src/retry-table.ts';
@@ -8,9 +10,11 @@ import { createTransport } from '../src/transport.ts';
 import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
 
 let server: ScriptedServer | undefined;
+const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 const noWait = { sleep: () => Promise.resolve(), retry: { maxRetries: 2 } };
@@ -26,6 +30,38 @@ async function refusedUrl(): Promise<string> {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as net.AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * A port whose connections never complete: a listening socket (in a child process that blocks
+ * before accepting anything) with its accept queue filled, so the kernel drops every further SYN
+ * and a connect waits until the client's connect timeout. No byte of a request can reach it.
+ */
+async function fullBacklogUrl(): Promise<string> {
+  const listener: ChildProcess = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const server = require('node:net').createServer();
+       server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () =>
+         process.stdout.write(server.address().port + '\\n', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)));`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  cleanups.push(() => listener.kill('SIGKILL'));
+  const port = await new Promise<number>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+  });
+  // Backlog 1 queues two connections; the rest wait on a dropped SYN. Fill it, and see it full.
+  const fillers = Array.from({ length: 4 }, () => net.connect(port, '127.0.0.1').on('error', () => undefined));
+  cleanups.push(() => fillers.forEach((socket) => socket.destroy()));
+  const deadline = Date.now() + 5_000;
+  while (fillers.filter((socket) => socket.readyState === 'open').length < 2) {
+    if (Date.now() > deadline) throw new Error('the listener did not queue the filler connections');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   return `http://127.0.0.1:${port}`;
 }
 
@@ -103,12 +139,40 @@ describe('the retry table', () => {
     expect(attempts).toBe(3);
   });
 
+  it('row with-key (money_out) without a key: a connect that timed out (nothing sent) is tried again, a lost answer is not', async () => {
+    const url = await fullBacklogUrl();
+    const agent = new Agent({ connect: { timeout: 100 } });
+    cleanups.push(() => agent.close());
+    let attempts = 0;
+    const transport = createTransport({
+      product: 'core',
+      ...noWait,
+      fetch: (input, init) => {
+        attempts++;
+        return undiciFetch(input as string, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
+      },
+    });
+    const moneyOut = transport.with({ operation: 'createMoneyOut' });
+    const error = await moneyOut(`${url}/v1/transactions/money_out`, { method: 'POST', body: '{}', headers: json }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain('UND_ERR_CONNECT_TIMEOUT');
+    expect(attempts).toBe(3);
+    // The same call whose request reached the server and whose answer was lost: sent once.
+    server = await lostThenOk();
+    attempts = 0;
+    const lost = await moneyOut(`${server.url}/v1/transactions/money_out`, { method: 'POST', body: '{}', headers: json }).catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(ConnectionError);
+    expect(attempts).toBe(1);
+    expect(server.received).toHaveLength(1);
+  });
+
   it('mayRepeat: a key only counts for an operation the platform dedupes; a timeout is never "not sent"', () => {
     const internal = retryRowFor('core', 'createInternalTransaction', 'POST');
     expect(mayRepeat(internal, KEY, { kind: 'answer' })).toBe(false);
     expect(mayRepeat(internal, KEY, { kind: 'failure' })).toBe(false);
     expect(mayRepeat(internal, undefined, { kind: 'failure', code: 'ECONNRESET' })).toBe(false);
     expect(mayRepeat(internal, undefined, { kind: 'failure', code: 'ECONNREFUSED' })).toBe(true);
+    expect(mayRepeat(internal, undefined, { kind: 'failure', code: 'UND_ERR_CONNECT_TIMEOUT' })).toBe(true);
     const moneyOut = retryRowFor('core', 'createMoneyOut', 'POST');
     expect(mayRepeat(moneyOut, KEY, { kind: 'failure' })).toBe(true);
     expect(mayRepeat(moneyOut, ' ', { kind: 'failure' })).toBe(false);
