@@ -2,7 +2,6 @@
 // the webhook lifecycle: create (→ activation test), get the active one, change its endpoint.
 import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
 import * as z from 'zod';
-import type { Client } from './generated/client/index.ts';
 import { createCashWebhook } from './generated/sdk.gen.ts';
 import type { CashWebhookConfiguration } from './generated/types.gen.ts';
 import { zCashEndpointUrl, zCashWebhookConfiguration, zCreateCashWebhookResponse } from './generated/zod.gen.ts';
@@ -88,7 +87,7 @@ export function createCashClient(options: CashClientOptions): CashClient {
     secrets: () => [apiKey, apiSecret],
     moduleUrl: import.meta.url,
   });
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers });
+  const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers });
 
   return {
     webhooks: {

@@ -12,11 +12,11 @@ import {
   UnauthorizedError,
   invoke,
   isNone,
+  type Client,
   type Environment,
   type InvokeContext,
   type RequestOptions,
 } from '@paykit/runtime';
-import type { Client } from './generated/client/index.ts';
 import { createCredentialToken, listClientCredentials } from './generated/sdk.gen.ts';
 import type { ClientCredential, ClientCredentialList } from './generated/types.gen.ts';
 import { zCreateCredentialTokenResponse, zListClientCredentialsResponse } from './generated/zod.gen.ts';

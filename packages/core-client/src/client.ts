@@ -3,7 +3,6 @@
 import { createClientContext, createSdkClient, type RequestOptions } from '@paykit/runtime';
 import { accountOperations } from './accounts.ts';
 import { createToken, listCredentials, type ClientDeps } from './auth.ts';
-import type { Client } from './generated/client/index.ts';
 import type { ClientCredentialList, CoreTransaction, MoneyOutTransaction } from './generated/types.gen.ts';
 import { resolveCoreOptions, type CoreClientOptions } from './options.ts';
 import { TokenManager } from './token-manager.ts';
@@ -69,7 +68,7 @@ export function createCoreClient(input: CoreClientOptions): CoreClient {
   let retrievedSecret: string | undefined;
   const secrets = (): (string | undefined)[] => [options.apiKey, options.clientSecret, retrievedSecret, tokens.cached()?.token];
   const { baseUrl, transport, ctx, headers } = createClientContext('core', options, { secrets, moduleUrl: import.meta.url });
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers });
+  const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers });
   const auth = {
     options,
     sdk,

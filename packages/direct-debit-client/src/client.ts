@@ -2,7 +2,6 @@
 // async iterables and their creation, charges in their two documented forms. Errors are the runtime's: a validation failure is a 422 whose
 // `detail[{loc,msg,type}]` the UnprocessableError exposes as `error.detail`.
 import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
-import type { Client } from './generated/client/index.ts';
 import { checkChargeBody } from './charge-input.ts';
 import { createdCharge, type OnChargeCreated } from './charge-recording.ts';
 import { createCharge, createCustomer, createInstrument, listInstruments } from './generated/sdk.gen.ts';
@@ -69,7 +68,7 @@ export function createDirectDebitClient(options: DirectDebitClientOptions): Dire
     throw new ConfigurationError('createDirectDebitClient: apiKey is missing. Pass the direct debit API key of this environment (management portal → settings).');
   }
   const { baseUrl, transport, ctx, headers } = createClientContext('direct-debit', options, { secrets: () => [apiKey], moduleUrl: import.meta.url });
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers, auth: () => apiKey });
+  const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers, auth: () => apiKey });
 
   const page = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): Promise<InstrumentPage> => {
     const query: { limit?: number; cursor?: string } = {};

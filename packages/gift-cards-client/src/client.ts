@@ -1,6 +1,5 @@
 // The gift cards client: a bearer token issued out of band, one account call. 401 → UnauthorizedError.
 import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
-import type { Client } from './generated/client/index.ts';
 import { getClientAccount } from './generated/sdk.gen.ts';
 import type { ClientAccount } from './generated/types.gen.ts';
 import { zGetClientAccountResponse } from './generated/zod.gen.ts';
@@ -21,7 +20,7 @@ export function createGiftCardsClient(options: GiftCardsClientOptions): GiftCard
   }
   const { token } = options;
   const { baseUrl, transport, ctx, headers } = createClientContext('gift-cards', options, { secrets: () => [token], moduleUrl: import.meta.url });
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
+  const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
   return {
     account: {
       get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),

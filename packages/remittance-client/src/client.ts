@@ -2,7 +2,6 @@
 // no authentication for it ("not shown"), so the client sends none of its own: pass in `headers`
 // whatever your contract with the platform says.
 import { createClientContext, createSdkClient, type ClientOptions, invoke, type RequestOptions } from '@paykit/runtime';
-import type { Client } from './generated/client/index.ts';
 import { receiveRemittance } from './generated/sdk.gen.ts';
 import type { RemittanceReceiveRequest, RemittanceReceiveResponse } from './generated/types.gen.ts';
 import { zReceiveRemittanceResponse } from './generated/zod.gen.ts';
@@ -27,7 +26,7 @@ export interface RemittanceClient {
 
 export function createRemittanceClient(options: RemittanceClientOptions): RemittanceClient {
   const { baseUrl, transport, ctx, headers } = createClientContext('remittance', options, { moduleUrl: import.meta.url });
-  const sdk = createSdkClient<Client>({ baseUrl, fetch: transport.fetch, headers: { ...headers, ...options.headers } });
+  const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers: { ...headers, ...options.headers } });
   return {
     receive: (body, requestOptions) =>
       invoke<RemittanceReceiveResponse>(ctx, 'receiveRemittance', zReceiveRemittanceResponse, (extra) => receiveRemittance({ client: sdk, body, ...extra }), requestOptions),

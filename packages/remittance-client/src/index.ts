@@ -2,8 +2,6 @@
 // The hand-written layer (authentication, retries, idempotency, pagination, signing) is added
 // beside this file and exported from here; the generated code under ./generated never imports it.
 export * from './generated/index.ts';
-export { client } from './generated/client.gen.ts';
-export { createClient, createConfig } from './generated/client/index.ts';
 export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 
 // The hand-written layer.

@@ -22,3 +22,4 @@ export * from './client-context.ts';
 export * from './user-agent.ts';
 export * from './response-info.ts';
 export * from './sdk-client.ts';
+export * from './sdk-types.ts';

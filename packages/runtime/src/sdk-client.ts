@@ -1,5 +1,5 @@
-// A lean stand-in for the generated hey-api fetch client (`createClient` of each product's
-// src/generated/client): the subset the generated SDK functions call — request/get/post/put/patch/
+// The client each product's generated SDK calls, a lean hey-api fetch client (the SDK is generated
+// without hey-api's own, against sdk-types.ts): the subset the generated SDK functions call — request/get/post/put/patch/
 // delete/head/options — with the same semantics (auth per security scheme, path and query
 // serialisation, JSON bodies, `{ data, error, response }` results, `error` = the parsed body of a
 // non-2xx), but without hey-api's per-call config merge, `new Request(...)` and a second read of
@@ -7,6 +7,7 @@
 // the usual case through invoke), it hands the request to the transport directly and parses the
 // bytes the transport already buffered; any other fetch gets a Request, as with hey-api.
 import { noResponseValidation, senderOf } from './sender.ts';
+import type { Client } from './sdk-types.ts';
 import type { TransportResult } from './transport.ts';
 
 /** A security scheme of an SDK operation, as the generated code writes it. */
@@ -82,16 +83,15 @@ export interface SdkClientShape {
 }
 
 /**
- * The SDK client of a product: pass its generated `Client` type, e.g.
- * `createSdkClient<Client>({ baseUrl, fetch: transport.fetch, auth })`, and give the result to the
- * generated SDK functions as `client`.
+ * The SDK client of a product, e.g. `createSdkClient({ baseUrl, fetch: transport.fetch, auth })`:
+ * give the result to the generated SDK functions as `client`.
  *
- * The one cast of this module is here: the generated `Client` type also declares hey-api members
- * no SDK function calls (interceptors, sse, buildUrl, get/setConfig) and generic signatures
- * TypeScript cannot relate to ours; the methods it does call take the options described by
- * SdkRequestOptions and answer as hey-api does, which is what the SDK functions rely on.
+ * The one cast of this module is here: `Client` (sdk-types.ts) declares each method generic in
+ * the operation's response and error maps, which TypeScript cannot relate to one implementation;
+ * the methods take the options described by SdkRequestOptions and answer as hey-api's client
+ * does, which is what the SDK functions rely on.
  */
-export function createSdkClient<TClient extends object>(config: SdkClientConfig): TClient {
+export function createSdkClient<TClient extends object = Client>(config: SdkClientConfig): TClient {
   const client = buildClient(config);
   return client as unknown as TClient;
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createClient, $ } from '@hey-api/openapi-ts';
+import { clientDefaultConfig, clientDefaultMeta, createClient, definePluginConfig, $, type Client, type DefinePlugin } from '@hey-api/openapi-ts';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { REPO_ROOT, type Product } from './products.ts';
@@ -35,9 +35,27 @@ function minPropertiesAt(document: SpecDocument, at: unknown): number | undefine
   return typeof min === 'number' && min > 0 ? min : undefined;
 }
 
+type RuntimeClientConfig = Client.Config & { name: '@paykit/runtime' };
+type RuntimeClientPlugin = DefinePlugin<RuntimeClientConfig, RuntimeClientConfig>;
+
+/**
+ * The client plugin of the generated SDK: `@paykit/runtime` (the runtime's createSdkClient).
+ * With `bundle: false` hey-api imports the client's types (Client, Options, RequestResult,
+ * TDataShape, ClientMeta) from the plugin's name instead of emitting its own fetch client into
+ * the output, and the no-op handler emits no `client.gen.ts` (no default client instance: the SDK
+ * is generated with `client: false`, so every call is given one).
+ */
+const runtimeClient = definePluginConfig<RuntimeClientPlugin['Types']>({
+  ...clientDefaultMeta,
+  config: { ...clientDefaultConfig, bundle: false },
+  handler: () => undefined,
+  name: '@paykit/runtime',
+});
+
 /**
  * Generates one product's code into `outDir` (emptied first):
- * - the SDK, request/response types and zod schemas from @hey-api/openapi-ts;
+ * - the SDK (importing its client types from @paykit/runtime), request/response types and zod
+ *   schemas from @hey-api/openapi-ts;
  * - the `paths`/`webhooks`/`components` type maps from openapi-typescript (`paths.gen.ts`);
  * - `meta.gen.ts` with the API revision (`info.version`) the code was generated from.
  * Every file gets the same header, so a reader knows where it came from and not to edit it.
@@ -55,9 +73,9 @@ export async function generateProduct(product: Product, outDir: string, root = R
     output: { path: outDir, importFileExtension: '.ts', clean: true },
     logs: { level: 'silent', file: false },
     plugins: [
-      '@hey-api/client-fetch',
+      runtimeClient(),
       '@hey-api/typescript',
-      { name: '@hey-api/sdk', validator: true },
+      { name: '@hey-api/sdk', validator: true, client: false },
       {
         name: 'zod',
         // Platform date-times carry offsets (-06:00); z.iso.datetime() rejects them by default.
