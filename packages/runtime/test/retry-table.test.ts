@@ -6,7 +6,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError } from '../src/errors.ts';
 import { RETRY_TABLE, mayRepeat, retryRowFor } from '../src/retry-table.ts';
-import { createTransport } from '../src/transport.ts';
+import { createTransport, type Transport } from '../src/transport.ts';
 import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
 
 let server: ScriptedServer | undefined;
@@ -31,6 +31,20 @@ async function refusedUrl(): Promise<string> {
   const { port } = probe.address() as net.AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** A core transport (no waits between attempts) over `send`, counting the attempts it makes. */
+function countingTransport(send: typeof fetch): { transport: Transport; sent: { attempts: number } } {
+  const sent = { attempts: 0 };
+  const transport = createTransport({
+    product: 'core',
+    ...noWait,
+    fetch: (input, init) => {
+      sent.attempts++;
+      return send(input, init);
+    },
+  });
+  return { transport, sent };
 }
 
 /**
@@ -123,46 +137,30 @@ describe('the retry table', () => {
 
   it('row never-after-sent: a refused connection (nothing left) is tried again, up to the budget', async () => {
     const url = await refusedUrl();
-    let attempts = 0;
-    const transport = createTransport({
-      product: 'core',
-      ...noWait,
-      fetch: (input, init) => {
-        attempts++;
-        return globalThis.fetch(input, init);
-      },
-    });
+    const { transport, sent } = countingTransport(globalThis.fetch);
     const error = await transport
       .with({ operation: 'createInternalTransaction' })(`${url}/v1/transactions/internal_transaction`, { method: 'POST', body: '{}', headers: json })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(attempts).toBe(3);
+    expect(sent.attempts).toBe(3);
   });
 
   it('row with-key (money_out) without a key: a connect that timed out (nothing sent) is tried again, a lost answer is not', async () => {
     const url = await fullBacklogUrl();
     const agent = new Agent({ connect: { timeout: 100 } });
     cleanups.push(() => agent.close());
-    let attempts = 0;
-    const transport = createTransport({
-      product: 'core',
-      ...noWait,
-      fetch: (input, init) => {
-        attempts++;
-        return undiciFetch(input as string, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
-      },
-    });
+    const { transport, sent } = countingTransport((input, init) => undiciFetch(input as string, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>);
     const moneyOut = transport.with({ operation: 'createMoneyOut' });
     const error = await moneyOut(`${url}/v1/transactions/money_out`, { method: 'POST', body: '{}', headers: json }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toContain('UND_ERR_CONNECT_TIMEOUT');
-    expect(attempts).toBe(3);
+    expect(sent.attempts).toBe(3);
     // The same call whose request reached the server and whose answer was lost: sent once.
     server = await lostThenOk();
-    attempts = 0;
+    sent.attempts = 0;
     const lost = await moneyOut(`${server.url}/v1/transactions/money_out`, { method: 'POST', body: '{}', headers: json }).catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(ConnectionError);
-    expect(attempts).toBe(1);
+    expect(sent.attempts).toBe(1);
     expect(server.received).toHaveLength(1);
   });
 
