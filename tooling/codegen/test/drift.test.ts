@@ -42,6 +42,16 @@ describe('generated code', () => {
     }
   });
 
+  it('emits only what a client package runs: the SDK, typed by @paykit/runtime, and no client of its own', async () => {
+    const fresh = path.join(root, 'fresh');
+    expect(await generateProduct(cash, fresh)).toEqual(['index.ts', 'meta.gen.ts', 'paths.gen.ts', 'sdk.gen.ts', 'types.gen.ts', 'zod.gen.ts']);
+    const sdk = await readFile(path.join(fresh, 'sdk.gen.ts'), 'utf8');
+    expect(sdk).toContain("import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from '@paykit/runtime';");
+    // Every call is given its client: no default instance to fall back on.
+    expect(sdk).not.toMatch(/from '\.\/client/);
+    expect(sdk).toContain('options.client.post<');
+  });
+
   it('carries the generated header on every file', async () => {
     for (const file of await listFiles(path.join(root, cash.generatedDir))) {
       const text = await readFile(path.join(root, cash.generatedDir, file), 'utf8');
