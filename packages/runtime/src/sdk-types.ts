@@ -22,7 +22,7 @@ export interface TDataShape {
 export interface ClientMeta {}
 
 /** The request options one SDK client method takes; `ThrowOnError` picks its result's shape. */
-export type SdkMethodOptions<ThrowOnError extends boolean = boolean> = Omit<SdkRequestOptions, 'method' | 'responseStyle' | 'throwOnError'> & {
+type SdkMethodOptions<ThrowOnError extends boolean = boolean> = Omit<SdkRequestOptions, 'method' | 'responseStyle' | 'throwOnError'> & {
   /** Only `fields` ({ data, error, response }) is typed: the SDK functions never ask for `data`. */
   responseStyle?: 'fields';
   throwOnError?: ThrowOnError;
