@@ -14,7 +14,7 @@ const runWithoutChromium = (env: Record<string, string>) =>
   runNode(VITEST, ['run', SUITE], { name: 'vitest', cwd: ROOT, timeoutMs: 60_000, env: { PATH: process.env.PATH, HOME: process.env.HOME, PAYKIT_CHROMIUM: '/nonexistent/chromium', ...env } });
 
 describe('the browser suite without chromium', () => {
-  it.each([{ CI: 'true' }, { PAYKIT_REQUIRE_BROWSER: '1' }])('fails where it is required (%o)', { timeout: 90_000 }, async (env) => {
+  it.each<Record<string, string>>([{ CI: 'true' }, { PAYKIT_REQUIRE_BROWSER: '1' }])('fails where it is required (%o)', { timeout: 90_000 }, async (env) => {
     const run = await runWithoutChromium(env);
     const output = run.stdout + run.stderr;
     expect(run.code, output).toBe(1);
