@@ -57,7 +57,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         onImported: options.onReportImported,
       });
     }
-    const health = createHealth(db, loop);
+    const health = createHealth(db, loop, { databaseUrl: config.databaseUrl });
     server = await startConsole({
       db,
       port: config.port,

@@ -2,13 +2,15 @@
 // /healthz, /readyz or /metrics: both run as processes (their main.ts) on a store whose user, host
 // and name are recognisable — PGlite in a folder with a telling name always, and with DATABASE_URL a
 // PostgreSQL role and database made for the test, reached as `localhost` — and none of those words
-// may appear in anything they print or answer. /metrics is scraped with METRICS_TOKEN.
+// may appear in anything they print or answer. /metrics is scraped with METRICS_TOKEN. Nor does the
+// worker's /healthz repeat the address a driver's error names once the database is gone.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '@paykit/store';
 import { startAppProcess } from '@paykit/testing/app-process';
+import { proxyUrl } from '@paykit/testing/tcp-proxy';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess } from './gateway-process.ts';
@@ -109,5 +111,29 @@ describe.each(kinds)('connection details on %s', (_name, make) => {
     const everything = seen.join('\n');
     expect(everything).toContain('listening on');
     for (const secret of store.secrets) expect(everything, secret).not.toContain(secret);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('the worker\'s /healthz while PostgreSQL refuses connections', () => {
+  it('says the store is unavailable without naming its address, user or database', { timeout: 90_000 }, async () => {
+    const store = await postgresStore(process.env.DATABASE_URL!);
+    const { proxy, url } = await proxyUrl(store.env.DATABASE_URL!);
+    const worker = await startAppProcess({ name: 'The worker', main: WORKER_MAIN, env: { DATABASE_URL: url.toString(), WORKER_PORT: '0', WORKER_POLL_MS: '100', DATABASE_CONNECT_TIMEOUT_MS: '500' } });
+    try {
+      await proxy.close();
+      let body = '';
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        body = await (await fetch(`${worker.url}/healthz`)).text();
+        const health = JSON.parse(body) as { storeError: string | null; lastError: string | null };
+        if (health.storeError !== null && health.lastError !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(JSON.parse(body)).toMatchObject({ ok: false, storeError: expect.stringContaining('the postgres store') as unknown });
+      for (const secret of [...store.secrets, '127.0.0.1', `:${proxy.port}`]) expect(body, secret).not.toContain(secret);
+    } finally {
+      await worker.stop();
+      await store.drop();
+    }
   });
 });
