@@ -5,6 +5,7 @@
 // POST needs the same origin and the form's CSRF token; /metrics a bearer token when one is set;
 // /healthz stays open. The configuration refuses a non-loopback bind without a password.
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { createEventStore, listParked, reconcileOnce, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
@@ -143,10 +144,13 @@ describe('console access', () => {
     });
 
     it('never redirects a login away from the console', async () => {
-      const { csrf, cookie } = await loginForm();
-      const { body, ...type } = form({ csrf, password: PASSWORD, next: '//evil.example/x' });
-      const response = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type }, body });
-      expect(response.headers.get('location')).toBe('/');
+      for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/x\r\nset-cookie: a=b']) {
+        const { csrf, cookie } = await loginForm();
+        const { body, ...type } = form({ csrf, password: PASSWORD, next });
+        const response = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type }, body });
+        expect(response.status, next).toBe(303);
+        expect(response.headers.get('location'), next).toBe('/');
+      }
     });
 
     it('refuses a POST without the session\'s CSRF token or from another site, and takes it with both', async () => {
@@ -237,6 +241,21 @@ describe('console access', () => {
       expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: type, body })).status).toBe(303);
       expect((await fetch(`${server.url}/items.csv`)).status).toBe(200);
       expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+    });
+
+    it('refuses a page of another site that resolves its name to 127.0.0.1 (DNS rebinding)', async () => {
+      const server = await start(undefined);
+      const { port } = new URL(server.url);
+      const statusFor = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          request({ host: '127.0.0.1', port, path: '/items.json', headers: { host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          }).on('error', reject).end();
+        });
+      expect(await statusFor(`rebind.example:${port}`)).toBe(403);
+      expect(await statusFor('rebind.example')).toBe(403);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'localhost']) expect(await statusFor(host), host).toBe(200);
     });
 
     it('refuses a proxied request and another machine\'s with a page naming CONSOLE_PASSWORD', async () => {

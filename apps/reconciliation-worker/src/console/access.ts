@@ -64,6 +64,16 @@ function fromThisMachine(req: IncomingMessage): boolean {
   return isLoopbackHost(req.socket.remoteAddress ?? '');
 }
 
+/**
+ * The name the client asked for is this machine's: a page of another site whose name resolves to
+ * 127.0.0.1 (DNS rebinding) reaches the console from this machine, but asks for its own name.
+ */
+function askedForThisMachine(req: IncomingMessage): boolean {
+  const host = req.headers.host ?? '';
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
+  return isLoopbackHost(name);
+}
+
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -78,7 +88,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 
 /** Where a login returns to: a path of this console only (never `//host` or a full URL). */
 function localPath(next: string | null): string {
-  return next !== null && /^\/(?![/\\])/.test(next) ? next : '/';
+  return next !== null && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) ? next : '/';
 }
 
 function loginPage(csrf: string, next: string, message = ''): string {
@@ -195,14 +205,14 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
      */
     async gate(req: IncomingMessage, res: ServerResponse, url: URL): Promise<Session | undefined> {
       if (options.password === undefined) {
-        if (!fromThisMachine(req)) {
+        if (!fromThisMachine(req) || !askedForThisMachine(req)) {
           send(
             res,
             403,
             'text/html; charset=utf-8',
             page(
               'paykit console: this machine only',
-              '<h1>This console answers this machine only</h1><p>No login is configured, so the console answers clients of 127.0.0.1 and ::1 only (not through a proxy). To reach it from elsewhere, set <code>CONSOLE_PASSWORD</code> (at least 12 characters) and restart the worker; operators then log in at /login.</p>',
+              '<h1>This console answers this machine only</h1><p>No login is configured, so the console answers clients of 127.0.0.1 and ::1 only, asking for 127.0.0.1, ::1 or localhost (not through a proxy). To reach it from elsewhere, set <code>CONSOLE_PASSWORD</code> (at least 12 characters) and restart the worker; operators then log in at /login.</p>',
             ),
           );
           return undefined;
