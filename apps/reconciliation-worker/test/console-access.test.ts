@@ -7,28 +7,18 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { createEventStore, listParked, reconcileOnce, type NewEvent } from '@paykit/store';
+import { createEventStore, listParked, reconcileOnce } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createHealth } from '../src/health.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { unreadableCredit } from './parked-event.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const METRICS_TOKEN = 'm'.repeat(16) + randomUUID().replaceAll('-', '');
 const HTML = { accept: 'text/html' };
-
-/** A MONEY_IN without an amount: the worker parks it. */
-function unreadableCredit(): NewEvent {
-  const idMsg = randomUUID();
-  const payload = { id_msg: idMsg, msg_name: 'MONEY_IN', msg_date: '2026-11-21', body: { id: randomUUID(), beneficiary_account: '646180000000000012', transaction_date: '20261121', sub_category: 'SPEI_CREDIT' } };
-  return {
-    source: 'core', eventType: 'MONEY_IN', dedupeKey: `core:MONEY_IN:${idMsg}`, idMsg, transactionId: payload.body.id, operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)), headers: {}, receivedAt: new Date('2026-11-21T16:30:00Z'), drift: [],
-    outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null,
-  };
-}
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
 const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));

@@ -9,28 +9,19 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createEventStore, createTransactionRecorder, listParked, reconcileOnce, type NewEvent } from '@paykit/store';
+import { createEventStore, createTransactionRecorder, listParked, reconcileOnce } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { describeInBrowser, launchChromium } from './browser.ts';
+import { unreadableCredit } from './parked-event.ts';
 
 const PASSWORD = 'browser-test-password-0001';
 /** More transfers than one page of the item list holds. */
 const SEEDED = 520;
 const RANGE = 'from=2026-11-01&to=2026-11-30';
 const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
-
-function unreadableCredit(): NewEvent {
-  const idMsg = randomUUID();
-  const payload = { id_msg: idMsg, msg_name: 'MONEY_IN', msg_date: '2026-11-21', body: { id: randomUUID(), beneficiary_account: '646180000000000012', transaction_date: '20261121', sub_category: 'SPEI_CREDIT' } };
-  return {
-    source: 'core', eventType: 'MONEY_IN', dedupeKey: `core:MONEY_IN:${idMsg}`, idMsg, transactionId: payload.body.id, operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)), headers: {}, receivedAt: new Date('2026-11-21T16:30:00Z'), drift: [],
-    outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null,
-  };
-}
 
 describeInBrowser('the console in chromium, behind its login', () => {
   let opened: OpenedTestDatabase;
