@@ -2,7 +2,8 @@
 // /healthz, /readyz or /metrics: both run as processes (their main.ts) on a store whose user, host
 // and name are recognisable — PGlite in a folder with a telling name always, and with DATABASE_URL a
 // PostgreSQL role and database made for the test, reached as `localhost` — and none of those words
-// may appear in anything they print or answer. /metrics is scraped with METRICS_TOKEN. Nor does the
+// may appear in anything they print or answer. /metrics is scraped with METRICS_TOKEN; the worker
+// has a CONSOLE_PASSWORD, and the secret audit sees everything both print. Nor does the
 // worker's /healthz repeat the address a driver's error names once the database is gone.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,12 +12,12 @@ import path from 'node:path';
 import { openDatabase } from '@paykit/store';
 import { startAppProcess } from '@paykit/testing/app-process';
 import { proxyUrl } from '@paykit/testing/tcp-proxy';
-import { TEST_SECRETS } from '@paykit/testing/secret-audit';
+import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess } from './gateway-process.ts';
 
 const WORKER_MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
-const METRICS_TOKEN = randomBytes(24).toString('hex');
+const METRICS_TOKEN = TEST_SECRETS.metricsToken;
 const tag = randomBytes(4).toString('hex');
 
 interface Store {
@@ -73,7 +74,7 @@ describe.each(kinds)('connection details on %s', (_name, make) => {
     for (const store of stores) await store.drop();
   });
 
-  it('are printed and answered by neither the gateway nor the worker', { timeout: 90_000 }, async () => {
+  it('are printed and answered by neither the gateway nor the worker', { timeout: 150_000 }, async () => {
     const store = await make();
     stores.push(store);
     const seen: string[] = [];
@@ -84,7 +85,7 @@ describe.each(kinds)('connection details on %s', (_name, make) => {
       return { status: response.status, body };
     };
 
-    const gateway = await startGatewayProcess({ ...store.env, GATEWAY_LOG_LEVEL: 'info', GATEWAY_CORE_TOKENS_MONEY_IN: TEST_SECRETS.coreWebhookToken, METRICS_TOKEN });
+    const gateway = await startGatewayProcess({ ...store.env, GATEWAY_LOG_LEVEL: 'info', GATEWAY_CORE_TOKENS_MONEY_IN: TEST_SECRETS.coreWebhookToken, METRICS_TOKEN }, 60_000);
     try {
       expect(gateway.output()).toMatch(new RegExp(`listening on http://\\S+ \\(store: ${store.name}; /metrics: bearer token \\(METRICS_TOKEN\\)\\)`));
       expect(await scrape(gateway.url, '/readyz')).toEqual({ status: 200, body: JSON.stringify({ status: 'ready', store: store.name }) });
@@ -94,15 +95,21 @@ describe.each(kinds)('connection details on %s', (_name, make) => {
       await gateway.stop();
     }
     seen.push(gateway.output());
+    record('gateway output', gateway.output());
 
     // After the gateway: with PGlite one process at a time opens the folder.
-    const worker = await startAppProcess({ name: 'The worker', main: WORKER_MAIN, env: { ...store.env, WORKER_PORT: '0', METRICS_TOKEN } });
+    const worker = await startAppProcess({
+      name: 'The worker', main: WORKER_MAIN, env: { ...store.env, WORKER_PORT: '0', METRICS_TOKEN, CONSOLE_PASSWORD: TEST_SECRETS.consolePassword },
+      onOutput: (text) => record('worker output', text),
+      startTimeoutMs: 60_000,
+    });
     try {
       expect(worker.output()).toContain(`(store: ${store.name})`);
       const health = await scrape(worker.url, '/healthz');
       expect(JSON.parse(health.body)).toMatchObject({ ok: true });
       expect((await scrape(worker.url, '/metrics')).body).toContain('worker_store_ok 1');
-      expect((await scrape(worker.url, '/')).status).toBe(200);
+      expect((await scrape(worker.url, '/')).status).toBe(401);
+      expect(worker.output()).toContain('console: login required (CONSOLE_PASSWORD)');
     } finally {
       await worker.stop();
     }

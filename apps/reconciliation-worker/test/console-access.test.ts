@@ -4,11 +4,11 @@
 // machine's clients only (a proxied request is refused with a page naming the variable). Every
 // POST needs the same origin and the form's CSRF token; /metrics a bearer token when one is set;
 // /healthz stays open. The configuration refuses a non-loopback bind without a password.
-import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { createEventStore, listParked, reconcileOnce } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createHealth } from '../src/health.ts';
@@ -16,8 +16,8 @@ import { createWorkerMetrics } from '../src/metrics.ts';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { unreadableCredit } from './parked-event.ts';
 
-const PASSWORD = 'correct horse battery staple';
-const METRICS_TOKEN = 'm'.repeat(16) + randomUUID().replaceAll('-', '');
+const PASSWORD = TEST_SECRETS.consolePassword;
+const METRICS_TOKEN = TEST_SECRETS.metricsToken;
 const HTML = { accept: 'text/html' };
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];

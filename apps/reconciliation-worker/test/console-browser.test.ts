@@ -11,13 +11,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createEventStore, createTransactionRecorder, listParked, reconcileOnce } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { describeInBrowser, launchChromium } from './browser.ts';
 import { unreadableCredit } from './parked-event.ts';
 
-const PASSWORD = 'browser-test-password-0001';
+const PASSWORD = TEST_SECRETS.consolePassword;
 /** More transfers than one page of the item list holds. */
 const SEEDED = 520;
 const RANGE = 'from=2026-11-01&to=2026-11-30';

@@ -1,11 +1,11 @@
 // /metrics behind METRICS_TOKEN: without the bearer token (or with another) 401 and nothing of the
 // registry; with it the Prometheus text. Without METRICS_TOKEN it is open (the README says so).
 // The probes stay open either way, and /readyz says which kind of store only.
-import { randomBytes } from 'node:crypto';
+import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { describe, expect, it } from 'vitest';
 import { databaseKinds, gatewayForSuite } from './helpers.ts';
 
-const METRICS_TOKEN = randomBytes(24).toString('hex');
+const METRICS_TOKEN = TEST_SECRETS.metricsToken;
 
 describe.each(databaseKinds)('/metrics with METRICS_TOKEN ($name)', (kind) => {
   const gateway = gatewayForSuite(kind, { METRICS_TOKEN });
