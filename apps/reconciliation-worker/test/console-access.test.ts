@@ -223,6 +223,8 @@ describe('console access', () => {
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).not.toContain('action="/logout"');
+      const login = await fetch(`${server.url}/login`, { redirect: 'manual' });
+      expect([login.status, login.headers.get('location')]).toEqual([303, '/']);
       const csrf = csrfOf(html)!;
       expect(csrf).toBeDefined();
       expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual' })).status).toBe(403);

@@ -221,6 +221,10 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
           checkOrigin(req);
           checkToken(machineSession.csrf, await readForm(req));
         }
+        if (url.pathname === '/login') {
+          send(res, 303, 'text/plain; charset=utf-8', 'no login is configured\n', { location: '/' });
+          return undefined;
+        }
         return machineSession;
       }
       if (url.pathname === '/login' && (req.method === 'GET' || req.method === 'POST')) {
@@ -248,12 +252,15 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
       return undefined;
     },
 
-    /** A page as this session sees it: its CSRF token in every POST form, and a logout button when logged in. */
+    /**
+     * A page as this session sees it: its CSRF token in every POST form (pages write their forms
+     * without it), and a logout button at the top when logged in.
+     */
     decorate(html: string, session: Session): string {
       const hidden = `<input type="hidden" name="csrf" value="${esc(session.csrf)}">`;
-      const withToken = html.replace(/<form\b[^>]*\bmethod="post"[^>]*>/gi, (form) => form + hidden);
+      const withToken = html.replace(/<form\b[^>]*\bmethod=["']?post\b[^>]*>/gi, (form) => form + hidden);
       if (session.id === null) return withToken;
-      return withToken.replace(/<body>/, `<body><form method="post" action="/logout" class="logout">${hidden}<button type="submit">Log out</button></form>`);
+      return withToken.replace(/<body\b[^>]*>/i, (body) => `${body}<form method="post" action="/logout" class="logout">${hidden}<button type="submit">Log out</button></form>`);
     },
   };
 }
