@@ -2,6 +2,7 @@
 # Any paykit app as an image, from the repository root (the context is the monorepo):
 #   docker build --build-arg APP=webhook-gateway -t paykit-webhook-gateway .
 #   docker run --rm -p 4020:4020 -e DATABASE_URL=postgres://… -e GATEWAY_CORE_TOKENS_MONEY_IN=… paykit-webhook-gateway
+#   docker run --rm -p 4030:4030 -e DATABASE_URL=postgres://… -e CONSOLE_PASSWORD=… paykit-reconciliation-worker
 # APP is the app's folder under apps/: sandbox, webhook-gateway, reconciliation-worker or scripts
 # (the `paykit` CLI: arguments after the image name go to it). Each app is configured by its own
 # environment variables (its README). Without DATABASE_URL the gateway and the worker keep PGlite's
@@ -36,12 +37,13 @@ RUN pnpm --filter "@paykit/${APP}..." run build \
   && pnpm --filter "@paykit/${APP}" deploy --prod --no-optional --legacy /deploy
 
 FROM ${NODE_IMAGE} AS runner
-# The servers listen on every interface inside the container, except the finance console
-# (WORKER_HOST), which has no login of its own: publish it only behind an authenticating proxy,
-# and set WORKER_HOST=0.0.0.0 then.
+# The servers listen on every interface inside the container. The finance console does too, so
+# the worker refuses to start without CONSOLE_PASSWORD (its login), naming the variable; set
+# WORKER_HOST=127.0.0.1 instead for a worker nobody outside the container may reach.
 ENV NODE_ENV=production \
     SANDBOX_HOST=0.0.0.0 \
     GATEWAY_HOST=0.0.0.0 \
+    WORKER_HOST=0.0.0.0 \
     PAYKIT_DATA_DIR=/data
 COPY --from=builder --chown=node:node /deploy /app
 RUN mkdir -p /data && chown node:node /data

@@ -1,6 +1,6 @@
 // What the worker's /healthz says: the truth about its progress and its store, read fresh: how
 // many events wait, whether the last round failed, whether it is caught up (never while events
-// wait), and the connections in use. It never names the database (user, host, name).
+// wait), and the connections in use. It never names the database (user, host, name, address).
 import { conflictCounts, withTimeout, type ConnectionStats, type Database } from '@paykit/store';
 import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop } from './loop.ts';
 
@@ -35,7 +35,24 @@ export function withinProbeDeadline<T>(work: Promise<T>, what: string): Promise<
   return withTimeout(work, COUNT_DEADLINE_MS, () => new Error(`${what} within ${COUNT_DEADLINE_MS} ms`));
 }
 
-export function createHealth(db: Database, loop: ApplyLoop | undefined): () => Promise<WorkerHealth> {
+/**
+ * The words of DATABASE_URL that name where the database is and who connects (host, user, database
+ * name, socket folder): a driver's message may carry them (`connect ECONNREFUSED 10.0.0.5:5432`,
+ * `getaddrinfo ENOTFOUND db.internal`). Words of fewer than 3 characters, or equal to the kind of
+ * store, are left: replacing them would garble the message more than they tell.
+ */
+function connectionWords(databaseUrl: string | undefined, kind: string): string[] {
+  if (!databaseUrl) return [];
+  try {
+    const url = new URL(databaseUrl);
+    const words = [url.host, url.hostname, decodeURIComponent(url.username), decodeURIComponent(url.pathname.slice(1)), url.searchParams.get('host') ?? ''];
+    return words.filter((word) => word.length >= 3 && word !== kind).sort((a, b) => b.length - a.length);
+  } catch {
+    return [];
+  }
+}
+
+export function createHealth(db: Database, loop: ApplyLoop | undefined, options: { databaseUrl?: string | undefined } = {}): () => Promise<WorkerHealth> {
   // Probes that arrive while a count runs share it: a backlog is costly to count, and polled often.
   let counting: Promise<number> | undefined;
   const waiting = (): Promise<number> => {
@@ -44,8 +61,14 @@ export function createHealth(db: Database, loop: ApplyLoop | undefined): () => P
     });
     return counting;
   };
-  // The description names the user, host and database: an answer says only which kind of store.
-  const anonymous = (message: string) => message.replaceAll(db.description, `the ${db.kind} store`);
+  // The description names the user, host and database: an answer says only which kind of store,
+  // and no address or word of DATABASE_URL that a driver's message repeats.
+  const words = connectionWords(options.databaseUrl, db.kind);
+  const anonymous = (message: string) =>
+    words.reduce(
+      (text, word) => text.replaceAll(word, '(the database)'),
+      message.replaceAll(db.description, `the ${db.kind} store`).replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?\b|\[[0-9a-f:]+\](:\d{1,5})?/gi, '(the database address)'),
+    );
   return async () => {
     // Counted beside the waiting events, each within the probe deadline: a frozen store holds the probe once, not twice.
     const conflicts = withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then((counts) => counts.total, () => null);

@@ -28,7 +28,13 @@ try {
     onReportError: (fileName, error) => console.error(`report ${fileName} not imported yet (retrying later): ${message(error)}`),
     onReportImported: (fileName, lines) => console.log(`report ${fileName} imported (${lines} lines)`),
   });
-  console.log(`listening on ${worker.url} (store: ${worker.database.description})`);
+  // The kind of store only: its description names the database's user, host and name.
+  console.log(`listening on ${worker.url} (store: ${worker.database.kind})`);
+  console.log(
+    config.console.password
+      ? `console: login required (CONSOLE_PASSWORD), sessions of ${config.console.sessionMinutes} min; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`
+      : `console: no login, answers this machine only (set CONSOLE_PASSWORD to open it to others); /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`,
+  );
   console.log(
     worker.reports
       ? `report files: fetched from the ${config.reports!.core.environment} core service as client ${config.reports!.core.clientId}, every ${config.reports!.pollMs / 1000} s`

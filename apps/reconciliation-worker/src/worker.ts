@@ -57,7 +57,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         onImported: options.onReportImported,
       });
     }
-    const health = createHealth(db, loop);
+    const health = createHealth(db, loop, { databaseUrl: config.databaseUrl });
     server = await startConsole({
       db,
       port: config.port,
@@ -66,6 +66,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
       status: () => ({ applied: loop?.totals.applied ?? 0, lastError: loop?.lastError ?? null, caughtUp: loop?.caughtUp ?? false }),
       health,
       metrics: createWorkerMetrics(db, health),
+      access: { ...config.console, metricsToken: config.metricsToken },
     });
   } catch (error) {
     await reports?.stop();

@@ -7,6 +7,7 @@ const MAIN = path.resolve(import.meta.dirname, '../../webhook-gateway/src/main.t
 
 export type GatewayProcess = AppProcess;
 
-export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  return startAppProcess({ name: 'The gateway', main: MAIN, env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', ...env } });
+/** `startTimeoutMs`: how long it may take to listen (default 20 s; opening PGlite takes longer on a busy machine). */
+export function startGatewayProcess(env: Record<string, string>, startTimeoutMs?: number): Promise<GatewayProcess> {
+  return startAppProcess({ name: 'The gateway', main: MAIN, env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', ...env }, startTimeoutMs });
 }

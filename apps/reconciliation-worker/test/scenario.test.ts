@@ -4,16 +4,13 @@
 // refunded; every delivery duplicated and reordered — then the worker applies what the gateway
 // stored and every item ends in exactly the expected state. The console is then opened in
 // headless Chromium and its numbers must equal the summary.
-import { existsSync } from 'node:fs';
 import {
   createTransactionRecorder, listItems, reconcileOnce, reconciliationSummary, registerReceivable, type Database, type ReconItem,
 } from '@paykit/store';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { describeInBrowser, launchChromium } from './browser.ts';
 import { ACME_CLABE, runFlows, startPipeline, type Pipeline } from './pipeline.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('the reconciliation scenario through the sandbox and the gateway', () => {
   let pipeline: Pipeline | undefined;
@@ -71,7 +68,7 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
     expect([...items.values()].filter((i) => i.id === ids.creditMatched)).toHaveLength(1);
   });
 
-  describe.skipIf(!existsSync(CHROMIUM))('the console in headless Chromium', () => {
+  describeInBrowser('the console in headless Chromium', () => {
     let server: ConsoleServer;
     beforeAll(async () => {
       server = await startConsole({ db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400 });
@@ -79,10 +76,7 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
     afterAll(async () => server?.close());
 
     it('shows the same numbers as the summary, charts, and links from an item to its events', { timeout: 60_000 }, async () => {
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         const range = 'from=2000-01-01&to=2100-01-01';

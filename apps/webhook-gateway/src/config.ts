@@ -56,6 +56,8 @@ export interface GatewayConfig {
   commitTimeoutMs: number;
   policy: PolicyConfig;
   adminToken: string | undefined;
+  /** /metrics answers only `Authorization: Bearer <token>`; undefined: /metrics is open. */
+  metricsToken: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logFile: string | undefined;
 }
@@ -160,6 +162,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
   const adminToken = env.GATEWAY_ADMIN_TOKEN?.trim() || undefined;
   if (adminToken !== undefined && adminToken.length < MIN_TOKEN_LENGTH) problems.push(`GATEWAY_ADMIN_TOKEN is ${adminToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < MIN_TOKEN_LENGTH) problems.push(`METRICS_TOKEN is ${metricsToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
 
   const denyPayers = list(env.GATEWAY_DENY_PAYERS).map((p) => p.toUpperCase());
   for (const payer of denyPayers) {
@@ -207,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     commitTimeoutMs: e.GATEWAY_COMMIT_TIMEOUT_MS,
     policy: { unknownAccount: e.GATEWAY_UNKNOWN_ACCOUNT, denyPayers, defaultCreditLimitCentavos },
     adminToken,
+    metricsToken,
     logLevel: e.GATEWAY_LOG_LEVEL,
     logFile: e.GATEWAY_LOG_FILE?.trim() || undefined,
   };

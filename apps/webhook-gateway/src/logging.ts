@@ -14,10 +14,12 @@ export const REDACT_PATHS = [
   'tokens',
   'secretTokens',
   'adminToken',
+  'metricsToken',
   'databaseUrl',
   'config.core',
   'config.cash',
   'config.adminToken',
+  'config.metricsToken',
   'config.databaseUrl',
 ];
 

@@ -26,7 +26,8 @@ try {
 
 try {
   const gateway = await startGateway({ config });
-  console.log(`listening on ${gateway.url} (store: ${gateway.database.description})`);
+  // The kind of store only: its description names the database's user, host and name.
+  console.log(`listening on ${gateway.url} (store: ${gateway.database.kind}; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'})`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -1,6 +1,7 @@
 // Probes, metrics and the admin API (gatewayOps): list and show stored events, and replay one —
 // re-run its validation and decision with today's rules, keeping the result beside the event.
-// The admin API needs `Authorization: Bearer <GATEWAY_ADMIN_TOKEN>` and is off without one.
+// The admin API needs `Authorization: Bearer <GATEWAY_ADMIN_TOKEN>` and is off without one;
+// /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one is set. No probe names the database.
 import { CORE_EVENT_TYPES, gatewayOps, type CoreEventType, type GatewayProblem, type ReplayView, type StoredEventView } from '@paykit/contracts';
 import { WebhookVerificationError, createCoreWebhookVerifier } from '@paykit/runtime';
 import { StoreInputError, StoreUnavailableError, type Database, type EventStore, type ReplayRecord, type StoredEvent } from '@paykit/store';
@@ -85,7 +86,17 @@ async function replay(event: StoredEvent, deps: EvaluationDeps): Promise<Omit<Re
 export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<void> {
   const { config, database, events, metrics, refuse, refusal } = ops;
   const verifyAdmin = config.adminToken ? createCoreWebhookVerifier([config.adminToken]) : undefined;
+  const verifyMetrics = config.metricsToken ? createCoreWebhookVerifier([config.metricsToken]) : undefined;
   app.addHook('onRequest', async (request, reply) => {
+    if (verifyMetrics && request.routeOptions.url === '/metrics') {
+      try {
+        verifyMetrics(credentialHeaders(request.raw.rawHeaders));
+      } catch (error) {
+        if (error instanceof WebhookVerificationError) return refuse(request, reply.header('www-authenticate', 'Bearer'), 401, 'unauthorized', 'Send Authorization: Bearer <METRICS_TOKEN>.');
+        throw error;
+      }
+      return undefined;
+    }
     if (!isAdminRequest(request)) return undefined;
     if (!verifyAdmin) return refuse(request, reply, 403, 'admin_disabled', 'The admin API is off: set GATEWAY_ADMIN_TOKEN (a random token of 32+ characters) and restart the gateway.');
     try {

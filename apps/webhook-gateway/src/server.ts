@@ -296,7 +296,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, store: database.description }, 'webhook gateway listening');
+  logger.info({ url, store: database.kind }, 'webhook gateway listening');
   let closing: Promise<void> | undefined;
   return {
     url,

@@ -25,6 +25,7 @@ describe('gateway configuration', () => {
       cash: { secretTokens: [], toleranceSeconds: 300 },
       policy: { unknownAccount: 'hold', denyPayers: [], defaultCreditLimitCentavos: null },
       adminToken: undefined,
+      metricsToken: undefined,
       logLevel: 'info',
     });
     expect(config.core.CEP).toEqual({ tokens: [TOKENS.coreWebhookToken], noAuth: false });
@@ -51,6 +52,7 @@ describe('gateway configuration', () => {
       GATEWAY_CORE_NO_AUTH: 'CEP,PAYMENT',
       GATEWAY_CASH_SECRET_TOKENS: 'not-hex-secret',
       GATEWAY_ADMIN_TOKEN: 'tiny-admin',
+      METRICS_TOKEN: 'tiny-scrape',
       GATEWAY_DENY_PAYERS: '123',
       GATEWAY_CREDIT_LIMIT: '10.5',
     });
@@ -66,13 +68,14 @@ describe('gateway configuration', () => {
       'GATEWAY_CORE_NO_AUTH',
       'GATEWAY_CASH_SECRET_TOKENS',
       'GATEWAY_ADMIN_TOKEN',
+      'METRICS_TOKEN',
       'GATEWAY_DENY_PAYERS',
       'GATEWAY_CREDIT_LIMIT',
     ]) {
       expect(text, name).toContain(name);
     }
     expect(text).toContain('both in GATEWAY_CORE_NO_AUTH and has tokens');
-    for (const secret of ['short-secret-token', 'not-hex-secret', 'tiny-admin', ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
+    for (const secret of ['short-secret-token', 'not-hex-secret', 'tiny-admin', 'tiny-scrape', ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
   });
 
   it('refuses a configuration that receives nothing', () => {

@@ -354,7 +354,8 @@ describe('no secret in any output', () => {
     await page(404, '/events/999999999');
     await page(404, '/nothing-here');
     await page(400, '/?from=yesterday');
-    await page(303, '/parked/retry', { method: 'POST', redirect: 'manual' });
+    // A POST without the page's CSRF token is refused.
+    await page(403, '/parked/retry', { method: 'POST', redirect: 'manual' });
     if (stack.proxy) {
       stack.proxy.cut();
       try {

@@ -23,14 +23,17 @@ export const CONFIGURED_SECRETS: readonly string[] = [
 ];
 
 /**
- * Fixed secrets of the gateway's test configurations (webhook tokens, a cash secret_token, an
- * admin token): configured, so audited like the seed's.
+ * Fixed secrets of the gateway's and the worker's test configurations (webhook tokens, a cash
+ * secret_token, an admin token, the console's password, the metrics token): configured, so
+ * audited like the seed's.
  */
 export const TEST_SECRETS = {
   coreWebhookToken: 'whk_test_current_Vq3xN8pL2rT6yB1mK9dF4hJ7',
   previousCoreWebhookToken: 'whk_test_previous_Zc5wE0sA8gU3iO6nR2tY9qL',
   cashSecretToken: '5e1f0c2a9b7d4e6f8a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e1f',
   adminToken: 'adm_test_Hk4pQ8wZ1xC6vB9nM3jL7tR2sD5fG0yU',
+  consolePassword: 'console-test-Wd7kP2vN9qX4',
+  metricsToken: 'met_test_Rb6yT1nC8vK3mQ5wZ0pL4sH7jD2fG9x',
 } as const;
 
 /** Values that must never appear in any output: the seed's and the test configurations'. */

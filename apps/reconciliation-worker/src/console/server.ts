@@ -1,10 +1,13 @@
 // The console's HTTP server (node:http; server-rendered, no CDN, works offline). Every list is
 // also CSV and JSON with the same filters. Read-only but for one action: retrying parked events.
 // /healthz reports this process's progress and the count of conflicts recorded in the ledger.
+// Every page, export and form goes through access.ts first (login or this machine only, CSRF);
+// /healthz stays open and names no connection detail; /metrics may require a bearer token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEventStore, listConflicts, listDrift, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
+import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
 import { driftRow, loadConsole } from './data.ts';
 import { toCsv } from './export.ts';
 import { FilterError, readFilters } from './filters.ts';
@@ -22,6 +25,8 @@ export interface ConsoleOptions {
   health?: () => Promise<object>;
   /** What /metrics answers (worker metrics.ts); without it, /metrics is 404. */
   metrics?: Registry;
+  /** Who may use it (access.ts); without a password, this machine's clients only. */
+  access?: AccessOptions;
   now?: () => Date;
 }
 
@@ -44,7 +49,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const now = options.now ?? (() => new Date());
   const events = createEventStore(db);
 
-  const send = (res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}) => {
+  const send = (res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string | string[]> = {}) => {
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...extra });
     res.end(body);
   };
@@ -52,17 +57,30 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (format === 'csv') send(res, 200, 'text/csv; charset=utf-8', toCsv(rows), { 'content-disposition': `attachment; filename="${name}.csv"` });
     else send(res, 200, 'application/json; charset=utf-8', JSON.stringify(rows, null, 2));
   };
+  const access = createAccess(options.access ?? {}, now, send);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://console');
     const at = now();
     const view = (defaults: Parameters<typeof readFilters>[2] = {}) => readFilters(url.searchParams, at, defaults);
+    if (req.method === 'GET' && url.pathname === '/metrics' && options.metrics) {
+      if (!access.metrics(req, res)) return;
+      return send(res, 200, options.metrics.contentType, await options.metrics.metrics());
+    }
+    if (req.method === 'GET' && url.pathname === '/healthz') {
+      // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
+      const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
+      return send(res, 200, 'application/json', JSON.stringify(health));
+    }
+    const session = await access.gate(req, res, url);
+    if (!session) return;
+    const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', access.decorate(body, session));
     const exportMatch = /^\/(items|summary|parked|reports|conflicts|drift)\.(csv|json)$/.exec(url.pathname);
     if (req.method === 'GET' && url.pathname === '/') {
       const filters = view({ states: ['conflict', 'mismatched', 'orphan', 'stale'] });
       const data = await loadConsole(db, filters, options.staleAfterSeconds, at);
       const status = options.status?.() ?? { applied: 0, lastError: null, caughtUp: false };
-      return send(res, 200, 'text/html; charset=utf-8', overviewPage(data, filters, { staleAfterSeconds: options.staleAfterSeconds, ...status }));
+      return html(200, overviewPage(data, filters, { staleAfterSeconds: options.staleAfterSeconds, ...status }));
     }
     if (req.method === 'GET' && exportMatch) {
       const [, what, format] = exportMatch as unknown as [string, string, string];
@@ -88,26 +106,19 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     const eventMatch = /^\/events\/(\d{1,19})$/.exec(url.pathname);
     if (req.method === 'GET' && eventMatch) {
       const event = await events.get(eventMatch[1]!);
-      if (!event) return send(res, 404, 'text/html; charset=utf-8', page('not found', `<p>No stored event #${esc(eventMatch[1])}. <a href="/">Back</a></p>`));
-      return send(res, 200, 'text/html; charset=utf-8', eventPage(event));
+      if (!event) return html(404, page('not found', `<p>No stored event #${esc(eventMatch[1])}. <a href="/">Back</a></p>`));
+      return html(200, eventPage(event));
     }
     if (req.method === 'POST' && url.pathname === '/parked/retry') {
       await retryParked(db);
       return send(res, 303, 'text/plain', 'queued', { location: '/' });
-    }
-    if (req.method === 'GET' && url.pathname === '/metrics' && options.metrics) {
-      return send(res, 200, options.metrics.contentType, await options.metrics.metrics());
-    }
-    if (req.method === 'GET' && url.pathname === '/healthz') {
-      // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
-      const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
-      return send(res, 200, 'application/json', JSON.stringify(health));
     }
     send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; exports at /items.csv, /summary.json…\n`);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
+      if (error instanceof AccessDenied) return send(res, error.status, 'text/plain; charset=utf-8', `${error.message}\n`);
       if (error instanceof FilterError) return send(res, 400, 'text/plain; charset=utf-8', `${error.message}\n`);
       const message = error instanceof Error ? error.message : String(error);
       if (!res.headersSent) send(res, 503, 'text/plain; charset=utf-8', `The ledger could not be read: ${message}\n`);

@@ -1,0 +1,299 @@
+// Who may use the console, over a real socket: with CONSOLE_PASSWORD a login (wrong password
+// refused and slowed, five failures lock the address out for 15 minutes), a session cookie that is
+// HttpOnly, SameSite=Strict and Secure behind https, that expires and logs out; without it, this
+// machine's clients only (a proxied request is refused with a page naming the variable). Every
+// POST needs the same origin and the form's CSRF token; /metrics a bearer token when one is set;
+// /healthz stays open. The configuration refuses a non-loopback bind without a password.
+import { request } from 'node:http';
+import { networkInterfaces } from 'node:os';
+import { createEventStore, listParked, reconcileOnce } from '@paykit/store';
+import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { TEST_SECRETS } from '@paykit/testing/secret-audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { createHealth } from '../src/health.ts';
+import { createWorkerMetrics } from '../src/metrics.ts';
+import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { unreadableCredit } from './parked-event.ts';
+
+const PASSWORD = TEST_SECRETS.consolePassword;
+const METRICS_TOKEN = TEST_SECRETS.metricsToken;
+const HTML = { accept: 'text/html' };
+
+const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
+const form = (fields: Record<string, string>) => ({ 'content-type': 'application/x-www-form-urlencoded', body: new URLSearchParams(fields).toString() });
+
+describe('console access', () => {
+  let opened: OpenedTestDatabase;
+  let clock = new Date('2026-11-21T18:00:00Z');
+  const servers: ConsoleServer[] = [];
+
+  const start = async (access: Parameters<typeof startConsole>[0]['access'], host = '127.0.0.1') => {
+    const health = createHealth(opened.db, undefined);
+    const server = await startConsole({
+      db: opened.db, port: 0, host, staleAfterSeconds: 86_400, now: () => clock, health, access,
+      metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
+    });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    opened = await testDatabases()[0]!.open();
+    const store = createEventStore(opened.db);
+    await store.append(unreadableCredit());
+    await store.close();
+    expect(await reconcileOnce(opened.db)).toMatchObject({ parked: 1 });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await opened?.drop();
+  });
+
+  describe('with CONSOLE_PASSWORD', () => {
+    let server: ConsoleServer;
+    beforeAll(async () => {
+      server = await start({ password: PASSWORD, sessionMinutes: 60, failedLoginDelayMs: 300, metricsToken: METRICS_TOKEN });
+    });
+
+    /** The login form's token and its cookie, as a browser would hold them. */
+    const loginForm = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}/login`, { headers });
+      const html = await response.text();
+      return { csrf: csrfOf(html)!, cookie: valueOf(cookieOf(response, 'paykit_console_login'))!, setCookie: cookieOf(response, 'paykit_console_login')! };
+    };
+    const logIn = async (password: string, headers: Record<string, string> = {}) => {
+      const { csrf, cookie } = await loginForm();
+      const { body, ...type } = form({ csrf, password, next: '/?state=orphan' });
+      return fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type, ...headers }, body });
+    };
+    const session = async () => valueOf(cookieOf(await logIn(PASSWORD), 'paykit_console'))!;
+
+    it('sends a browser without a session to the login, and refuses exports and pages to other clients', async () => {
+      const page = await fetch(`${server.url}/?state=orphan`, { headers: HTML, redirect: 'manual' });
+      expect(page.status).toBe(303);
+      expect(page.headers.get('location')).toBe('/login?next=%2F%3Fstate%3Dorphan');
+      for (const path of ['/items.csv', '/summary.json', '/parked.json', '/events/1', '/']) {
+        const response = await fetch(`${server.url}${path}`);
+        expect(response.status, path).toBe(401);
+        expect(await response.text()).toMatch(/Log in first/);
+      }
+      const forged = await fetch(`${server.url}/items.csv`, { headers: { cookie: 'paykit_console=forged' } });
+      expect(forged.status).toBe(401);
+    });
+
+    it('serves a login form whose cookie is HttpOnly and SameSite=Strict', async () => {
+      const { csrf, setCookie } = await loginForm();
+      expect(csrf).toMatch(/^[\w-]{43}$/);
+      expect(setCookie).toMatch(/; HttpOnly; SameSite=Strict$/);
+    });
+
+    it('refuses a wrong password after a delay, and lets the right one in with a session cookie', async () => {
+      const began = performance.now();
+      const wrong = await logIn('not the password at all');
+      expect(performance.now() - began).toBeGreaterThanOrEqual(290);
+      expect(wrong.status).toBe(401);
+      expect(await wrong.text()).toContain('Wrong password.');
+      expect(cookieOf(wrong, 'paykit_console')).toBeUndefined();
+
+      const right = await logIn(PASSWORD);
+      expect(right.status).toBe(303);
+      expect(right.headers.get('location')).toBe('/?state=orphan');
+      const cookie = cookieOf(right, 'paykit_console')!;
+      expect(cookie).toMatch(/^paykit_console=[\w-]{43}; Path=\/; Max-Age=3600; HttpOnly; SameSite=Strict$/);
+      const page = await fetch(`${server.url}/`, { headers: { cookie: valueOf(cookie)! } });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toMatch(/<form method="post" action="\/logout" class="logout"><input type="hidden" name="csrf" value="[\w-]{43}">/);
+      expect(html).not.toContain(PASSWORD);
+      const csv = await fetch(`${server.url}/parked.csv`, { headers: { cookie: valueOf(cookie)! } });
+      expect(csv.status).toBe(200);
+      expect(await csv.text()).toMatch(/^seq,/);
+    });
+
+    it('marks the cookie Secure behind https, or when told to always', async () => {
+      expect(cookieOf(await logIn(PASSWORD, { 'x-forwarded-proto': 'https' }), 'paykit_console')).toMatch(/; Secure$/);
+      const always = await start({ password: PASSWORD, secureCookie: 'on' });
+      const response = await fetch(`${always.url}/login`);
+      expect(cookieOf(response, 'paykit_console_login')).toMatch(/; Secure$/);
+    });
+
+    it('refuses a login without its CSRF token, or sent from another site', async () => {
+      const { csrf, cookie } = await loginForm();
+      const { body: passwordOnly, ...formType } = form({ password: PASSWORD });
+      const noToken = await fetch(`${server.url}/login`, { method: 'POST', headers: { cookie, ...formType }, body: passwordOnly });
+      expect(noToken.status).toBe(403);
+      expect(await noToken.text()).toMatch(/no valid CSRF token/);
+      const { body, ...type } = form({ csrf, password: PASSWORD });
+      const crossSite = await fetch(`${server.url}/login`, { method: 'POST', headers: { cookie, ...type, origin: 'https://evil.example' }, body });
+      expect(crossSite.status).toBe(403);
+      expect(await crossSite.text()).toMatch(/another origin \(https:\/\/evil\.example\)/);
+    });
+
+    it('never redirects a login away from the console', async () => {
+      for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/x\r\nset-cookie: a=b']) {
+        const { csrf, cookie } = await loginForm();
+        const { body, ...type } = form({ csrf, password: PASSWORD, next });
+        const response = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type }, body });
+        expect(response.status, next).toBe(303);
+        expect(response.headers.get('location'), next).toBe('/');
+      }
+    });
+
+    it('refuses a POST without the session\'s CSRF token or from another site, and takes it with both', async () => {
+      const cookie = await session();
+      const page = await (await fetch(`${server.url}/`, { headers: { cookie } })).text();
+      expect(page).toMatch(/<form method="post" action="\/parked\/retry"><input type="hidden" name="csrf"/);
+      const csrf = csrfOf(page)!;
+      const retry = (headers: Record<string, string>, fields: Record<string, string>) => {
+        const { body, ...type } = form(fields);
+        return fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type, ...headers }, body });
+      };
+      const noToken = await retry({}, {});
+      expect(noToken.status).toBe(403);
+      expect(await noToken.text()).toBe('Refused: the form carries no valid CSRF token. Reload the console page and submit its form again.\n');
+      expect((await retry({}, { csrf: `${csrf.slice(0, -1)}x` })).status).toBe(403);
+      const crossSite = await retry({ 'sec-fetch-site': 'cross-site' }, { csrf });
+      expect(crossSite.status).toBe(403);
+      expect(await crossSite.text()).toMatch(/sent from another site/);
+      expect((await retry({ origin: 'null' }, { csrf })).status).toBe(403);
+      const { body, ...type } = form({ csrf });
+      const noSession = await fetch(`${server.url}/parked/retry`, { method: 'POST', headers: type, body });
+      expect(noSession.status).toBe(403);
+      expect(await noSession.text()).toMatch(/no console session/);
+      expect((await listParked(opened.db))[0]).toMatchObject({ retry: false });
+      const done = await retry({ origin: server.url, 'sec-fetch-site': 'same-origin' }, { csrf });
+      expect(done.status).toBe(303);
+      expect((await listParked(opened.db))[0]).toMatchObject({ retry: true });
+    });
+
+    it('ends the session on logout and when it expires', async () => {
+      const cookie = await session();
+      const csrf = csrfOf(await (await fetch(`${server.url}/`, { headers: { cookie } })).text())!;
+      const { body, ...type } = form({ csrf });
+      const out = await fetch(`${server.url}/logout`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type }, body });
+      expect(out.status).toBe(303);
+      expect(out.headers.get('location')).toBe('/login');
+      expect(cookieOf(out, 'paykit_console')).toMatch(/^paykit_console=; Path=\/; Max-Age=0;/);
+      expect((await fetch(`${server.url}/items.json`, { headers: { cookie } })).status).toBe(401);
+
+      const later = await session();
+      expect((await fetch(`${server.url}/items.json`, { headers: { cookie: later } })).status).toBe(200);
+      clock = new Date(clock.getTime() + 61 * 60_000);
+      expect((await fetch(`${server.url}/items.json`, { headers: { cookie: later } })).status).toBe(401);
+    });
+
+    it('keeps /healthz open, and /metrics behind METRICS_TOKEN', async () => {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const none = await fetch(`${server.url}/metrics`);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await none.text()).toBe('Send Authorization: Bearer <METRICS_TOKEN>.\n');
+      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status).toBe(401);
+      const scraped = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('worker_ledger_conflicts');
+    });
+
+    it('locks an address out for 15 minutes after 5 wrong passwords, the right one included', async () => {
+      const locked = await start({ password: PASSWORD, failedLoginDelayMs: 0 });
+      const attempt = async (password: string) => {
+        const login = await fetch(`${locked.url}/login`);
+        const { body, ...type } = form({ csrf: csrfOf(await login.text())!, password });
+        return fetch(`${locked.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: valueOf(cookieOf(login, 'paykit_console_login'))!, ...type }, body });
+      };
+      const wrong = await Promise.all(Array.from({ length: 8 }, () => attempt('guess guess guess')));
+      expect(wrong.map((r) => r.status).sort()).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      const refused = await attempt(PASSWORD);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('900');
+      expect(await refused.text()).toMatch(/try again in 15 minutes/);
+      clock = new Date(clock.getTime() + 15 * 60_000);
+      expect((await attempt(PASSWORD)).status).toBe(303);
+    });
+  });
+
+  describe('without CONSOLE_PASSWORD', () => {
+    it('serves this machine with no login, CSRF still required on every POST', async () => {
+      const server = await start(undefined);
+      const page = await fetch(`${server.url}/`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).not.toContain('action="/logout"');
+      const login = await fetch(`${server.url}/login`, { redirect: 'manual' });
+      expect([login.status, login.headers.get('location')]).toEqual([303, '/']);
+      const csrf = csrfOf(html)!;
+      expect(csrf).toBeDefined();
+      expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual' })).status).toBe(403);
+      const { body, ...type } = form({ csrf });
+      expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: { ...type, 'sec-fetch-site': 'same-site' }, body })).status).toBe(403);
+      expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: type, body })).status).toBe(303);
+      expect((await fetch(`${server.url}/items.csv`)).status).toBe(200);
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+    });
+
+    it('refuses a page of another site that resolves its name to 127.0.0.1 (DNS rebinding)', async () => {
+      const server = await start(undefined);
+      const { port } = new URL(server.url);
+      const statusFor = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          request({ host: '127.0.0.1', port, path: '/items.json', headers: { host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          }).on('error', reject).end();
+        });
+      expect(await statusFor(`rebind.example:${port}`)).toBe(403);
+      expect(await statusFor('rebind.example')).toBe(403);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'localhost']) expect(await statusFor(host), host).toBe(200);
+    });
+
+    it('refuses a proxied request and another machine\'s with a page naming CONSOLE_PASSWORD', async () => {
+      const server = await start(undefined, '0.0.0.0');
+      const port = new URL(server.url).port;
+      const proxied = await fetch(`http://127.0.0.1:${port}/items.csv`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      expect(proxied.status).toBe(403);
+      expect(await proxied.text()).toMatch(/answers clients of 127\.0\.0\.1 and ::1 only.*set <code>CONSOLE_PASSWORD<\/code>/s);
+      expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { forwarded: 'for=203.0.113.9' } })).status).toBe(403);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
+      // This machine's own non-loopback address, when it has one, is "another machine" to the console.
+      const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+      if (external) expect((await fetch(`http://${external.address}:${port}/`)).status).toBe(403);
+    });
+  });
+
+  describe('the configuration', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+        throw error;
+      }
+    };
+
+    it('refuses to bind beyond this machine without CONSOLE_PASSWORD', () => {
+      expect(problemsOf({ WORKER_HOST: '0.0.0.0' })).toEqual([
+        'WORKER_HOST=0.0.0.0 would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least 12 characters) to require one, or bind WORKER_HOST=127.0.0.1',
+      ]);
+      expect(problemsOf({ WORKER_HOST: '10.1.2.3' })).toHaveLength(1);
+      for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2']) expect(problemsOf({ WORKER_HOST: host }), host).toEqual([]);
+      expect(loadConfig({ WORKER_HOST: '0.0.0.0', CONSOLE_PASSWORD: PASSWORD }).console).toEqual({ password: PASSWORD, sessionMinutes: 480, secureCookie: 'auto' });
+    });
+
+    it('names a short password or metrics token by its length, never its value', () => {
+      const found = problemsOf({ CONSOLE_PASSWORD: 'hunter2', METRICS_TOKEN: 'scrape-me', CONSOLE_SECURE_COOKIE: 'yes', CONSOLE_SESSION_MINUTES: '0' });
+      expect(found).toEqual([
+        'CONSOLE_PASSWORD is 7 characters; use at least 12 (e.g. openssl rand -base64 18)',
+        'CONSOLE_SESSION_MINUTES must be a whole number from 1 to 10080, got "0"',
+        'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)',
+        'METRICS_TOKEN is 9 characters; use a random token of at least 32 (e.g. openssl rand -hex 32)',
+      ]);
+      expect(found.join('\n')).not.toMatch(/hunter2|scrape-me/);
+      expect(problemsOf({ CONSOLE_PASSWORD: ` ${PASSWORD}\n` })).toEqual(['CONSOLE_PASSWORD starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)']);
+    });
+  });
+});

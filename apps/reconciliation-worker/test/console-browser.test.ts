@@ -1,0 +1,157 @@
+// The console with a login, in headless chromium (browser.ts: a failure, not a skip, where the
+// browser is required): a wrong password refused and the right one let in; a form posted without
+// its CSRF token, and one posted by another site's page, refused with 403 while the console's own
+// button works; an export downloaded through the browser's session; the item list followed page
+// by page over its rel="next" links until every seeded row was seen once; screenshots at 1280 px
+// and at a phone's 390 px, the first screenful of each (test/screenshots/, git-ignored).
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createEventStore, createTransactionRecorder, listParked, reconcileOnce } from '@paykit/store';
+import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { TEST_SECRETS } from '@paykit/testing/secret-audit';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { describeInBrowser, launchChromium } from './browser.ts';
+import { unreadableCredit } from './parked-event.ts';
+
+const PASSWORD = TEST_SECRETS.consolePassword;
+/** More transfers than one page of the item list holds. */
+const SEEDED = 520;
+const RANGE = 'from=2026-11-01&to=2026-11-30';
+const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
+
+describeInBrowser('the console in chromium, behind its login', () => {
+  let opened: OpenedTestDatabase;
+  let server: ConsoleServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let attacker: Server;
+  const seeded = new Set<string>();
+
+  beforeAll(async () => {
+    opened = await testDatabases()[0]!.open();
+    const record = createTransactionRecorder(opened.db);
+    for (let i = 0; i < SEEDED; i += 1) {
+      const id = randomUUID();
+      seeded.add(id);
+      await record({
+        operation: 'createMoneyOut',
+        transaction: {
+          id, amount: `${1000 + i}.50`, trackingId: `PK2026112000${String(i).padStart(8, '0')}`, subCategory: 'SPEI_DEBIT',
+          audit: { createdAt: '2026-11-20T16:00:00Z' }, destinationInstrument: { instrumentDetail: { clabeNumber: '012180000045678907' } },
+        },
+      });
+    }
+    const store = createEventStore(opened.db);
+    await store.append(unreadableCredit());
+    await store.close();
+    expect(await reconcileOnce(opened.db)).toMatchObject({ parked: 1 });
+    server = await startConsole({
+      db: opened.db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-22T18:00:00Z'),
+      access: { password: PASSWORD, failedLoginDelayMs: 100 },
+    });
+    // Another site (another origin) whose page posts to the console as soon as it opens.
+    attacker = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<form id="f" method="post" action="${server.url}/parked/retry"><input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => attacker?.close(resolve));
+    await server?.close();
+    await opened?.drop();
+  });
+
+  it('refuses a wrong password and lets the right one in', async () => {
+    await page.goto(`${server.url}/?${RANGE}`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.fill('input[name=password]', 'not-the-password');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.locator('[role=alert]').textContent()).toBe('Wrong password.');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect((await context.cookies()).map((c) => c.name)).not.toContain('paykit_console');
+
+    await page.fill('input[name=password]', PASSWORD);
+    await Promise.all([page.waitForURL(`${server.url}/?${RANGE}`), page.click('button[type=submit]')]);
+    const session = (await context.cookies()).find((c) => c.name === 'paykit_console');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: false });
+    expect(await page.locator('form[action="/logout"] button').textContent()).toBe('Log out');
+  });
+
+  it('refuses a form without its CSRF token, and one another site posts, with 403', async () => {
+    await page.goto(`${server.url}/?${RANGE}`);
+    await page.locator('form[action="/parked/retry"] input[name=csrf]').evaluate((input) => input.remove());
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/parked/retry')), page.click('form[action="/parked/retry"] button')]);
+    expect(refused.status()).toBe(403);
+    expect(await page.locator('body').textContent()).toMatch(/no valid CSRF token/);
+
+    const other = await context.newPage();
+    const address = attacker.address() as AddressInfo;
+    const [crossSite] = await Promise.all([other.waitForResponse((r) => r.url().endsWith('/parked/retry')), other.goto(`http://localhost:${address.port}/`)]);
+    expect(crossSite.status()).toBe(403);
+    expect(await crossSite.text()).toMatch(/^Refused: /);
+    await other.close();
+    expect((await listParked(opened.db))[0]).toMatchObject({ retry: false });
+
+    await page.goto(`${server.url}/?${RANGE}`);
+    await Promise.all([page.waitForURL(`${server.url}/`), page.click('form[action="/parked/retry"] button')]);
+    expect((await listParked(opened.db))[0]).toMatchObject({ retry: true });
+  });
+
+  it('downloads an export through the browser session', async () => {
+    await page.goto(`${server.url}/?${RANGE}`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.evaluate((href) => {
+        const link = Object.assign(document.createElement('a'), { href, download: '' });
+        document.body.append(link);
+        link.click();
+      }, `/items.csv?${RANGE}&state=orphan&limit=10000`),
+    ]);
+    expect(download.suggestedFilename()).toBe('items.csv');
+    const lines = readFileSync(await download.path(), 'utf8').trim().split('\n');
+    expect(lines[0]).toMatch(/^kind,id,/);
+    expect(lines).toHaveLength(SEEDED + 1);
+  });
+
+  it('follows rel="next" over the item list until every row was seen once', { timeout: 60_000 }, async () => {
+    await page.goto(`${server.url}/?${RANGE}&state=orphan`);
+    const seen: string[] = [];
+    let pages = 0;
+    for (;;) {
+      pages += 1;
+      const rows = await page.locator('[data-table="items"] tbody tr').allTextContents();
+      seen.push(...[...seeded].filter((id) => rows.some((row) => row.includes(id))));
+      const next = page.locator('a[rel="next"]').first();
+      if ((await next.count()) === 0) break;
+      expect(pages, 'the list never ends').toBeLessThan(SEEDED);
+      await Promise.all([page.waitForURL((url) => url.href !== page.url()), next.click()]);
+    }
+    expect(pages, 'the list shows every row on one page or has no rel="next" link').toBeGreaterThan(1);
+    expect(seen).toHaveLength(SEEDED);
+    expect(new Set(seen).size).toBe(SEEDED);
+  });
+
+  it('reads at 1280 px and at a phone\'s 390 px (screenshots)', async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${server.url}/?${RANGE}`);
+      const file = path.join(SCREENSHOTS, `console-${width}.png`);
+      await page.screenshot({ path: file });
+      expect(statSync(file).size, file).toBeGreaterThan(10_000);
+      expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+    }
+  });
+});
