@@ -106,7 +106,14 @@ const heldBefore = startSeq === 0n ? 'empty' : `events up to seq ${startSeq}`;
 console.log(`  the store held ${heldBefore} before this run`);
 
 console.log('\n▶ Start the reconciliation worker and its console');
-const worker = await startWorker(loadWorkerConfig({ WORKER_PORT: String(consolePort), WORKER_POLL_MS: '200' }), {
+const client = DEFAULT_SEED.core.clients[0]!;
+const staging = client.credentials.find((c) => c.environment === 'staging')!;
+// The worker fetches the report files the sandbox announces (the three-way match's third leg) as the seed's first client.
+const workerEnv = {
+  WORKER_PORT: String(consolePort), WORKER_POLL_MS: '200', WORKER_REPORT_POLL_MS: '500',
+  WORKER_CORE_BASE_URL: sandbox.urls.core, WORKER_CORE_CLIENT_ID: client.clientId, WORKER_CORE_API_KEY: client.apiKeys.staging, WORKER_CORE_CLIENT_SECRET: staging.clientSecret,
+};
+const worker = await startWorker(loadWorkerConfig(workerEnv), {
   database,
   onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'worker'),
 }).catch(async (error: unknown) => {
@@ -119,8 +126,6 @@ const worker = await startWorker(loadWorkerConfig({ WORKER_PORT: String(consoleP
 console.log(`  console on ${worker.url}`);
 
 const control = initClient(sandboxControl, { baseUrl: sandbox.url });
-const client = DEFAULT_SEED.core.clients[0]!;
-const staging = client.credentials.find((c) => c.environment === 'staging')!;
 // The hand-written clients, as a product team would use them; the sandbox's clock is theirs.
 const now = () => sandbox.runtime.clock.now();
 const env = (product: keyof typeof sandbox.urls) => ({ environment: 'sandbox' as const, baseUrl: sandbox.urls[product] });

@@ -40,7 +40,12 @@ async function main(args: string[]): Promise<number> {
     if (command === 'reports' && sub === 'import' && rest.length === 1) {
       const file = rest[0]!;
       const result = await importReport(db, path.basename(file), await readFile(file, 'utf8'));
-      console.log(result.imported ? `imported ${result.lines} lines of ${result.fileName}${result.eventSeq ? ` (REPORT event #${result.eventSeq})` : ' (no REPORT event for it yet)'}` : `${result.fileName} was already imported (${result.lines} lines); nothing changed`);
+      const said = result.imported
+        ? `imported ${result.lines} lines of ${result.fileName}${result.eventSeq ? ` (REPORT event #${result.eventSeq})` : ' (no REPORT event for it yet)'}`
+        : result.duplicateOf !== null
+          ? `${result.fileName} already imported as ${result.duplicateOf} (same content, ${result.lines} lines); nothing changed`
+          : `${result.fileName} was already imported (${result.lines} lines); nothing changed`;
+      console.log(said);
       return 0;
     }
     if (command === 'parked' && sub === 'list') {

@@ -27,6 +27,7 @@ try {
     onError: (error) => console.error(`reconcile round failed (retrying): ${message(error)}`),
     onReportError: (fileName, error) => console.error(`report ${fileName} not imported yet (retrying later): ${message(error)}`),
     onReportImported: (fileName, lines) => console.log(`report ${fileName} imported (${lines} lines)`),
+    onReportDuplicate: (fileName, original) => console.log(`report ${fileName} already imported as ${original} (same content): its lines are not counted again`),
   });
   console.log(`listening on ${worker.url} (store: ${worker.database.description})`);
   console.log(

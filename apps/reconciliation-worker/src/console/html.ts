@@ -35,10 +35,10 @@ h1{font-size:1.35rem;margin:.5rem 0 1rem}h2{font-size:1.1rem;margin:2rem 0 .5rem
 a{color:var(--out)}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:.75rem;margin:1rem 0}
 .card{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem;background:#fff}
-.card span{display:block;color:var(--muted);font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
+.card>span{display:block;color:var(--muted);font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
 .card strong{display:block;font-size:1.3rem;font-variant-numeric:tabular-nums;margin-top:.2rem}.card small{color:var(--muted)}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:1rem}
-.chart{border:1px solid var(--line);border-radius:8px;padding:.5rem}.chart svg{width:100%;height:auto;display:block}
+.chart{border:1px solid var(--line);border-radius:8px;padding:.5rem}.chart h2{margin:.25rem 0 .5rem}.chart svg{width:100%;height:auto;display:block}
 svg text{font-size:11px;fill:var(--muted)}svg .axis{stroke:var(--line)}svg .grid{stroke:#eaeef2}
 .scroll{overflow-x:auto;margin:.5rem 0}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
