@@ -62,6 +62,8 @@ export function pageLimit(limit: number | undefined): number {
   return value;
 }
 
+const BAD_CURSOR = 'the page cursor is not one this list gave (it may be from another list or order): start again from the first page';
+
 export function encodeCursor(values: readonly string[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
@@ -74,7 +76,7 @@ function decodeCursor(cursor: string, length: number): string[] {
     values = undefined;
   }
   if (!Array.isArray(values) || values.length !== length || !values.every((v) => typeof v === 'string')) {
-    throw new StoreInputError('the page cursor is not one this list gave (it may be from another list or order): start again from the first page');
+    throw new StoreInputError(BAD_CURSOR);
   }
   return values as string[];
 }
@@ -121,11 +123,17 @@ async function readRows<R extends Record<string, unknown>>(db: Queryable, query:
   const tuple = `(${order.keys.map((k) => k.expr).join(', ')})`;
   const after = cursor ? ` AND ${tuple} ${desc ? '<' : '>'} (${order.keys.map((k, i) => `$${n + 2 + i}::${k.type}`).join(', ')})` : '';
   const orderBy = order.keys.map((k) => `${k.expr} ${desc ? 'DESC' : 'ASC'}`).join(', ');
-  const { rows } = await db.query<R>(
-    `${query.with ? `WITH ${query.with} ` : ''}SELECT ${query.select}, ${keys} FROM ${query.from} WHERE (${query.where})${after} ORDER BY ${orderBy} LIMIT $${n + 1}`,
-    [...query.params, limit, ...(cursor ?? [])],
-  );
-  return rows;
+  try {
+    const { rows } = await db.query<R>(
+      `${query.with ? `WITH ${query.with} ` : ''}SELECT ${query.select}, ${keys} FROM ${query.from} WHERE (${query.where})${after} ORDER BY ${orderBy} LIMIT $${n + 1}`,
+      [...query.params, limit, ...(cursor ?? [])],
+    );
+    return rows;
+  } catch (error) {
+    // A forged cursor whose values are not of the key's type (SQLSTATE class 22, data exception).
+    if (cursor && /^22/.test(String((error as { code?: unknown }).code ?? ''))) throw new StoreInputError(BAD_CURSOR);
+    throw error;
+  }
 }
 
 function stripKeys<R extends Record<string, unknown>>(row: R): R {

@@ -85,6 +85,11 @@ for (const kind of testDatabases()) {
       await expect(pageItems(opened.db, { ...RANGE, after: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(/start again from the first page/);
       await expect(pageItems(opened.db, { ...RANGE, after: "'; DROP TABLE ledger_outbound; --" })).rejects.toBeInstanceOf(StoreInputError);
       await expect(pageItems(opened.db, { ...RANGE, sort: 'amount; DROP' })).rejects.toThrow(/sort must be one of at, amount/);
+      // Well-formed, but its values are not of the key's types (a forged cursor): the same answer, not a database error.
+      const forged = Buffer.from(JSON.stringify(['not a time', 'outbound', 'x'])).toString('base64url');
+      await expect(pageItems(opened.db, { ...RANGE, after: forged })).rejects.toThrow(/start again from the first page/);
+      const amountForged = Buffer.from(JSON.stringify(['1e999999', '2026-11-10 15:00:00+00', 'outbound', 'x'])).toString('base64url');
+      await expect(pageItems(opened.db, { ...RANGE, sort: 'amount', after: amountForged })).rejects.toBeInstanceOf(StoreInputError);
     });
 
     it('splits volumes by outcome, so rejected money is not in the settled volume', async () => {
@@ -123,6 +128,13 @@ for (const kind of testDatabases()) {
       const files = await pageReportFiles(opened.db);
       expect(files).toMatchObject({ total: 2, distinct: 1 });
       expect(files.rows.find((f) => f.fileName === 'copy-of-the-report.csv')).toMatchObject({ duplicateOf: 'transactions_daily_20261110.csv' });
+      // Two names of one content imported at once: one imports, the other names it.
+      const twin = csv.replace('1000.01', '1000.03');
+      const both = await Promise.all([importReport(opened.db, 'twin-a.csv', twin), importReport(opened.db, 'twin-b.csv', twin)]);
+      expect(both.filter((r) => r.imported)).toHaveLength(1);
+      const first = both.find((r) => r.imported)!.fileName;
+      expect(both.find((r) => !r.imported)).toMatchObject({ duplicateOf: first, lines: 1 });
+      expect((await reportMatches(opened.db)).filter((m) => m.amount === '1000.03')).toHaveLength(1);
       // Another content under a third name is a report of its own.
       expect(await importReport(opened.db, 'other.csv', csv.replace('1000.01', '1000.02'))).toMatchObject({ imported: true, duplicateOf: null });
     });
