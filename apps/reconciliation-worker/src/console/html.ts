@@ -49,5 +49,5 @@ form.filters{display:flex;gap:.75rem;align-items:end;flex-wrap:wrap;margin:.5rem
 input,select,button{font:inherit}button{padding:.35rem .9rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);cursor:pointer}
 .pager{display:flex;gap:1rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}.muted,.empty{color:var(--muted)}
 .exports a{margin-right:.75rem}
-@media (max-width:600px){main{padding:.6rem}h1{font-size:1.15rem}.card strong{font-size:1.1rem}th,td{padding:.3rem .35rem}}
+@media (max-width:600px){main{padding:.6rem}h1{font-size:1.15rem}.card strong{font-size:1.1rem}th,td{padding:.3rem .35rem}td{white-space:nowrap}}
 `;
