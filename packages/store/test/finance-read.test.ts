@@ -75,10 +75,13 @@ for (const kind of testDatabases()) {
       expect(down.total).toBe((N / 5) * 4);
     });
 
-    it('reads every item for an export, in batches', async () => {
-      let count = 0;
-      for await (const _item of allItems(opened.db, RANGE)) count++;
-      expect(count).toBe(N);
+    it('reads every item for an export, in batches, each once', async () => {
+      for (const batch of [undefined, 500, 7]) {
+        const seen: string[] = [];
+        for await (const item of allItems(opened.db, { ...RANGE, batch })) seen.push(item.id);
+        expect(seen).toHaveLength(N);
+        expect(new Set(seen).size).toBe(N);
+      }
     });
 
     it('refuses a cursor it did not give and a sort it does not know, saying what to do', async () => {
