@@ -6,7 +6,7 @@
 //   summary [--from DAY] [--to DAY]
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { importReport, listParked, migrate, openDatabase, reconcileOnce, reconciliationSummary, ReportFormatError, retryParked, StoreInputError, withLongStatements } from '@paykit/store';
+import { allParked, importReport, migrate, openDatabase, reconcileOnce, reconciliationSummary, ReportFormatError, retryParked, StoreInputError, withLongStatements } from '@paykit/store';
 import { ConfigError, loadConfig } from './config.ts';
 
 const USAGE = 'usage: paykit-reconcile run --once | reports import FILE | parked list | parked retry [SEQ...] | summary [--from YYYY-MM-DD] [--to YYYY-MM-DD]';
@@ -49,7 +49,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     if (command === 'parked' && sub === 'list') {
-      for (const p of await listParked(db)) console.log(`#${p.seq} ${p.eventType} attempts=${p.attempts}${p.retry ? ' (retry queued)' : ''}: ${p.reason}`);
+      for await (const p of allParked(db)) console.log(`#${p.seq} ${p.eventType} attempts=${p.attempts}${p.retry ? ' (retry queued)' : ''}: ${p.reason}`);
       return 0;
     }
     if (command === 'parked' && sub === 'retry') {

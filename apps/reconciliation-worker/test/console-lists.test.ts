@@ -1,5 +1,6 @@
 // Complete lists and exports over HTTP, on more rows than a page: 1,200 items are linked through
-// by rel="next" (and back by rel="prev"), each once, and the CSV and JSON exports hold all of them.
+// by rel="next" (and back by rel="prev"), each once, and the CSV and JSON exports hold all of them;
+// parked events likewise.
 // The finance views: volumes split by outcome (a refused credit and rejected transfers are not in the
 // settled volume), receivables by age on the console's fake "now", a report imported twice under two
 // names listed once. Amounts read "MXN 1,234.56"; a formula in a cell is neutralised in the CSV.
@@ -51,6 +52,11 @@ for (const kind of testDatabases()) {
       }
       const store = createEventStore(opened.db);
       await store.append(refusedCredit(randomUUID()));
+      // Three events the worker cannot apply (no body): parked, with the reason.
+      for (let i = 0; i < 3; i++) {
+        const bad = refusedCredit(randomUUID());
+        await store.append({ ...bad, outcome: 'accepted', answerStatus: 201, reason: null, rawBody: new TextEncoder().encode(JSON.stringify({ id_msg: bad.idMsg, msg_name: 'MONEY_IN' })) });
+      }
       await store.close();
       await reconcileOnce(opened.db);
       for (const [id, dueDate, concept] of [['INV-1', '2026-11-25', 'not yet'], ['INV-2', '2026-11-18', '=HYPERLINK("http://evil.example")'], ['INV-3', '2026-09-01', '@SUM(A1)']] as const) {
@@ -148,6 +154,21 @@ for (const kind of testDatabases()) {
       expect(files.text).toContain('already imported as transactions_daily_20261110.csv');
       const lines = (await get('/reports.csv')).text.trimEnd().split('\n');
       expect(lines).toHaveLength(2);
+    });
+
+    it('pages the parked events and exports all of them', async () => {
+      let path: string | null = '/parked?limit=2&sort=-seq';
+      const seqs: string[] = [];
+      while (path) {
+        const page = await get(path);
+        expect(page.text).toContain('<span data-matching="parked event">3 parked events match');
+        seqs.push(...[...page.text.matchAll(/<td><a href="\/events\/(\d+)">/g)].map((m) => m[1]!));
+        path = rel(page.text, 'next');
+      }
+      expect(seqs).toHaveLength(3);
+      expect(seqs).toEqual([...seqs].sort((a, b) => Number(b) - Number(a)));
+      expect((await get('/parked.csv')).text.trimEnd().split('\n')).toHaveLength(4);
+      expect(JSON.parse((await get('/parked.json')).text)).toHaveLength(3);
     });
 
     it('refuses a sort or a cursor it did not give with a 400 that says what to do', async () => {

@@ -120,7 +120,10 @@ function conflictsIntro(totals: ConsoleData['conflictTotals']): string {
 }
 
 export function conflictsPage(list: Page<Conflict>, totals: ConsoleData['conflictTotals'], params: URLSearchParams, sort: string | undefined): string {
-  return page('Conflicts · paykit', `<h1>Conflicts</h1>${conflictsIntro(totals)}
+  const chosen = params.getAll('kind');
+  const kinds = [['all', '/conflicts'], ...CONFLICT_KINDS.map((kind) => [kind, `/conflicts?kind=${kind}`])].map(([label, link]) =>
+    (label === 'all' ? chosen.length === 0 : chosen.length === 1 && chosen[0] === label) ? `<strong>${esc(label)}</strong>` : `<a href="${esc(link)}">${esc(label)}</a>`);
+  return page('Conflicts · paykit', `<h1>Conflicts</h1>${conflictsIntro(totals)}<p class="pager">Kind: ${kinds.join(' ')}</p>
 ${listView({ path: '/conflicts', params, sort, defaultSort: '-id', page: list, columns: CONFLICT_COLUMNS, attrs: 'data-table="conflicts"', exportName: 'conflicts', noun: 'conflict' })}`, '/conflicts');
 }
 
@@ -185,7 +188,7 @@ ${listView({ path: '/reports', params, sort, defaultSort: 'line', page: list, co
 }
 
 const FILE_COLUMNS: Column<ReportFile>[] = [
-  { label: 'file', sort: 'name', cell: (f) => td(f.fileName) },
+  { label: 'file', sort: 'name', cell: (f) => `<td><a href="/reports?file=${encodeURIComponent(f.fileName)}">${esc(f.fileName)}</a></td>` },
   { label: 'lines', cell: (f) => n(f.lines ?? '') },
   { label: 'imported at', cell: (f) => td(f.importedAt?.toISOString() ?? 'not yet') },
   { label: 'REPORT event', cell: (f) => (f.eventSeq ? `<td>${eventLink(f.eventSeq)}</td>` : td('')) },
