@@ -159,12 +159,16 @@ for (const kind of testDatabases()) {
     it('pages the parked events and exports all of them', async () => {
       let path: string | null = '/parked?limit=2&sort=-seq';
       const seqs: string[] = [];
+      let pages = 0;
       while (path) {
         const page = await get(path);
         expect(page.text).toContain('<span data-matching="parked event">3 parked events match');
         seqs.push(...[...page.text.matchAll(/<td><a href="\/events\/(\d+)">/g)].map((m) => m[1]!));
+        pages++;
         path = rel(page.text, 'next');
+        if (path) expect(path).toMatch(/limit=2.*sort=-seq/);
       }
+      expect(pages).toBe(2);
       expect(seqs).toHaveLength(3);
       expect(seqs).toEqual([...seqs].sort((a, b) => Number(b) - Number(a)));
       expect((await get('/parked.csv')).text.trimEnd().split('\n')).toHaveLength(4);

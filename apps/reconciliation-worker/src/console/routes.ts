@@ -43,30 +43,30 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
     const p = readPage(query);
     const ages = readList(query, 'age', RECEIVABLE_AGES);
     const [buckets, list] = await Promise.all([receivablesByAge(db, { now }), pageReceivables(db, { now, ages, ...p })]);
-    return receivablesPage(buckets, list, only(query, ['age']), p.sort, mexicoCityToday(now));
+    return receivablesPage(buckets, list, only(query, ['age', 'limit']), p.sort, mexicoCityToday(now));
   },
   '/conflicts': async ({ db, query }) => {
     const p = readPage(query);
     const kinds = readList(query, 'kind', CONFLICT_KINDS);
     const [list, totals] = await Promise.all([pageConflicts(db, { kinds, ...p }), conflictCounts(db)]);
-    return conflictsPage(list, totals, only(query, ['kind']), p.sort);
+    return conflictsPage(list, totals, only(query, ['kind', 'limit']), p.sort);
   },
   '/parked': async ({ db, query }) => {
     const p = readPage(query);
-    return parkedPage(await pageParked(db, p), new URLSearchParams(), p.sort);
+    return parkedPage(await pageParked(db, p), only(query, ['limit']), p.sort);
   },
   '/drift': async ({ db, query }) => {
     const p = readPage(query);
-    return driftPage(await pageDrift(db, p), new URLSearchParams(), p.sort);
+    return driftPage(await pageDrift(db, p), only(query, ['limit']), p.sort);
   },
   '/reports': async ({ db, query }) => {
     const p = readPage(query);
     const fileName = query.get('file') || undefined;
-    return reportsPage(await pageReportMatches(db, { fileName, ...p }), only(query, ['file']), p.sort);
+    return reportsPage(await pageReportMatches(db, { fileName, ...p }), only(query, ['file', 'limit']), p.sort);
   },
   '/reports/files': async ({ db, query }) => {
     const p = readPage(query);
-    return reportFilesPage(await pageReportFiles(db, p), new URLSearchParams(), p.sort);
+    return reportFilesPage(await pageReportFiles(db, p), only(query, ['limit']), p.sort);
   },
 };
 
