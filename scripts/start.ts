@@ -25,7 +25,7 @@ import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
 import { maskSecret } from '@paykit/runtime';
 import { DEFAULT_SEED, startSandbox } from '@paykit/sandbox';
-import { createChargeRecorder, createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, type EventListFilter, type EventStore, type ReconItem, type StoredEvent } from '@paykit/store';
+import { createChargeRecorder, createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, reportMatches, type EventListFilter, type EventStore, type ReconItem, type StoredEvent } from '@paykit/store';
 import { loadConfig as loadWorkerConfig, startWorker } from '@paykit/reconciliation-worker';
 import { loadConfig, startGateway } from '@paykit/webhook-gateway';
 import { initClient } from '@ts-rest/core';
@@ -106,7 +106,14 @@ const heldBefore = startSeq === 0n ? 'empty' : `events up to seq ${startSeq}`;
 console.log(`  the store held ${heldBefore} before this run`);
 
 console.log('\n▶ Start the reconciliation worker and its console');
-const worker = await startWorker(loadWorkerConfig({ WORKER_PORT: String(consolePort), WORKER_POLL_MS: '200' }), {
+const client = DEFAULT_SEED.core.clients[0]!;
+const staging = client.credentials.find((c) => c.environment === 'staging')!;
+// The worker fetches the report files the sandbox announces (the three-way match's third leg) as the seed's first client.
+const workerEnv = {
+  WORKER_PORT: String(consolePort), WORKER_POLL_MS: '200', WORKER_REPORT_POLL_MS: '500',
+  WORKER_CORE_BASE_URL: sandbox.urls.core, WORKER_CORE_CLIENT_ID: client.clientId, WORKER_CORE_API_KEY: client.apiKeys.staging, WORKER_CORE_CLIENT_SECRET: staging.clientSecret,
+};
+const worker = await startWorker(loadWorkerConfig(workerEnv), {
   database,
   onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'worker'),
 }).catch(async (error: unknown) => {
@@ -119,8 +126,6 @@ const worker = await startWorker(loadWorkerConfig({ WORKER_PORT: String(consoleP
 console.log(`  console on ${worker.url}`);
 
 const control = initClient(sandboxControl, { baseUrl: sandbox.url });
-const client = DEFAULT_SEED.core.clients[0]!;
-const staging = client.credentials.find((c) => c.environment === 'staging')!;
 // The hand-written clients, as a product team would use them; the sandbox's clock is theirs.
 const now = () => sandbox.runtime.clock.now();
 const env = (product: keyof typeof sandbox.urls) => ({ environment: 'sandbox' as const, baseUrl: sandbox.urls[product] });
@@ -315,9 +320,11 @@ await check('direct debit: instruments and charges in the documented forms, char
   expectedItems.push({ what: 'direct debit charge declined', find: itemById(inline.id), want: { product: 'direct_debit_charge', state: 'matched', status: 'declined', amount: '250.50' } });
   return `instrument ${instrument.id}; charges ${stored.id} confirmed, ${inline.id} declined`;
 });
+let reportFile = '';
 await check('core: a daily report', async () => {
   const report = ok<{ fileName: string }>(await control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }), 'report');
   expectations.push({ what: `REPORT ${report.fileName}`, eventType: 'REPORT', match: (p) => p.file_name === report.fileName });
+  reportFile = report.fileName;
   return report.fileName;
 });
 await check('billpay, gift cards, lottery: account (bearer)', async () => {
@@ -368,6 +375,17 @@ for (const expected of expectedItems) {
   const seen = item ? `${item.state}${item.fields.length > 0 ? ` (${item.fields.join(', ')})` : ''}` : 'no item';
   results.push({ step: `reconciled: ${expected.what}`, ok: held, detail: seen });
   console.log(`  ${held ? '✓' : '✖'} ${expected.what}: ${seen}${held ? '' : ` (expected ${JSON.stringify(expected.want)})`}`);
+}
+// The worker fetches the announced report file and imports it: the console's three-way match reads its lines.
+if (reportFile !== '') {
+  await check('reconciled: the daily report, matched three ways', async () => {
+    for (let i = 0; i < 50; i++) {
+      const lines = await reportMatches(database, reportFile);
+      if (lines.length > 0) return `${lines.length} lines of ${reportFile}, ${lines.filter((l) => l.state === 'matched').length} matched`;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${reportFile} was not imported within 5 s (the worker fetches it from the sandbox as client ${client.clientId})`);
+  });
 }
 const summary = await reconciliationSummary(database, { from: '2000-01-01', to: '2100-01-01' });
 console.log('\n  reconciliation summary (day, product: matched / pending / stale / mismatched / orphan / refunded of total, match rate)');

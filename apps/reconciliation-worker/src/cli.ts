@@ -6,7 +6,7 @@
 //   summary [--from DAY] [--to DAY]
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { importReport, listParked, migrate, openDatabase, reconcileOnce, reconciliationSummary, ReportFormatError, retryParked, StoreInputError, withLongStatements } from '@paykit/store';
+import { allParked, importReport, migrate, openDatabase, reconcileOnce, reconciliationSummary, ReportFormatError, retryParked, StoreInputError, withLongStatements } from '@paykit/store';
 import { ConfigError, loadConfig } from './config.ts';
 
 const USAGE = 'usage: paykit-reconcile run --once | reports import FILE | parked list | parked retry [SEQ...] | summary [--from YYYY-MM-DD] [--to YYYY-MM-DD]';
@@ -40,11 +40,16 @@ async function main(args: string[]): Promise<number> {
     if (command === 'reports' && sub === 'import' && rest.length === 1) {
       const file = rest[0]!;
       const result = await importReport(db, path.basename(file), await readFile(file, 'utf8'));
-      console.log(result.imported ? `imported ${result.lines} lines of ${result.fileName}${result.eventSeq ? ` (REPORT event #${result.eventSeq})` : ' (no REPORT event for it yet)'}` : `${result.fileName} was already imported (${result.lines} lines); nothing changed`);
+      const said = result.imported
+        ? `imported ${result.lines} lines of ${result.fileName}${result.eventSeq ? ` (REPORT event #${result.eventSeq})` : ' (no REPORT event for it yet)'}`
+        : result.duplicateOf !== null
+          ? `${result.fileName} already imported as ${result.duplicateOf} (same content, ${result.lines} lines); nothing changed`
+          : `${result.fileName} was already imported (${result.lines} lines); nothing changed`;
+      console.log(said);
       return 0;
     }
     if (command === 'parked' && sub === 'list') {
-      for (const p of await listParked(db)) console.log(`#${p.seq} ${p.eventType} attempts=${p.attempts}${p.retry ? ' (retry queued)' : ''}: ${p.reason}`);
+      for await (const p of allParked(db)) console.log(`#${p.seq} ${p.eventType} attempts=${p.attempts}${p.retry ? ' (retry queued)' : ''}: ${p.reason}`);
       return 0;
     }
     if (command === 'parked' && sub === 'retry') {

@@ -27,6 +27,7 @@ try {
     onError: (error) => console.error(`reconcile round failed (retrying): ${message(error)}`),
     onReportError: (fileName, error) => console.error(`report ${fileName} not imported yet (retrying later): ${message(error)}`),
     onReportImported: (fileName, lines) => console.log(`report ${fileName} imported (${lines} lines)`),
+    onReportDuplicate: (fileName, original) => console.log(`report ${fileName} already imported as ${original} (same content): its lines are not counted again`),
   });
   // The kind of store only: its description names the database's user, host and name.
   console.log(`listening on ${worker.url} (store: ${worker.database.kind})`);

@@ -27,6 +27,8 @@ export interface ReportFetchOptions {
   batch?: number;
   onError?: (fileName: string, error: unknown) => void;
   onImported?: (fileName: string, lines: number) => void;
+  /** The file's content was imported before under another name (`original`): its lines are not counted again. */
+  onDuplicate?: (fileName: string, original: string) => void;
   /** For tests: the clock retries are scheduled on (performance-style ms). */
   now?: () => number;
 }
@@ -120,6 +122,8 @@ export function createReportFetcher(db: Database, source: ReportSource, options:
       if (result.imported) {
         imported++;
         options.onImported?.(fileName, result.lines);
+      } else if (result.duplicateOf !== null) {
+        options.onDuplicate?.(fileName, result.duplicateOf);
       }
       return result.imported;
     } catch (error) {

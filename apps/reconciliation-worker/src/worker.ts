@@ -27,6 +27,8 @@ export interface WorkerOptions {
   /** A report file that could not be fetched or imported (it is tried again later). */
   onReportError?: (fileName: string, error: unknown) => void;
   onReportImported?: (fileName: string, lines: number) => void;
+  /** A report file whose content was imported before under another name. */
+  onReportDuplicate?: (fileName: string, original: string) => void;
 }
 
 export async function startWorker(config: WorkerConfig, options: WorkerOptions = {}): Promise<Worker> {
@@ -55,6 +57,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         retryMaxMs,
         onError: options.onReportError,
         onImported: options.onReportImported,
+        onDuplicate: options.onReportDuplicate,
       });
     }
     const health = createHealth(db, loop, { databaseUrl: config.databaseUrl });

@@ -1,6 +1,7 @@
 // Conflicts in the console: a second credit of one transaction with another amount and a
-// redelivery with another body are listed on the overview (with their count), exported as CSV and
-// JSON, counted in /healthz, and the credit reads "conflict" in the items, never "matched".
+// redelivery with another body are listed on the overview (with their count) and on their own page
+// (narrowed by kind), exported as CSV and JSON, counted in /healthz, and the credit reads
+// "conflict" in the items, never "matched".
 import { randomUUID } from 'node:crypto';
 import { createEventStore, reconcileOnce, registerReceivable, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
@@ -94,6 +95,19 @@ describe('conflicts in the console', () => {
     expect(metrics.text).toContain('worker_ledger_conflicts{kind="second_refund"} 0');
     expect(metrics.text).toContain('worker_events_waiting 0');
     expect(metrics.text).toContain('worker_store_ok 1');
+  });
+
+  it('has a page of its own, narrowed by kind, with its export narrowed the same way', async () => {
+    const all = await get('/conflicts');
+    expect(all.text).toContain('<span data-matching="conflict">2 conflicts match.</span>');
+    const redeliveries = await get('/conflicts?kind=redelivery');
+    expect(redeliveries.text).toContain('<span data-matching="conflict">1 conflict matches.</span>');
+    expect(redeliveries.text).toContain(`<td>${redelivered}</td>`);
+    expect(redeliveries.text).not.toContain(`<td>${credit}</td>`);
+    expect(redeliveries.text).toContain('href="/conflicts.csv?kind=redelivery"');
+    const csv = (await get('/conflicts.csv?kind=redelivery')).text.trim().split('\n');
+    expect(csv).toHaveLength(2);
+    expect((await get('/conflicts?kind=nonsense')).status).toBe(400);
   });
 
   it('never counts a conflicting credit as matched', async () => {

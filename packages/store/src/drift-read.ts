@@ -5,6 +5,7 @@
 // hold descriptions ("string (12 chars)"), never values, so the example is already redacted.
 import type { Queryable } from './database.ts';
 import type { EventSource } from './events.ts';
+import { allRows, keysetPage, pickOrder, type KeyColumn, type KeysetQuery, type Page, type PageRequest } from './keyset.ts';
 import { pageOf } from './reconcile-read.ts';
 import { StoreInputError } from './errors.ts';
 
@@ -46,42 +47,72 @@ interface DriftRow {
 
 const SOURCES: readonly EventSource[] = ['core', 'cash', 'direct_debit'];
 
+// The latest note of each group is picked with array_agg … ORDER BY seq DESC ([1]); count is of
+// distinct events, so data[0].x and data[1].x in one delivery count once.
+const GROUPED = `(
+  SELECT source, event_type, path, kind,
+         count(DISTINCT seq)::int AS count, min(received_at) AS first_seen, max(received_at) AS last_seen,
+         ((array_agg(seq ORDER BY seq DESC))[1])::text AS example_seq,
+         (array_agg(expected ORDER BY seq DESC))[1] AS expected,
+         (array_agg(seen ORDER BY seq DESC))[1] AS seen
+  FROM (
+    SELECT e.seq, e.source, e.event_type, e.received_at,
+           regexp_replace(coalesce(n->>'path', ''), '\\[[0-9]+\\]', '[]', 'g') AS path,
+           coalesce(n->>'kind', '') AS kind, coalesce(n->>'expected', '') AS expected, coalesce(n->>'seen', '') AS seen
+    FROM webhook_events e CROSS JOIN LATERAL jsonb_array_elements(e.drift) AS n
+    WHERE jsonb_typeof(e.drift) = 'array' AND jsonb_array_length(e.drift) > 0
+      AND ($1::text IS NULL OR e.source = $1) AND ($2::text IS NULL OR e.event_type = $2)
+  ) notes
+  GROUP BY source, event_type, path, kind
+) d`;
+
+const GROUP_KEY: KeyColumn[] = [{ expr: 'd.source', type: 'text' }, { expr: 'd.event_type', type: 'text' }, { expr: 'd.path', type: 'text' }, { expr: 'd.kind', type: 'text' }];
+/** The orders a drift list can be read in ("-" descending; the default, -count, most frequent first). */
+export const DRIFT_SORTS = {
+  count: [{ expr: 'd.count', type: 'int' }, { expr: 'd.last_seen', type: 'timestamptz' }, ...GROUP_KEY],
+  last: [{ expr: 'd.last_seen', type: 'timestamptz' }, ...GROUP_KEY],
+  type: [{ expr: 'd.event_type', type: 'text' }, { expr: 'd.source', type: 'text' }, { expr: 'd.path', type: 'text' }, { expr: 'd.kind', type: 'text' }],
+} as const satisfies Record<string, readonly KeyColumn[]>;
+
+function driftQuery(filter: DriftFilter): KeysetQuery {
+  if (filter.source !== undefined && !SOURCES.includes(filter.source)) throw new StoreInputError(`source must be one of ${SOURCES.join(', ')} (got ${JSON.stringify(filter.source)})`);
+  return { select: 'd.*', from: GROUPED, where: 'true', params: [filter.source ?? null, filter.eventType ?? null] };
+}
+
+const toRecord = (row: DriftRow): DriftRecord => ({
+  source: row.source,
+  eventType: row.event_type,
+  pointer: pathToPointer(row.path),
+  path: row.path,
+  kind: row.kind,
+  count: row.count,
+  firstSeen: new Date(row.first_seen),
+  lastSeen: new Date(row.last_seen),
+  example: { seq: row.example_seq, expected: row.expected, seen: row.seen },
+});
+
 /** Every drift record, most frequent first. */
 export async function listDrift(db: Queryable, filter: DriftFilter = {}): Promise<DriftRecord[]> {
-  if (filter.source !== undefined && !SOURCES.includes(filter.source)) throw new StoreInputError(`source must be one of ${SOURCES.join(', ')} (got ${JSON.stringify(filter.source)})`);
+  const query = driftQuery(filter);
   const { limit, offset } = pageOf(filter);
-  // The latest note of each group is picked with array_agg … ORDER BY seq DESC ([1]); count is of
-  // distinct events, so data[0].x and data[1].x in one delivery count once.
   const { rows } = await db.query<DriftRow>(
-    `SELECT source, event_type, path, kind,
-            count(DISTINCT seq)::int AS count, min(received_at) AS first_seen, max(received_at) AS last_seen,
-            ((array_agg(seq ORDER BY seq DESC))[1])::text AS example_seq,
-            (array_agg(expected ORDER BY seq DESC))[1] AS expected,
-            (array_agg(seen ORDER BY seq DESC))[1] AS seen
-     FROM (
-       SELECT e.seq, e.source, e.event_type, e.received_at,
-              regexp_replace(coalesce(n->>'path', ''), '\\[[0-9]+\\]', '[]', 'g') AS path,
-              coalesce(n->>'kind', '') AS kind, coalesce(n->>'expected', '') AS expected, coalesce(n->>'seen', '') AS seen
-       FROM webhook_events e CROSS JOIN LATERAL jsonb_array_elements(e.drift) AS n
-       WHERE jsonb_typeof(e.drift) = 'array' AND jsonb_array_length(e.drift) > 0
-         AND ($1::text IS NULL OR e.source = $1) AND ($2::text IS NULL OR e.event_type = $2)
-     ) notes
-     GROUP BY source, event_type, path, kind
-     ORDER BY count DESC, last_seen DESC, source, event_type, path, kind
-     LIMIT $3 OFFSET $4`,
-    [filter.source ?? null, filter.eventType ?? null, limit, offset],
+    `SELECT ${query.select} FROM ${query.from} ORDER BY count DESC, last_seen DESC, source, event_type, path, kind LIMIT $3 OFFSET $4`,
+    [...query.params, limit, offset],
   );
-  return rows.map((row) => ({
-    source: row.source,
-    eventType: row.event_type,
-    pointer: pathToPointer(row.path),
-    path: row.path,
-    kind: row.kind,
-    count: row.count,
-    firstSeen: new Date(row.first_seen),
-    lastSeen: new Date(row.last_seen),
-    example: { seq: row.example_seq, expected: row.expected, seen: row.seen },
-  }));
+  return rows.map(toRecord);
+}
+
+/** A page of drift records (default most frequent first), with the count of all that match. */
+export async function pageDrift(db: Queryable, filter: Omit<DriftFilter, 'limit' | 'offset'> & PageRequest & { sort?: string } = {}): Promise<Page<DriftRecord>> {
+  const { order } = pickOrder(DRIFT_SORTS, filter.sort, '-count');
+  const page = await keysetPage<DriftRow & Record<string, unknown>>(db, driftQuery(filter), order, filter);
+  return { ...page, rows: page.rows.map(toRecord) };
+}
+
+/** Every drift record that matches, read in batches: for exports. */
+export async function* allDrift(db: Queryable, filter: Omit<DriftFilter, 'limit' | 'offset'> & { sort?: string } = {}): AsyncGenerator<DriftRecord> {
+  const { order } = pickOrder(DRIFT_SORTS, filter.sort, '-count');
+  for await (const row of allRows<DriftRow & Record<string, unknown>>(db, driftQuery(filter), order)) yield toRecord(row);
 }
 
 /**

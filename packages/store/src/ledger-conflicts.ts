@@ -6,6 +6,7 @@
 // append); a second refund of one transaction is recorded here, under the transaction's key lock.
 import type { Queryable } from './database.ts';
 import { StoreInputError } from './errors.ts';
+import { allRows, keysetPage, pickOrder, type KeyColumn, type KeysetQuery, type Page, type PageRequest } from './keyset.ts';
 import { pageOf } from './reconcile-read.ts';
 
 export const CONFLICT_KINDS = ['credit', 'refund', 'second_refund', 'redelivery'] as const;
@@ -63,31 +64,56 @@ interface ConflictRow {
   recorded_at: Date;
 }
 
+const CONFLICT_SELECT = `id::text AS id, kind, transaction_id, event_type, first_seq::text AS first_seq, event_seq::text AS event_seq, dedupe_key,
+            first_amount::text AS first_amount, amount::text AS amount, detail, recorded_at`;
+
+function conflictsQuery(kinds: readonly ConflictKind[]): KeysetQuery {
+  for (const kind of kinds) if (!CONFLICT_KINDS.includes(kind)) throw new StoreInputError(`kind must be one of ${CONFLICT_KINDS.join(', ')}`);
+  return { select: CONFLICT_SELECT, from: 'ledger_conflicts', where: 'cardinality($1::text[]) = 0 OR kind = ANY($1::text[])', params: [kinds] };
+}
+
+const BY_ID: KeyColumn = { expr: 'id', type: 'bigint' };
+/** The orders a conflict list can be read in ("-" descending). */
+export const CONFLICT_SORTS = {
+  id: [BY_ID],
+  kind: [{ expr: 'kind', type: 'text' }, BY_ID],
+  amount: [{ expr: 'coalesce(amount, -1)', type: 'numeric' }, BY_ID],
+  transaction: [{ expr: "coalesce(transaction_id, '')", type: 'text' }, BY_ID],
+} as const satisfies Record<string, readonly KeyColumn[]>;
+
+const toConflict = (row: ConflictRow): Conflict => ({
+  id: row.id,
+  kind: row.kind,
+  transactionId: row.transaction_id,
+  eventType: row.event_type,
+  firstSeq: row.first_seq,
+  eventSeq: row.event_seq,
+  dedupeKey: row.dedupe_key,
+  firstAmount: row.first_amount,
+  amount: row.amount,
+  detail: row.detail,
+  recordedAt: row.recorded_at,
+});
+
 /** Newest first; `kinds` narrows them. limit default 200, at most 10,000. */
 export async function listConflicts(db: Queryable, options: { kinds?: ConflictKind[]; limit?: number; offset?: number } = {}): Promise<Conflict[]> {
-  const kinds = options.kinds ?? [];
-  for (const kind of kinds) if (!CONFLICT_KINDS.includes(kind)) throw new StoreInputError(`kind must be one of ${CONFLICT_KINDS.join(', ')}`);
+  const query = conflictsQuery(options.kinds ?? []);
   const { limit, offset } = pageOf(options);
-  const { rows } = await db.query<ConflictRow>(
-    `SELECT id::text AS id, kind, transaction_id, event_type, first_seq::text AS first_seq, event_seq::text AS event_seq, dedupe_key,
-            first_amount::text AS first_amount, amount::text AS amount, detail, recorded_at
-     FROM ledger_conflicts WHERE cardinality($1::text[]) = 0 OR kind = ANY($1::text[])
-     ORDER BY id DESC LIMIT $2 OFFSET $3`,
-    [kinds, limit, offset],
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    transactionId: row.transaction_id,
-    eventType: row.event_type,
-    firstSeq: row.first_seq,
-    eventSeq: row.event_seq,
-    dedupeKey: row.dedupe_key,
-    firstAmount: row.first_amount,
-    amount: row.amount,
-    detail: row.detail,
-    recordedAt: row.recorded_at,
-  }));
+  const { rows } = await db.query<ConflictRow>(`SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY id DESC LIMIT $2 OFFSET $3`, [...query.params, limit, offset]);
+  return rows.map(toConflict);
+}
+
+/** A page of conflicts (default newest first), with the count of all that match. */
+export async function pageConflicts(db: Queryable, options: PageRequest & { kinds?: ConflictKind[]; sort?: string } = {}): Promise<Page<Conflict>> {
+  const { order } = pickOrder(CONFLICT_SORTS, options.sort, '-id');
+  const page = await keysetPage<ConflictRow & Record<string, unknown>>(db, conflictsQuery(options.kinds ?? []), order, options);
+  return { ...page, rows: page.rows.map(toConflict) };
+}
+
+/** Every conflict that matches, read in batches: for exports. */
+export async function* allConflicts(db: Queryable, options: { kinds?: ConflictKind[]; sort?: string } = {}): AsyncGenerator<Conflict> {
+  const { order } = pickOrder(CONFLICT_SORTS, options.sort, '-id');
+  for await (const row of allRows<ConflictRow & Record<string, unknown>>(db, conflictsQuery(options.kinds ?? []), order)) yield toConflict(row);
 }
 
 /** How many conflicts are recorded, by kind (every kind present, 0 included) and in all. */

@@ -15,6 +15,13 @@ export const ITEM_STATES = ['matched', 'pending', 'stale', 'mismatched', 'orphan
 export const PRODUCTS = ['spei_out', 'internal_out', 'penny_validation', 'spei_in', 'internal_in', 'reversal', 'credit_refund', 'unrecorded_out', 'direct_debit_charge'] as const;
 
 const IN_RANGE = (day: string) => `($3::date IS NULL OR ${day} >= $3::date) AND ($4::date IS NULL OR ${day} <= $4::date)`;
+// Where the money went, as finance counts volumes: settled (LIQUIDATED, a credit received, a charge
+// confirmed), rejected (REJECTED, CANCELLED, DECLINED; a charge declined or canceled), refused (a
+// credit the gateway refused: the platform refunds it), refunded (REFUNDED, refunded or reversed
+// afterwards, a chargeback), pending (not final yet).
+const OUTCOME_OF_STATUS = (refunded: string, status: string) => `CASE WHEN ${refunded} OR ${status} = 'REFUNDED' THEN 'refunded' WHEN ${status} = 'LIQUIDATED' THEN 'settled'
+    WHEN ${status} IN ('REJECTED', 'CANCELLED', 'DECLINED') THEN 'rejected' ELSE 'pending' END`;
+export const OUTCOMES = ['settled', 'rejected', 'refused', 'refunded', 'pending'] as const;
 const OLD = (at: string) => `(${at} < $2::timestamptz - make_interval(secs => $1::double precision))`;
 
 export const ITEMS_SQL = `
@@ -57,7 +64,8 @@ outbound_items AS (
     false AS unexpected,
     conflicted,
     CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
-         WHEN operation = 'penny_validation' THEN coalesce(ownership_evidence->>'note', 'waiting for the CEP result') ELSE status_reason END AS note
+         WHEN operation = 'penny_validation' THEN coalesce(ownership_evidence->>'note', 'waiting for the CEP result') ELSE status_reason END AS note,
+    ${OUTCOME_OF_STATUS('has_refund', 'status')} AS outcome
   FROM outbound
 ),
 credits AS (
@@ -86,7 +94,8 @@ credit_items AS (
     CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
          WHEN receivable_id IS NOT NULL THEN 'receivable ' || receivable_id WHEN debit_amount IS NOT NULL THEN 'our internal transfer'
          WHEN gateway_outcome = 'rejected' THEN 'refused by the gateway: waiting for the platform''s refund'
-         WHEN gateway_outcome = 'flagged' THEN 'held for review by the gateway' ELSE 'no receivable matches it' END
+         WHEN gateway_outcome = 'flagged' THEN 'held for review by the gateway' ELSE 'no receivable matches it' END,
+    CASE WHEN has_refund THEN 'refunded' WHEN gateway_outcome = 'rejected' THEN 'refused' ELSE 'settled' END
   FROM credits
 ),
 refunds AS (
@@ -108,14 +117,15 @@ refund_items AS (
     ], NULL),
     false, original_known, false, NOT original_known, conflicted,
     CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
-         WHEN original_known THEN 'refund of ' || original_transaction_id ELSE 'original transaction ' || original_transaction_id || ' is not in the ledger' END
+         WHEN original_known THEN 'refund of ' || original_transaction_id ELSE 'original transaction ' || original_transaction_id || ' is not in the ledger' END,
+    'settled'::text
   FROM refunds
 ),
 orphan_updates AS (
   -- An update without an id is named by its tracking key.
   SELECT 'status_update'::text, coalesce(h.transaction_id, h.tracking_key), 'unrecorded_out'::text, ledger_day(min(h.received_at)), min(h.received_at),
     NULL::numeric, 'out'::text, max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, false,
-    'a status update for a transaction we never recorded'
+    'a status update for a transaction we never recorded', ${OUTCOME_OF_STATUS('false', 'max(h.status)')}
   FROM ledger_status_history h
   WHERE CASE WHEN h.transaction_id IS NULL THEN NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.tracking_key = h.tracking_key)
              ELSE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = h.transaction_id) END
@@ -156,7 +166,8 @@ charge_items AS (
          WHEN failed_after_confirmed THEN 'chargeback: ' || last_outcome || ' after it was confirmed'
          WHEN failed_before_confirmed THEN 'confirmed after it was declined or canceled'
          WHEN NOT has_results THEN 'waiting for the charge result'
-         ELSE 'charge ' || coalesce(reference, charge_id) || ' ' || last_outcome END
+         ELSE 'charge ' || coalesce(reference, charge_id) || ' ' || last_outcome END,
+    CASE WHEN failed_after_confirmed THEN 'refunded' WHEN last_outcome = 'confirmed' THEN 'settled' WHEN last_outcome IN ('declined', 'canceled') THEN 'rejected' ELSE 'pending' END
   FROM charges
   WHERE ${IN_RANGE('ledger_day(at)')}
 ),
@@ -165,7 +176,7 @@ all_items AS (
   UNION ALL SELECT * FROM charge_items
 ),
 items AS (
-  SELECT kind, id, product, day, at, amount, direction, status, tracking_key, account, fields, note,
+  SELECT kind, id, product, day, at, amount, direction, status, tracking_key, account, fields, note, outcome,
     CASE
       WHEN conflicted THEN 'conflict'
       WHEN cardinality(fields) > 0 THEN 'mismatched'

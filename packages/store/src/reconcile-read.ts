@@ -2,11 +2,13 @@
 // of what is still open, and the events behind an item. What the console and the exports show.
 import type { Queryable } from './database.ts';
 import { StoreInputError } from './errors.ts';
-import { ITEM_STATES, ITEMS_SQL, PRODUCTS } from './reconcile-items-sql.ts';
+import { allRows, keysetPage, pageLimit, pickOrder, type KeyColumn, type KeysetQuery, type Page, type PageRequest } from './keyset.ts';
+import { ITEM_STATES, ITEMS_SQL, OUTCOMES, PRODUCTS } from './reconcile-items-sql.ts';
 
 export type ItemState = (typeof ITEM_STATES)[number];
 export type Product = (typeof PRODUCTS)[number];
-export { ITEM_STATES, PRODUCTS };
+export type MoneyOutcome = (typeof OUTCOMES)[number];
+export { ITEM_STATES, OUTCOMES, PRODUCTS };
 
 export interface ReconcileView {
   /** Pending items older than this are stale (and records with no event at all, orphans). Default 86,400 s. */
@@ -39,6 +41,8 @@ export interface ReconItem {
   trackingKey: string | null;
   account: string | null;
   state: ItemState;
+  /** Where the money went (OUTCOMES): settled, rejected, refused, refunded or pending. */
+  outcome: MoneyOutcome;
   /** The fields that disagree (mismatched). */
   fields: string[];
   note: string | null;
@@ -98,6 +102,7 @@ interface ItemRow {
   tracking_key: string | null;
   account: string | null;
   state: ItemState;
+  outcome: MoneyOutcome;
   fields: string[];
   note: string | null;
   event_seqs: string[];
@@ -112,23 +117,38 @@ export function pageOf(options: { limit?: number; offset?: number }): { limit: n
   return { limit, offset };
 }
 
-export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise<ReconItem[]> {
+const ITEM_SELECT = `i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount::text AS amount, i.direction, i.status, i.tracking_key, i.account, i.state, i.outcome, i.fields, i.note,
+            ${EVENT_SEQS} AS event_seqs`;
+
+/** The items a filter matches, as a query to page or read whole (keyset.ts). */
+function itemsQuery(filter: ItemFilter): KeysetQuery {
   const params = viewParams(filter);
   const states = filter.states ?? [];
   const products = filter.products ?? [];
   for (const state of states) if (!ITEM_STATES.includes(state)) throw new StoreInputError(`state must be one of ${ITEM_STATES.join(', ')}`);
   for (const product of products) if (!PRODUCTS.includes(product)) throw new StoreInputError(`product must be one of ${PRODUCTS.join(', ')}`);
-  const { limit, offset } = pageOf(filter);
-  const { rows } = await db.query<ItemRow>(
-    `WITH ${ITEMS_SQL}
-     SELECT i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount::text AS amount, i.direction, i.status, i.tracking_key, i.account, i.state, i.fields, i.note,
-            ${EVENT_SEQS} AS event_seqs
-     FROM items i
-     WHERE (cardinality($5::text[]) = 0 OR i.state = ANY($5::text[])) AND (cardinality($6::text[]) = 0 OR i.product = ANY($6::text[]))
-     ORDER BY i.at DESC, i.id LIMIT $7 OFFSET $8`,
-    [...params, states, products, limit, offset],
-  );
-  return rows.map((row) => ({
+  return {
+    with: ITEMS_SQL,
+    select: ITEM_SELECT,
+    from: 'items i',
+    where: '(cardinality($5::text[]) = 0 OR i.state = ANY($5::text[])) AND (cardinality($6::text[]) = 0 OR i.product = ANY($6::text[]))',
+    params: [...params, states, products],
+    totals: 'count(*)::text AS count, coalesce(sum(i.amount), 0)::text AS amount',
+  };
+}
+
+const TIE: KeyColumn[] = [{ expr: 'i.at', type: 'timestamptz' }, { expr: 'i.kind', type: 'text' }, { expr: 'i.id', type: 'text' }];
+/** The orders an item list can be read in (`-name` descending). */
+export const ITEM_SORTS = {
+  at: TIE,
+  amount: [{ expr: 'coalesce(i.amount, -1)', type: 'numeric' }, ...TIE],
+  product: [{ expr: 'i.product', type: 'text' }, ...TIE],
+  state: [{ expr: 'i.state', type: 'text' }, ...TIE],
+  status: [{ expr: 'i.status', type: 'text' }, ...TIE],
+} as const satisfies Record<string, readonly KeyColumn[]>;
+
+function toItem(row: ItemRow): ReconItem {
+  return {
     kind: row.kind,
     id: row.id,
     product: row.product,
@@ -140,10 +160,39 @@ export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise
     trackingKey: row.tracking_key,
     account: row.account,
     state: row.state,
+    outcome: row.outcome,
     fields: row.fields,
     note: row.note,
     eventSeqs: [...row.event_seqs].sort((a, b) => Number(BigInt(a) - BigInt(b))),
-  }));
+  };
+}
+
+/** Newest first, `limit` from `offset` (for scripts; the console pages with pageItems). */
+export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise<ReconItem[]> {
+  const query = itemsQuery(filter);
+  const { limit, offset } = pageOf(filter);
+  const n = query.params.length;
+  const { rows } = await db.query<ItemRow>(
+    `WITH ${query.with} SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY i.at DESC, i.id LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...query.params, limit, offset],
+  );
+  return rows.map(toItem);
+}
+
+/** A page of items in the order `sort` names (default "-at", newest first), with the count and sum of every item the filter matches. */
+export async function pageItems(db: Queryable, filter: ItemFilter & PageRequest & { sort?: string } = {}): Promise<Page<ReconItem> & { amount: string }> {
+  const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
+  const page = await keysetPage<ItemRow & Record<string, unknown>>(db, itemsQuery(filter), order, filter);
+  return { ...page, rows: page.rows.map(toItem), amount: decimal(page.totals.amount ?? '0') };
+}
+
+/**
+ * Every item the filter matches, newest first, read `batch` at a time (default 5,000: each batch
+ * computes every item of the range before it picks its rows, so fewer, larger batches): for exports.
+ */
+export async function* allItems(db: Queryable, filter: ItemFilter & { sort?: string; batch?: number } = {}): AsyncGenerator<ReconItem> {
+  const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
+  for await (const row of allRows<ItemRow & Record<string, unknown>>(db, itemsQuery(filter), order, pageLimit(filter.batch ?? 5000))) yield toItem(row);
 }
 
 /** Counts and amounts per state, by Mexico City day and product, with the match rate. */
@@ -171,6 +220,38 @@ export async function reconciliationSummary(db: Queryable, view: ReconcileView =
     summary.matchRate = count === 0 ? null : (summary.states.matched.count + summary.states.refunded.count) / count;
   }
   return [...byKey.values()];
+}
+
+export interface VolumeRow {
+  /** The Mexico City day; null on the rows that total the whole range. */
+  day: string | null;
+  direction: 'in' | 'out';
+  outcome: MoneyOutcome;
+  count: number;
+  /** Decimal string, summed by the database. */
+  amount: string;
+}
+
+/** Money in and out by outcome, per day and (day null) over the range: counts and sums from the database. */
+export async function volumesByOutcome(db: Queryable, view: ReconcileView = {}): Promise<VolumeRow[]> {
+  const { rows } = await db.query<{ day: string | null; direction: 'in' | 'out'; outcome: MoneyOutcome; count: string; amount: string }>(
+    `WITH ${ITEMS_SQL}
+     SELECT day::text AS day, direction, outcome, count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount
+     FROM items GROUP BY GROUPING SETS ((day, direction, outcome), (direction, outcome))
+     ORDER BY day NULLS FIRST, direction, outcome`,
+    viewParams(view),
+  );
+  return rows.map((row) => ({ day: row.day, direction: row.direction, outcome: row.outcome, count: Number(row.count), amount: decimal(row.amount) }));
+}
+
+/** Items in the given states (default: the open discrepancies, mismatched, orphan, conflict and stale) over the range: count and sum from the database. */
+export async function stateTotals(db: Queryable, view: ReconcileView & { states?: ItemState[] } = {}): Promise<StateFigures> {
+  const states = view.states ?? ['mismatched', 'orphan', 'conflict', 'stale'];
+  const { rows } = await db.query<{ count: string; amount: string }>(
+    `WITH ${ITEMS_SQL} SELECT count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount FROM items WHERE state = ANY($5::text[])`,
+    [...viewParams(view), states],
+  );
+  return { count: Number(rows[0]!.count), amount: decimal(rows[0]!.amount) };
 }
 
 export interface AgingBucket {
@@ -217,7 +298,7 @@ function fromCentavos(centavos: bigint): string {
 }
 
 /** numeric text → two decimals ("12" → "12.00", "3.5" → "3.50"). */
-function decimal(value: string): string {
+export function decimal(value: string): string {
   const [whole = '0', fraction = ''] = value.split('.');
   return `${whole}.${fraction.padEnd(2, '0').slice(0, 2)}`;
 }

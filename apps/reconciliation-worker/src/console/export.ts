@@ -1,12 +1,64 @@
-// CSV and JSON of any list the console shows: the same rows, the same filters.
-export function toCsv(rows: ReadonlyArray<Record<string, unknown>>): string {
-  if (rows.length === 0) return '';
-  const headers = Object.keys(rows[0]!);
-  const cell = (value: unknown): string => {
-    const text = value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join(' ') : value === null || value === undefined ? '' : String(value);
-    // Quote when needed; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula.
-    const safe = /^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
-    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  return `${[headers.join(','), ...rows.map((row) => headers.map((h) => cell(row[h])).join(','))].join('\n')}\n`;
+// CSV and JSON of any list the console shows, streamed: rows are written to the response as the
+// store reads them (batched keyset reads), never gathered in memory, so an export holds every
+// matching row however many there are. CSV is written by csv-stringify; a cell that a spreadsheet
+// would run as a formula (a leading = + - @, a tab or a carriage return, but not a negative
+// number) is prefixed with ' so it reads as text.
+import type { ServerResponse } from 'node:http';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+
+const FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/** A cell as text: dates ISO 8601, lists space-separated, objects as JSON, formulas neutralised. */
+export function csvCell(value: string): string {
+  return FORMULA.test(value) && !NUMBER.test(value) ? `'${value}` : value;
+}
+
+export type ExportRow = Record<string, unknown>;
+
+/** Streams `rows` as `<name>.csv` with `columns` as its header (written even when no row matches). */
+export async function streamCsv(res: ServerResponse, name: string, columns: readonly string[], rows: AsyncIterable<ExportRow>): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `attachment; filename="${name}.csv"` });
+  const csv = stringify({
+    header: true,
+    columns: [...columns],
+    record_delimiter: 'unix',
+    cast: {
+      string: csvCell,
+      date: (value) => value.toISOString(),
+      boolean: (value) => String(value),
+      object: (value) => csvCell(Array.isArray(value) ? value.join(' ') : JSON.stringify(value)),
+    },
+  });
+  await pipeline(Readable.from(rows), csv, res);
+}
+
+/** Streams `rows` as a JSON array, one object per line. */
+export async function streamJson(res: ServerResponse, rows: AsyncIterable<ExportRow>): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  let first = true;
+  const json = new Transform({
+    writableObjectMode: true,
+    transform(row: ExportRow, _encoding, done) {
+      const text = `${first ? '[\n' : ',\n'}${JSON.stringify(row)}`;
+      first = false;
+      done(null, text);
+    },
+    flush(done) {
+      done(null, first ? '[]\n' : '\n]\n');
+    },
+  });
+  await pipeline(Readable.from(rows), json, res);
+}
+
+/** Maps each row of an async iterable. */
+export async function* mapRows<T>(rows: AsyncIterable<T>, map: (row: T) => ExportRow): AsyncGenerator<ExportRow> {
+  for await (const row of rows) yield map(row);
+}
+
+/** An array as an async iterable (for the small aggregate exports). */
+export async function* fromArray(rows: readonly ExportRow[]): AsyncGenerator<ExportRow> {
+  yield* rows;
 }

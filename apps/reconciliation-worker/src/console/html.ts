@@ -1,24 +1,53 @@
-// HTML building with escaping by default: every value from the ledger goes through esc().
+// HTML building with escaping by default: every value from the ledger goes through esc(). Every
+// page shares one layout: the navigation and the console's one stylesheet (/console.css).
 export function esc(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export function page(title: string, body: string): string {
+const NAV = [
+  ['/', 'Overview'], ['/items', 'Items'], ['/volumes', 'Volumes'], ['/receivables', 'Receivables'],
+  ['/conflicts', 'Conflicts'], ['/parked', 'Parked'], ['/drift', 'Drift'], ['/reports', 'Reports'],
+] as const;
+
+export function page(title: string, body: string, current = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1b1f24}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
-table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-.matched{color:#1a7f37}.mismatched,.orphan{color:#cf222e}.stale{color:#9a6700}.pending{color:#57606a}.refunded{color:#8250df}
-form.filters{display:flex;gap:.75rem;align-items:end;flex-wrap:wrap}label{display:flex;flex-direction:column;font-size:.8rem}
-svg text{font-size:10px;fill:#57606a}nav a{margin-right:1rem}
-</style></head><body>${body}</body></html>`;
+<link rel="stylesheet" href="/console.css"></head>
+<body><header><strong>paykit</strong><nav>${NAV.map(([href, label]) => `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${label}</a>`).join('')}</nav></header>
+<main>${body}</main></body></html>`;
 }
 
+/** A table (wrapped so that a wide one scrolls on a phone instead of widening the page). */
 export function table(headers: string[], rows: string[][], attrs = ''): string {
-  if (rows.length === 0) return '<p><em>Nothing here.</em></p>';
-  return `<table ${attrs}><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join('')}</tr>`).join('')}</tbody></table>`;
+  if (rows.length === 0) return '<p class="empty"><em>Nothing here.</em></p>';
+  return `<div class="scroll"><table ${attrs}><thead><tr>${headers.map((h) => (h.startsWith('<') ? `<th>${h}</th>` : `<th>${esc(h)}</th>`)).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join('')}</tr>`).join('')}</tbody></table></div>`;
 }
+
+/** The console's stylesheet: one small file, no web fonts, readable from 390 px to 1280 px and wider. */
+export const STYLESHEET = `:root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa;--in:#1a7f37;--out:#0969da;--bad:#cf222e;--warn:#9a6700}
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:var(--fg);background:#fff}
+header{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid var(--line);background:var(--bg)}
+header nav{display:flex;flex-wrap:wrap;gap:.25rem .9rem}header a{color:var(--fg);text-decoration:none}header a[aria-current]{font-weight:600;border-bottom:2px solid var(--out)}
+main{max-width:1280px;margin:0 auto;padding:1rem}
+h1{font-size:1.35rem;margin:.5rem 0 1rem}h2{font-size:1.1rem;margin:2rem 0 .5rem}
+a{color:var(--out)}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:.75rem;margin:1rem 0}
+.card{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem;background:#fff}
+.card>span{display:block;color:var(--muted);font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
+.card strong{display:block;font-size:1.3rem;font-variant-numeric:tabular-nums;margin-top:.2rem}.card small{color:var(--muted)}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:1rem}
+.chart{border:1px solid var(--line);border-radius:8px;padding:.5rem}.chart h2{margin:.25rem 0 .5rem}.chart svg{width:100%;height:auto;display:block}
+svg text{font-size:11px;fill:var(--muted)}svg .axis{stroke:var(--line)}svg .grid{stroke:#eaeef2}
+.scroll{overflow-x:auto;margin:.5rem 0}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
+th{background:var(--bg);font-weight:600;white-space:nowrap}th a{color:var(--fg)}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tbody tr:hover{background:#f6f8fa}
+.matched,.settled{color:var(--in)}.mismatched,.orphan,.conflict,.rejected,.refused{color:var(--bad)}.stale{color:var(--warn)}.pending{color:var(--muted)}.refunded{color:#8250df}
+form.filters{display:flex;gap:.75rem;align-items:end;flex-wrap:wrap;margin:.5rem 0}label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted)}
+input,select,button{font:inherit}button{padding:.35rem .9rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);cursor:pointer}
+.pager{display:flex;gap:1rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}.muted,.empty{color:var(--muted)}
+.exports a{margin-right:.75rem}
+@media (max-width:600px){main{padding:.6rem}h1{font-size:1.15rem}.card strong{font-size:1.1rem}th,td{padding:.3rem .35rem}td{white-space:nowrap}}
+`;

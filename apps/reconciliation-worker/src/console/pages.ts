@@ -1,87 +1,254 @@
-// The console's pages: one overview (summary, charts, aging, discrepancies, conflicts, drift, parked
-// events, report matches) and one page per stored event. Server-rendered; the only script is none.
-import { CONFLICT_KINDS, ITEM_STATES, PRODUCTS, type StoredEvent } from '@paykit/store';
+// The console's pages, server-rendered (no script): the overview (summary cards, charts, the
+// daily figures, volumes by outcome, receivables by age, the first rows of every list) and a page
+// per list (items, volumes, receivables, conflicts, parked events, drift, report lines and files),
+// each with its count, sortable headers, previous/next links and exports; and a page per stored event.
+import {
+  CONFLICT_KINDS, ITEM_STATES, OUTCOMES, PRODUCTS,
+  type Conflict, type DriftRecord, type OpenReceivable, type Page, type ParkedEvent, type ReceivableAgeBucket, type ReconItem, type ReportFile, type ReportMatch, type StoredEvent, type VolumeRow,
+} from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
-import type { loadConsole } from './data.ts';
+import { volumeOf, type loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
+import { count, money, percent } from './format.ts';
 import { esc, page, table } from './html.ts';
+import { eventLink, exportLinks, href, listView, n, td, type Column } from './list.ts';
 
 type ConsoleData = Awaited<ReturnType<typeof loadConsole>>;
 
-const n = (value: unknown) => `<td class="n">${esc(value)}</td>`;
-const td = (value: unknown, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(value)}</td>`;
-const rate = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
-
-function query(filters: ConsoleFilters, extra: Record<string, string> = {}): string {
+/** The filters of the item lists as a query (without the page and the order). */
+export function filterParams(filters: ConsoleFilters): URLSearchParams {
   const params = new URLSearchParams({ from: filters.from, to: filters.to });
   for (const state of filters.states) params.append('state', state);
   for (const product of filters.products) params.append('product', product);
-  for (const [key, value] of Object.entries(extra)) params.set(key, value);
-  return params.toString();
+  if (filters.limit !== 100) params.set('limit', String(filters.limit));
+  return params;
 }
 
+const rangeParams = (filters: ConsoleFilters) => new URLSearchParams({ from: filters.from, to: filters.to });
+
+function rangeForm(path: string, filters: ConsoleFilters, withItemFilters = false): string {
+  const select = (name: string, values: readonly string[], chosen: readonly string[]) =>
+    `<label>${esc(name)}<select name="${esc(name)}" multiple size="4">${values.map((v) => `<option${chosen.includes(v) ? ' selected' : ''}>${esc(v)}</option>`).join('')}</select></label>`;
+  return `<form class="filters" method="get" action="${esc(path)}">
+<label>from<input type="date" name="from" value="${esc(filters.from)}"></label><label>to<input type="date" name="to" value="${esc(filters.to)}"></label>
+${withItemFilters ? `${select('state', ITEM_STATES, filters.states)}${select('product', PRODUCTS, filters.products)}` : ''}<button type="submit">Filter</button></form>`;
+}
+
+// ---- items
+const ITEM_COLUMNS: Column<ReconItem>[] = [
+  { label: 'day', sort: 'at', cell: (i) => td(i.day) },
+  { label: 'product', sort: 'product', cell: (i) => td(i.product) },
+  { label: 'state', sort: 'state', cell: (i) => td(i.state, i.state) },
+  { label: 'outcome', cell: (i) => td(i.outcome, i.outcome) },
+  { label: 'fields', cell: (i) => td(i.fields.join(', ')) },
+  { label: 'amount', sort: 'amount', cell: (i) => n(money(i.amount)) },
+  { label: 'status', sort: 'status', cell: (i) => td(i.status) },
+  { label: 'transaction', cell: (i) => td(i.id) },
+  { label: 'tracking key', cell: (i) => td(i.trackingKey ?? '') },
+  { label: 'note', cell: (i) => td(i.note ?? '') },
+  { label: 'events', cell: (i) => `<td>${i.eventSeqs.map(eventLink).join(' ')}</td>` },
+];
+
+function itemsSection(path: string, items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
+  return listView({
+    path, params: filterParams(filters), sort: filters.sort, defaultSort: '-at', page: items, columns: ITEM_COLUMNS, attrs: 'data-table="items"',
+    exportName: 'items', noun: 'item', extra: `${money(items.amount)} in all${filters.states.length === 0 ? ', every state' : ''}`,
+  });
+}
+
+export function itemsPage(items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
+  return page('Items · paykit', `<h1>Items ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/items', filters, true)}${itemsSection('/items', items, filters)}`, '/items');
+}
+
+// ---- volumes and receivables
+const VOLUME_LABEL: Record<VolumeRow['outcome'], string> = { settled: 'settled', rejected: 'rejected (REJECTED, CANCELLED, DECLINED)', refused: 'refused by the gateway', refunded: 'refunded or reversed', pending: 'pending (not final)' };
+
+function volumesTable(volumes: readonly VolumeRow[]): string {
+  const rows = OUTCOMES.map((outcome) => {
+    const i = volumeOf(volumes, null, 'in', outcome);
+    const o = volumeOf(volumes, null, 'out', outcome);
+    return [`<td class="${outcome}">${esc(VOLUME_LABEL[outcome])}</td>`, n(count(i.count)), `<td class="n" data-volume="in|${outcome}">${esc(money(i.amount))}</td>`, n(count(o.count)), `<td class="n" data-volume="out|${outcome}">${esc(money(o.amount))}</td>`];
+  });
+  return table(['outcome', 'in: items', 'money in', 'out: items', 'money out'], rows, 'data-table="volumes"');
+}
+
+export function volumesPage(volumes: readonly VolumeRow[], filters: ConsoleFilters): string {
+  const days = [...new Set(volumes.map((v) => v.day).filter((d): d is string => d !== null))];
+  const dayRows = days.map((day) => [td(day), ...OUTCOMES.flatMap((outcome) => [n(money(volumeOf(volumes, day, 'in', outcome).amount)), n(money(volumeOf(volumes, day, 'out', outcome).amount))])]);
+  return page('Volumes · paykit', `<h1>Volumes by outcome, ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/volumes', filters)}
+<p>Money in and out by where it went, as the ledger knows it; only settled money counts as volume. ${exportLinks('volumes', rangeParams(filters))}</p>
+${volumesTable(volumes)}<h2>By day</h2>${table(['day', ...OUTCOMES.flatMap((o) => [`${o} in`, `${o} out`])], dayRows, 'data-table="volumes-by-day"')}`, '/volumes');
+}
+
+function agesTable(buckets: readonly ReceivableAgeBucket[]): string {
+  return table(['age', 'receivables', 'amount'], buckets.map((b) => [`<td><a href="/receivables?age=${encodeURIComponent(b.age)}">${esc(b.age)}</a></td>`, `<td class="n" data-age-count="${esc(b.age)}">${esc(count(b.count))}</td>`, `<td class="n" data-age-amount="${esc(b.age)}">${esc(money(b.amount))}</td>`]), 'data-table="receivable-ages"');
+}
+
+const RECEIVABLE_COLUMNS: Column<OpenReceivable>[] = [
+  { label: 'receivable', sort: 'id', cell: (r) => td(r.id) },
+  { label: 'due', sort: 'due', cell: (r) => td(r.dueDate) },
+  { label: 'days late', cell: (r) => n(r.daysLate) },
+  { label: 'age', cell: (r) => td(r.age, r.daysLate > 0 ? 'stale' : '') },
+  { label: 'amount', sort: 'amount', cell: (r) => n(money(r.amount)) },
+  { label: 'account', cell: (r) => td(r.beneficiaryAccount) },
+  { label: 'reference', cell: (r) => td(r.reference ?? '') },
+  { label: 'concept', cell: (r) => td(r.concept ?? '') },
+];
+
+export function receivablesPage(buckets: readonly ReceivableAgeBucket[], list: Page<OpenReceivable> & { amount: string }, params: URLSearchParams, sort: string | undefined, today: string): string {
+  return page('Receivables · paykit', `<h1>Receivables not paid yet, by age on ${esc(today)}</h1>
+<p>Open receivables (no credit has paid them) by days past their due date, on the Mexico City day of now. ${exportLinks('receivables-by-age', new URLSearchParams())}</p>
+${agesTable(buckets)}<h2>Open receivables${params.getAll('age').length > 0 ? `: ${esc(params.getAll('age').join(', '))}` : ''}</h2>
+${listView({ path: '/receivables', params, sort, defaultSort: 'due', page: list, columns: RECEIVABLE_COLUMNS, attrs: 'data-table="receivables"', exportName: 'receivables', noun: 'receivable', extra: `${money(list.amount)} in all` })}`, '/receivables');
+}
+
+// ---- conflicts, parked, drift, reports
+const CONFLICT_COLUMNS: Column<Conflict>[] = [
+  { label: 'recorded at', sort: 'id', cell: (c) => td(c.recordedAt.toISOString()) },
+  { label: 'kind', sort: 'kind', cell: (c) => td(c.kind, 'conflict') },
+  { label: 'transaction', sort: 'transaction', cell: (c) => td(c.transactionId ?? '') },
+  { label: 'type', cell: (c) => td(c.eventType) },
+  { label: 'amount applied', cell: (c) => n(money(c.firstAmount)) },
+  { label: 'conflicting amount', sort: 'amount', cell: (c) => n(money(c.amount)) },
+  { label: 'events (applied, conflicting)', cell: (c) => `<td>${eventLink(c.firstSeq)}${c.eventSeq === null ? '' : ` ${eventLink(c.eventSeq)}`}</td>` },
+  { label: 'detail', cell: (c) => td(c.detail) },
+];
+
+function conflictsIntro(totals: ConsoleData['conflictTotals']): string {
+  return `<p>Facts that contradict one already applied: the first stands in the ledger, the item reads "conflict" until it is settled with the platform.
+<strong data-conflict-count>${esc(totals.total)}</strong> recorded (${CONFLICT_KINDS.map((kind) => `${esc(kind)} ${esc(totals[kind])}`).join(', ')}).</p>`;
+}
+
+export function conflictsPage(list: Page<Conflict>, totals: ConsoleData['conflictTotals'], params: URLSearchParams, sort: string | undefined): string {
+  const chosen = params.getAll('kind');
+  const kinds = [['all', '/conflicts'], ...CONFLICT_KINDS.map((kind) => [kind, `/conflicts?kind=${kind}`])].map(([label, link]) =>
+    (label === 'all' ? chosen.length === 0 : chosen.length === 1 && chosen[0] === label) ? `<strong>${esc(label)}</strong>` : `<a href="${esc(link)}">${esc(label)}</a>`);
+  return page('Conflicts · paykit', `<h1>Conflicts</h1>${conflictsIntro(totals)}<p class="pager">Kind: ${kinds.join(' ')}</p>
+${listView({ path: '/conflicts', params, sort, defaultSort: '-id', page: list, columns: CONFLICT_COLUMNS, attrs: 'data-table="conflicts"', exportName: 'conflicts', noun: 'conflict' })}`, '/conflicts');
+}
+
+const PARKED_COLUMNS: Column<ParkedEvent>[] = [
+  { label: 'event', sort: 'seq', cell: (p) => `<td>${eventLink(p.seq)}</td>` },
+  { label: 'type', sort: 'type', cell: (p) => td(p.eventType) },
+  { label: 'reason', cell: (p) => td(p.reason) },
+  { label: 'attempts', sort: 'attempts', cell: (p) => n(p.attempts) },
+  { label: 'retry', cell: (p) => td(p.retry ? 'queued' : '') },
+  { label: 'parked at', sort: 'parked', cell: (p) => td(p.parkedAt.toISOString()) },
+];
+
+function retryForm(list: Page<ParkedEvent>): string {
+  return list.total > 0 ? '<form method="post" action="/parked/retry"><button type="submit">Retry every parked event</button></form>' : '';
+}
+
+export function parkedPage(list: Page<ParkedEvent>, params: URLSearchParams, sort: string | undefined): string {
+  return page('Parked events · paykit', `<h1>Parked events</h1><p>Stored events that could not be applied, with the reason; they never hold back the events behind them.</p>
+${listView({ path: '/parked', params, sort, defaultSort: 'seq', page: list, columns: PARKED_COLUMNS, attrs: 'data-table="parked"', exportName: 'parked', noun: 'parked event' })}${retryForm(list)}`, '/parked');
+}
+
+const DRIFT_COLUMNS: Column<DriftRecord>[] = [
+  { label: 'source', cell: (r) => td(r.source) },
+  { label: 'type', sort: 'type', cell: (r) => td(r.eventType) },
+  { label: 'field (JSON Pointer)', cell: (r) => td(r.pointer || '(root)') },
+  { label: 'kind', cell: (r) => td(r.kind) },
+  { label: 'events', sort: 'count', cell: (r) => `<td class="n" data-drift-count>${esc(r.count)}</td>` },
+  { label: 'first seen', cell: (r) => td(r.firstSeen.toISOString()) },
+  { label: 'last seen', sort: 'last', cell: (r) => td(r.lastSeen.toISOString()) },
+  { label: 'expected', cell: (r) => td(r.example.expected) },
+  { label: 'seen (latest)', cell: (r) => td(r.example.seen) },
+  { label: 'latest event', cell: (r) => `<td>${eventLink(r.example.seq)}</td>` },
+];
+
+function driftIntro(total: number): string {
+  return `<p>Deliveries that differ from the spec, one line per source, event type, field and kind of difference; an event counts once.
+<strong data-drift-records>${esc(total)}</strong> record${total === 1 ? '' : 's'}. <code>paykit drift --overlay</code> proposes the spec change.</p>`;
+}
+
+export function driftPage(list: Page<DriftRecord>, params: URLSearchParams, sort: string | undefined): string {
+  return page('Drift · paykit', `<h1>Drift</h1>${driftIntro(list.total)}
+${listView({ path: '/drift', params, sort, defaultSort: '-count', page: list, columns: DRIFT_COLUMNS, attrs: 'data-table="drift"', exportName: 'drift', noun: 'drift record' })}`, '/drift');
+}
+
+const REPORT_COLUMNS: Column<ReportMatch>[] = [
+  { label: 'file', sort: 'line', cell: (m) => td(m.fileName) },
+  { label: 'line', cell: (m) => n(m.lineNo) },
+  { label: 'transaction', cell: (m) => td(m.transactionId) },
+  { label: 'amount', cell: (m) => n(money(m.amount)) },
+  { label: 'status', cell: (m) => td(m.status) },
+  { label: 'our amount', cell: (m) => n(money(m.recordAmount)) },
+  { label: 'event amount', cell: (m) => n(money(m.eventAmount)) },
+  { label: 'event status', cell: (m) => td(m.eventStatus ?? '') },
+  { label: 'state', cell: (m) => td(m.state, m.state) },
+  { label: 'fields', cell: (m) => td(m.fields.join(', ')) },
+];
+
+export function reportsPage(list: Page<ReportMatch>, params: URLSearchParams, sort: string | undefined): string {
+  return page('Report lines · paykit', `<h1>Report lines (three-way match)</h1>
+<p>Each line of every imported report against our record and the platform's events. A file imported again under another name is recognised by its content and its lines count once: <a href="/reports/files">report files</a>.</p>
+${listView({ path: '/reports', params, sort, defaultSort: 'line', page: list, columns: REPORT_COLUMNS, attrs: 'data-table="reports"', exportName: 'reports', noun: 'report line' })}`, '/reports');
+}
+
+const FILE_COLUMNS: Column<ReportFile>[] = [
+  { label: 'file', sort: 'name', cell: (f) => `<td><a href="/reports?file=${encodeURIComponent(f.fileName)}">${esc(f.fileName)}</a></td>` },
+  { label: 'lines', cell: (f) => n(f.lines ?? '') },
+  { label: 'imported at', cell: (f) => td(f.importedAt?.toISOString() ?? 'not yet') },
+  { label: 'REPORT event', cell: (f) => (f.eventSeq ? `<td>${eventLink(f.eventSeq)}</td>` : td('')) },
+  { label: 'content', cell: (f) => (f.duplicateOf ? `<td data-duplicate-of="${esc(f.duplicateOf)}">already imported as ${esc(f.duplicateOf)}: its lines count there, once</td>` : td(f.importedAt ? 'its own' : '')) },
+];
+
+export function reportFilesPage(list: Page<ReportFile> & { distinct: number }, params: URLSearchParams, sort: string | undefined): string {
+  return page('Report files · paykit', `<h1>Report files</h1><p><strong data-distinct-reports>${esc(list.distinct)}</strong> distinct report${list.distinct === 1 ? '' : 's'} by content.</p>
+${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: list, columns: FILE_COLUMNS, attrs: 'data-table="report-files"', noun: 'report file' })}`, '/reports');
+}
+
+// ---- the overview
 export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: { staleAfterSeconds: number; applied: number; lastError: string | null }): string {
   const totals = data.days.reduce((t, d) => ({ count: t.count + d.count, matched: t.matched + d.matched, refunded: t.refunded + d.refunded }), { count: 0, matched: 0, refunded: 0 });
+  const matchRate = totals.count === 0 ? null : (totals.matched + totals.refunded) / totals.count;
+  const moneyIn = volumeOf(data.volumes, null, 'in');
+  const moneyOut = volumeOf(data.volumes, null, 'out');
+  const cards = `<div class="cards">
+<div class="card"><span>Money in (settled)</span><strong data-card="money-in">${esc(money(moneyIn.amount))}</strong><small>${esc(count(moneyIn.count))} items</small></div>
+<div class="card"><span>Money out (settled)</span><strong data-card="money-out">${esc(money(moneyOut.amount))}</strong><small>${esc(count(moneyOut.count))} items</small></div>
+<div class="card"><span>Match rate</span><strong data-overall-match-rate>${percent(matchRate)}</strong><small>of <span data-overall-count>${totals.count}</span> items</small></div>
+<div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amount))} mismatched, orphan, conflict or stale</small></div>
+</div>`;
   const dayRows = data.days.map((d) => [
-    td(d.day), n(d.count), n(d.matched), n(d.refunded), n(d.pending), n(d.stale), n(d.mismatched), n(d.orphan), n(d.conflict), n(d.amountIn), n(d.amountOut),
-    `<td class="n" data-match-rate="${esc(d.day)}">${rate(d.matchRate)}</td>`,
-  ].map((cell, i) => (i === 1 ? cell.replace('<td', `<td data-day-count="${esc(d.day)}"`) : cell)));
+    td(d.day), `<td class="n" data-day-count="${esc(d.day)}">${esc(d.count)}</td>`, n(d.matched), n(d.refunded), n(d.pending), n(d.stale), n(d.mismatched), n(d.orphan), n(d.conflict), n(money(d.amountIn)), n(money(d.amountOut)),
+    `<td class="n" data-match-rate="${esc(d.day)}">${percent(d.matchRate)}</td>`,
+  ]);
   const productRows = data.summary.map((r) => [
-    td(r.day), td(r.product), ...ITEM_STATES.map((s) => n(`${r.states[s].count} · ${r.states[s].amount}`)), `<td class="n" data-total="${esc(`${r.day}|${r.product}`)}">${esc(r.total.count)}</td>`, n(r.total.amount), n(rate(r.matchRate)),
+    td(r.day), td(r.product), ...ITEM_STATES.map((s) => n(`${r.states[s].count} · ${money(r.states[s].amount)}`)), `<td class="n" data-total="${esc(`${r.day}|${r.product}`)}">${esc(r.total.count)}</td>`, n(money(r.total.amount)), n(percent(r.matchRate)),
   ]);
-  const itemRows = data.items.map((i) => [
-    td(i.day), td(i.product), `<td class="${esc(i.state)}">${esc(i.state)}</td>`, td(i.fields.join(', ')), n(i.amount ?? ''), td(i.status), td(i.id), td(i.trackingKey ?? ''), td(i.note ?? ''),
-    `<td>${i.eventSeqs.map((seq) => `<a href="/events/${esc(seq)}">#${esc(seq)}</a>`).join(' ')}</td>`,
-  ]);
-  const conflictRows = data.conflicts.map((c) => [
-    td(c.recordedAt.toISOString()), `<td class="conflict">${esc(c.kind)}</td>`, td(c.transactionId ?? ''), td(c.eventType), n(c.firstAmount ?? ''), n(c.amount ?? ''),
-    `<td><a href="/events/${esc(c.firstSeq)}">#${esc(c.firstSeq)}</a>${c.eventSeq === null ? '' : ` <a href="/events/${esc(c.eventSeq)}">#${esc(c.eventSeq)}</a>`}</td>`, td(c.detail),
-  ]);
-  const driftRows = data.drift.map((r) => [
-    td(r.source), td(r.eventType), td(r.pointer || '(root)'), td(r.kind), `<td class="n" data-drift-count>${esc(r.count)}</td>`, td(r.firstSeen.toISOString()), td(r.lastSeen.toISOString()),
-    td(r.example.expected), td(r.example.seen), `<td><a href="/events/${esc(r.example.seq)}">#${esc(r.example.seq)}</a></td>`,
-  ]);
-  const agingRows = data.aging.map((b) => [td(b.bucket), n(b.count), n(b.amount)]);
-  const parkedRows = data.parked.map((p) => [`<td><a href="/events/${esc(p.seq)}">#${esc(p.seq)}</a></td>`, td(p.eventType), td(p.reason), n(p.attempts), td(p.retry ? 'queued' : ''), td(p.parkedAt.toISOString())]);
-  const reportRows = data.reports.map((m) => [td(m.fileName), n(m.lineNo), td(m.transactionId), n(m.amount), td(m.status), n(m.recordAmount ?? ''), n(m.eventAmount ?? ''), td(m.eventStatus ?? ''), `<td class="${esc(m.state)}">${esc(m.state)}</td>`, td(m.fields.join(', '))]);
-  const check = (name: string, values: readonly string[], chosen: readonly string[]) =>
-    `<label>${esc(name)}<select name="${esc(name)}" multiple size="4">${values.map((v) => `<option${chosen.includes(v) ? ' selected' : ''}>${esc(v)}</option>`).join('')}</select></label>`;
-  const q = query(filters);
+  const agingRows = data.aging.map((b) => [td(b.bucket), n(b.count), n(money(b.amount))]);
+  const range = rangeParams(filters);
+  const none = new URLSearchParams();
   return page(
     'paykit reconciliation',
     `<h1>Reconciliation ${esc(filters.from)} to ${esc(filters.to)} (Mexico City days)</h1>
-<nav><a href="/summary.csv?${q}">summary.csv</a><a href="/summary.json?${q}">summary.json</a><a href="/items.csv?${q}">items.csv</a><a href="/items.json?${q}">items.json</a>
-<a href="/parked.csv">parked.csv</a><a href="/reports.csv">reports.csv</a><a href="/conflicts.csv">conflicts.csv</a><a href="/drift.csv">drift.csv</a></nav>
-<p>Match rate over the range: <strong data-overall-match-rate>${rate(totals.count === 0 ? null : (totals.matched + totals.refunded) / totals.count)}</strong> of <strong data-overall-count>${totals.count}</strong> items.
-Pending items become stale after ${esc(info.staleAfterSeconds)} s. This worker applied ${esc(info.applied)} events since it started.${info.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.lastError)}</strong>` : ''}</p>
-<h2>Daily summary</h2>
-${table(['day', 'items', 'matched', 'refunded', 'pending', 'stale', 'mismatched', 'orphan', 'conflict', 'in (MXN)', 'out (MXN)', 'match rate'], dayRows, 'data-table="days"')}
-<h2>Volume in and out</h2>${volumeChart(data.days.map((d) => ({ day: d.day, in: d.amountIn, out: d.amountOut })))}
-<h2>Match rate</h2>${matchRateChart(data.days.map((d) => ({ day: d.day, rate: d.matchRate })))}
+${rangeForm('/', filters)}
+${cards}
+<p class="muted">Pending items become stale after ${esc(info.staleAfterSeconds)} s. This worker applied ${esc(info.applied)} events since it started.${info.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.lastError)}</strong>` : ''}</p>
+<div class="charts"><div class="chart"><h2>Money in and out</h2>${volumeChart(data.days.map((d) => ({ day: d.day, in: d.amountIn, out: d.amountOut })), filters.from, filters.to)}</div>
+<div class="chart"><h2>Match rate</h2>${matchRateChart(data.days.map((d) => ({ day: d.day, rate: d.matchRate })), filters.from, filters.to)}</div></div>
+<h2>Daily summary</h2><p>${exportLinks('summary', range)}</p>
+${table(['day', 'items', 'matched', 'refunded', 'pending', 'stale', 'mismatched', 'orphan', 'conflict', 'money in (settled)', 'money out (settled)', 'match rate'], dayRows, 'data-table="days"')}
+<h2><a href="${href('/volumes', range)}">Volumes by outcome</a></h2>${volumesTable(data.volumes)}
+<h2><a href="/receivables">Receivables by age</a></h2>${agesTable(data.receivables)}
 <h2>By day and product (count · amount per state)</h2>
 ${table(['day', 'product', ...ITEM_STATES, 'items', 'amount', 'match rate'], productRows, 'data-table="products"')}
-<h2>Aging of pending items</h2>${table(['age', 'items', 'amount (MXN)'], agingRows, 'data-table="aging"')}
+<h2>Aging of pending items</h2>${table(['age', 'items', 'amount'], agingRows, 'data-table="aging"')}
 <h2 id="items">Items</h2>
-<form class="filters" method="get" action="/">
-<label>from<input type="date" name="from" value="${esc(filters.from)}"></label><label>to<input type="date" name="to" value="${esc(filters.to)}"></label>
-${check('state', ITEM_STATES, filters.states)}${check('product', PRODUCTS, filters.products)}<button type="submit">Filter</button></form>
-<p>${esc(data.items.length)} shown${filters.states.length === 0 ? ' (every state)' : ''}. Export this list: <a href="/items.csv?${q}">CSV</a> · <a href="/items.json?${q}">JSON</a></p>
-${table(['day', 'product', 'state', 'fields', 'amount', 'status', 'transaction', 'tracking key', 'note', 'events'], itemRows, 'data-table="items"')}
-<h2 id="conflicts">Conflicts</h2>
-<p>Facts that contradict one already applied: the first stands in the ledger, the item reads "conflict" until it is settled with the platform.
-<strong data-conflict-count>${esc(data.conflictTotals.total)}</strong> recorded (${CONFLICT_KINDS.map((kind) => `${esc(kind)} ${esc(data.conflictTotals[kind])}`).join(', ')}).
-Export: <a href="/conflicts.csv">CSV</a> · <a href="/conflicts.json">JSON</a></p>
-${table(['recorded at', 'kind', 'transaction', 'type', 'amount applied', 'conflicting amount', 'events (applied, conflicting)', 'detail'], conflictRows, 'data-table="conflicts"')}
-<h2 id="drift">Drift</h2>
-<p>Deliveries that differ from the spec, one line per source, event type, field and kind of difference; an event counts once.
-<strong data-drift-records>${esc(data.drift.length)}</strong> record${data.drift.length === 1 ? '' : 's'}. <code>paykit drift --overlay</code> proposes the spec change.
-Export: <a href="/drift.csv">CSV</a> · <a href="/drift.json">JSON</a></p>
-${table(['source', 'type', 'field (JSON Pointer)', 'kind', 'events', 'first seen', 'last seen', 'expected', 'seen (latest)', 'latest event'], driftRows, 'data-table="drift"')}
-<h2>Parked events</h2>
-${table(['event', 'type', 'reason', 'attempts', 'retry', 'parked at'], parkedRows, 'data-table="parked"')}
-${data.parked.length > 0 ? '<form method="post" action="/parked/retry"><button type="submit">Retry every parked event</button></form>' : ''}
-<h2>Report lines (three-way match)</h2>
-${table(['file', 'line', 'transaction', 'amount', 'status', 'our amount', 'event amount', 'event status', 'state', 'fields'], reportRows, 'data-table="reports"')}`,
+${rangeForm('/', filters, true)}
+${itemsSection('/', data.items, filters)}
+<h2 id="conflicts"><a href="/conflicts">Conflicts</a></h2>${conflictsIntro(data.conflictTotals)}
+${listView({ path: '/conflicts', params: none, sort: undefined, defaultSort: '-id', page: data.conflicts, columns: CONFLICT_COLUMNS, attrs: 'data-table="conflicts"', exportName: 'conflicts', pager: false, noun: 'conflict' })}
+<h2 id="drift"><a href="/drift">Drift</a></h2>${driftIntro(data.drift.total)}
+${listView({ path: '/drift', params: none, sort: undefined, defaultSort: '-count', page: data.drift, columns: DRIFT_COLUMNS, attrs: 'data-table="drift"', exportName: 'drift', pager: false, noun: 'drift record' })}
+<h2 id="parked"><a href="/parked">Parked events</a></h2>
+${listView({ path: '/parked', params: none, sort: undefined, defaultSort: 'seq', page: data.parked, columns: PARKED_COLUMNS, attrs: 'data-table="parked"', exportName: 'parked', pager: false, noun: 'parked event' })}${retryForm(data.parked)}
+<h2 id="reports"><a href="/reports">Report lines (three-way match)</a></h2>
+${listView({ path: '/reports', params: none, sort: undefined, defaultSort: 'line', page: data.reports, columns: REPORT_COLUMNS, attrs: 'data-table="reports"', exportName: 'reports', pager: false, noun: 'report line' })}`,
+    '/',
   );
 }
 
@@ -97,3 +264,4 @@ ${table(['field', 'value'], [
 <h2>Payload</h2><pre>${esc(JSON.stringify(event.payload, null, 2))}</pre>`,
   );
 }
+

@@ -1,18 +1,18 @@
-// The console's HTTP server (node:http; server-rendered, no CDN, works offline). Every list is
-// also CSV and JSON with the same filters. Read-only but for one action: retrying parked events.
+// The console's HTTP server (node:http; server-rendered, no CDN, works offline): it routes to the
+// pages and the streamed CSV and JSON exports of routes.ts, serves the stylesheet and the stored
+// events. Read-only but for one action: retrying parked events.
 // /healthz reports this process's progress and the count of conflicts recorded in the ledger.
 // Every page, export and form goes through access.ts first (login or this machine only, CSRF);
 // /healthz stays open and names no connection detail; /metrics may require a bearer token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEventStore, listConflicts, listDrift, listItems, listParked, reconciliationSummary, reportMatches, retryParked, type Database } from '@paykit/store';
+import { createEventStore, retryParked, StoreInputError, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
 import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
-import { driftRow, loadConsole } from './data.ts';
-import { toCsv } from './export.ts';
-import { FilterError, readFilters } from './filters.ts';
-import { esc, page } from './html.ts';
-import { eventPage, overviewPage } from './pages.ts';
+import { FilterError } from './filters.ts';
+import { esc, page, STYLESHEET } from './html.ts';
+import { eventPage } from './pages.ts';
+import { EXPORTS, PAGES, serveExport } from './routes.ts';
 
 export interface ConsoleOptions {
   db: Database;
@@ -53,16 +53,11 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...extra });
     res.end(body);
   };
-  const list = (res: ServerResponse, format: string, name: string, rows: Array<Record<string, unknown>>) => {
-    if (format === 'csv') send(res, 200, 'text/csv; charset=utf-8', toCsv(rows), { 'content-disposition': `attachment; filename="${name}.csv"` });
-    else send(res, 200, 'application/json; charset=utf-8', JSON.stringify(rows, null, 2));
-  };
   const access = createAccess(options.access ?? {}, now, send);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://console');
     const at = now();
-    const view = (defaults: Parameters<typeof readFilters>[2] = {}) => readFilters(url.searchParams, at, defaults);
     if (req.method === 'GET' && url.pathname === '/metrics' && options.metrics) {
       if (!access.metrics(req, res)) return;
       return send(res, 200, options.metrics.contentType, await options.metrics.metrics());
@@ -72,37 +67,16 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
       return send(res, 200, 'application/json', JSON.stringify(health));
     }
+    // The stylesheet holds no data, and the login page uses it.
+    if (req.method === 'GET' && url.pathname === '/console.css') return send(res, 200, 'text/css; charset=utf-8', STYLESHEET, { 'cache-control': 'max-age=300' });
     const session = await access.gate(req, res, url);
     if (!session) return;
     const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', access.decorate(body, session));
-    const exportMatch = /^\/(items|summary|parked|reports|conflicts|drift)\.(csv|json)$/.exec(url.pathname);
-    if (req.method === 'GET' && url.pathname === '/') {
-      const filters = view({ states: ['conflict', 'mismatched', 'orphan', 'stale'] });
-      const data = await loadConsole(db, filters, options.staleAfterSeconds, at);
-      const status = options.status?.() ?? { applied: 0, lastError: null, caughtUp: false };
-      return html(200, overviewPage(data, filters, { staleAfterSeconds: options.staleAfterSeconds, ...status }));
-    }
-    if (req.method === 'GET' && exportMatch) {
-      const [, what, format] = exportMatch as unknown as [string, string, string];
-      if (what === 'items') {
-        const f = view();
-        const items = await listItems(db, { from: f.from, to: f.to, states: f.states, products: f.products, limit: f.limit, staleAfterSeconds: options.staleAfterSeconds, now: at });
-        return list(res, format, 'items', items.map((i) => ({ ...i })));
-      }
-      if (what === 'summary') {
-        const f = view();
-        const rows = await reconciliationSummary(db, { from: f.from, to: f.to, staleAfterSeconds: options.staleAfterSeconds, now: at });
-        if (format === 'json') return list(res, format, 'summary', rows.map((r) => ({ ...r })));
-        return list(res, format, 'summary', rows.flatMap((r) => Object.entries(r.states).map(([state, figures]) => ({ day: r.day, product: r.product, state, count: figures.count, amount: figures.amount }))));
-      }
-      if (what === 'parked') return list(res, format, 'parked', (await listParked(db)).map((p) => ({ ...p })));
-      if (what === 'drift') {
-        const records = await listDrift(db, { limit: 10_000 });
-        return list(res, format, 'drift', format === 'json' ? records.map((r) => ({ ...r })) : records.map(driftRow));
-      }
-      if (what === 'conflicts') return list(res, format, 'conflicts', (await listConflicts(db, { limit: 10_000 })).map((c) => ({ ...c })));
-      return list(res, format, 'reports', (await reportMatches(db)).map((m) => ({ ...m })));
-    }
+    const ctx = () => ({ db, query: url.searchParams, now: at, staleAfterSeconds: options.staleAfterSeconds, status: options.status?.() ?? { applied: 0, lastError: null } });
+    const pageRoute = PAGES[url.pathname];
+    if (req.method === 'GET' && pageRoute) return html(200, await pageRoute(ctx()));
+    const exportMatch = /^\/([a-z-]+)\.(csv|json)$/.exec(url.pathname);
+    if (req.method === 'GET' && exportMatch && Object.hasOwn(EXPORTS, exportMatch[1]!)) return serveExport(res, exportMatch[1]!, exportMatch[2] as 'csv' | 'json', ctx());
     const eventMatch = /^\/events\/(\d{1,19})$/.exec(url.pathname);
     if (req.method === 'GET' && eventMatch) {
       const event = await events.get(eventMatch[1]!);
@@ -113,16 +87,17 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       await retryParked(db);
       return send(res, 303, 'text/plain', 'queued', { location: '/' });
     }
-    send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; exports at /items.csv, /summary.json…\n`);
+    send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; lists at ${Object.keys(PAGES).join(', ')}; exports at /<list>.csv or .json (${Object.keys(EXPORTS).join(', ')})\n`);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof AccessDenied) return send(res, error.status, 'text/plain; charset=utf-8', `${error.message}\n`);
-      if (error instanceof FilterError) return send(res, 400, 'text/plain; charset=utf-8', `${error.message}\n`);
+      if ((error instanceof FilterError || error instanceof StoreInputError) && !res.headersSent) return send(res, 400, 'text/plain; charset=utf-8', `${error.message}\n`);
       const message = error instanceof Error ? error.message : String(error);
       if (!res.headersSent) send(res, 503, 'text/plain; charset=utf-8', `The ledger could not be read: ${message}\n`);
-      else res.end();
+      // Mid-export: the connection is cut, so a partial file never passes for a complete one.
+      else res.destroy();
     });
   });
   await new Promise<void>((resolve, reject) => {

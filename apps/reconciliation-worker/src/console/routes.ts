@@ -1,0 +1,145 @@
+// What each console path serves: the pages (GET /, /items, /volumes …) and the exports
+// (GET /<list>.csv|json), each reading its filters from the query string. server.ts routes to them.
+import type { ServerResponse } from 'node:http';
+import {
+  allConflicts, allDrift, allItems, allParked, allReceivables, allReportMatches, CONFLICT_KINDS, conflictCounts, pageConflicts, pageDrift, pageItems, pageParked,
+  pageReceivables, pageReportFiles, pageReportMatches, RECEIVABLE_AGES, receivablesByAge, reconciliationSummary, volumesByOutcome, type Database,
+} from '@paykit/store';
+import { driftRow, loadConsole } from './data.ts';
+import { fromArray, mapRows, streamCsv, streamJson, type ExportRow } from './export.ts';
+import { mexicoCityToday, readFilters, readList, readPage } from './filters.ts';
+import { conflictsPage, driftPage, itemsPage, overviewPage, parkedPage, receivablesPage, reportFilesPage, reportsPage, volumesPage } from './pages.ts';
+
+export interface RouteContext {
+  db: Database;
+  query: URLSearchParams;
+  now: Date;
+  staleAfterSeconds: number;
+  status: { applied: number; lastError: string | null };
+}
+
+/** The query without the page and the order: what the links and exports carry. */
+function only(query: URLSearchParams, names: string[]): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of names) for (const value of query.getAll(name)) params.append(name, value);
+  return params;
+}
+
+export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
+  '/': async ({ db, query, now, staleAfterSeconds, status }) => {
+    const filters = readFilters(query, now, { states: ['conflict', 'mismatched', 'orphan', 'stale'] });
+    const data = await loadConsole(db, filters, staleAfterSeconds, now);
+    return overviewPage(data, filters, { staleAfterSeconds, ...status });
+  },
+  '/items': async ({ db, query, now, staleAfterSeconds }) => {
+    const f = readFilters(query, now);
+    return itemsPage(await pageItems(db, { from: f.from, to: f.to, states: f.states, products: f.products, staleAfterSeconds, now, limit: f.limit, sort: f.sort, after: f.after, before: f.before }), f);
+  },
+  '/volumes': async ({ db, query, now, staleAfterSeconds }) => {
+    const f = readFilters(query, now);
+    return volumesPage(await volumesByOutcome(db, { from: f.from, to: f.to, staleAfterSeconds, now }), f);
+  },
+  '/receivables': async ({ db, query, now }) => {
+    const p = readPage(query);
+    const ages = readList(query, 'age', RECEIVABLE_AGES);
+    const [buckets, list] = await Promise.all([receivablesByAge(db, { now }), pageReceivables(db, { now, ages, ...p })]);
+    return receivablesPage(buckets, list, only(query, ['age', 'limit']), p.sort, mexicoCityToday(now));
+  },
+  '/conflicts': async ({ db, query }) => {
+    const p = readPage(query);
+    const kinds = readList(query, 'kind', CONFLICT_KINDS);
+    const [list, totals] = await Promise.all([pageConflicts(db, { kinds, ...p }), conflictCounts(db)]);
+    return conflictsPage(list, totals, only(query, ['kind', 'limit']), p.sort);
+  },
+  '/parked': async ({ db, query }) => {
+    const p = readPage(query);
+    return parkedPage(await pageParked(db, p), only(query, ['limit']), p.sort);
+  },
+  '/drift': async ({ db, query }) => {
+    const p = readPage(query);
+    return driftPage(await pageDrift(db, p), only(query, ['limit']), p.sort);
+  },
+  '/reports': async ({ db, query }) => {
+    const p = readPage(query);
+    const fileName = query.get('file') || undefined;
+    return reportsPage(await pageReportMatches(db, { fileName, ...p }), only(query, ['file', 'limit']), p.sort);
+  },
+  '/reports/files': async ({ db, query }) => {
+    const p = readPage(query);
+    return reportFilesPage(await pageReportFiles(db, p), only(query, ['limit']), p.sort);
+  },
+};
+
+interface ExportSource {
+  /** The CSV header, in order (every row's keys). */
+  columns: readonly string[];
+  rows(ctx: RouteContext, format: 'csv' | 'json'): Promise<AsyncIterable<ExportRow>> | AsyncIterable<ExportRow>;
+}
+
+const ITEM_COLUMNS = ['kind', 'id', 'product', 'day', 'at', 'amount', 'direction', 'status', 'trackingKey', 'account', 'state', 'outcome', 'fields', 'note', 'eventSeqs'];
+
+export const EXPORTS: Record<string, ExportSource> = {
+  items: {
+    columns: ITEM_COLUMNS,
+    rows: ({ db, query, now, staleAfterSeconds }) => {
+      const f = readFilters(query, now);
+      return mapRows(allItems(db, { from: f.from, to: f.to, states: f.states, products: f.products, staleAfterSeconds, now, sort: f.sort }), (i) => ({ ...i }));
+    },
+  },
+  summary: {
+    columns: ['day', 'product', 'state', 'count', 'amount'],
+    rows: async ({ db, query, now, staleAfterSeconds }, format) => {
+      const f = readFilters(query, now);
+      const rows = await reconciliationSummary(db, { from: f.from, to: f.to, staleAfterSeconds, now });
+      if (format === 'json') return fromArray(rows.map((r) => ({ ...r })));
+      return fromArray(rows.flatMap((r) => Object.entries(r.states).map(([state, figures]) => ({ day: r.day, product: r.product, state, count: figures.count, amount: figures.amount }))));
+    },
+  },
+  volumes: {
+    columns: ['day', 'direction', 'outcome', 'count', 'amount'],
+    rows: async ({ db, query, now, staleAfterSeconds }) => {
+      const f = readFilters(query, now);
+      return fromArray((await volumesByOutcome(db, { from: f.from, to: f.to, staleAfterSeconds, now })).map((v) => ({ ...v, day: v.day ?? 'all days' })));
+    },
+  },
+  'receivables-by-age': {
+    columns: ['age', 'count', 'amount'],
+    rows: async ({ db, now }) => fromArray((await receivablesByAge(db, { now })).map((b) => ({ ...b }))),
+  },
+  receivables: {
+    columns: ['id', 'beneficiaryAccount', 'amount', 'reference', 'concept', 'dueDate', 'daysLate', 'age'],
+    rows: ({ db, query, now }) => mapRows(allReceivables(db, { now, ages: readList(query, 'age', RECEIVABLE_AGES), sort: readPage(query).sort }), (r) => ({ ...r })),
+  },
+  conflicts: {
+    columns: ['id', 'kind', 'transactionId', 'eventType', 'firstSeq', 'eventSeq', 'dedupeKey', 'firstAmount', 'amount', 'detail', 'recordedAt'],
+    rows: ({ db, query }) => mapRows(allConflicts(db, { kinds: readList(query, 'kind', CONFLICT_KINDS), sort: readPage(query).sort }), (c) => ({ ...c })),
+  },
+  parked: {
+    columns: ['seq', 'eventType', 'reason', 'parkedAt', 'attempts', 'retry'],
+    rows: ({ db, query }) => mapRows(allParked(db, { sort: readPage(query).sort }), (p) => ({ ...p })),
+  },
+  drift: {
+    columns: ['source', 'eventType', 'pointer', 'kind', 'count', 'firstSeen', 'lastSeen', 'exampleSeq', 'expected', 'seen'],
+    rows: ({ db, query }, format) => mapRows(allDrift(db, { sort: readPage(query).sort }), (r) => (format === 'json' ? { ...r } : driftRow(r))),
+  },
+  reports: {
+    columns: ['fileName', 'lineNo', 'transactionId', 'amount', 'status', 'recordAmount', 'eventAmount', 'eventStatus', 'state', 'fields'],
+    rows: ({ db, query }) => mapRows(allReportMatches(db, { fileName: query.get('file') || undefined, sort: readPage(query).sort }), (m) => ({ ...m })),
+  },
+};
+
+/** Streams the export `name` as CSV or JSON. Filters are read (and a bad one refused with 400) before the first byte is written. */
+export async function serveExport(res: ServerResponse, name: string, format: 'csv' | 'json', ctx: RouteContext): Promise<void> {
+  const source = EXPORTS[name]!;
+  const rows = await source.rows(ctx, format);
+  // The first row is read before the head is sent, so a bad sort or cursor is still a 400.
+  const iterator = rows[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* all(): AsyncGenerator<ExportRow> {
+    if (first.done) return;
+    yield first.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  if (format === 'csv') await streamCsv(res, name, source.columns, all());
+  else await streamJson(res, all());
+}
