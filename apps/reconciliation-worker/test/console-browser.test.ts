@@ -136,7 +136,8 @@ describeInBrowser('the console in chromium, behind its login', () => {
       const next = page.locator('a[rel="next"]').first();
       if ((await next.count()) === 0) break;
       expect(pages, 'the list never ends').toBeLessThan(SEEDED);
-      await Promise.all([page.waitForURL((url) => url.href !== page.url()), next.click()]);
+      const current = page.url();
+      await Promise.all([page.waitForURL((url) => url.href !== current), next.click()]);
     }
     expect(pages, 'the list shows every row on one page or has no rel="next" link').toBeGreaterThan(1);
     expect(seen).toHaveLength(SEEDED);
