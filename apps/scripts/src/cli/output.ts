@@ -28,6 +28,11 @@ export class Output {
     if (!this.json) process.stderr.write(`${maskKnown(text)}\n`);
   }
 
+  /** A line for people and scripts alike (stderr, also with --json): "more: …". */
+  info(text: string): void {
+    process.stderr.write(`${maskKnown(text)}\n`);
+  }
+
   warn(text: string): void {
     process.stderr.write(`${maskKnown(`warning: ${text}`)}\n`);
   }
