@@ -163,7 +163,7 @@ async function moveMoney(ctx: Context, options: TransferOptions, question: strin
       );
     }
     const replayed = recording.replayed();
-    ctx.out.result(replayed === undefined ? transaction : { ...(transaction as object), replayed });
+    ctx.out.result(replayed === undefined || !ctx.out.json ? transaction : { ...(transaction as object), replayed });
     if (replayed) {
       const tx = transaction as { id?: unknown; audit?: { createdAt?: unknown } };
       ctx.out.warn(`replay of ${String(tx.id)} created at ${String(tx.audit?.createdAt ?? '(time not returned)')}; ${replayNote} (the platform answered a repeated request with its first transaction; change --reference or --description for a new one).`);

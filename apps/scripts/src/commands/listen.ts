@@ -43,7 +43,7 @@ export async function listen(ctx: Context, options: { forwardTo?: string; interv
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  ctx.out.note(`Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`);
+  ctx.out.info(`Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`);
   try {
     while (!stopped) {
       for (const event of await newerThan(a, filter, cursor)) {
