@@ -80,6 +80,7 @@ beforeAll(async () => {
       GATEWAY_LOG_LEVEL: 'warn',
     },
     onOutput: (text) => record('gateway output', text),
+    startTimeoutMs: 90_000,
   });
   await cash.webhooks.update(Number(created.id), `${gateway.url}${CASH_WEBHOOK_PATH}`);
   await vi.waitFor(() => cash.webhooks.getActive(), { timeout: 10_000, interval: 100 });
@@ -110,14 +111,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-}, 90_000);
+}, 240_000);
 
 afterAll(async () => {
+  receiver?.closeAllConnections();
   await new Promise((resolve) => receiver?.close(resolve));
   await gateway?.stop();
   await sandbox?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** A money-in and a paid cash operation, each delivered by the sandbox to the gateway. */
 async function deliverBoth(): Promise<{ transactionId: string; operationId: number }> {

@@ -53,7 +53,7 @@ export async function listen(ctx: Context, options: { forwardTo?: string; interv
       }
       await new Promise<void>((resolve) => {
         wake = resolve;
-        setTimeout(resolve, interval).unref();
+        setTimeout(resolve, interval);
       });
     }
   } finally {
