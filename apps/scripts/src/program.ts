@@ -44,7 +44,8 @@ export function buildProgram(): Command {
     .option('--json', 'print the result as JSON')
     .option('-y, --yes', 'confirm production operations that move money or change an account')
     .option('--dry-run', 'show the request that would change something instead of sending it')
-    .showHelpAfterError('(run with --help for usage)')
+    // One line for every usage error commander finds, with where to look.
+    .configureOutput({ outputError: (text, write) => write(`${text.trimEnd()} (run with --help for usage)\n`) })
     .configureHelp({ sortSubcommands: false })
     // Before the subcommands are added, so they inherit it: every usage error reaches main.ts.
     .exitOverride();

@@ -31,7 +31,7 @@ const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
 function expectUsage(run: Run, message: RegExp): void {
   expect(run.code, run.stderr).toBe(2);
   expect(run.stderr.trim().split('\n')).toHaveLength(1);
-  expect(run.stderr).toMatch(message);
+  expect(run.stderr.trim()).toMatch(message);
   expect(run.stderr).not.toMatch(/\n\s+at /);
   expect(run.stdout).toBe('');
 }
@@ -59,6 +59,8 @@ describe('paykit conventions', () => {
     expectUsage(await paykit(['receivables', 'add', '--id', 'I-1', '--clabe', '646180000000000012', '--amount', '5.00', '--due', '01-12-2026']), /--due must be a day, YYYY-MM-DD/);
     expectUsage(await paykit(['sandbox', 'cash-operation', '--amount', '2.50']), /whole pesos/);
     expectUsage(await paykit(['dd', 'instruments', 'list', '--limit', 'ten']), /--limit must be a whole number/);
+    expectUsage(await paykit(['no-such-command']), /^error: unknown command 'no-such-command' \(run with --help for usage\)$/);
+    expectUsage(await paykit(['money-out', '--source', ACME]), /required option '--destination <instrumentId>' not specified/);
     expectUsage(await paykit(['events', 'list', '--source', 'bank'], { GATEWAY_ADMIN_TOKEN: 'x'.repeat(32) }), /--source must be core, cash or direct_debit/);
     // A CLABE is account data: the message says what is wrong without repeating it.
     expect((await paykit(['trigger', 'money-in', '--clabe', '646180000000000013', '--amount', '10.00'])).stderr).not.toContain('646180000000000013');
@@ -181,5 +183,9 @@ describe('paykit conventions', () => {
     expect(linked.status, linked.stderr).toBe(0);
     expect(linked.stdout).toContain('complete -F _paykit pk');
     expect(linked.stdout.split('\n')).toContain('events');
+    // Not on the PATH: nothing registered, and it says why.
+    const absent = spawnSync('bash', ['--norc', '-c', `source <(${BIN} completion bash); complete -p paykit`], { env: { ...plainEnv, PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
+    expect(absent.status).not.toBe(0);
+    expect(absent.stderr).toContain('paykit completion: paykit is not on the PATH, nothing registered');
   }, 60_000);
 });

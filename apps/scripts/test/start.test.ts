@@ -19,7 +19,7 @@ const start = (args: string[], env: Record<string, string> = {}, timeoutMs = 30_
 function expectOneLine(run: NodeRun, code: number, message: RegExp): void {
   expect(run.code, run.stderr).toBe(code);
   expect(run.stderr.trim().split('\n')).toHaveLength(1);
-  expect(run.stderr).toMatch(message);
+  expect(run.stderr.trim()).toMatch(message);
   expect(run.stderr).not.toMatch(/\n\s+at /);
 }
 

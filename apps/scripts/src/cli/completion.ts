@@ -43,7 +43,12 @@ _paykit() {
   local cur="\${COMP_WORDS[COMP_CWORD]}"
   COMPREPLY=( $(compgen -W "$(__paykit_words "\${COMP_WORDS[@]:1:COMP_CWORD-1}")" -- "$cur") )
 }
-complete -F _paykit ${bin}
+# Registered only for a ${bin} the shell can run: completion for a command that is not there misleads.
+if command -v ${bin} >/dev/null 2>&1; then
+  complete -F _paykit ${bin}
+else
+  echo "${bin} completion: ${bin} is not on the PATH, nothing registered (add node_modules/.bin to PATH, or link the bin)" >&2
+fi
 `;
   }
   if (shell === 'zsh') {
@@ -55,7 +60,11 @@ _paykit() {
   candidates=(\${(s: :)$(__paykit_words "\${(@)words[2,CURRENT-1]}")})
   compadd -- $candidates
 }
-compdef _paykit ${bin}
+if (( $+commands[${bin}] )); then
+  compdef _paykit ${bin}
+else
+  echo "${bin} completion: ${bin} is not on the PATH, nothing registered (add node_modules/.bin to PATH, or link the bin)" >&2
+fi
 `;
   }
   throw new UsageError(`completion supports bash and zsh (got "${shell}").`);
