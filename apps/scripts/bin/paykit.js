@@ -2,7 +2,7 @@
 // The `paykit` bin. With a Node that runs TypeScript (22.18+; paykit uses 24) it runs the sources,
 // with the `@paykit/source` condition (what `node --conditions=@paykit/source` does) so the
 // workspace packages resolve to their sources too: no build needed, never a stale build. On an
-// older Node it runs the build (dist/, from `pnpm --filter @paykit/scripts build`) when present.
+// older Node it runs the build (dist/, from `pnpm build`, which builds the packages it imports too) when present.
 /* global process, URL */
 import { existsSync } from 'node:fs';
 import module from 'node:module';
@@ -21,7 +21,7 @@ if (runsTypeScript && existsSync(sources) && typeof module.registerHooks === 'fu
   await import(dist.href);
 } else {
   process.stderr.write(
-    `error: paykit needs Node 24 to run from its sources (this is Node ${process.versions.node}), or a build: run it through pnpm (pnpm paykit …), or build it first (pnpm --filter @paykit/scripts build).\n`,
+    `error: paykit needs Node 24 to run from its sources (this is Node ${process.versions.node}), or a build: run it through pnpm (pnpm paykit …), or build it and its packages first (pnpm build).\n`,
   );
   process.exitCode = 2;
 }
