@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gatewayOps, type StoredEventView } from '@paykit/contracts';
-import { hmacSha256Hex } from '@paykit/runtime';
+import { hmacSha256Hex, redactUrl } from '@paykit/runtime';
 import { initClient } from '@ts-rest/core';
 import * as z from 'zod';
 import type { Context } from '../cli/context.ts';
@@ -107,7 +107,7 @@ export async function eventsReplay(ctx: Context, seq: string, options: { to?: st
     const { event, rawBody } = await getEvent(a, seq);
     const result = await redeliver(ctx, event, rawBody, to);
     ctx.out.result(result);
-    if (result.status < 200 || result.status > 299) throw new CliError(`${to} answered ${result.status} to event ${seq}.`);
+    if (result.status < 200 || result.status > 299) throw new CliError(`${result.to} answered ${result.status} to event ${seq}.`);
     return;
   }
   const answer = await call(a.url, () => a.client.replayEvent({ headers: a.headers, params: { seq }, body: {} }));
@@ -156,11 +156,12 @@ export async function redeliver(ctx: Context, event: StoredEventView, rawBody: s
   const headers = deliveryHeaders(ctx, event, raw);
   let status: number;
   try {
-    const answer = await fetch(to, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+    // No redirect is followed: it must not carry the credential to another address (a 3xx fails the replay).
+    const answer = await fetch(to, { method: 'POST', headers, body: raw, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
     status = answer.status;
     await answer.body?.cancel();
   } catch (error) {
-    throw new CliError(`${to} did not answer event ${event.seq}: ${(error as Error).message}.`, 'Check that the receiver is running and the URL is right.');
+    throw new CliError(`${redactUrl(to)} did not answer event ${event.seq}: ${(error as Error).message}.`, 'Check that the receiver is running and the URL is right.');
   }
-  return { seq: event.seq, source: event.source, type: event.eventType, to, status, bytes: raw.byteLength };
+  return { seq: event.seq, source: event.source, type: event.eventType, to: redactUrl(to), status, bytes: raw.byteLength };
 }
