@@ -24,7 +24,7 @@ let sandbox: SandboxProcess;
 let dir: string;
 let env: Record<string, string>;
 
-const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> => runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv } });
+const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> => runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
 const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
 
 /** A usage error: exit 2, one line on stderr, no stack trace. */

@@ -39,7 +39,7 @@ let receiverStatus = 200;
 let receiver: Server;
 let receiverUrl: string;
 
-const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> => runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv } });
+const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> => runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
 const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
 
 function verify(headers: IncomingHttpHeaders, body: Buffer): boolean {

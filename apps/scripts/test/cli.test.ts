@@ -23,7 +23,7 @@ let env: Record<string, string>;
 const secrets: string[] = [];
 
 async function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const run = await runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv } });
+  const run = await runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
   for (const secret of secrets) {
     expect(run.stdout, `stdout of paykit ${args.join(' ')}`).not.toContain(secret);
     expect(run.stderr, `stderr of paykit ${args.join(' ')}`).not.toContain(secret);
