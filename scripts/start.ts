@@ -12,7 +12,8 @@
 // the store gained during this run, so events an earlier run left cannot stand in for this one's.
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBillpayClient } from '@paykit/billpay-client';
@@ -32,9 +33,39 @@ import { initClient } from '@ts-rest/core';
 import { pino } from 'pino';
 
 const root = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({
-  options: { once: { type: 'boolean' }, persist: { type: 'boolean' }, port: { type: 'string' }, 'gateway-port': { type: 'string' }, 'console-port': { type: 'string' } },
-});
+/** Where the gateway's admin token comes from, for the start-up line. */
+let adminTokenSource = '';
+const USAGE = `Usage: pnpm start [options]
+
+Runs the sandbox, the webhook gateway and the reconciliation worker with its console, wired
+together, and a scenario through every product; then keeps running until Ctrl-C.
+
+Options:
+  --once                 run the scenario, print the reconciliation summary and stop (exit 0 when everything held)
+  --persist              with --once, keep the store (.data/pglite or DATABASE_URL) instead of an in-memory one
+  --port <n>             the sandbox's port (SANDBOX_PORT; default 4010; 0: any free port, for every server)
+  --gateway-port <n>     the gateway's port (GATEWAY_PORT; default 4020)
+  --console-port <n>     the console's port (WORKER_PORT; default 4030)
+  -h, --help             print this help
+
+Environment: DATABASE_URL (a PostgreSQL store instead of PGlite), PAYKIT_DATA_DIR (default .data),
+GATEWAY_ADMIN_TOKEN (the gateway's admin token; without it one is made and written to
+.data/gateway-admin-token, mode 600, for \`pnpm paykit events\` and \`pnpm paykit listen\`).
+`;
+let values: { once?: boolean; persist?: boolean; port?: string; 'gateway-port'?: string; 'console-port'?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({
+    options: { once: { type: 'boolean' }, persist: { type: 'boolean' }, port: { type: 'string' }, 'gateway-port': { type: 'string' }, 'console-port': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  }));
+} catch (error) {
+  // Wrong usage: one line and exit 2, never a stack trace.
+  console.error(`error: ${(error as Error).message.split('\n')[0]!.replace(/\.?$/, '')}. Run \`pnpm start --help\` for the options.`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const portOf = (value: string | undefined, fallback: number, name: string): number => {
   const port = Number(value ?? fallback);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -47,6 +78,13 @@ const portOf = (value: string | undefined, fallback: number, name: string): numb
 const port = portOf(values.port ?? process.env.SANDBOX_PORT, 4010, '--port or SANDBOX_PORT');
 const gatewayPort = portOf(values['gateway-port'] ?? process.env.GATEWAY_PORT, port === 0 ? 0 : 4020, '--gateway-port or GATEWAY_PORT');
 const consolePort = portOf(values['console-port'] ?? process.env.WORKER_PORT, port === 0 ? 0 : 4030, '--console-port or WORKER_PORT');
+// A port another process holds is named before anything runs, with the flag that changes it.
+for (const [taken, flag] of [[port, '--port'], [gatewayPort, '--gateway-port'], [consolePort, '--console-port']] as const) {
+  if (taken !== 0 && !(await portIsFree(taken))) {
+    console.error(`error: port ${taken} is taken: stop the process that holds it, or run \`pnpm start ${flag} N\` (0: any free port).`);
+    process.exit(1);
+  }
+}
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const logFile = path.join(root, '.data', 'logs', `start-${stamp}.log`);
 mkdirSync(path.dirname(logFile), { recursive: true });
@@ -91,7 +129,7 @@ const gatewayConfig = loadConfig({
   GATEWAY_PORT: String(gatewayPort),
   ...Object.fromEntries(CORE_EVENT_TYPES.map((type) => [`GATEWAY_CORE_TOKENS_${type}`, webhookTokens[type]!])),
   GATEWAY_DIRECT_DEBIT_TOKENS: directDebitAuthorization,
-  GATEWAY_ADMIN_TOKEN: process.env.GATEWAY_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
+  GATEWAY_ADMIN_TOKEN: adminToken(),
 });
 const gateway = await startGateway({ config: gatewayConfig, database, logDestination: pino.destination({ dest: logFile, sync: false, append: true }) }).catch(async (error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
@@ -99,7 +137,9 @@ const gateway = await startGateway({ config: gatewayConfig, database, logDestina
   await sandbox.close();
   process.exit(1);
 });
-console.log(`  gateway on ${gateway.url} (store: ${database.description})`);
+// The kind of store only: a PostgreSQL description names its user, host and database.
+console.log(`  gateway on ${gateway.url} (store: ${database.kind === 'pglite' && !(values.once && !values.persist) ? `PGlite in ${path.relative(root, persistent.dataDir)}` : database.kind})`);
+console.log(`  admin token: ${adminTokenSource}`);
 // What the store held before this run: the checks read only what it gained since.
 const startSeq = await newestSeq(gateway.events);
 const heldBefore = startSeq === 0n ? 'empty' : `events up to seq ${startSeq}`;
@@ -425,6 +465,34 @@ const stop = async () => {
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
+
+/**
+ * The gateway's admin token: GATEWAY_ADMIN_TOKEN when set; else a new one, written to a file only
+ * its owner reads, whose path (never the token) is printed with the line that exports it.
+ */
+function adminToken(): string {
+  if (process.env.GATEWAY_ADMIN_TOKEN) {
+    adminTokenSource = 'GATEWAY_ADMIN_TOKEN from the environment';
+    return process.env.GATEWAY_ADMIN_TOKEN;
+  }
+  const token = randomBytes(32).toString('base64url');
+  const file = path.resolve(root, process.env.PAYKIT_DATA_DIR || '.data', 'gateway-admin-token');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  const shown = path.relative(process.cwd(), file);
+  adminTokenSource = `in ${shown} (mode 600); for \`pnpm paykit events\` and \`pnpm paykit listen\`: export GATEWAY_ADMIN_TOKEN=$(cat ${shown})`;
+  return token;
+}
+
+/** Whether a server could listen on `port` now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
+  });
+}
 
 /** The seq of the newest stored event (0n: none). */
 async function newestSeq(events: EventStore): Promise<bigint> {

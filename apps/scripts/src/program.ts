@@ -1,5 +1,7 @@
 // The `paykit` command tree. Only names, options and help live here; each action loads its
 // module when it runs, so `paykit --help` starts without loading a single client.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { Context, GlobalFlags } from './cli/context.ts';
 
@@ -21,15 +23,29 @@ const products = () => import('./commands/products.ts');
 const sandbox = () => import('./commands/sandbox.ts');
 const events = () => import('./commands/events.ts');
 
+/** "paykit 1.2.3 (node v24.x)": the package's version, from src/ and dist/ alike. */
+function versionLine(): string {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return `paykit ${version} (node ${process.version})`;
+}
+
+/** The name the CLI was invoked as (a bin linked as `pk` completes `pk`); `paykit` when run as a file. */
+export function invokedName(argv1: string | undefined = process.argv[1]): string {
+  const name = path.basename(argv1 ?? '').replace(/\.(c|m)?(j|t)s$/, '');
+  return /^[\w][\w.-]*$/.test(name) && name !== 'main' ? name : 'paykit';
+}
+
 export function buildProgram(): Command {
   const program = new Command('paykit')
+    .version(versionLine(), '-V, --version', 'print the version (and Node’s)')
     .description('Operate the payments platform: every product, the sandbox, and the gateway’s stored events.')
     .option('-p, --profile <name>', 'profile to use (PAYKIT_PROFILE; default sandbox)')
     .option('--config <file>', 'config file (PAYKIT_CONFIG; default ./paykit.config.json, then ~/.config/paykit/config.json)')
     .option('--json', 'print the result as JSON')
     .option('-y, --yes', 'confirm production operations that move money or change an account')
     .option('--dry-run', 'show the request that would change something instead of sending it')
-    .showHelpAfterError('(run with --help for usage)')
+    // One line for every usage error commander finds, with where to look.
+    .configureOutput({ outputError: (text, write) => write(`${text.trimEnd()} (run with --help for usage)\n`) })
     .configureHelp({ sortSubcommands: false })
     // Before the subcommands are added, so they inherit it: every usage error reaches main.ts.
     .exitOverride();
@@ -144,9 +160,28 @@ export function buildProgram(): Command {
     .action(act(async () => (await sandbox()).cashOperation));
 
   const ev = program.command('events').description('events stored by the webhook gateway (its admin API)');
-  ev.command('list').option('--type <type>').option('--source <source>', 'core, cash or direct_debit').option('--outcome <outcome>', 'accepted, rejected, flagged or stored').option('--before <seq>').option('--limit <n>').description('newest first').action(act(async () => (await events()).eventsList));
+  ev.command('list')
+    .option('--type <type>')
+    .option('--source <source>', 'core, cash or direct_debit')
+    .option('--outcome <outcome>', 'accepted, rejected, flagged or stored')
+    .option('--before <seq>', 'only events older than this one')
+    .option('--limit <n>', 'at most this many, paging the gateway as needed (default 50)')
+    .option('--all', 'every matching event')
+    .description('newest first; says when there are more')
+    .action(act(async () => (await events()).eventsList));
   ev.command('show <seq>').description('one event with its replays').action(act(async () => (await events()).eventsShow));
-  ev.command('replay <seq>').description('re-run validation and the decision with today’s rules').action(act(async () => (await events()).eventsReplay));
+  ev.command('replay <seq>')
+    .description('re-run validation and the decision with today’s rules; with --to, redeliver the stored bytes to a URL')
+    .option('--to <url>', 'POST the exact stored bytes here, with the delivery’s headers recomputed: core Authorization: Bearer (PAYKIT_CORE_WEBHOOK_TOKEN, else the token file `webhooks register` wrote), cash X-Webhook-Timestamp and X-Webhook-Signature (PAYKIT_CASH_WEBHOOK_SECRET, else the secret file)')
+    .action(act(async () => (await events()).eventsReplay));
+  program
+    .command('listen')
+    .description('print deliveries as they reach the gateway, one line each (NDJSON with --json); Ctrl-C stops')
+    .option('--forward-to <url>', 'also redeliver each new event to this URL (headers recomputed as in `events replay --to`)')
+    .option('--interval <ms>', 'how often to ask the gateway (default 500)')
+    .option('--source <source>', 'core, cash or direct_debit')
+    .option('--type <type>', 'an event type, e.g. MONEY_IN')
+    .action(act(async () => (await import('./commands/listen.ts')).listen));
 
   program
     .command('drift')
@@ -186,10 +221,10 @@ export function buildProgram(): Command {
 
   program
     .command('completion <shell>')
-    .description('print a completion script: bash or zsh (e.g. source <(paykit completion bash))')
+    .description('print a completion script for this binary, by the name it was invoked as: bash or zsh (e.g. source <(paykit completion bash), with paykit on the PATH)')
     .action(async (shell: string) => {
       const { completionScript } = await import('./cli/completion.ts');
-      process.stdout.write(completionScript(shell, program));
+      process.stdout.write(completionScript(shell, program, invokedName()));
     });
   return program;
 }

@@ -23,7 +23,7 @@ let env: Record<string, string>;
 const secrets: string[] = [];
 
 async function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const run = await runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv } });
+  const run = await runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
   for (const secret of secrets) {
     expect(run.stdout, `stdout of paykit ${args.join(' ')}`).not.toContain(secret);
     expect(run.stderr, `stderr of paykit ${args.join(' ')}`).not.toContain(secret);
@@ -108,7 +108,8 @@ describe('paykit', () => {
     const after = await sandbox.control.getCounters();
     const moneyOuts = (counters: typeof before) => (counters.status === 200 ? JSON.stringify(counters.body).match(/POST \/core\/v1\/transactions\/money_out":(\d+)/)?.[1] : undefined);
     expect(moneyOuts(after)).toBe(moneyOuts(before));
-  }, 30_000);
+    // The first command that records opens (and migrates) a fresh PGlite ledger: tens of seconds on busy cores.
+  }, 120_000);
 
   it('asks before moving money in production and refuses without a terminal unless --yes', async () => {
     const config = path.join(dir, 'paykit.config.json');
@@ -247,6 +248,8 @@ describe('paykit', () => {
         GATEWAY_LOG_LEVEL: 'warn',
       },
       onOutput: (text) => record('gateway output', text),
+      // A fresh PGlite store migrates first: about 30 s on two busy cores.
+      startTimeoutMs: 90_000,
     });
     const { url } = gateway;
     try {
@@ -274,7 +277,7 @@ describe('paykit', () => {
     } finally {
       await gateway.stop();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('registers receivables, refuses a bad file by line importing nothing, reconciles and summarises', async () => {
     const store = { PAYKIT_DATA_DIR: path.join(dir, 'ledger-data'), DATABASE_URL: '' };

@@ -4,6 +4,7 @@
 import { CORE_EVENT_TYPES, type CoreEventType } from '@paykit/contracts';
 import { isValidClabe, isValidRfc, toCentavos } from '@paykit/runtime';
 import * as z from 'zod';
+import { logFileProblem } from './logging.ts';
 
 /**
  * A credit to an account the store does not know: `hold` (default) stores it and answers 202, for a
@@ -192,6 +193,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(
       `GATEWAY_HEADERS_TIMEOUT_MS (${parsed.data.GATEWAY_HEADERS_TIMEOUT_MS}) must not exceed GATEWAY_REQUEST_TIMEOUT_MS (${parsed.data.GATEWAY_REQUEST_TIMEOUT_MS}): the headers are part of the request`,
     );
+  }
+  const logFile = parsed.success ? parsed.data.GATEWAY_LOG_FILE?.trim() : undefined;
+  if (logFile) {
+    const problem = logFileProblem(logFile);
+    if (problem) problems.push(problem);
   }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const e = parsed.data;

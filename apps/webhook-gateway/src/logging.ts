@@ -1,6 +1,8 @@
 // Structured logs (pino). Nothing secret is ever handed to the logger in the first place (the
 // gateway logs ids, types, outcomes and timings, never headers or bodies); the redaction paths are
 // the second line of defence should someone log a request or a config object later.
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 
@@ -28,4 +30,19 @@ export function createLogger(config: Pick<GatewayConfig, 'logLevel' | 'logFile'>
   if (destination) return pino(options, destination);
   if (config.logFile) return pino(options, pino.destination({ dest: config.logFile, mkdir: true, sync: false }));
   return pino(options);
+}
+
+/**
+ * Why GATEWAY_LOG_FILE cannot take the logs, or undefined when it can: checked at start, since the
+ * logger opens the file in the background and would otherwise drop every line without a word.
+ */
+export function logFileProblem(file: string): string | undefined {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    closeSync(openSync(file, 'a'));
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return `GATEWAY_LOG_FILE ${file} cannot be written (${code}): point it at a file in a directory the gateway's user can write, or unset it to log to stdout`;
+  }
 }

@@ -151,7 +151,7 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
         try {
           const event = await events.get(params.seq);
           if (!event) return { status: 404, body: problem('not_found', `No stored event ${params.seq}; list them with GET /admin/events.`) };
-          return { status: 200, body: { event: view(event), replays: (await events.replays(params.seq)).map(replayView) } };
+          return { status: 200, body: { event: view(event), replays: (await events.replays(params.seq)).map(replayView), rawBody: Buffer.from(event.rawBody).toString('base64') } };
         } catch (error) {
           return outage(request, error);
         }

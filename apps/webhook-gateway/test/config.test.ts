@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runNode } from '@paykit/testing/run-node';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { TOKENS, testEnv } from './helpers.ts';
@@ -77,6 +81,29 @@ describe('gateway configuration', () => {
     expect(text).toContain('both in GATEWAY_CORE_NO_AUTH and has tokens');
     for (const secret of ['short-secret-token', 'not-hex-secret', 'tiny-admin', 'tiny-scrape', ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
   });
+
+  it('refuses a GATEWAY_LOG_FILE it cannot write, at start, instead of dropping the logs', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gateway-log-'));
+    try {
+      // A path under a regular file: unwritable whoever runs the test (root included).
+      const blocker = path.join(dir, 'not-a-dir');
+      writeFileSync(blocker, '');
+      const unwritable = path.join(blocker, 'gateway.log');
+      const found = problems({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_LOG_FILE: unwritable });
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(/^GATEWAY_LOG_FILE \S+ cannot be written \(E[A-Z]+\): point it at a file in a directory the gateway's user can write, or unset it to log to stdout$/);
+      const run = await runNode(path.resolve(import.meta.dirname, '../src/main.ts'), [], { name: 'gateway', env: { PATH: process.env.PATH, GATEWAY_PORT: '0', GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_LOG_FILE: unwritable, PAYKIT_DATA_DIR: dir } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(found[0]);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      // A writable one (its folder made) is taken, and the file exists before the first line.
+      const writable = path.join(dir, 'logs', 'gateway.log');
+      expect(loadConfig({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_LOG_FILE: writable }).logFile).toBe(writable);
+      expect(readFileSync(writable, 'utf8')).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('refuses a configuration that receives nothing', () => {
     expect(problems({}).join('\n')).toMatch(/nothing to receive/);

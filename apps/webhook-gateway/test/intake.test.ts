@@ -186,7 +186,8 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
   it('lists, shows and replays stored events through the admin API', async () => {
     const admin = { authorization: `Bearer ${TOKENS.adminToken}` };
     const delivery = moneyInEnvelope({ beneficiary_account: CLABES.juan });
-    const answer = await post(core('money-in'), JSON.stringify(delivery), bearer());
+    const sent = JSON.stringify(delivery);
+    const answer = await post(core('money-in'), sent, bearer());
     // An account the store does not know: stored and held (202), never refused by default.
     expect(answer).toMatchObject({ status: 202, json: { received: true } });
     const list = (await (await fetch(`${t.url}/admin/events?eventType=MONEY_IN&outcome=stored&limit=5`, { headers: admin })).json()) as { events: { seq: string; idMsg: string }[] };
@@ -196,9 +197,11 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     await t.gateway.accounts.upsert({ clabe: CLABES.juan, ownerId: null, status: 'ACTIVE', creditLimit: null });
     const replay = (await (await fetch(`${t.url}/admin/events/${event.seq}/replay`, { method: 'POST', headers: admin })).json()) as Record<string, unknown>;
     expect(replay).toMatchObject({ seq: event.seq, outcome: 'accepted', answerStatus: 201, sameAsStored: false });
-    const shown = (await (await fetch(`${t.url}/admin/events/${event.seq}`, { headers: admin })).json()) as { event: { outcome: string }; replays: unknown[] };
+    const shown = (await (await fetch(`${t.url}/admin/events/${event.seq}`, { headers: admin })).json()) as { event: { outcome: string }; replays: unknown[]; rawBody: string };
     expect(shown.event.outcome).toBe('stored');
     expect(shown.replays).toHaveLength(1);
+    // The exact bytes received, for a redelivery byte for byte.
+    expect(Buffer.from(shown.rawBody, 'base64').toString('utf8')).toBe(sent);
 
     expect((await fetch(`${t.url}/admin/events/999999999`, { headers: admin })).status).toBe(404);
     expect((await fetch(`${t.url}/admin/events`, { headers: { authorization: 'Bearer wrong-admin-token-000000000000000000' } })).status).toBe(401);

@@ -158,10 +158,17 @@ export const gatewayOps = c.router({
   getEvent: {
     method: 'GET',
     path: '/admin/events/:seq',
-    summary: 'One stored event with its replays (admin token)',
+    summary: 'One stored event with its replays and its raw bytes (admin token)',
     headers: adminHeaders,
     pathParams: z.object({ seq: z.string().regex(/^\d+$/, 'a stored event number') }),
-    responses: { 200: z.object({ event: StoredEventView, replays: z.array(ReplayView.omit({ sameAsStored: true })) }), 404: GatewayProblem, 400: GatewayProblem, ...adminErrors },
+    responses: {
+      200: z.object({
+        event: StoredEventView,
+        replays: z.array(ReplayView.omit({ sameAsStored: true })),
+        /** The exact bytes received, base64: what `paykit events replay --to` sends again. */
+        rawBody: z.base64().optional(),
+      }),
+      404: GatewayProblem, 400: GatewayProblem, ...adminErrors },
   },
   replayEvent: {
     method: 'POST',

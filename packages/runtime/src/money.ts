@@ -80,6 +80,23 @@ export function formatMXN(centavos: bigint, options: { locale?: string } = {}): 
   return formatByHand(amount, format);
 }
 
+const AMOUNT_TEXT = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * "MXN 13,065.50" from "13065.50"; "MXN 1,300" from a cash amount's "1300"; "MXN -5.00". For people
+ * (a CLI's table, a console's page), never for machines: the amount as a decimal string, digits
+ * grouped by three, its decimals kept exactly as given (no float, no rounding). The currency is an
+ * ISO 4217 code, upper-cased ("mxn" → "MXN").
+ */
+export function formatMoney(amount: string, currency: string): string {
+  const match = typeof amount === 'string' ? AMOUNT_TEXT.exec(amount) : null;
+  if (!match) throw new MoneyError(typeof amount === 'string' ? badLayoutMessage(amount, { lenient: true, signed: true }) : notAStringMessage(amount));
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) throw new MoneyError(`currency must be a 3-letter ISO 4217 code such as "MXN": got ${describe(currency)}`);
+  const [, sign = '', integer = '0', fraction] = match;
+  const grouped = integer.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${currency.toUpperCase()} ${sign}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
 const currencyFormats = new Map<string, Intl.NumberFormat>();
 
 function currencyFormat(locale: string): Intl.NumberFormat {

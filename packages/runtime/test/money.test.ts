@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centavosToPesos, formatMXN, fromCentavos, MoneyError, pesosToCentavos, toCentavos } from '../src/money.ts';
+import { centavosToPesos, formatMoney, formatMXN, fromCentavos, MoneyError, pesosToCentavos, toCentavos } from '../src/money.ts';
 
 const TWO_POW_53 = 2n ** 53n;
 
@@ -84,6 +84,31 @@ describe('fromCentavos', () => {
 
   it('refuses numbers', () => {
     expect(() => fromCentavos(1250 as unknown as bigint)).toThrow(/centavos are a bigint \(for example 1250n for "12.50"\), never a number/);
+  });
+});
+
+describe('formatMoney', () => {
+  it('groups the digits of the decimal string and names the currency, decimals as given', () => {
+    expect(formatMoney('13065.50', 'MXN')).toBe('MXN 13,065.50');
+    expect(formatMoney('1300', 'MXN')).toBe('MXN 1,300');
+    expect(formatMoney('0.01', 'mxn')).toBe('MXN 0.01');
+    expect(formatMoney('999.00', 'MXN')).toBe('MXN 999.00');
+    expect(formatMoney('1000', 'USD')).toBe('USD 1,000');
+    expect(formatMoney('-1234567.89', 'MXN')).toBe('MXN -1,234,567.89');
+    expect(formatMoney('000123.40', 'MXN')).toBe('MXN 123.40');
+  });
+
+  it('keeps every digit past what a float holds', () => {
+    expect(formatMoney('90071992547409.93', 'MXN')).toBe('MXN 90,071,992,547,409.93');
+    expect(formatMoney(`1${'0'.repeat(30)}.01`, 'MXN')).toBe(`MXN 1${',000'.repeat(10)}.01`);
+  });
+
+  it('refuses what is not a decimal amount or a currency code, saying what was wrong', () => {
+    expect(() => formatMoney('1,300.00', 'MXN')).toThrow(/thousands separators/);
+    expect(() => formatMoney('12,50', 'MXN')).toThrow(/decimal comma/);
+    expect(() => formatMoney(' 12.50', 'MXN')).toThrow(/whitespace/);
+    expect(() => formatMoney(12.5 as unknown as string, 'MXN')).toThrow(/never numbers/);
+    expect(() => formatMoney('12.50', 'pesos')).toThrow(/ISO 4217/);
   });
 });
 

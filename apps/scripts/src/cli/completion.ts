@@ -15,7 +15,8 @@ function table(program: Command): Map<string, string[]> {
   return entries;
 }
 
-export function completionScript(shell: string, program: Command): string {
+/** The script for `bin` (the name the binary was invoked as, so a renamed or linked binary completes too). */
+export function completionScript(shell: string, program: Command, bin = 'paykit'): string {
   const entries = table(program);
   const globals = program.options.map((o) => o.long).filter(Boolean).join(' ');
   const cases = [...entries].map(([key, words]) => `    "${key}") words="${[...words, ...(key ? globals.split(' ') : [])].join(' ')}" ;;`).join('\n');
@@ -36,25 +37,34 @@ ${cases}
 }
 `;
   if (shell === 'bash') {
-    return `# paykit completion for bash: source <(paykit completion bash)
+    return `# ${bin} completion for bash: source <(${bin} completion bash)
 ${body}
 _paykit() {
   local cur="\${COMP_WORDS[COMP_CWORD]}"
   COMPREPLY=( $(compgen -W "$(__paykit_words "\${COMP_WORDS[@]:1:COMP_CWORD-1}")" -- "$cur") )
 }
-complete -F _paykit paykit
+# Registered only for a ${bin} the shell can run: completion for a command that is not there misleads.
+if command -v ${bin} >/dev/null 2>&1; then
+  complete -F _paykit ${bin}
+else
+  echo "${bin} completion: ${bin} is not on the PATH, nothing registered (add node_modules/.bin to PATH, or link the bin)" >&2
+fi
 `;
   }
   if (shell === 'zsh') {
-    return `#compdef paykit
-# paykit completion for zsh: source <(paykit completion zsh)
+    return `#compdef ${bin}
+# ${bin} completion for zsh: source <(${bin} completion zsh)
 ${body}
 _paykit() {
   local -a candidates
   candidates=(\${(s: :)$(__paykit_words "\${(@)words[2,CURRENT-1]}")})
   compadd -- $candidates
 }
-compdef _paykit paykit
+if (( $+commands[${bin}] )); then
+  compdef _paykit ${bin}
+else
+  echo "${bin} completion: ${bin} is not on the PATH, nothing registered (add node_modules/.bin to PATH, or link the bin)" >&2
+fi
 `;
   }
   throw new UsageError(`completion supports bash and zsh (got "${shell}").`);

@@ -11,6 +11,12 @@ export interface RecordingCore {
   core: CoreClient;
   /** Where the transfer is recorded, for the note after it; undefined with --no-record or --dry-run. */
   ledger: string | undefined;
+  /**
+   * Whether the last transaction the platform answered was in the ledger already: the platform
+   * dedupes a repeated request by its Idempotency-Key and answers with the first transaction.
+   * Undefined when nothing was recorded (--no-record, --dry-run).
+   */
+  replayed(): boolean | undefined;
   close(): Promise<void>;
 }
 
@@ -19,13 +25,13 @@ const WHAT_TO_DO = 'set DATABASE_URL (or the profile’s database.url) to the st
 /** The core client for a command that moves money, recording in the ledger unless `record` is false. */
 export async function recordingCore(ctx: Context, record: boolean): Promise<RecordingCore> {
   // --dry-run sends nothing that moves money: nothing to record.
-  if (!record || ctx.flags.dryRun) return { core: await ctx.core(), ledger: undefined, close: async () => {} };
+  if (!record || ctx.flags.dryRun) return { core: await ctx.core(), ledger: undefined, replayed: () => undefined, close: async () => {} };
   const url = ctx.databaseUrl();
   if (url === undefined && ctx.environment !== 'sandbox') {
     // A PGlite folder on this machine is no ledger for staging or production money: no worker reads it.
     throw new CliError(`No ledger to record this transfer in (profile "${ctx.loaded.name}" is ${ctx.environment} and names no database); nothing was sent: ${WHAT_TO_DO}.`);
   }
-  const { createTransactionRecorder } = await import('@paykit/store');
+  const { outboundFromApi, recordOutbound } = await import('@paykit/store');
   let db: Awaited<ReturnType<Context['database']>>;
   try {
     db = await ctx.database();
@@ -36,7 +42,12 @@ export async function recordingCore(ctx: Context, record: boolean): Promise<Reco
     throw new CliError(`No ledger to record this transfer in: ${reason}${held}; nothing was sent: ${WHAT_TO_DO}.`);
   }
   try {
-    return { core: await ctx.core(createTransactionRecorder(db)), ledger: db.description, close: () => db.close() };
+    let replayed: boolean | undefined;
+    // createTransactionRecorder's work, keeping recordOutbound's answer: false when the id was recorded before.
+    const core = await ctx.core(async (created) => {
+      replayed = !(await recordOutbound(db, outboundFromApi(created)));
+    });
+    return { core, ledger: db.description, replayed: () => replayed, close: () => db.close() };
   } catch (error) {
     await db.close();
     throw error;

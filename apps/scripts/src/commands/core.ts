@@ -3,10 +3,11 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TransactionRecordingError, type CoreClient, type WebhookType } from '@paykit/core-client';
-import { formatMexicoCity, maskSecret, toCentavos } from '@paykit/runtime';
+import { formatMexicoCity, maskSecret } from '@paykit/runtime';
 import { INTERNAL_TRANSACTION_DEPRECATION } from '@paykit/codemods/deprecation';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
+import { Amount, Reference, flag, optionalFlag } from '../cli/input.ts';
 import { recordingCore } from '../cli/ledger-recorder.ts';
 import { rememberSecret } from '../cli/secrets.ts';
 
@@ -128,14 +129,7 @@ export interface TransferOptions {
 /** An amount as the platform takes it: a decimal string with two decimals, checked without a float. */
 function amountOf(value: string | undefined): string {
   if (value === undefined) throw new UsageError('--amount is required: pesos as a decimal string with two decimals, e.g. 1500.00.');
-  if (!/^\d+\.\d{2}$/.test(value)) throw new UsageError(`--amount must be pesos with two decimals, e.g. 1500.00 (got "${value}").`);
-  if (toCentavos(value) <= 0n) throw new UsageError('--amount must be above 0.00.');
-  return value;
-}
-
-function reference(value: string | undefined): string | undefined {
-  if (value !== undefined && !/^\d{1,7}$/.test(value)) throw new UsageError(`--reference must be numeric, at most 7 digits (got "${value}").`);
-  return value;
+  return flag(Amount, '--amount', value);
 }
 
 /** The body the three transfer commands send (amount added by those that move money). */
@@ -144,7 +138,7 @@ function transferBody(options: TransferOptions) {
     source_instrument_id: options.source,
     destination_instrument_id: options.destination,
     description: options.description,
-    external_reference: reference(options.reference),
+    external_reference: optionalFlag(Reference, '--reference', options.reference),
   };
 }
 
@@ -152,7 +146,7 @@ function transferBody(options: TransferOptions) {
  * Sends one transfer through a core client that records it in the ledger first opened (before
  * the confirmation, so nothing is asked that cannot be recorded), then prints the transaction.
  */
-async function moveMoney(ctx: Context, options: TransferOptions, question: string, send: (core: CoreClient) => Promise<unknown>): Promise<void> {
+async function moveMoney(ctx: Context, options: TransferOptions, question: string, send: (core: CoreClient) => Promise<unknown>, replayNote = 'no money moved'): Promise<void> {
   const recording = await recordingCore(ctx, options.record ?? true);
   try {
     await ctx.confirm(question);
@@ -168,8 +162,12 @@ async function moveMoney(ctx: Context, options: TransferOptions, question: strin
         `The platform created transaction ${typeof id === 'string' ? id : '(id not returned)'} (the money moved) but the ledger did not record it: ${error.cause instanceof Error ? error.cause.message : error.message}. Do not run the command again; keep the transaction printed above.`,
       );
     }
-    ctx.out.result(transaction);
-    if (recording.ledger !== undefined) ctx.out.note(`Recorded in the ledger (${recording.ledger}).`);
+    const replayed = recording.replayed();
+    ctx.out.result(replayed === undefined || !ctx.out.json ? transaction : { ...(transaction as object), replayed });
+    if (replayed) {
+      const tx = transaction as { id?: unknown; audit?: { createdAt?: unknown } };
+      ctx.out.warn(`replay of ${String(tx.id)} created at ${String(tx.audit?.createdAt ?? '(time not returned)')}; ${replayNote} (the platform answered a repeated request with its first transaction; change --reference or --description for a new one).`);
+    } else if (recording.ledger !== undefined) ctx.out.note(`Recorded in the ledger (${recording.ledger}).`);
     else if (!ctx.flags.dryRun) ctx.out.warn('Not recorded in the ledger (--no-record): the status updates of this transfer will stay orphans.');
   } finally {
     await recording.close();
@@ -178,7 +176,7 @@ async function moveMoney(ctx: Context, options: TransferOptions, question: strin
 
 export async function pennyValidate(ctx: Context, options: TransferOptions): Promise<void> {
   const body = transferBody(options);
-  await moveMoney(ctx, options, `Send a 0.01 MXN penny validation from ${options.source} to ${options.destination}?`, (core) => core.transactions.pennyValidation(body));
+  await moveMoney(ctx, options, `Send a 0.01 MXN penny validation from ${options.source} to ${options.destination}?`, (core) => core.transactions.pennyValidation(body), 'no new validation was made');
 }
 
 /** money_out's and internal_transaction's documented body: the money nested in transaction_request. */

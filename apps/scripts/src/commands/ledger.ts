@@ -6,6 +6,7 @@ import type * as Store from '@paykit/store';
 import type { NewReceivable, SummaryRow } from '@paykit/store';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
+import { Amount, Clabe, Day, Reference, flag, optionalFlag } from '../cli/input.ts';
 import { progress } from '../cli/progress.ts';
 
 type Db = Awaited<ReturnType<Context['database']>>;
@@ -42,9 +43,8 @@ export async function reconcileRun(ctx: Context, options: { once?: boolean }): P
 }
 
 export async function reconcileSummary(ctx: Context, options: { from?: string; to?: string }): Promise<void> {
-  for (const [flag, value] of [['--from', options.from], ['--to', options.to]] as const) {
-    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${flag} is a day, YYYY-MM-DD (got "${value}").`);
-  }
+  optionalFlag(Day, '--from', options.from);
+  optionalFlag(Day, '--to', options.to);
   await withDatabase(ctx, async (db, store) => {
     ctx.out.result(summaryRows(await store.reconciliationSummary(db, { from: options.from ?? '2000-01-01', to: options.to ?? '2100-01-01' }), ctx.out.json));
   });
@@ -68,6 +68,10 @@ function summaryRows(rows: SummaryRow[], json: boolean): unknown {
 }
 
 export async function receivablesAdd(ctx: Context, options: { id: string; clabe: string; amount: string; reference?: string; concept?: string; due: string }): Promise<void> {
+  flag(Clabe, '--clabe', options.clabe);
+  flag(Amount, '--amount', options.amount);
+  flag(Day, '--due', options.due);
+  optionalFlag(Reference, '--reference', options.reference);
   await withDatabase(ctx, async (db, store) => {
     ctx.out.result(await store.registerReceivable(db, { id: options.id, beneficiaryAccount: options.clabe, amount: options.amount, reference: options.reference ?? null, concept: options.concept ?? null, dueDate: options.due }));
   });

@@ -3,9 +3,10 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Context } from '../cli/context.ts';
 import { UsageError } from '../cli/errors.ts';
+import { Count, flag } from '../cli/input.ts';
 import { progress } from '../cli/progress.ts';
 import { rememberSecret } from '../cli/secrets.ts';
-import { maskSecret } from '@paykit/runtime';
+import { maskSecret, redactBody } from '@paykit/runtime';
 import { defaultTokenDir, storeSecretFile } from './core.ts';
 
 export async function customersCreate(ctx: Context, options: { name: string; documentType: string; documentNumber: string; email?: string; phone?: string }): Promise<void> {
@@ -15,10 +16,7 @@ export async function customersCreate(ctx: Context, options: { name: string; doc
 }
 
 function limitOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit must be a whole number of 1 or more (got "${value}").`);
-  return n;
+  return value === undefined ? undefined : Number(flag(Count, '--limit', value));
 }
 
 export async function instrumentsList(ctx: Context, options: { limit?: string }): Promise<void> {
@@ -47,7 +45,8 @@ export async function instrumentsExport(ctx: Context, options: { format?: string
   };
   for await (const page of dd.instruments.pages({ limit: limitOf(options.limit) ?? 500 })) {
     for (const instrument of page.instruments) {
-      const record = instrument as Record<string, unknown>;
+      // Card numbers to their last 4 digits, as on screen: an export is output too.
+      const record = redactBody(instrument) as Record<string, unknown>;
       if (format === 'jsonl') await write(`${JSON.stringify(record)}\n`);
       else {
         if (!columns) {

@@ -4,6 +4,7 @@ import { sandboxControl } from '@paykit/contracts';
 import { initClient } from '@ts-rest/core';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
+import { Amount, Clabe, Reference, WholePesos, flag, optionalFlag } from '../cli/input.ts';
 
 function control(ctx: Context) {
   return initClient(sandboxControl, { baseUrl: ctx.sandboxUrl() });
@@ -41,6 +42,10 @@ export async function trigger(ctx: Context, name: string, id: string | undefined
   switch (name as Trigger) {
     case 'money-in': {
       if (!options.clabe || !options.amount) throw new UsageError('paykit trigger money-in needs --clabe (18 digits) and --amount (e.g. 1500.00).');
+      flag(Clabe, '--clabe', options.clabe);
+      flag(Amount, '--amount', options.amount);
+      optionalFlag(Clabe, '--payer-account', options.payerAccount);
+      optionalFlag(Reference, '--reference', options.reference);
       const body = { beneficiaryClabe: options.clabe, amount: options.amount, ...(options.payerAccount ? { payerAccount: options.payerAccount } : {}), ...(options.concept ? { paymentConcept: options.concept } : {}), ...(options.reference ? { numericReference: options.reference } : {}) };
       return ctx.out.result(bodyOf(await c.triggerIncomingSpei({ body: body as never }), 'money-in'));
     }
@@ -79,8 +84,8 @@ export async function trigger(ctx: Context, name: string, id: string | undefined
 export async function cashOperation(ctx: Context, options: { type?: string; amount?: string; user?: string; open?: boolean }): Promise<void> {
   const type = options.type ?? 'cash_in';
   if (type !== 'cash_in' && type !== 'cash_out') throw new UsageError('--type must be cash_in or cash_out.');
-  const amount = Number(options.amount);
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new UsageError('--amount must be whole pesos (cash amounts are integer MXN), e.g. 250.');
+  if (options.amount === undefined) throw new UsageError('--amount is required: whole pesos, e.g. 250.');
+  const amount = Number(flag(WholePesos, '--amount', options.amount));
   ctx.out.result(bodyOf(await control(ctx).createCashOperation({ body: { type, amount, externalUserId: options.user ?? 'cli-user', closedReference: !options.open } }), 'cash operation'));
 }
 

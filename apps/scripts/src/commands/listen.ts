@@ -1,0 +1,78 @@
+// `paykit listen` (like `stripe listen`): the gateway's admin API polled with a cursor (the
+// highest seq printed), each new stored event printed once, oldest first. A repeated delivery of
+// an event already stored adds to its `deliveries` count and is not printed again. Ctrl-C exits 0.
+import type { StoredEventView } from '@paykit/contracts';
+import * as z from 'zod';
+import type { Context } from '../cli/context.ts';
+import { Count, flag, optionalFlag } from '../cli/input.ts';
+import { maskKnown } from '../cli/secrets.ts';
+import { admin, call, fail, redeliver, walkEvents, type Admin } from './events.ts';
+
+const DEFAULT_INTERVAL_MS = 500;
+const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' });
+
+/** Every event newer than `after`, oldest first. */
+async function newerThan(a: Admin, filter: { type?: string; source?: string }, after: bigint): Promise<StoredEventView[]> {
+  const found: StoredEventView[] = [];
+  for await (const event of walkEvents(a, filter, undefined, Number.POSITIVE_INFINITY)) {
+    if (BigInt(event.seq) <= after) break;
+    found.push(event);
+  }
+  return found.reverse();
+}
+
+function line(event: StoredEventView): string {
+  return [event.receivedAt, event.source, event.eventType, event.outcome, event.idMsg ?? event.dedupeKey, `seq ${event.seq}`].join('  ');
+}
+
+export async function listen(ctx: Context, options: { forwardTo?: string; interval?: string; source?: string; type?: string }): Promise<void> {
+  const interval = options.interval === undefined ? DEFAULT_INTERVAL_MS : Number(flag(Count, '--interval', options.interval));
+  const forwardTo = optionalFlag(HttpUrl, '--forward-to', options.forwardTo);
+  const a = admin(ctx);
+  const filter = { source: options.source, type: options.type };
+  // The cursor starts at the newest stored event: what arrived before `listen` is history (`events list`).
+  const head = await call(a.url, () => a.client.listEvents({ headers: a.headers, query: { limit: 1 } }));
+  if (head.status !== 200) fail(head);
+  let cursor = BigInt(head.body.events[0]?.seq ?? '0');
+
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const stop = () => {
+    stopped = true;
+    wake?.();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  ctx.out.info(`Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`);
+  try {
+    while (!stopped) {
+      for (const event of await newerThan(a, filter, cursor)) {
+        const forwarded = forwardTo === undefined ? undefined : await forward(ctx, a, event, forwardTo);
+        process.stdout.write(`${maskKnown(ctx.out.json ? JSON.stringify({ ...summary(event), ...(forwarded && { forwarded }) }) : `${line(event)}${forwarded ? `  → ${forwarded.status ?? forwarded.error}` : ''}`)}\n`);
+        cursor = BigInt(event.seq);
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, interval);
+      });
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+function summary(event: StoredEventView) {
+  return { seq: event.seq, receivedAt: event.receivedAt, source: event.source, type: event.eventType, outcome: event.outcome, id: event.idMsg ?? event.dedupeKey, status: event.answerStatus };
+}
+
+/** Redelivers one event; a receiver that fails is reported on its line and listening goes on. */
+async function forward(ctx: Context, a: Admin, event: StoredEventView, to: string): Promise<{ status?: number; error?: string }> {
+  const answer = await call(a.url, () => a.client.getEvent({ headers: a.headers, params: { seq: event.seq } }));
+  if (answer.status !== 200) fail(answer);
+  try {
+    return { status: (await redeliver(ctx, event, answer.body.rawBody, to)).status };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
