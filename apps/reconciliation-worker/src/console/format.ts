@@ -1,16 +1,13 @@
-// Amounts as people read them: "MXN 13,065.50". Intl.NumberFormat formats the decimal string as
-// given (a string is formatted exactly, never through a float), with a fixed locale so every
-// browser and server shows the same text.
-const MXN = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'MXN', currencyDisplay: 'code' });
-const COUNT = new Intl.NumberFormat('en-US');
+// Figures as people read them. Amounts go through the runtime's formatMoney, the one formatter the
+// CLI uses too: "13065.50" → "MXN 13,065.50", on the decimal string, never through a float.
+import { formatMoney } from '@paykit/runtime';
 
-type Decimal = `${number}`;
+const COUNT = new Intl.NumberFormat('en-US');
 
 /** "13065.50" → "MXN 13,065.50"; null or "" → "". */
 export function money(value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
-  // A string argument keeps every digit (Intl.NumberFormat v3); the cast is for the type only.
-  return MXN.format(value as Decimal as unknown as number).replace(/\u00a0/g, ' ');
+  return formatMoney(value, 'MXN');
 }
 
 /** 1234 → "1,234". */
