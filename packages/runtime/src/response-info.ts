@@ -13,12 +13,15 @@ export interface ResponseInfo {
   readonly requestId: string;
 }
 
+/** Where the answer's headers are read when asked for: a Response, or a transport's result (whose Response is made then). */
+type HeaderSource = Response | { readonly response: Response };
+
 // Keyed by the body an operation returned: each call's parsed answer is a new object.
-const infos = new WeakMap<object, { status: number; raw: Headers; requestId: string }>();
+const infos = new WeakMap<object, { status: number; source: HeaderSource; requestId: string }>();
 
 /** Records the answer a body came from (called by `invoke` for every successful call). */
-export function rememberResponse(data: unknown, response: Response, requestId: string): void {
-  if (typeof data === 'object' && data !== null) infos.set(data, { status: response.status, raw: response.headers, requestId });
+export function rememberResponse(data: unknown, status: number, source: HeaderSource, requestId: string): void {
+  if (typeof data === 'object' && data !== null) infos.set(data, { status, source, requestId });
 }
 
 /** The answer an operation's result came from, or undefined for a value no operation returned. */
@@ -31,7 +34,7 @@ export function responseOf(data: unknown): ResponseInfo | undefined {
     status: info.status,
     requestId: info.requestId,
     get headers() {
-      return (headers ??= redactHeaders(info.raw));
+      return (headers ??= redactHeaders(info.source instanceof Response ? info.source.headers : info.source.response.headers));
     },
   };
 }

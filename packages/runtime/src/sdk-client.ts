@@ -6,7 +6,7 @@
 // the response. When its fetch is one a transport handed out (transport.fetch, transport.with(...),
 // the usual case through invoke), it hands the request to the transport directly and parses the
 // bytes the transport already buffered; any other fetch gets a Request, as with hey-api.
-import { noResponseValidation, senderOf } from './sender.ts';
+import { SentResult, noResponseValidation, senderOf } from './sender.ts';
 import type { TransportResult } from './transport.ts';
 
 /** A security scheme of an SDK operation, as the generated code writes it. */
@@ -147,6 +147,7 @@ async function send(client: ClientState, options: SdkRequestOptions, method: str
   const { config, baseUrl } = client;
   let request: Request | undefined;
   let response: Response | undefined;
+  let sent: TransportResult | undefined;
   try {
     // Body-less requests start from the config headers without hey-api's default Content-Type,
     // which it would delete below anyway.
@@ -180,9 +181,8 @@ async function send(client: ClientState, options: SdkRequestOptions, method: str
     const url = buildUrl(options.baseUrl ?? baseUrl, options.url, options.path, query, options.querySerializer, options.baseUrl === undefined ? client.templates : undefined);
     const fetchFn = options.fetch ?? config.fetch ?? globalThis.fetch;
     const sender = senderOf(fetchFn);
-    let result: TransportResult | undefined;
     if (sender && (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array)) {
-      result = await sender({
+      sent = await sender({
         url,
         method,
         headers,
@@ -190,26 +190,26 @@ async function send(client: ClientState, options: SdkRequestOptions, method: str
         signal: options.signal ?? undefined,
         redirect: 'follow',
       });
-      response = result.response;
-    } else {
-      request = new Request(url, { redirect: 'follow', method, headers, body: body as BodyInit | null | undefined, signal: options.signal ?? null });
-      response = await fetchFn(request);
+      const bytes = sent.bytes;
+      if (bytes && isPlainJson(options, sent.status, sent.header('content-type'), bytes)) {
+        // The usual answer: JSON, read from the bytes the transport already has (no Response, and
+        // no async hop unless a validator or transformer needs one).
+        let data: unknown = JSON.parse(decoder.decode(bytes));
+        const validator = options.responseValidator;
+        if (validator && validator !== noResponseValidation) await validator(data);
+        if (options.responseTransformer) data = await options.responseTransformer(data);
+        return options.responseStyle === 'data' ? data : new SentResult(data, sent);
+      }
+      response = sent.response;
+      return await readResult(options, response, bytes, undefined);
     }
-    const bytes = result?.bytes;
-    if (bytes && isPlainJson(options, response, bytes)) {
-      // The usual answer: JSON, read from the bytes the transport already has (no async hop
-      // unless a validator or transformer needs one).
-      let data: unknown = JSON.parse(decoder.decode(bytes));
-      const validator = options.responseValidator;
-      if (validator && validator !== noResponseValidation) await validator(data);
-      if (options.responseTransformer) data = await options.responseTransformer(data);
-      return options.responseStyle === 'data' ? data : withRequest({ data, response }, request);
-    }
-    return await readResult(options, response, bytes, request);
+    request = new Request(url, { redirect: 'follow', method, headers, body: body as BodyInit | null | undefined, signal: options.signal ?? null });
+    response = await fetchFn(request);
+    return await readResult(options, response, undefined, request);
   } catch (error) {
     const finalError = error || {};
     if (options.throwOnError) throw finalError;
-    return options.responseStyle === 'data' ? undefined : withRequest({ error: finalError, response }, request);
+    return options.responseStyle === 'data' ? undefined : withRequest({ error: finalError, response: response ?? sent?.response }, request);
   }
 }
 
@@ -220,23 +220,16 @@ function withRequest(result: SdkClientResult, request: Request | undefined): Sdk
 
 const decoder = new TextDecoder();
 
-/**
- * The response as hey-api's client reads it. `bytes`: the body the transport already read (its
- * Response's body is then used up, as hey-api leaves it too); the rare non-JSON, non-text readings
- * get a Response over those bytes.
- */
-function isPlainJson(options: SdkRequestOptions, response: Response, bytes: Uint8Array<ArrayBuffer>): boolean {
-  return response.ok && response.status !== 204 && bytes.byteLength > 0 && options.parseAs === undefined && isJson(response.headers.get('Content-Type'));
+/** A 2xx with a JSON body and no parseAs of the caller's: read from the bytes at once. */
+function isPlainJson(options: SdkRequestOptions, status: number, contentType: string | null, bytes: Uint8Array<ArrayBuffer>): boolean {
+  return status >= 200 && status <= 299 && status !== 204 && bytes.byteLength > 0 && options.parseAs === undefined && isJson(contentType);
 }
 
+/**
+ * The response as hey-api's client reads it. `bytes`: the body the transport already read; the
+ * rare non-JSON, non-text readings get a Response over those bytes.
+ */
 async function readResult(options: SdkRequestOptions, response: Response, bytes: Uint8Array<ArrayBuffer> | undefined, request: Request | undefined): Promise<unknown> {
-  if (bytes && isPlainJson(options, response, bytes)) {
-    // The usual answer: JSON, read from the bytes the transport already has.
-    let data: unknown = JSON.parse(decoder.decode(bytes));
-    if (options.responseValidator) await options.responseValidator(data);
-    if (options.responseTransformer) data = await options.responseTransformer(data);
-    return options.responseStyle === 'data' ? data : withRequest({ data, response }, request);
-  }
   const text = async (): Promise<string> => (bytes ? decoder.decode(bytes) : await response.text());
   const body = (): Response => (bytes ? new Response(bytes.byteLength === 0 ? null : bytes, { headers: response.headers }) : response);
   const answer = (data: unknown): unknown => (options.responseStyle === 'data' ? data : withRequest({ data, response }, request));
