@@ -8,7 +8,7 @@ import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, sanitiz
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
-import { failureCode, mayRepeat, retryRowFor } from './retry-table.ts';
+import { failureCode, mayRepeat, retryRowFor, type RetryRow } from './retry-table.ts';
 import { Abort, fetchSend, headerOf, parsedUrl, toResponse, undiciSend, type Answer, type AnswerHeaders, type Send } from './undici-send.ts';
 import { registerSender } from './sender.ts';
 
@@ -147,6 +147,7 @@ export function createTransport(options: TransportOptions): Transport {
     random: options.random ?? Math.random,
     userAgent: options.userAgent,
     deadlines: createDeadlines(),
+    rows: new Map(),
   };
   const checkOptions = (requestOptions: RequestOptions): void => {
     if (requestOptions.timeoutMs !== undefined) checkTimeout(requestOptions.timeoutMs, 'timeoutMs');
@@ -194,6 +195,8 @@ function toIncoming(request: TransportRequest): IncomingRequest {
 
 interface Settings {
   deadlines: Deadlines;
+  /** The retry table's row of each operation and method this transport sent, looked up once. */
+  rows: Map<string | undefined, Map<string, RetryRow>>;
   product: ProductName;
   timeoutMs: number;
   policy: RetryPolicy;
@@ -296,7 +299,7 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
   const idempotencyKey = headers['idempotency-key'];
   // The retry table decides, per operation: an idempotent method, a POST the platform dedupes by
   // its key (and this one carries it), or a POST repeated only when it certainly never left.
-  const row = retryRowFor(s.product, ro.operation, method);
+  const row = rowFor(s, ro.operation, method);
   const safe = mayRepeat(row, idempotencyKey, { kind: 'answer' });
   const contentType = headers['content-type'] ?? null;
   const secrets = (): string[] => collectSecrets(headers, jsonOf(body, contentType));
@@ -395,6 +398,22 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
       { requestId, cause },
     );
   }
+}
+
+/** retryRowFor, remembered per operation and method (both strings of the code, not of the caller). */
+function rowFor(s: Settings, operation: string | undefined, method: string): RetryRow {
+  let byMethod = s.rows.get(operation);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    s.rows.set(operation, byMethod);
+  }
+  let row = byMethod.get(method);
+  if (row === undefined) {
+    row = retryRowFor(s.product, operation, method);
+    // A method is one of a few; anything else is not kept (a caller could send any string).
+    if (byMethod.size < 16) byMethod.set(method, row);
+  }
+  return row;
 }
 
 /** The call's own deadline passed (a caller's timeoutMs, counted from startedAt when given). */

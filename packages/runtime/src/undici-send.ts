@@ -112,15 +112,19 @@ export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** Parsed URLs of the few endpoints a client calls again and again. */
 const urls = new Map<string, URL>();
+/** The last one asked for: a URL built anew for each call is a new string, costlier to hash than to compare. */
+let last: { url: string; parsed: URL } | undefined;
 
 /** `new URL(url)`, remembered (the transport reads its href, the sender its origin and path). */
 export function parsedUrl(url: string): URL {
+  if (last !== undefined && last.url === url) return last.parsed;
   let found = urls.get(url);
   if (found === undefined) {
     found = new URL(url);
     if (urls.size >= 1000) urls.clear();
     urls.set(url, found);
   }
+  last = { url, parsed: found };
   return found;
 }
 
@@ -192,13 +196,7 @@ function exchange(dispatcher: Dispatcher, target: URL, init: SendInit, abort: Ab
         if (settled) return;
         settled = true;
         abort.listen(undefined);
-        const bytes = new Uint8Array(length);
-        let offset = 0;
-        for (const chunk of chunks) {
-          bytes.set(chunk, offset);
-          offset += chunk.byteLength;
-        }
-        resolve({ status, statusText, headers, bytes });
+        resolve({ status, statusText, headers, bytes: joined(chunks, length) });
       },
       onResponseError(_controller, error) {
         fail(error);
@@ -210,6 +208,21 @@ function exchange(dispatcher: Dispatcher, target: URL, init: SendInit, abort: Ab
       fail(error);
     }
   });
+}
+
+/** The body's chunks as one Uint8Array: a view of the one chunk a small answer comes in (undici hands over chunks it no longer uses), else a copy. */
+function joined(chunks: readonly Buffer[], length: number): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1) {
+    const [chunk] = chunks as [Buffer];
+    return new Uint8Array(chunk.buffer as ArrayBuffer, chunk.byteOffset, chunk.byteLength);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** The request a redirect asks for, as fetch makes it (the answer that asked is not sent again). */
