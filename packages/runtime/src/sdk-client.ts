@@ -153,8 +153,10 @@ async function send(client: ClientState, options: SdkRequestOptions, method: str
     // which it would delete below anyway.
     const headers: HeaderRecord = { ...(options.body === undefined ? client.bodyless : client.all) };
     const own = options.headers;
-    if (own instanceof Headers) own.forEach((value, key) => mergeHeader(headers, key, value));
-    else if (own) for (const key of Object.keys(own)) mergeHeader(headers, key, own[key]);
+    if (own) {
+      if (own instanceof Headers) own.forEach((value, key) => mergeHeader(headers, key, value));
+      else for (const key of Object.keys(own)) mergeHeader(headers, key, own[key]);
+    }
     let query = options.query;
     if (options.security) {
       const tokens = tokensOf(options.security, options.auth ?? config.auth);
@@ -428,8 +430,19 @@ function pathValue(value: unknown): string | undefined {
       .flatMap(([key, v]) => [key, encodeURIComponent(String(v))])
       .join(',');
   }
-  return encodeURIComponent(String(value as string | number | boolean));
+  if (typeof value === 'string') {
+    // A client sends its own id (the same string) in most paths: encoded once.
+    if (value !== lastPathText) {
+      lastPathEncoded = encodeURIComponent(value);
+      lastPathText = value;
+    }
+    return lastPathEncoded;
+  }
+  return encodeURIComponent(String(value as number | boolean));
 }
+
+let lastPathText: string | undefined;
+let lastPathEncoded = '';
 
 function primitiveParam(name: string, value: unknown): string {
   if (value === undefined || value === null) return '';
