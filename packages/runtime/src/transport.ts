@@ -400,17 +400,19 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
   }
 }
 
-/** retryRowFor, remembered per operation and method (both strings of the code, not of the caller). */
+/**
+ * retryRowFor, remembered per operation and method. Both are the code's few strings; past a
+ * bound (a caller naming operations at will) rows are looked up without being kept.
+ */
 function rowFor(s: Settings, operation: string | undefined, method: string): RetryRow {
   let byMethod = s.rows.get(operation);
   if (byMethod === undefined) {
     byMethod = new Map();
-    s.rows.set(operation, byMethod);
+    if (s.rows.size < 1000) s.rows.set(operation, byMethod);
   }
   let row = byMethod.get(method);
   if (row === undefined) {
     row = retryRowFor(s.product, operation, method);
-    // A method is one of a few; anything else is not kept (a caller could send any string).
     if (byMethod.size < 16) byMethod.set(method, row);
   }
   return row;
