@@ -1,4 +1,4 @@
-// Response bodies as fetch gives them: every coding of Content-Encoding undone. undici.request
+// Response bodies as fetch gives them: every coding of Content-Encoding undone. undici
 // hands over the bytes as they came (its decompress interceptor streams, and leaves codings it
 // does not know half-done); an answer here is small JSON, so it is decoded in one synchronous step.
 import zlib from 'node:zlib';

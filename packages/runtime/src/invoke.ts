@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import { readTolerantly, type DriftOptions } from './drift.ts';
 import type { ProductName } from './environments.ts';
 import { PaykitError, RequestValidationError, UnexpectedResponseError, apiErrorFrom, sanitizeCause } from './errors.ts';
-import { noResponseValidation } from './sender.ts';
+import { SentResult, noResponseValidation } from './sender.ts';
 import { rememberResponse } from './response-info.ts';
 import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
 
@@ -56,6 +56,16 @@ export async function invoke<T>(
   } catch (error) {
     throw normalise(error, ctx, operation, requestOptions);
   }
+  if (result instanceof SentResult) {
+    // A JSON 2xx the SDK client parsed from the bytes the transport sent: no Response is needed.
+    const { sent } = result;
+    if (typeof result.data === 'string' && !isJsonContentType(sent.header('content-type')) && isNonJsonBody(result.data)) {
+      throw notJson(ctx, operation, sent.status, sent.requestId, sent.header('content-type'));
+    }
+    const data = readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
+    rememberResponse(data, sent.status, sent, sent.requestId);
+    return data;
+  }
   const response = result?.response;
   if (!response) {
     throw normalise(result?.error ?? new Error('the SDK returned neither a response nor an error'), ctx, operation, requestOptions);
@@ -70,13 +80,19 @@ export async function invoke<T>(
     throw new UnexpectedResponseError(ctx.product, operation, { status: response.status, requestId, contentType, reason: 'a body that could not be read as JSON' });
   }
   if (!isJsonContentType(contentType) && isNonJsonBody(result.data)) {
-    // A proxy's or load balancer's page answered in the platform's place: it is not the
-    // operation's answer, and returning it as data would let a caller record it as one.
-    throw new UnexpectedResponseError(ctx.product, operation, { status: response.status, requestId, contentType, reason: 'a body that is not JSON' });
+    throw notJson(ctx, operation, response.status, requestId, contentType);
   }
   const data = readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
-  rememberResponse(data, response, requestId);
+  rememberResponse(data, response.status, response, requestId);
   return data;
+}
+
+/**
+ * A proxy's or load balancer's page answered in the platform's place: it is not the operation's
+ * answer, and returning it as data would let a caller record it as one.
+ */
+function notJson(ctx: InvokeContext, operation: string, status: number, requestId: string, contentType: string | null): UnexpectedResponseError {
+  return new UnexpectedResponseError(ctx.product, operation, { status, requestId, contentType, reason: 'a body that is not JSON' });
 }
 
 // transport.with({ operation }) for calls without request options, made once per transport and

@@ -13,25 +13,39 @@ export interface ResponseInfo {
   readonly requestId: string;
 }
 
-// Keyed by the body an operation returned: each call's parsed answer is a new object.
-const infos = new WeakMap<object, { status: number; raw: Headers; requestId: string }>();
+/** Where the answer's headers are read when asked for: a Response, or a transport's result (whose Response is made then). */
+type HeaderSource = Response | { readonly response: Response };
+
+interface Info {
+  status: number;
+  source: HeaderSource;
+  requestId: string;
+}
+
+/**
+ * Where a body keeps the answer it came from: a symbol-keyed property that is not enumerable, so
+ * no key listing, spread, JSON or deep-equality check sees it (each call's parsed answer is a new
+ * object; a WeakMap entry per call cost about as much as parsing a small answer).
+ */
+const INFO = Symbol('paykit.response');
 
 /** Records the answer a body came from (called by `invoke` for every successful call). */
-export function rememberResponse(data: unknown, response: Response, requestId: string): void {
-  if (typeof data === 'object' && data !== null) infos.set(data, { status: response.status, raw: response.headers, requestId });
+export function rememberResponse(data: unknown, status: number, source: HeaderSource, requestId: string): void {
+  if (typeof data === 'object' && data !== null && Object.isExtensible(data)) {
+    Object.defineProperty(data, INFO, { value: { status, source, requestId } satisfies Info, configurable: true });
+  }
 }
 
 /** The answer an operation's result came from, or undefined for a value no operation returned. */
 export function responseOf(data: unknown): ResponseInfo | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const info = infos.get(data);
-  if (!info) return undefined;
+  if (typeof data !== 'object' || data === null || !Object.hasOwn(data, INFO)) return undefined;
+  const info = (data as { [INFO]: Info })[INFO];
   let headers: Record<string, string> | undefined;
   return {
     status: info.status,
     requestId: info.requestId,
     get headers() {
-      return (headers ??= redactHeaders(info.raw));
+      return (headers ??= redactHeaders(info.source instanceof Response ? info.source.headers : info.source.response.headers));
     },
   };
 }

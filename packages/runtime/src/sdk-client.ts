@@ -6,7 +6,7 @@
 // the response. When its fetch is one a transport handed out (transport.fetch, transport.with(...),
 // the usual case through invoke), it hands the request to the transport directly and parses the
 // bytes the transport already buffered; any other fetch gets a Request, as with hey-api.
-import { noResponseValidation, senderOf } from './sender.ts';
+import { SentResult, noResponseValidation, senderOf } from './sender.ts';
 import type { Client } from './sdk-types.ts';
 import type { TransportResult } from './transport.ts';
 
@@ -101,15 +101,20 @@ const DEFAULT_HEADERS: Record<string, string> = { 'Content-Type': 'application/j
 function buildClient(config: SdkClientConfig): SdkClientShape {
   const baseUrl = config.baseUrl.endsWith('/') ? config.baseUrl.slice(0, -1) : config.baseUrl;
   // hey-api's config headers: its default Content-Type under the configured ones, merged once.
-  const all = mergeHeaders(DEFAULT_HEADERS, config.headers);
-  const bodyless = { ...all };
-  delete bodyless['content-type'];
-  const configHeaders: ConfigHeaders = { all, bodyless };
-  const request: Method = (options) => send(baseUrl, config, configHeaders, options, options.method ?? 'GET');
+  // (Copied into fresh records: one that lost a key to `delete` is a slow dictionary to copy per call.)
+  const merged = mergeHeaders(DEFAULT_HEADERS, config.headers);
+  const all: HeaderRecord = {};
+  const bodyless: HeaderRecord = {};
+  for (const name of Object.keys(merged)) {
+    all[name] = merged[name]!;
+    if (name !== 'content-type') bodyless[name] = merged[name]!;
+  }
+  const client: ClientState = { baseUrl, config, all, bodyless, templates: new Map(), auth: undefined };
+  const request: Method = (options) => send(client, options, options.method ?? 'GET');
   const method =
     (name: string): Method =>
     (options) =>
-      send(baseUrl, config, configHeaders, options, name);
+      send(client, options, name);
   return {
     request,
     get: method('GET'),
@@ -125,25 +130,37 @@ function buildClient(config: SdkClientConfig): SdkClientShape {
 /** Headers as this client builds them: a record with lowercase names (what the transport sends as it is). */
 type HeaderRecord = Record<string, string>;
 
-interface ConfigHeaders {
+/** What one SDK client works from: its configuration, prepared once. */
+interface ClientState {
+  baseUrl: string;
+  config: SdkClientConfig;
+  /** The config headers (hey-api's default Content-Type under the configured ones), and the same without Content-Type. */
   all: HeaderRecord;
   bodyless: HeaderRecord;
+  /** Each path template of this client's base URL, split once (see templateParts). */
+  templates: Map<string, string[]>;
+  /** The last auth header set, checked: a client sends the same token call after call. */
+  auth: { scheme: SdkAuthScheme['scheme']; target: string | undefined; raw: string; name: string; value: string } | undefined;
 }
 
-async function send(baseUrl: string, config: SdkClientConfig, configHeaders: ConfigHeaders, options: SdkRequestOptions, method: string): Promise<unknown> {
+async function send(client: ClientState, options: SdkRequestOptions, method: string): Promise<unknown> {
+  const { config, baseUrl } = client;
   let request: Request | undefined;
   let response: Response | undefined;
+  let sent: TransportResult | undefined;
   try {
     // Body-less requests start from the config headers without hey-api's default Content-Type,
     // which it would delete below anyway.
-    const headers: HeaderRecord = { ...(options.body === undefined ? configHeaders.bodyless : configHeaders.all) };
+    const headers: HeaderRecord = { ...(options.body === undefined ? client.bodyless : client.all) };
     const own = options.headers;
-    if (own instanceof Headers) own.forEach((value, key) => mergeHeader(headers, key, value));
-    else if (own) for (const key of Object.keys(own)) mergeHeader(headers, key, own[key]);
+    if (own) {
+      if (own instanceof Headers) own.forEach((value, key) => mergeHeader(headers, key, value));
+      else for (const key of Object.keys(own)) mergeHeader(headers, key, own[key]);
+    }
     let query = options.query;
     if (options.security) {
       const tokens = tokensOf(options.security, options.auth ?? config.auth);
-      query = setAuth(options.security, tokens instanceof Promise ? await tokens : tokens, headers, query);
+      query = setAuth(client, options.security, tokens instanceof Promise ? await tokens : tokens, headers, query);
     }
     // hey-api runs requestValidator on every call, and each generated validator builds its zod
     // schema (z.object({ body, path, query })) anew per call. Only a body or a query can carry a
@@ -163,12 +180,11 @@ async function send(baseUrl: string, config: SdkClientConfig, configHeaders: Con
     } else if (own) {
       delete headers['content-type'];
     }
-    const url = buildUrl(options.baseUrl ?? baseUrl, options.url, options.path, query, options.querySerializer);
+    const url = buildUrl(options.baseUrl ?? baseUrl, options.url, options.path, query, options.querySerializer, options.baseUrl === undefined ? client.templates : undefined);
     const fetchFn = options.fetch ?? config.fetch ?? globalThis.fetch;
     const sender = senderOf(fetchFn);
-    let result: TransportResult | undefined;
     if (sender && (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array)) {
-      result = await sender({
+      sent = await sender({
         url,
         method,
         headers,
@@ -176,26 +192,26 @@ async function send(baseUrl: string, config: SdkClientConfig, configHeaders: Con
         signal: options.signal ?? undefined,
         redirect: 'follow',
       });
-      response = result.response;
-    } else {
-      request = new Request(url, { redirect: 'follow', method, headers, body: body as BodyInit | null | undefined, signal: options.signal ?? null });
-      response = await fetchFn(request);
+      const bytes = sent.bytes;
+      if (bytes && isPlainJson(options, sent.status, sent.header('content-type'), bytes)) {
+        // The usual answer: JSON, read from the bytes the transport already has (no Response, and
+        // no async hop unless a validator or transformer needs one).
+        let data: unknown = JSON.parse(decoder.decode(bytes));
+        const validator = options.responseValidator;
+        if (validator && validator !== noResponseValidation) await validator(data);
+        if (options.responseTransformer) data = await options.responseTransformer(data);
+        return options.responseStyle === 'data' ? data : new SentResult(data, sent);
+      }
+      response = sent.response;
+      return await readResult(options, response, bytes, undefined);
     }
-    const bytes = result?.bytes;
-    if (bytes && isPlainJson(options, response, bytes)) {
-      // The usual answer: JSON, read from the bytes the transport already has (no async hop
-      // unless a validator or transformer needs one).
-      let data: unknown = JSON.parse(decoder.decode(bytes));
-      const validator = options.responseValidator;
-      if (validator && validator !== noResponseValidation) await validator(data);
-      if (options.responseTransformer) data = await options.responseTransformer(data);
-      return options.responseStyle === 'data' ? data : withRequest({ data, response }, request);
-    }
-    return await readResult(options, response, bytes, request);
+    request = new Request(url, { redirect: 'follow', method, headers, body: body as BodyInit | null | undefined, signal: options.signal ?? null });
+    response = await fetchFn(request);
+    return await readResult(options, response, undefined, request);
   } catch (error) {
     const finalError = error || {};
     if (options.throwOnError) throw finalError;
-    return options.responseStyle === 'data' ? undefined : withRequest({ error: finalError, response }, request);
+    return options.responseStyle === 'data' ? undefined : withRequest({ error: finalError, response: response ?? sent?.response }, request);
   }
 }
 
@@ -206,23 +222,16 @@ function withRequest(result: SdkClientResult, request: Request | undefined): Sdk
 
 const decoder = new TextDecoder();
 
-/**
- * The response as hey-api's client reads it. `bytes`: the body the transport already read (its
- * Response's body is then used up, as hey-api leaves it too); the rare non-JSON, non-text readings
- * get a Response over those bytes.
- */
-function isPlainJson(options: SdkRequestOptions, response: Response, bytes: Uint8Array<ArrayBuffer>): boolean {
-  return response.ok && response.status !== 204 && bytes.byteLength > 0 && options.parseAs === undefined && isJson(response.headers.get('Content-Type'));
+/** A 2xx with a JSON body and no parseAs of the caller's: read from the bytes at once. */
+function isPlainJson(options: SdkRequestOptions, status: number, contentType: string | null, bytes: Uint8Array<ArrayBuffer>): boolean {
+  return status >= 200 && status <= 299 && status !== 204 && bytes.byteLength > 0 && options.parseAs === undefined && isJson(contentType);
 }
 
+/**
+ * The response as hey-api's client reads it. `bytes`: the body the transport already read; the
+ * rare non-JSON, non-text readings get a Response over those bytes.
+ */
 async function readResult(options: SdkRequestOptions, response: Response, bytes: Uint8Array<ArrayBuffer> | undefined, request: Request | undefined): Promise<unknown> {
-  if (bytes && isPlainJson(options, response, bytes)) {
-    // The usual answer: JSON, read from the bytes the transport already has.
-    let data: unknown = JSON.parse(decoder.decode(bytes));
-    if (options.responseValidator) await options.responseValidator(data);
-    if (options.responseTransformer) data = await options.responseTransformer(data);
-    return options.responseStyle === 'data' ? data : withRequest({ data, response }, request);
-  }
   const text = async (): Promise<string> => (bytes ? decoder.decode(bytes) : await response.text());
   const body = (): Response => (bytes ? new Response(bytes.byteLength === 0 ? null : bytes, { headers: response.headers }) : response);
   const answer = (data: unknown): unknown => (options.responseStyle === 'data' ? data : withRequest({ data, response }, request));
@@ -330,14 +339,20 @@ function headerValue(name: string, value: string): string {
 
 /** The token of each scheme (the auth callback is asked once per scheme, as hey-api does). */
 function tokensOf(security: readonly SdkAuthScheme[], auth: SdkAuth): (string | undefined)[] | Promise<(string | undefined)[]> {
-  if (typeof auth !== 'function') return security.map(() => auth);
-  const tokens = security.map((scheme) => auth(scheme));
+  const tokens: (string | undefined | Promise<string | undefined>)[] = [];
+  let pending = false;
+  for (const scheme of security) {
+    const token = typeof auth === 'function' ? auth(scheme) : auth;
+    if (token instanceof Promise) pending = true;
+    tokens.push(token);
+  }
   // Synchronous callbacks (every client's) cost no extra promise.
-  return tokens.some((token) => token instanceof Promise) ? Promise.all(tokens) : (tokens as (string | undefined)[]);
+  return pending ? Promise.all(tokens) : (tokens as (string | undefined)[]);
 }
 
 /** hey-api's setAuthParams: each scheme's token where the scheme says, unless the caller already set it. Returns the query (a copy when a token joins it). */
 function setAuth(
+  client: ClientState,
   security: readonly SdkAuthScheme[],
   tokens: readonly (string | undefined)[],
   headers: HeaderRecord,
@@ -350,11 +365,20 @@ function setAuth(
     if (name && (headers[name.toLowerCase()] !== undefined || result?.[name] || headers['cookie']?.includes(`${name}=`))) continue;
     const raw = tokens[i];
     if (!raw) continue;
+    const last = client.auth;
+    if (last !== undefined && last.raw === raw && last.scheme === scheme.scheme && last.target === name && scheme.in !== 'query' && scheme.in !== 'cookie') {
+      headers[last.name] = last.value;
+      continue;
+    }
     const token = scheme.scheme === 'bearer' ? `Bearer ${raw}` : scheme.scheme === 'basic' ? `Basic ${btoa(raw)}` : raw;
     const target = name ?? 'Authorization';
     if (scheme.in === 'query') result = { ...result, [target]: token };
     else if (scheme.in === 'cookie') appendHeader(headers, 'cookie', `${target}=${token}`);
-    else headers[headerName(target)] = headerValue(target, token);
+    else {
+      const header = { scheme: scheme.scheme, target: name, raw, name: headerName(target), value: headerValue(target, token) };
+      headers[header.name] = header.value;
+      client.auth = header;
+    }
   }
   return result;
 }
@@ -366,10 +390,11 @@ function buildUrl(
   path: Record<string, unknown> | undefined,
   query: Record<string, unknown> | undefined,
   querySerializer: SdkRequestOptions['querySerializer'],
+  templates: Map<string, string[]> | undefined,
 ): string {
   let url = baseUrl + (template.startsWith('/') ? template : `/${template}`);
   if (path) {
-    const parts = templateParts(url);
+    const parts = templateParts(url, template, templates);
     if (parts.length > 1) {
       url = parts[0]!;
       for (let i = 1; i < parts.length; i += 2) url += (pathValue(path[parts[i]!]) ?? `{${parts[i]}}`) + parts[i + 1];
@@ -381,14 +406,17 @@ function buildUrl(
 }
 
 const PATH_PARAM = /\{([^{}]+)\}/;
-const templates = new Map<string, string[]>();
 
-/** A URL template split once: literal, name, literal, name, …, literal. */
-function templateParts(url: string): string[] {
-  let parts = templates.get(url);
+/**
+ * A URL (base URL + template) split: literal, name, literal, name, …, literal. Remembered in
+ * `templates` (the client's, for its own base URL) by the template, a literal of the generated
+ * code whose hash V8 keeps, where the URL would be a new string to hash on every call.
+ */
+function templateParts(url: string, template: string, templates: Map<string, string[]> | undefined): string[] {
+  let parts = templates?.get(template);
   if (!parts) {
     parts = url.split(PATH_PARAM);
-    if (templates.size < 1000) templates.set(url, parts);
+    if (templates && templates.size < 1000) templates.set(template, parts);
   }
   return parts;
 }
@@ -402,8 +430,19 @@ function pathValue(value: unknown): string | undefined {
       .flatMap(([key, v]) => [key, encodeURIComponent(String(v))])
       .join(',');
   }
-  return encodeURIComponent(String(value as string | number | boolean));
+  if (typeof value === 'string') {
+    // A client sends its own id (the same string) in most paths: encoded once.
+    if (value !== lastPathText) {
+      lastPathEncoded = encodeURIComponent(value);
+      lastPathText = value;
+    }
+    return lastPathEncoded;
+  }
+  return encodeURIComponent(String(value as number | boolean));
 }
+
+let lastPathText: string | undefined;
+let lastPathEncoded = '';
 
 function primitiveParam(name: string, value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -21,3 +21,21 @@ export function senderOf(fetchFn: typeof fetch | undefined): Sender | undefined 
  * data instead): the SDK client knows it does nothing and skips the call.
  */
 export const noResponseValidation = async (): Promise<void> => {};
+
+/**
+ * The SDK client's `{ data, response }` for a JSON 2xx the transport sent: `response` is made only
+ * if read, and invoke reads the status, headers and request id from `sent` instead.
+ */
+export class SentResult {
+  readonly data: unknown;
+  readonly sent: TransportResult;
+
+  constructor(data: unknown, sent: TransportResult) {
+    this.data = data;
+    this.sent = sent;
+  }
+
+  get response(): Response {
+    return this.sent.response;
+  }
+}

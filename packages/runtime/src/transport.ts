@@ -8,8 +8,8 @@ import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, sanitiz
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
-import { failureCode, mayRepeat, retryRowFor } from './retry-table.ts';
-import { NULL_BODY_STATUSES, bufferedBodyOf, parsedUrl, undiciSend, type Send } from './undici-send.ts';
+import { failureCode, mayRepeat, retryRowFor, type RetryRow } from './retry-table.ts';
+import { Abort, fetchSend, headerOf, parsedUrl, toResponse, undiciSend, type Answer, type AnswerHeaders, type Send } from './undici-send.ts';
 import { registerSender } from './sender.ts';
 
 /** fetch over the transport's default sender (for a fetch-shaped step inside a transport, such as request signing). */
@@ -22,7 +22,7 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy>;
   /**
    * The fetch that actually sends, called once per attempt as fetch(url, init), init carrying the
-   * body bytes read once. Default: undici's request over a keep-alive pool (undici-send.ts),
+   * body bytes read once. Default: undici's dispatcher over a keep-alive pool (undici-send.ts),
    * honouring HTTP_PROXY / HTTPS_PROXY / NO_PROXY; pass `globalThis.fetch` to send through fetch
    * (a fetch-level mock, say).
    */
@@ -70,9 +70,9 @@ export interface Transport {
   with(options: RequestOptions): typeof fetch;
   /**
    * The same pipeline without a Request in between: the request as url, method, headers and body
-   * (a string is encoded once; bytes are sent as they are), and the answer as its buffered
-   * Response plus the body bytes, so a caller can parse them without reading the Response again.
-   * What the SDK client of `createSdkClient` uses; `fetch` stays for everyone else.
+   * (a string is encoded once; bytes are sent as they are), and the answer as its status,
+   * headers, request id and body bytes, a Response made only if asked for. What the SDK client of
+   * `createSdkClient` uses; `fetch` stays for everyone else.
    */
   send(request: TransportRequest, options?: RequestOptions): Promise<TransportResult>;
 }
@@ -93,12 +93,18 @@ export interface TransportRequest {
 
 export interface TransportResult {
   /**
-   * The response (`requestIdOf` knows it). Its body has been read: the bytes are `bytes` (like the
-   * Response a hey-api client returns, whose body it has read too).
+   * The answer as a Response (`requestIdOf` knows it), made when first read: a caller that needs
+   * only the status, a header and the bytes never pays for one.
    */
-  response: Response;
+  readonly response: Response;
   /** The body bytes, read under the timeout (undefined for a status outside 200–599). */
-  bytes: Uint8Array<ArrayBuffer> | undefined;
+  readonly bytes: Uint8Array<ArrayBuffer> | undefined;
+  /** The HTTP status. */
+  readonly status: number;
+  /** The server's `x-request-id` (the transport's requestIdHeader) when it sent one, else the one the request was sent with. */
+  readonly requestId: string;
+  /** A response header, as Headers#get reads it (lowercase name; null when absent). */
+  header(name: string): string | null;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -128,7 +134,7 @@ export function createTransport(options: TransportOptions): Transport {
   }
   const resolved = { ...options, product: options.product, timeoutMs };
   const customFetch = options.fetch;
-  const send: Send = customFetch === undefined ? undiciSend() : (url, init) => customFetch(url, init as RequestInit);
+  const send: Send = customFetch === undefined ? undiciSend() : fetchSend(customFetch);
   const settings: Settings = {
     product: options.product,
     timeoutMs,
@@ -141,6 +147,7 @@ export function createTransport(options: TransportOptions): Transport {
     random: options.random ?? Math.random,
     userAgent: options.userAgent,
     deadlines: createDeadlines(),
+    rows: new Map(),
   };
   const checkOptions = (requestOptions: RequestOptions): void => {
     if (requestOptions.timeoutMs !== undefined) checkTimeout(requestOptions.timeoutMs, 'timeoutMs');
@@ -188,6 +195,8 @@ function toIncoming(request: TransportRequest): IncomingRequest {
 
 interface Settings {
   deadlines: Deadlines;
+  /** The retry table's row of each operation and method this transport sent, looked up once. */
+  rows: Map<string | undefined, Map<string, RetryRow>>;
   product: ProductName;
   timeoutMs: number;
   policy: RetryPolicy;
@@ -203,12 +212,12 @@ interface Settings {
 interface Deadline {
   at: number;
   ms: number;
-  controller: AbortController;
+  abort: Abort;
 }
 
 interface Deadlines {
-  /** Aborts `controller` with a TimeoutError `ms` from now, unless removed first. */
-  add(ms: number, controller: AbortController): Deadline;
+  /** Aborts `abort` with a TimeoutError `ms` from now, unless removed first. */
+  add(ms: number, abort: Abort): Deadline;
   remove(deadline: Deadline): void;
 }
 
@@ -234,7 +243,7 @@ function createDeadlines(): Deadlines {
     for (const deadline of pending) {
       if (deadline.at <= now + 1) {
         pending.delete(deadline);
-        deadline.controller.abort(new DOMException(`no response within ${deadline.ms} ms`, 'TimeoutError'));
+        deadline.abort.abort(new DOMException(`no response within ${deadline.ms} ms`, 'TimeoutError'));
       } else if (deadline.at < next) {
         next = deadline.at;
       }
@@ -242,8 +251,8 @@ function createDeadlines(): Deadlines {
     if (next !== Infinity) arm(next);
   };
   return {
-    add(ms, controller) {
-      const deadline: Deadline = { at: performance.now() + ms, ms, controller };
+    add(ms, abort) {
+      const deadline: Deadline = { at: performance.now() + ms, ms, abort };
       pending.add(deadline);
       if (deadline.at < armedAt) arm(deadline.at);
       else if (pending.size === 1) timer?.ref();
@@ -290,7 +299,7 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
   const idempotencyKey = headers['idempotency-key'];
   // The retry table decides, per operation: an idempotent method, a POST the platform dedupes by
   // its key (and this one carries it), or a POST repeated only when it certainly never left.
-  const row = retryRowFor(s.product, ro.operation, method);
+  const row = rowFor(s, ro.operation, method);
   const safe = mayRepeat(row, idempotencyKey, { kind: 'answer' });
   const contentType = headers['content-type'] ?? null;
   const secrets = (): string[] => collectSecrets(headers, jsonOf(body, contentType));
@@ -302,33 +311,26 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
   const requestBodyForLog = logging ? describeBody(body, contentType) : undefined;
 
   for (let attempt = 0; ; attempt++) {
-    // One controller per attempt, aborted at its deadline (the transport's shared timer) or by any
+    // One Abort per attempt, aborted at its deadline (the transport's shared timer) or by any
     // caller signal. (Cheaper than AbortSignal.timeout + AbortSignal.any, whose timer would stay
-    // armed for timeoutMs after every request.)
-    const controller = new AbortController();
+    // armed for timeoutMs after every request, or an AbortController per attempt.)
+    const abort = new Abort();
     const leftMs = endsAt - performance.now();
     if (leftMs < 1) throw callTimeout(s, ro, url, requestId, timeoutMs, attempt, row.why, safe);
-    const deadline = s.deadlines.add(Math.min(s.timeoutMs, leftMs), controller);
-    const onCallerAbort = callerSignals.length === 0 ? undefined : (): void => controller.abort(firstAborted(callerSignals)?.reason);
+    const deadline = s.deadlines.add(Math.min(s.timeoutMs, leftMs), abort);
+    const onCallerAbort = callerSignals.length === 0 ? undefined : (): void => abort.abort(firstAborted(callerSignals)?.reason);
     if (onCallerAbort) for (const signal of callerSignals) signal.addEventListener('abort', onCallerAbort);
     const started = logging ? performance.now() : 0;
     if (logging) log({ event: 'request', attempt: attempt + 1, headers: requestHeadersForLog, body: requestBodyForLog });
 
-    let response: Response | undefined;
-    let responseBytes: Uint8Array<ArrayBuffer> | undefined;
+    let answer: Answer | undefined;
     let failure: unknown;
     try {
       // A fresh request per attempt from the bytes read once: a body stream can be sent only once.
-      const raw = await s.send(url, { method, headers, body, signal: controller.signal, redirect: incoming.redirect });
-      // Buffer the body under the same signal: the timeout covers the whole exchange, a connection
-      // cut mid-body is retried like any network error, and logs can show the (redacted) body.
-      if (!readable && raw.status >= 200 && raw.status <= 599) {
-        // (buffered's send case inline: one async step less on every call.)
-        responseBytes = (bufferedBodyOf(raw) as Uint8Array<ArrayBuffer> | undefined) ?? new Uint8Array(await raw.arrayBuffer());
-        response = raw;
-      } else {
-        ({ response, bytes: responseBytes } = await buffered(raw, readable));
-      }
+      // The sender reads the body under the same abort: the timeout covers the whole exchange, a
+      // connection cut mid-body is retried like any network error, and logs can show the
+      // (redacted) body.
+      answer = await s.send(url, { method, headers, body, redirect: incoming.redirect }, abort);
     } catch (error) {
       failure = error;
     } finally {
@@ -337,28 +339,28 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     }
     const durationMs = logging ? Math.round(performance.now() - started) : 0;
 
-    if (response) {
+    if (answer) {
+      const { status } = answer;
       if (s.logger) {
         log({
           event: 'response',
           attempt: attempt + 1,
-          status: response.status,
+          status,
           durationMs,
-          headers: redactHeaders(response.headers),
-          body: describeBody(responseBytes, response.headers.get('content-type')),
+          headers: redactHeaders(flatHeaders(answer.headers)),
+          body: describeBody(answer.bytes, headerOf(answer.headers, 'content-type')),
         });
       }
-      const delayMs = isRetryableStatus(response.status) && safe && attempt < maxRetries ? backoffDelay(attempt, s.policy, response.headers.get('retry-after'), s.random) : Infinity;
+      const delayMs = isRetryableStatus(status) && safe && attempt < maxRetries ? backoffDelay(attempt, s.policy, headerOf(answer.headers, 'retry-after'), s.random) : Infinity;
       // A retry that could not start before the call's deadline is not made: the answer stands.
       if (performance.now() + delayMs < endsAt) {
-        log({ event: 'retry', attempt: attempt + 1, status: response.status, delayMs, headers: requestHeadersForLog, error: `HTTP ${response.status}` });
+        log({ event: 'retry', attempt: attempt + 1, status, delayMs, headers: requestHeadersForLog, error: `HTTP ${status}` });
         await wait(s.sleep, delayMs, callerSignals);
         continue;
       }
-      requestIds.set(response, response.headers.get(s.requestIdHeader) || requestId);
       // Only an error is ever built from a response (apiErrorFrom): a 2xx needs no secrets.
-      if (!response.ok) rememberRequestSecrets(response, secrets);
-      return { response, bytes: responseBytes };
+      const ok = status >= 200 && status <= 299;
+      return new Exchanged(answer, headerOf(answer.headers, s.requestIdHeader) || requestId, readable, ok ? undefined : secrets);
     }
 
     const callerAbort = firstAborted(callerSignals);
@@ -367,7 +369,7 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
       throw callerAbort.reason;
     }
     if (failure instanceof PaykitError) throw failure;
-    const timedOut = controller.signal.aborted;
+    const timedOut = abort.aborted;
     const what = timedOut ? `timed out after ${Math.min(timeoutMs, s.timeoutMs)} ms` : sanitizeCause(failure, secrets()).message;
     const retryDelayMs = mayRepeat(row, idempotencyKey, { kind: 'failure', code: timedOut ? undefined : failureCode(failure) }) && attempt < maxRetries ? backoffDelay(attempt, s.policy, null, s.random) : Infinity;
     if (performance.now() + retryDelayMs < endsAt) {
@@ -396,6 +398,24 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
       { requestId, cause },
     );
   }
+}
+
+/**
+ * retryRowFor, remembered per operation and method. Both are the code's few strings; past a
+ * bound (a caller naming operations at will) rows are looked up without being kept.
+ */
+function rowFor(s: Settings, operation: string | undefined, method: string): RetryRow {
+  let byMethod = s.rows.get(operation);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    if (s.rows.size < 1000) s.rows.set(operation, byMethod);
+  }
+  let row = byMethod.get(method);
+  if (row === undefined) {
+    row = retryRowFor(s.product, operation, method);
+    if (byMethod.size < 16) byMethod.set(method, row);
+  }
+  return row;
 }
 
 /** The call's own deadline passed (a caller's timeoutMs, counted from startedAt when given). */
@@ -501,20 +521,57 @@ function makeLog(s: Settings, operation: string | undefined, method: string, url
   };
 }
 
-// Statuses whose Response may not carry a body.
+/**
+ * What exchange returns: the answer, its Response made only when someone reads `response` (the
+ * SDK client reads the status, a header and the bytes; invoke never needs a Response on success).
+ */
+class Exchanged implements TransportResult {
+  readonly #answer: Answer;
+  readonly #readable: boolean;
+  readonly #secrets: (() => string[]) | undefined;
+  #response: Response | undefined;
+  readonly requestId: string;
 
-async function buffered(raw: Response, readable: boolean): Promise<{ response: Response; bytes: Uint8Array<ArrayBuffer> | undefined }> {
-  if (raw.status < 200 || raw.status > 599) return { response: raw, bytes: undefined };
-  const bytes = (bufferedBodyOf(raw) as Uint8Array<ArrayBuffer> | undefined) ?? new Uint8Array(await raw.arrayBuffer());
-  if (!readable) return { response: raw, bytes };
-  let headers = raw.headers;
-  if (headers.has('content-encoding')) {
-    // The bytes are already decoded; a consumer must not try to decode them again.
-    headers = new Headers(headers);
-    headers.delete('content-encoding');
+  constructor(answer: Answer, requestId: string, readable: boolean, secrets: (() => string[]) | undefined) {
+    this.#answer = answer;
+    this.requestId = requestId;
+    this.#readable = readable;
+    this.#secrets = secrets;
   }
-  const response = new Response(NULL_BODY_STATUSES.has(raw.status) ? null : bytes, { status: raw.status, statusText: raw.statusText, headers });
-  return { response, bytes };
+
+  get status(): number {
+    return this.#answer.status;
+  }
+
+  get bytes(): Uint8Array<ArrayBuffer> | undefined {
+    return this.#answer.bytes;
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.#answer.headers, name);
+  }
+
+  get response(): Response {
+    if (this.#response === undefined) {
+      const answer = this.#answer;
+      // A custom fetch's own Response, for a caller that does not read its body (send); else one over the bytes.
+      const response = answer.response !== undefined && (!this.#readable || answer.bytes === undefined) ? answer.response : toResponse(answer);
+      requestIds.set(response, this.requestId);
+      if (this.#secrets) rememberRequestSecrets(response, this.#secrets);
+      this.#response = response;
+    }
+    return this.#response;
+  }
+}
+
+/** Response headers with a repeated header joined (for log entries). */
+function flatHeaders(headers: AnswerHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    const value = headerOf(headers, name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
 }
 
 function isJsonType(contentType: string | null): boolean {

@@ -1,13 +1,15 @@
-// The transport's default sender: undici's `request` over one keep-alive pool (an `Agent`, or an
-// `EnvHttpProxyAgent` when HTTP_PROXY / HTTPS_PROXY / NO_PROXY are set), answered as a buffered
-// Response. Node's `fetch` is undici too, but pays for WHATWG streams and a signal per request;
-// `request` is the cheapest way Node has to make a call. What fetch does beyond it is done here:
-// redirects are followed as fetch follows them (a 303, and a 301/302 after a POST, become a GET
-// without the body; at most 20), except that a redirect to another origin keeps only the headers
-// that cannot authenticate (fetch would keep x-api-key and the cash signatures); compressed bodies
-// are decoded; an abort rejects with the signal's reason. A `fetch` passed to the transport
+// The transport's default sender: undici's dispatcher API over one keep-alive pool (an `Agent`, or
+// an `EnvHttpProxyAgent` when HTTP_PROXY / HTTPS_PROXY / NO_PROXY are set), the answer collected
+// as status, headers and body bytes. Node's `fetch` is undici too, but pays for WHATWG streams,
+// Headers and a signal per request; `undici.request` for a Readable body stream and an async
+// resource per request; a dispatch handler that gathers the bytes pays for neither. What fetch
+// does beyond it is done here: redirects are followed as fetch follows them (a 303, and a 301/302
+// after a POST, become a GET without the body; at most 20), except that a redirect to another
+// origin keeps only the headers that cannot authenticate (fetch would keep x-api-key and the cash
+// signatures); compressed bodies are decoded; an abort rejects with its reason, whenever it comes
+// (waiting for a connection, for the answer, or mid-body). A `fetch` passed to the transport
 // replaces all this.
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { decodeBody } from './decode-body.ts';
 
 export interface SendInit {
@@ -15,11 +17,55 @@ export interface SendInit {
   /** Lowercase names, as the transport keeps them. */
   headers: Record<string, string>;
   body: Uint8Array | undefined;
-  signal: AbortSignal;
   redirect: RequestRedirect;
 }
 
-export type Send = (url: string, init: SendInit) => Promise<Response>;
+/** Response headers as undici parses them: lowercase names, a list for a repeated header. */
+export type AnswerHeaders = Record<string, string | string[] | undefined>;
+
+/** One answer, read to its end. */
+export interface Answer {
+  status: number;
+  statusText: string;
+  headers: AnswerHeaders;
+  /** The body, every Content-Encoding undone (undefined for a status outside 200–599, which only a custom fetch gives). */
+  bytes: Uint8Array<ArrayBuffer> | undefined;
+  /** A custom fetch's own Response (its body read into `bytes`). */
+  response?: Response;
+}
+
+/**
+ * How the transport cuts an attempt short (its deadline, a caller's abort): a flag, a reason and
+ * one listener, where an AbortController would cost an EventTarget and its listeners per attempt.
+ */
+export class Abort {
+  aborted = false;
+  reason: unknown = undefined;
+  #listener: ((reason: unknown) => void) | undefined;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.(reason);
+  }
+
+  /** The one listener told of the abort (undefined: none). */
+  listen(listener: ((reason: unknown) => void) | undefined): void {
+    this.#listener = listener;
+  }
+}
+
+export type Send = (url: string, init: SendInit, abort: Abort) => Promise<Answer>;
+
+/** The value of a response header, as Headers#get gives it (a repeated header joined with ", "); null when absent. */
+export function headerOf(headers: AnswerHeaders, name: string): string | null {
+  const value = headers[name];
+  if (value === undefined) return null;
+  return typeof value === 'string' ? value : value.join(', ');
+}
 
 // An idle connection is closed after 4 s, or a second before the server's announced Keep-Alive
 // timeout: a request is never written to a connection the server is closing at that moment.
@@ -44,19 +90,7 @@ export function dispatcherFromEnvironment(env: NodeJS.ProcessEnv = process.env):
 
 /** A sender over `dispatcher` (default: the pool the proxy variables choose when it is made). */
 export function undiciSend(dispatcher: Dispatcher = dispatcherFromEnvironment()): Send {
-  return (url, init) => send(dispatcher, url, init, 0, false);
-}
-
-/**
- * The body bytes of a Response this sender made without a body stream (see `bufferedBodyOf`).
- * Building a Response around the bytes costs a web stream per call, about a third of what
- * undici.request itself costs; the transport reads the bytes from here instead.
- */
-const bodies = new WeakMap<Response, Uint8Array>();
-
-/** The bytes of an answer the default sender buffered (its Response then has no body of its own); undefined for any other Response. */
-export function bufferedBodyOf(response: Response): Uint8Array | undefined {
-  return bodies.get(response);
+  return (url, init, abort) => send(dispatcher, url, init, abort, 0);
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -78,46 +112,121 @@ export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** Parsed URLs of the few endpoints a client calls again and again. */
 const urls = new Map<string, URL>();
+/** The last one asked for: a URL built anew for each call is a new string, costlier to hash than to compare. */
+let last: { url: string; parsed: URL } | undefined;
 
-/** `new URL(url)`, remembered (the transport reads its href, the sender its origin). */
+/** `new URL(url)`, remembered (the transport reads its href, the sender its origin and path). */
 export function parsedUrl(url: string): URL {
+  if (last !== undefined && last.url === url) return last.parsed;
   let found = urls.get(url);
   if (found === undefined) {
     found = new URL(url);
     if (urls.size >= 1000) urls.clear();
     urls.set(url, found);
   }
+  last = { url, parsed: found };
   return found;
 }
 
-/** `readable`: the Response carries its body (a fetch's caller reads it); otherwise the bytes are kept aside for `bufferedBodyOf`. */
-async function send(dispatcher: Dispatcher, url: string, init: SendInit, hops: number, readable: boolean): Promise<Response> {
+async function send(dispatcher: Dispatcher, url: string, init: SendInit, abort: Abort, hops: number): Promise<Answer> {
   const target = parsedUrl(url);
   // Anything else (data:, a scheme a custom global fetch knows): fetch's own business.
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return globalThis.fetch(url, toFetchInit(init));
-  const { signal } = init;
-  if (signal.aborted) throw signal.reason;
-  const answer = await request(target, {
-    dispatcher,
-    method: init.method as Dispatcher.HttpMethod,
-    headers: init.headers,
-    body: init.body,
-    signal,
-  });
-  const status = answer.statusCode;
-  const location = answer.headers.location;
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return fetchSend(globalThis.fetch)(url, init, abort);
+  const answer = await exchange(dispatcher, target, init, abort);
+  const { status, headers } = answer;
+  const location = headers.location;
   if (REDIRECTS.has(status) && typeof location === 'string' && init.redirect !== 'manual') {
-    await answer.body.dump();
     if (init.redirect === 'error') throw new TypeError(`redirect to ${location} refused (redirect: "error")`);
-    return send(dispatcher, ...redirected(target, status, location, init, hops), readable);
+    return send(dispatcher, ...redirected(target, status, location, init, hops), abort, hops + 1);
   }
-  // The body is read under the same signal: an abort mid-body rejects here with its reason.
-  const bytes = await answer.body.bytes();
-  return toResponse(status, answer.statusText, answer.headers, bytes, readable);
+  // What a Response can hold (fetch refuses the same answers).
+  if (status < 200 || status > 599) throw new TypeError(`the server answered with HTTP status ${status}, which is not a final answer`);
+  const encoding = headerOf(headers, 'content-encoding');
+  if (encoding !== null && answer.bytes !== undefined && answer.bytes.byteLength > 0) {
+    const decoded = decodeBody(answer.bytes, encoding);
+    if (decoded !== undefined) {
+      answer.bytes = decoded as Uint8Array<ArrayBuffer>;
+      // The bytes are decoded: a consumer must not decode them again.
+      delete headers['content-encoding'];
+    }
+  }
+  return answer;
+}
+
+/** One request on the pool, its answer read to the end; rejects with the abort's reason as soon as it aborts. */
+function exchange(dispatcher: Dispatcher, target: URL, init: SendInit, abort: Abort): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    if (abort.aborted) return reject(abort.reason);
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let status = 0;
+    let statusText = '';
+    let headers: AnswerHeaders = {};
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const fail = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      abort.listen(undefined);
+      reject(error);
+    };
+    // Waiting for a connection, the request is not started yet: the promise settles now, and the
+    // request is aborted as soon as it starts (onRequestStart).
+    abort.listen((reason) => {
+      controller?.abort(reason instanceof Error ? reason : new Error(String(reason)));
+      fail(reason);
+    });
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(started) {
+        controller = started;
+        if (abort.aborted) started.abort(abort.reason instanceof Error ? abort.reason : new Error(String(abort.reason)));
+      },
+      onResponseStart(_controller, statusCode, responseHeaders, statusMessage) {
+        // 1xx are informational: the answer follows.
+        if (statusCode < 200) return;
+        status = statusCode;
+        statusText = statusMessage ?? '';
+        headers = responseHeaders as AnswerHeaders;
+      },
+      onResponseData(_controller, chunk) {
+        chunks.push(chunk);
+        length += chunk.byteLength;
+      },
+      onResponseEnd() {
+        if (settled) return;
+        settled = true;
+        abort.listen(undefined);
+        resolve({ status, statusText, headers, bytes: joined(chunks, length) });
+      },
+      onResponseError(_controller, error) {
+        fail(error);
+      },
+    };
+    try {
+      dispatcher.dispatch({ origin: target.origin, path: target.pathname + target.search, method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body }, handler);
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
+
+/** The body's chunks as one Uint8Array: a view of the one chunk a small answer comes in (undici hands over chunks it no longer uses), else a copy. */
+function joined(chunks: readonly Buffer[], length: number): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1) {
+    const [chunk] = chunks as [Buffer];
+    return new Uint8Array(chunk.buffer as ArrayBuffer, chunk.byteOffset, chunk.byteLength);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** The request a redirect asks for, as fetch makes it (the answer that asked is not sent again). */
-function redirected(from: URL, status: number, location: string, init: SendInit, hops: number): [string, SendInit, number] {
+function redirected(from: URL, status: number, location: string, init: SendInit, hops: number): [string, SendInit] {
   if (hops >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects, the last to ${location}`);
   let next: URL;
   try {
@@ -135,37 +244,44 @@ function redirected(from: URL, status: number, location: string, init: SendInit,
   if (next.origin !== from.origin) {
     headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_HEADERS.has(name)));
   }
-  return [next.href, { ...init, method, headers, body }, hops + 1];
+  return [next.href, { ...init, method, headers, body }];
 }
 
-function toResponse(status: number, statusText: string, raw: Record<string, string | string[] | undefined>, body: Uint8Array, readable: boolean): Response {
-  // What a Response can hold (fetch refuses the same answers).
-  if (status < 200 || status > 599) throw new TypeError(`the server answered with HTTP status ${status}, which is not a final answer`);
+/** A sender over a fetch (a custom one, or the global fetch for a scheme undici does not speak): its Response, the body read under the abort. */
+export function fetchSend(fetchFn: typeof fetch): Send {
+  return async (url, init, abort) => {
+    const controller = new AbortController();
+    if (abort.aborted) controller.abort(abort.reason);
+    else abort.listen((reason) => controller.abort(reason));
+    try {
+      const response = await fetchFn(url, { method: init.method, headers: init.headers, body: init.body as Uint8Array<ArrayBuffer> | undefined, signal: controller.signal, redirect: init.redirect });
+      const headers: AnswerHeaders = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      // fetch has decoded the body: a consumer of the bytes must not decode them again.
+      delete headers['content-encoding'];
+      // A status outside 200–599 (an opaque redirect) has no body to read.
+      const bytes = response.status < 200 || response.status > 599 ? undefined : new Uint8Array(await response.arrayBuffer());
+      return { status: response.status, statusText: response.statusText, headers, bytes, response };
+    } finally {
+      abort.listen(undefined);
+    }
+  };
+}
+
+/** The answer as a Response whose body can be read (null for a status that cannot have one). */
+export function toResponse(answer: Answer): Response {
+  const { status, statusText, bytes } = answer;
   const headers = new Headers();
-  for (const name in raw) {
-    const value = raw[name];
+  for (const name in answer.headers) {
+    const value = answer.headers[name];
     if (typeof value === 'string') headers.append(name, value);
     else if (value !== undefined) for (const one of value) headers.append(name, one);
   }
   // A reason phrase a Response cannot hold (odd characters) is dropped rather than fail the answer.
   const init = { status, statusText: /^[\t\x20-\x7e\x80-\xff]*$/.test(statusText) ? statusText : '', headers };
-  if (NULL_BODY_STATUSES.has(status)) return new Response(null, init);
-  let bytes = body;
-  const encoding = headers.get('content-encoding');
-  const decoded = encoding !== null && bytes.byteLength > 0 ? decodeBody(bytes, encoding) : undefined;
-  if (decoded !== undefined) {
-    bytes = decoded;
-    // The bytes are decoded: a consumer must not decode them again.
-    headers.delete('content-encoding');
-  }
-  if (readable) return new Response(bytes as Uint8Array<ArrayBuffer>, init);
-  const response = new Response(null, init);
-  bodies.set(response, bytes);
-  return response;
-}
-
-function toFetchInit(init: SendInit): RequestInit {
-  return { method: init.method, headers: init.headers, body: init.body as Uint8Array<ArrayBuffer> | undefined, signal: init.signal, redirect: init.redirect };
+  return new Response(NULL_BODY_STATUSES.has(status) || bytes === undefined ? null : bytes, init);
 }
 
 /**
@@ -180,5 +296,14 @@ export async function undiciFetch(input: RequestInfo | URL, init?: RequestInit):
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return send(dispatcherFromEnvironment(), request.url, { method: request.method, headers, body, signal: request.signal, redirect: request.redirect }, 0, true);
+  const abort = new Abort();
+  const { signal } = request;
+  if (signal.aborted) throw signal.reason;
+  const onAbort = (): void => abort.abort(signal.reason);
+  signal.addEventListener('abort', onAbort);
+  try {
+    return toResponse(await send(dispatcherFromEnvironment(), request.url, { method: request.method, headers, body, redirect: request.redirect }, abort, 0));
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { createSdkClient, createTransport, requestIdOf, type SdkClientShape } from '../src/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as z from 'zod';
+import { createSdkClient, createTransport, invoke, requestIdOf, withResponse, type SdkClientShape } from '../src/index.ts';
 
 interface Seen {
   url: string;
@@ -93,5 +96,71 @@ describe('createSdkClient (the lean hey-api client)', () => {
     expect(result.error).toBeInstanceOf(TypeError);
     expect(String(result.error)).not.toContain('bad');
     expect(server.seen).toHaveLength(0);
+  });
+
+  it('sends the token and path values of each call: a changed token or id is not taken for the one before', async () => {
+    const server = recording(() => json({}));
+    const transport = createTransport({ product: 'core', fetch: server.fetch });
+    let token = 'tok-1';
+    const sdk = createSdkClient<SdkClientShape>({ baseUrl: 'http://127.0.0.1:1/core', fetch: transport.fetch, auth: () => token });
+    const get = (id: string) => sdk.get({ url: '/v1/things/{id}', path: { id }, security: [{ scheme: 'bearer', type: 'http' }] });
+    await get('a b');
+    await get('a b');
+    token = 'tok-2';
+    await get('c/d');
+    await get('a b');
+    token = 'bad\nvalue';
+    const refused = (await get('a b')) as { error: unknown };
+    expect(refused.error).toBeInstanceOf(TypeError);
+    expect(server.seen.map((seen) => [seen.url.slice('http://127.0.0.1:1/core'.length), seen.headers.authorization])).toEqual([
+      ['/v1/things/a%20b', 'Bearer tok-1'],
+      ['/v1/things/a%20b', 'Bearer tok-1'],
+      ['/v1/things/c%2Fd', 'Bearer tok-2'],
+      ['/v1/things/a%20b', 'Bearer tok-2'],
+    ]);
+  });
+});
+
+describe('a JSON 2xx through invoke over the default sender', () => {
+  let server: http.Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'srv-7', 'x-api-key': 'echoed-key-value' });
+      // Several writes: the body reaches the client in more than one chunk.
+      const items = JSON.stringify(Array.from({ length: 2_000 }, (_, n) => ({ n, name: `item ${n}` })));
+      res.write('{"items":');
+      setImmediate(() => {
+        res.write(items.slice(0, 20_000));
+        setImmediate(() => res.end(`${items.slice(20_000)}}`));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('returns the whole body, and withResponse gives its status, redacted headers and request id without the body showing any of it', async () => {
+    const transport = createTransport({ product: 'core' });
+    const sdk = createSdkClient<SdkClientShape>({ baseUrl, fetch: transport.fetch });
+    const ctx = { product: 'core' as const, transport };
+    const call = () => invoke(ctx, 'listThings', z.unknown(), (extra) => sdk.get({ url: '/v1/things', ...extra }) as Promise<{ data?: unknown; response?: Response }>);
+    const { data, response } = await withResponse(call());
+    const items = (data as { items: { n: number; name: string }[] }).items;
+    expect(items).toHaveLength(2_000);
+    expect(items[1_999]).toEqual({ n: 1_999, name: 'item 1999' });
+    expect(response.status).toBe(200);
+    expect(response.requestId).toBe('srv-7');
+    expect(response.headers['x-request-id']).toBe('srv-7');
+    expect(response.headers['x-api-key']).not.toContain('echoed-key-value');
+    // The answer is kept out of sight: keys, JSON, a copy and deep equality see the body as it came.
+    expect(Object.keys(data as object)).toEqual(['items']);
+    expect(JSON.stringify(data)).toBe(JSON.stringify({ items }));
+    expect(data).toStrictEqual({ items });
+    await expect(withResponse(Promise.resolve({ ...(data as object) }))).rejects.toThrow(/not the result of a paykit operation/);
   });
 });

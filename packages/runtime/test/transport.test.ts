@@ -204,6 +204,23 @@ describe('request ids, per-request options, custom fetch', () => {
     expect(requestIdOf(new Response('x'))).toBeUndefined();
   });
 
+  it('send answers with the status, headers, request id and bytes; its Response, made when read, is one object with the same answer', async () => {
+    server = await startScriptedServer(() => ({ status: 201, body: { id: 'tx-1' }, headers: { 'x-request-id': 'srv-9', 'x-extra': 'yes' } }));
+    const result = await createTransport({ product: 'core' }).send({ url: `${server.url}/v1/things`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(result.status).toBe(201);
+    expect(result.requestId).toBe('srv-9');
+    expect(result.header('x-extra')).toBe('yes');
+    expect(result.header('content-type')).toMatch(/^application\/json/);
+    expect(result.header('x-absent')).toBeNull();
+    expect(JSON.parse(new TextDecoder().decode(result.bytes))).toEqual({ id: 'tx-1' });
+    const response = result.response;
+    expect(result.response).toBe(response);
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-extra')).toBe('yes');
+    expect(requestIdOf(response)).toBe('srv-9');
+    expect(await response.json()).toEqual({ id: 'tx-1' });
+  });
+
   it('with() adds headers and an operation name; userAgent and requestIdHeader are honoured', async () => {
     server = await startScriptedServer(() => ({ status: 200, body: {} }));
     const entries: LogEntry[] = [];

@@ -1,9 +1,9 @@
-// The transport's default sender (undici-send.ts: undici's request over a keep-alive pool)
+// The transport's default sender (undici-send.ts: undici's dispatcher over a keep-alive pool)
 // against real servers on 127.0.0.1: compressed answers decoded, redirects (follow, manual, error),
 // request body lengths, connection reuse, repeated Set-Cookie, a connection cut mid-body, a
-// caller's abort, the per-attempt timeout, certificate verification over https (refused when
-// untrusted, accepted in a child process that trusts it through NODE_EXTRA_CA_CERTS) and a status
-// no Response can hold. Everything goes through createTransport with no `fetch` option.
+// caller's abort (mid-request, and before the connection is made), the per-attempt timeout,
+// certificate verification over https (refused when untrusted, accepted in a child process that
+// trusts it through NODE_EXTRA_CA_CERTS) and a status no Response can hold. Everything goes through createTransport with no `fetch` option.
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -515,6 +515,30 @@ describe('failures', () => {
     expect(await outcome).toBe(reason);
     await within(closed.promise, 10_000, "the server's request 'close' event");
     expect(abortedBeforeClose).toBe(true);
+  });
+
+  it("a caller's abort before the connection is made rejects at once with its reason, and the request is never written", async () => {
+    const paths: string[] = [];
+    const server = await serve(
+      http.createServer((req, res) => {
+        paths.push(req.url ?? '');
+        res.end('{}');
+      }),
+    );
+    const transport = createTransport({ product: 'core' });
+    const controller = new AbortController();
+    const reason = new Error('the caller gave up');
+    // The pool has no connection to this server yet: the abort comes while it is being made.
+    const outcome = transport.send({ url: `${server.url}/first`, method: 'POST', headers: {}, body: '{}', signal: controller.signal }).then(
+      () => 'answered',
+      (e: unknown) => e,
+    );
+    controller.abort(reason);
+    expect(await within(outcome, 5_000, 'the aborted request settling')).toBe(reason);
+    // A request written before the abort would have reached the server before this one.
+    const { status } = await transport.send({ url: `${server.url}/second`, method: 'GET', headers: {} });
+    expect(status).toBe(200);
+    expect(paths).toEqual(['/second']);
   });
 
   it('a server that never answers → TimeoutError after timeoutMs, well under 2 s', async () => {
