@@ -24,7 +24,7 @@ import { createDirectDebitClient } from '@paykit/direct-debit-client';
 import { createGiftCardsClient } from '@paykit/gift-cards-client';
 import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
-import { maskSecret } from '@paykit/runtime';
+import { formatMoney, maskSecret } from '@paykit/runtime';
 import { DEFAULT_SEED, startSandbox } from '@paykit/sandbox';
 import { createChargeRecorder, createTransactionRecorder, listItems, openDatabase, reconcileOnce, reconciliationSummary, registerReceivable, reportMatches, type EventListFilter, type EventStore, type ReconItem, type StoredEvent } from '@paykit/store';
 import { loadConfig as loadWorkerConfig, startWorker } from '@paykit/reconciliation-worker';
@@ -294,7 +294,7 @@ const invoice = `INV-${stamp.slice(0, 10)}-${randomBytes(3).toString('hex')}`;
 const paymentReference = String(1_000_000 + (randomBytes(3).readUIntBE(0, 3) % 9_000_000));
 await check('ledger: a receivable the expected credit will match', async () => {
   await registerReceivable(database, { id: invoice, beneficiaryAccount: CLABE.acme, amount: '12000.00', reference: paymentReference, dueDate: '2026-12-31' });
-  return `${invoice}: 12000.00 MXN to ACME, reference ${paymentReference}`;
+  return `${invoice}: ${formatMoney('12000.00', 'MXN')} to ACME, reference ${paymentReference}`;
 });
 for (const [name, clabe, amount, outcome, state] of [
   ['expected credit to ACME', CLABE.acme, '12000.00', 'accepted', 'matched'],
@@ -310,7 +310,7 @@ for (const [name, clabe, amount, outcome, state] of [
       expectations.push({ what: 'REFUND of the refused credit', eventType: 'REFUND', match: (p) => bodyOf(p).original_transaction_id === credit.transactionId });
       expectedItems.push({ what: 'the refund of the refused credit', find: (items) => items.find((item) => item.product === 'credit_refund' && item.amount === amount), want: { state: 'matched' } });
     }
-    return `${amount} MXN → ${outcome}`;
+    return `${formatMoney(amount, 'MXN')} → ${outcome}`;
   });
 }
 await check('cash: operations paid, expired, and paid then reversed (signed deliveries)', async () => {
@@ -432,7 +432,7 @@ console.log('\n  reconciliation summary (day, product: matched / pending / stale
 for (const row of summary) {
   const s = row.states;
   console.log(
-    `  ${row.day} ${row.product.padEnd(17)} ${s.matched.count} / ${s.pending.count} / ${s.stale.count} / ${s.mismatched.count} / ${s.orphan.count} / ${s.refunded.count} of ${row.total.count} (${row.total.amount} MXN), ${row.matchRate === null ? '—' : `${Math.round(row.matchRate * 100)}%`}`,
+    `  ${row.day} ${row.product.padEnd(17)} ${s.matched.count} / ${s.pending.count} / ${s.stale.count} / ${s.mismatched.count} / ${s.orphan.count} / ${s.refunded.count} of ${row.total.count} (${formatMoney(row.total.amount, 'MXN')}), ${row.matchRate === null ? '—' : `${Math.round(row.matchRate * 100)}%`}`,
   );
 }
 console.log(`  console: ${worker.url}`);
