@@ -1,6 +1,7 @@
 // Keyset paging for every list the console and the exports read: a page is the rows after (or
-// before) a cursor in a fixed order, never an OFFSET, so rows written meanwhile neither repeat nor
-// go missing between pages. The cursor is the last row's sort key, opaque to callers (base64url of
+// before) a cursor in a fixed order, never an OFFSET, so rows inserted meanwhile neither repeat nor
+// push others off a page (a row whose sort column is updated moves, unless every page reads one
+// snapshot: the console's exports on PostgreSQL). The cursor is the last row's sort key, opaque to callers (base64url of
 // its values). Totals are counted by the database over the same filter. `allRows` reads every
 // matching row in batches of keyset pages, for exports that stream.
 import type { Queryable } from './database.ts';
