@@ -244,6 +244,32 @@ describe('console access', () => {
       clock = new Date(clock.getTime() + 15 * 60_000);
       expect((await attempt(PASSWORD)).status).toBe(303);
     });
+
+    it('counts the failed logins of a bounded number of addresses, dropping the oldest record past it', async () => {
+      const bounded = await start({ password: PASSWORD, failedLoginDelayMs: 0, maxFailingAddresses: 3 });
+      const { port } = new URL(bounded.url);
+      // From 127.0.0.N: every 127/8 address is this machine's, so each is another client address.
+      const attempt = (from: string) =>
+        new Promise<number>((resolve, reject) => {
+          const post = (cookie: string, csrf: string) => {
+            const body = new URLSearchParams({ csrf, password: 'guess guess guess' }).toString();
+            request({ host: '127.0.0.1', port, localAddress: from, method: 'POST', path: '/login', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode!));
+            }).on('error', reject).end(body);
+          };
+          request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
+            let html = '';
+            res.on('data', (chunk: Buffer) => (html += chunk.toString()));
+            res.on('end', () => post(valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_login=')))!, csrfOf(html)!));
+          }).on('error', reject).end();
+        });
+      for (let i = 0; i < 5; i++) expect(await attempt('127.0.0.2')).toBe(401);
+      expect(await attempt('127.0.0.2')).toBe(429);
+      for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) expect(await attempt(from)).toBe(401);
+      // 127.0.0.2's record was the oldest of four: it is gone, and its count starts again.
+      expect(await attempt('127.0.0.2')).toBe(401);
+    });
   });
 
   describe('without CONSOLE_PASSWORD', () => {
