@@ -170,6 +170,36 @@ describe('console access', () => {
       expect((await listParked(opened.db))[0]).toMatchObject({ retry: true });
     });
 
+    it('refuses a token of another session, a POST the browser says no page sent, and a form that is not url-encoded', async () => {
+      const [mine, theirs] = [await session(), await session()];
+      const theirCsrf = csrfOf(await (await fetch(`${server.url}/`, { headers: { cookie: theirs } })).text())!;
+      const myCsrf = csrfOf(await (await fetch(`${server.url}/`, { headers: { cookie: mine } })).text())!;
+      expect(theirCsrf).not.toBe(myCsrf);
+      const post = (headers: Record<string, string>, type: string, body: string) =>
+        fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: { cookie: mine, 'content-type': type, ...headers }, body });
+      const urlencoded = 'application/x-www-form-urlencoded';
+      expect((await post({}, urlencoded, `csrf=${encodeURIComponent(theirCsrf)}`)).status).toBe(403);
+      expect((await post({ 'sec-fetch-site': 'none' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(403);
+      expect((await post({ 'sec-fetch-site': 'same-site' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(403);
+      // A form another site can send without a preflight: text/plain, multipart.
+      expect((await post({}, 'text/plain', `csrf=${myCsrf}`)).status).toBe(403);
+      expect((await post({}, 'multipart/form-data; boundary=x', `--x\r\ncontent-disposition: form-data; name="csrf"\r\n\r\n${myCsrf}\r\n--x--\r\n`)).status).toBe(403);
+      // And the same POST, url-encoded with this session's token, is taken.
+      expect((await post({ 'sec-fetch-site': 'same-origin' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(303);
+    });
+
+    it('gives a fresh session id at login, whatever session cookie the browser brought (no fixation)', async () => {
+      const planted = 'attacker-chosen-session-id';
+      const { csrf, cookie } = await loginForm();
+      const { body, ...type } = form({ csrf, password: PASSWORD });
+      const response = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: `${cookie}; paykit_console=${planted}`, ...type }, body });
+      expect(response.status).toBe(303);
+      const issued = valueOf(cookieOf(response, 'paykit_console'))!.split('=')[1]!;
+      expect(issued).not.toBe(planted);
+      expect(issued.length).toBeGreaterThanOrEqual(43);
+      expect((await fetch(`${server.url}/items.csv`, { headers: { cookie: `paykit_console=${planted}` } })).status).toBe(401);
+    });
+
     it('ends the session on logout and when it expires', async () => {
       const cookie = await session();
       const csrf = csrfOf(await (await fetch(`${server.url}/`, { headers: { cookie } })).text())!;
@@ -213,6 +243,32 @@ describe('console access', () => {
       expect(await refused.text()).toMatch(/try again in 15 minutes/);
       clock = new Date(clock.getTime() + 15 * 60_000);
       expect((await attempt(PASSWORD)).status).toBe(303);
+    });
+
+    it('counts the failed logins of a bounded number of addresses, dropping the oldest record past it', async () => {
+      const bounded = await start({ password: PASSWORD, failedLoginDelayMs: 0, maxFailingAddresses: 3 });
+      const { port } = new URL(bounded.url);
+      // From 127.0.0.N: every 127/8 address is this machine's, so each is another client address.
+      const attempt = (from: string) =>
+        new Promise<number>((resolve, reject) => {
+          const post = (cookie: string, csrf: string) => {
+            const body = new URLSearchParams({ csrf, password: 'guess guess guess' }).toString();
+            request({ host: '127.0.0.1', port, localAddress: from, method: 'POST', path: '/login', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode!));
+            }).on('error', reject).end(body);
+          };
+          request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
+            let html = '';
+            res.on('data', (chunk: Buffer) => (html += chunk.toString()));
+            res.on('end', () => post(valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_login=')))!, csrfOf(html)!));
+          }).on('error', reject).end();
+        });
+      for (let i = 0; i < 5; i++) expect(await attempt('127.0.0.2')).toBe(401);
+      expect(await attempt('127.0.0.2')).toBe(429);
+      for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) expect(await attempt(from)).toBe(401);
+      // 127.0.0.2's record was the oldest of four: it is gone, and its count starts again.
+      expect(await attempt('127.0.0.2')).toBe(401);
     });
   });
 

@@ -1,6 +1,7 @@
 // Keyset paging for every list the console and the exports read: a page is the rows after (or
-// before) a cursor in a fixed order, never an OFFSET, so rows written meanwhile neither repeat nor
-// go missing between pages. The cursor is the last row's sort key, opaque to callers (base64url of
+// before) a cursor in a fixed order, never an OFFSET, so rows inserted meanwhile neither repeat nor
+// push others off a page (a row whose sort column is updated moves, unless every page reads one
+// snapshot: the console's exports on PostgreSQL). The cursor is the last row's sort key, opaque to callers (base64url of
 // its values). Totals are counted by the database over the same filter. `allRows` reads every
 // matching row in batches of keyset pages, for exports that stream.
 import type { Queryable } from './database.ts';
@@ -119,10 +120,12 @@ export async function* allRows<R extends Record<string, unknown>>(db: Queryable,
 async function readRows<R extends Record<string, unknown>>(db: Queryable, query: KeysetQuery, order: KeysetOrder, limit: number, cursor: string[] | undefined, backwards: boolean): Promise<R[]> {
   const n = query.params.length;
   const desc = order.desc !== backwards;
-  const keys = order.keys.map((k, i) => `(${k.expr})::text AS _k${i}`).join(', ');
+  // The cursor's values as text (_k), and the key as itself (_o) to order by: a bare name in
+  // ORDER BY means the select list's column of that name first (`id::text AS id` would sort as text).
+  const keys = order.keys.map((k, i) => `(${k.expr})::text AS _k${i}, (${k.expr}) AS _o${i}`).join(', ');
   const tuple = `(${order.keys.map((k) => k.expr).join(', ')})`;
   const after = cursor ? ` AND ${tuple} ${desc ? '<' : '>'} (${order.keys.map((k, i) => `$${n + 2 + i}::${k.type}`).join(', ')})` : '';
-  const orderBy = order.keys.map((k) => `${k.expr} ${desc ? 'DESC' : 'ASC'}`).join(', ');
+  const orderBy = order.keys.map((_, i) => `_o${i} ${desc ? 'DESC' : 'ASC'}`).join(', ');
   try {
     const { rows } = await db.query<R>(
       `${query.with ? `WITH ${query.with} ` : ''}SELECT ${query.select}, ${keys} FROM ${query.from} WHERE (${query.where})${after} ORDER BY ${orderBy} LIMIT $${n + 1}`,
@@ -138,7 +141,7 @@ async function readRows<R extends Record<string, unknown>>(db: Queryable, query:
 
 function stripKeys<R extends Record<string, unknown>>(row: R): R {
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) if (!/^_k\d+$/.test(key)) copy[key] = value;
+  for (const [key, value] of Object.entries(row)) if (!/^_[ko]\d+$/.test(key)) copy[key] = value;
   return copy as R;
 }
 

@@ -99,7 +99,7 @@ const toConflict = (row: ConflictRow): Conflict => ({
 export async function listConflicts(db: Queryable, options: { kinds?: ConflictKind[]; limit?: number; offset?: number } = {}): Promise<Conflict[]> {
   const query = conflictsQuery(options.kinds ?? []);
   const { limit, offset } = pageOf(options);
-  const { rows } = await db.query<ConflictRow>(`SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY id DESC LIMIT $2 OFFSET $3`, [...query.params, limit, offset]);
+  const { rows } = await db.query<ConflictRow>(`SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY ledger_conflicts.id DESC LIMIT $2 OFFSET $3`, [...query.params, limit, offset]);
   return rows.map(toConflict);
 }
 

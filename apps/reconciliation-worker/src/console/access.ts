@@ -16,12 +16,16 @@ const MAX_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60_000;
 /** Sessions held at once: past it the oldest is dropped (its operator logs in again). */
 const MAX_SESSIONS = 10_000;
+/** Addresses whose failed logins are counted at once: past it the oldest record is dropped, so a flood from many addresses cannot fill the memory. */
+const MAX_FAILING_ADDRESSES = 10_000;
 const MAX_FORM_BYTES = 16 * 1024;
 
 export interface AccessOptions extends Partial<ConsoleAccessConfig> {
   metricsToken?: string | undefined;
   /** How long a wrong password waits before it is answered (default 1 s). */
   failedLoginDelayMs?: number;
+  /** Addresses whose failed logins are counted at once (default 10,000). */
+  maxFailingAddresses?: number;
 }
 
 /** Who is asking: a logged-in operator (id), or a client of this machine on a console without login (id null). */
@@ -108,6 +112,7 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
   const machineSession: Session = { id: null, csrf: token() };
   const verifyMetrics = options.metricsToken ? createCoreWebhookVerifier([options.metricsToken]) : undefined;
   const delayMs = options.failedLoginDelayMs ?? 1_000;
+  const maxFailingAddresses = options.maxFailingAddresses ?? MAX_FAILING_ADDRESSES;
   const nowMs = () => now().getTime();
   const sessionMinutes = options.sessionMinutes ?? 480;
 
@@ -170,6 +175,7 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
       });
     }
     if (options.password === undefined || !constantTimeEqual(form.get('password') ?? '', options.password)) {
+      if (!current && failures.size >= maxFailingAddresses) failures.delete(failures.keys().next().value!);
       failures.set(client, { count: (current?.count ?? 0) + 1, since: current?.since ?? at });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       const csrf = token();

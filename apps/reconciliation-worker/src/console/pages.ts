@@ -1,7 +1,8 @@
 // The console's pages, server-rendered (no script): the overview (summary cards, charts, the
 // daily figures, volumes by outcome, receivables by age, the first rows of every list) and a page
 // per list (items, volumes, receivables, conflicts, parked events, drift, report lines and files),
-// each with its count, sortable headers, previous/next links and exports; and a page per stored event.
+// each with its count, sortable headers, previous/next links and exports; and a page per stored event (its payload with card data and secrets redacted).
+import { redactBody } from '@paykit/runtime';
 import {
   CONFLICT_KINDS, ITEM_STATES, OUTCOMES, PRODUCTS,
   type Conflict, type DriftRecord, type OpenReceivable, type Page, type ParkedEvent, type ReceivableAgeBucket, type ReconItem, type ReportFile, type ReportMatch, type StoredEvent, type VolumeRow,
@@ -261,7 +262,7 @@ ${table(['field', 'value'], [
       [td('received at'), td(event.receivedAt.toISOString())], [td('gateway outcome'), td(`${event.outcome} (${event.answerStatus})${event.reason ? `: ${event.reason}` : ''}`)],
       [td('deliveries'), n(event.deliveries)], [td('drift'), td(event.drift.map((d) => `${d.path}: ${d.kind}`).join('; '))],
     ])}
-<h2>Payload</h2><pre>${esc(JSON.stringify(event.payload, null, 2))}</pre>`,
+<h2>Payload</h2><pre>${esc(JSON.stringify(redactBody(event.payload), null, 2))}</pre>`,
   );
 }
 

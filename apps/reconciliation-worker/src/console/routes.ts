@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import {
   allConflicts, allDrift, allItems, allParked, allReceivables, allReportMatches, CONFLICT_KINDS, conflictCounts, pageConflicts, pageDrift, pageItems, pageParked,
-  pageReceivables, pageReportFiles, pageReportMatches, RECEIVABLE_AGES, receivablesByAge, reconciliationSummary, volumesByOutcome, type Database,
+  pageReceivables, pageReportFiles, pageReportMatches, RECEIVABLE_AGES, receivablesByAge, reconciliationSummary, volumesByOutcome, type Database, type Queryable,
 } from '@paykit/store';
 import { driftRow, loadConsole } from './data.ts';
 import { fromArray, mapRows, streamCsv, streamJson, type ExportRow } from './export.ts';
@@ -70,10 +70,13 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
   },
 };
 
+/** What an export reads with: the route's context, its store being the export's snapshot on PostgreSQL. */
+type ExportContext = Omit<RouteContext, 'db'> & { db: Queryable };
+
 interface ExportSource {
   /** The CSV header, in order (every row's keys). */
   columns: readonly string[];
-  rows(ctx: RouteContext, format: 'csv' | 'json'): Promise<AsyncIterable<ExportRow>> | AsyncIterable<ExportRow>;
+  rows(ctx: ExportContext, format: 'csv' | 'json'): Promise<AsyncIterable<ExportRow>> | AsyncIterable<ExportRow>;
 }
 
 const ITEM_COLUMNS = ['kind', 'id', 'product', 'day', 'at', 'amount', 'direction', 'status', 'trackingKey', 'account', 'state', 'outcome', 'fields', 'note', 'eventSeqs'];
@@ -128,8 +131,24 @@ export const EXPORTS: Record<string, ExportSource> = {
   },
 };
 
-/** Streams the export `name` as CSV or JSON. Filters are read (and a bad one refused with 400) before the first byte is written. */
+/**
+ * Streams the export `name` as CSV or JSON. Filters are read (and a bad one refused with 400) before
+ * the first byte is written. On PostgreSQL every batch is read from one snapshot (a read-only
+ * REPEATABLE READ transaction): a row updated meanwhile (its status, its state) would otherwise move
+ * across the batches' cursor in a list sorted by that column and be read twice or not at all. The
+ * server ends the snapshot of a client that stops reading (idle_in_transaction_session_timeout),
+ * cutting its download. PGlite has one connection, which a snapshot would take from the worker for
+ * the whole download: there the batches are read as the worker goes on.
+ */
 export async function serveExport(res: ServerResponse, name: string, format: 'csv' | 'json', ctx: RouteContext): Promise<void> {
+  if (ctx.db.kind !== 'postgres') return streamExport(res, name, format, ctx);
+  await ctx.db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    await streamExport(res, name, format, { ...ctx, db: tx });
+  });
+}
+
+async function streamExport(res: ServerResponse, name: string, format: 'csv' | 'json', ctx: ExportContext): Promise<void> {
   const source = EXPORTS[name]!;
   const rows = await source.rows(ctx, format);
   // The first row is read before the head is sent, so a bad sort or cursor is still a 400.

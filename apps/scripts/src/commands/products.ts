@@ -68,8 +68,8 @@ export async function instrumentsExport(ctx: Context, options: { format?: string
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const raw = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  // A leading = + - @ is neutralised so a spreadsheet never runs a field as a formula.
-  const text = /^[=+\-@]/.test(raw) && !/^-?\d+(\.\d+)?$/.test(raw) ? `'${raw}` : raw;
+  // A leading = + - @ (or their full-width forms), tab or carriage return is neutralised so a spreadsheet never runs a field as a formula.
+  const text = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(raw) && !/^-?\d+(\.\d+)?$/.test(raw) ? `'${raw}` : raw;
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
