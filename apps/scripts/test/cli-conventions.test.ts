@@ -64,6 +64,10 @@ describe('paykit conventions', () => {
     expectUsage(await paykit(['events', 'list', '--source', 'bank'], { GATEWAY_ADMIN_TOKEN: 'x'.repeat(32) }), /--source must be core, cash or direct_debit/);
     // A CLABE is account data: the message says what is wrong without repeating it.
     expect((await paykit(['trigger', 'money-in', '--clabe', '646180000000000013', '--amount', '10.00'])).stderr).not.toContain('646180000000000013');
+    // A URL's user:password is a credential: the message shows the URL without it.
+    const withPassword = await paykit(['events', 'replay', '1', '--to', 'ftp://ops:hunter2-secret@127.0.0.1/'], { GATEWAY_ADMIN_TOKEN: 'x'.repeat(32) });
+    expectUsage(withPassword, /--to must be an http\(s\) URL/);
+    expect(withPassword.stderr).not.toContain('hunter2-secret');
     const after = await sandbox.control.listDeliveries({ query: {} });
     expect(after.body).toEqual(before.body);
   }, 120_000);

@@ -44,7 +44,9 @@ export function flag<T>(schema: z.ZodType<T>, name: string, value: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues[0]?.message ?? 'is not valid';
-  const shown = NOT_REPEATED.has(schema) ? '' : ` (got "${value.length > 40 ? `${value.slice(0, 40)}…` : value}")`;
+  // A URL's user:password is a credential: the value is shown without it.
+  const safe = value.replace(/\/\/[^/?#\s]*@/, '//…@');
+  const shown = NOT_REPEATED.has(schema) ? '' : ` (got "${safe.length > 40 ? `${safe.slice(0, 40)}…` : safe}")`;
   throw new UsageError(`${name} ${message}${shown}.`);
 }
 
