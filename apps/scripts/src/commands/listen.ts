@@ -1,6 +1,9 @@
 // `paykit listen` (like `stripe listen`): the gateway's admin API polled with a cursor (the
 // highest seq printed), each new stored event printed once, oldest first. A repeated delivery of
 // an event already stored adds to its `deliveries` count and is not printed again. Ctrl-C exits 0.
+// On PostgreSQL a seq is drawn when a transaction inserts, not when it commits: an event may show
+// up after others with higher seqs. So each poll looks LOOKBACK seqs behind the cursor and prints
+// what it has not printed yet.
 import type { StoredEventView } from '@paykit/contracts';
 import * as z from 'zod';
 import type { Context } from '../cli/context.ts';
@@ -9,6 +12,8 @@ import { maskKnown } from '../cli/secrets.ts';
 import { admin, call, fail, redeliver, walkEvents, type Admin } from './events.ts';
 
 const DEFAULT_INTERVAL_MS = 500;
+/** How far behind the highest seq printed a late commit is still caught: a few concurrent group-commit batches, and one page of the admin API. */
+const LOOKBACK = 1_000n;
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' });
 
 /** Every event newer than `after`, oldest first. */
@@ -34,6 +39,9 @@ export async function listen(ctx: Context, options: { forwardTo?: string; interv
   const head = await call(a.url, () => a.client.listEvents({ headers: a.headers, query: { limit: 1 } }));
   if (head.status !== 200) fail(head);
   let cursor = BigInt(head.body.events[0]?.seq ?? '0');
+  // Seqs within LOOKBACK of the cursor already printed, or stored before `listen` started.
+  const seen = new Set<bigint>();
+  for (const event of await newerThan(a, filter, cursor - LOOKBACK)) seen.add(BigInt(event.seq));
 
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -46,11 +54,15 @@ export async function listen(ctx: Context, options: { forwardTo?: string; interv
   ctx.out.info(`Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`);
   try {
     while (!stopped) {
-      for (const event of await newerThan(a, filter, cursor)) {
+      for (const event of await newerThan(a, filter, cursor - LOOKBACK)) {
+        const seq = BigInt(event.seq);
+        if (seen.has(seq)) continue;
+        seen.add(seq);
         const forwarded = forwardTo === undefined ? undefined : await forward(ctx, a, event, forwardTo);
         process.stdout.write(`${maskKnown(ctx.out.json ? JSON.stringify({ ...summary(event), ...(forwarded && { forwarded }) }) : `${line(event)}${forwarded ? `  → ${forwarded.status ?? forwarded.error}` : ''}`)}\n`);
-        cursor = BigInt(event.seq);
+        if (seq > cursor) cursor = seq;
       }
+      for (const seq of seen) if (seq <= cursor - LOOKBACK) seen.delete(seq);
       await new Promise<void>((resolve) => {
         wake = resolve;
         setTimeout(resolve, interval);
