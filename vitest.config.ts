@@ -12,6 +12,9 @@ export default defineConfig({
     // asserted inside its test).
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two test files at a time on two cores: most of a file's time is spent waiting on the
+    // processes and servers it starts, not on its own CPU.
+    maxWorkers: 2,
     // The secret audit: everything tests write, and every failed test's error, is searched for
     // the configured secrets after the run; a secret anywhere fails it (tooling/testing).
     globalSetup: ['@paykit/testing/secret-audit'],
