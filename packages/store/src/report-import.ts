@@ -18,9 +18,14 @@ export interface ReportImportResult {
   eventSeq: string | null;
 }
 
-/** The SHA-256 of a report's text, as stored with its import (hex). */
+/**
+ * The SHA-256 of a report's text, as stored with its import (hex). The text is taken as the CSV
+ * reader takes it: a byte-order mark, CRLF line ends and trailing blank lines do not make it
+ * another report.
+ */
 export function reportContentHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  const canonical = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').replace(/\n*$/, '\n');
+  return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
 
 /**

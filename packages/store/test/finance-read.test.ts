@@ -127,9 +127,12 @@ for (const kind of testDatabases()) {
       expect(await importReport(opened.db, 'transactions_daily_20261110.csv', csv)).toMatchObject({ imported: true, lines: 1, duplicateOf: null });
       expect(await importReport(opened.db, 'copy-of-the-report.csv', csv)).toMatchObject({ imported: false, lines: 1, duplicateOf: 'transactions_daily_20261110.csv' });
       expect(await importReport(opened.db, 'copy-of-the-report.csv', csv)).toMatchObject({ imported: false, duplicateOf: 'transactions_daily_20261110.csv' });
+      // The same lines saved by another tool: a byte-order mark, CRLF line ends, no final newline.
+      const resaved = `\uFEFF${csv.replace(/\n/g, '\r\n').replace(/\r\n$/, '')}`;
+      expect(await importReport(opened.db, 'resaved.csv', resaved)).toMatchObject({ imported: false, lines: 1, duplicateOf: 'transactions_daily_20261110.csv' });
       expect(await reportMatches(opened.db)).toHaveLength(1);
       const files = await pageReportFiles(opened.db);
-      expect(files).toMatchObject({ total: 2, distinct: 1 });
+      expect(files).toMatchObject({ total: 3, distinct: 1 });
       expect(files.rows.find((f) => f.fileName === 'copy-of-the-report.csv')).toMatchObject({ duplicateOf: 'transactions_daily_20261110.csv' });
       // Two names of one content imported at once: one imports, the other names it.
       const twin = csv.replace('1000.01', '1000.03');
