@@ -1,5 +1,5 @@
 // Who may use the console, over a real socket: with CONSOLE_PASSWORD a login (wrong password
-// refused and slowed, five failures lock the address out for 15 minutes), a session cookie that is
+// refused and slowed, five failures lock the address out for 15 minutes), a login cookie that is
 // HttpOnly, SameSite=Strict and Secure behind https, that expires and logs out; without it, this
 // machine's clients only (a proxied request is refused with a page naming the variable). Every
 // POST needs the same origin and the form's CSRF token; /metrics a bearer token when one is set;
@@ -184,7 +184,7 @@ describe('console access', () => {
       // A form another site can send without a preflight: text/plain, multipart.
       expect((await post({}, 'text/plain', `csrf=${myCsrf}`)).status).toBe(403);
       expect((await post({}, 'multipart/form-data; boundary=x', `--x\r\ncontent-disposition: form-data; name="csrf"\r\n\r\n${myCsrf}\r\n--x--\r\n`)).status).toBe(403);
-      // And the same POST, url-encoded with this session's token, is taken.
+      // And the same POST, url-encoded with this login's token, is taken.
       expect((await post({ 'sec-fetch-site': 'same-origin' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(303);
     });
 

@@ -1,7 +1,7 @@
 // The console with a login, in headless chromium (browser.ts: a failure, not a skip, where the
 // browser is required): a wrong password refused and the right one let in; a form posted without
 // its CSRF token, and one posted by another site's page, refused with 403 while the console's own
-// button works; an export downloaded through the browser's session; the item list followed page
+// button works; an export downloaded through the browser's login; the item list followed page
 // by page over its rel="next" links until every seeded row was seen once; screenshots at 1280 px
 // and at a phone's 390 px, the first screenful of each (test/screenshots/, git-ignored).
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Who may use the console. With CONSOLE_PASSWORD: a login form, then a random session id in a
+// Who may use the console. With CONSOLE_PASSWORD: a login form, then a random login id in a
 // cookie (HttpOnly, SameSite=Strict, Secure over https) held in this process's memory until it
 // expires or its operator logs out. Without it: no login, and only this machine's clients are
 // answered (a request relayed by a proxy is not one of them). Every POST needs the same origin and
@@ -14,7 +14,7 @@ const LOGIN_COOKIE = 'paykit_console_login';
 /** Failed logins one address may make within FAILURE_WINDOW_MS before it is refused until the window ends. */
 const MAX_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60_000;
-/** Sessions held at once: past it the oldest is dropped (its operator logs in again). */
+/** Logins held at once: past it the oldest is dropped (its operator logs in again). */
 const MAX_SESSIONS = 10_000;
 /** Addresses whose failed logins are counted at once: past it the oldest record is dropped, so a flood from many addresses cannot fill the memory. */
 const MAX_FAILING_ADDRESSES = 10_000;
@@ -205,7 +205,7 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
     },
 
     /**
-     * The session of a request that may go on; undefined when this answered it (the login and
+     * The login of a request that may go on; undefined when this answered it (the login and
      * logout forms, a redirect to the login, a refusal). A POST that comes back has passed the
      * origin and CSRF checks.
      */
@@ -259,7 +259,7 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
     },
 
     /**
-     * A page as this session sees it: its CSRF token in every POST form (pages write their forms
+     * A page as this login sees it: its CSRF token in every POST form (pages write their forms
      * without it), and a logout button at the top when logged in.
      */
     decorate(html: string, session: Session): string {
