@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { createEventStore, reconcileOnce, registerReceivable, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { createHealth } from '../src/health.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
+import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const ACCOUNT = '646180000000000012';
 
@@ -26,7 +26,7 @@ function moneyIn(id: string, amount: string, idMsg = randomUUID()): NewEvent {
 
 describe('conflicts in the console', () => {
   let opened: OpenedTestDatabase;
-  let server: ConsoleServer;
+  let server: TestConsole;
   const credit = randomUUID();
   const redelivered = randomUUID();
 
@@ -42,15 +42,7 @@ describe('conflicts in the console', () => {
     await store.close();
     await reconcileOnce(opened.db);
     const health = createHealth(opened.db, undefined);
-    server = await startConsole({
-      db: opened.db,
-      port: 0,
-      host: '127.0.0.1',
-      staleAfterSeconds: 86_400,
-      now: () => new Date('2026-11-21T18:00:00Z'),
-      health,
-      metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
-    });
+    server = await startTestConsole(opened.db, { health, metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }) });
   }, 60_000);
 
   afterAll(async () => {
@@ -58,10 +50,7 @@ describe('conflicts in the console', () => {
     await opened?.drop();
   });
 
-  const get = async (path: string) => {
-    const response = await fetch(`${server.url}${path}`);
-    return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
-  };
+  const get = (path: string) => server.get(path);
 
   it('lists them on the overview with their count, and shows the credit as a conflict', async () => {
     const page = await get('/');

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { createEventStore, type DriftNote, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { createHealth } from '../src/health.ts';
+import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const EXTRA: DriftNote = { path: 'body.new_field', kind: 'extra-field', expected: 'absent: not in the schema', seen: 'string (20 chars)' };
 
@@ -23,7 +23,7 @@ function delivery(minute: number, drift: DriftNote[]): NewEvent {
 
 describe('drift in the console', () => {
   let opened: OpenedTestDatabase;
-  let server: ConsoleServer;
+  let server: TestConsole;
 
   beforeAll(async () => {
     opened = await testDatabases()[0]!.open();
@@ -31,7 +31,7 @@ describe('drift in the console', () => {
     for (let i = 0; i < 14; i++) await store.append(delivery(i, [EXTRA]));
     await store.append(delivery(20, []));
     await store.close();
-    server = await startConsole({ db: opened.db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-21T18:00:00Z'), health: createHealth(opened.db, undefined) });
+    server = await startTestConsole(opened.db, { health: createHealth(opened.db, undefined) });
   }, 60_000);
 
   afterAll(async () => {
@@ -39,10 +39,7 @@ describe('drift in the console', () => {
     await opened?.drop();
   });
 
-  const get = async (path: string) => {
-    const response = await fetch(`${server.url}${path}`);
-    return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
-  };
+  const get = (path: string) => server.get(path);
 
   it('shows one record for one field seen in 14 deliveries, with its count', async () => {
     const page = await get('/');

@@ -4,7 +4,7 @@
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const PAN = '4111111111111111';
 
@@ -23,7 +23,7 @@ function cardEvent(): NewEvent {
 for (const kind of testDatabases()) {
   describe(`the console's event page on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
-    let server: ConsoleServer;
+    let server: TestConsole;
     let seq: string;
 
     beforeAll(async () => {
@@ -31,7 +31,7 @@ for (const kind of testDatabases()) {
       const store = createEventStore(opened.db);
       ({ seq } = await store.append(cardEvent()));
       await store.close();
-      server = await startConsole({ db: opened.db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-21T18:00:00Z') });
+      server = await startTestConsole(opened.db);
     });
 
     afterAll(async () => {

@@ -7,7 +7,7 @@
 import { StoreUnavailableError, type Database, type Queryable } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const N = 2_500;
 
@@ -33,7 +33,7 @@ function aroundSecondBatch(db: Database, before: () => Promise<void>): Database 
 for (const kind of testDatabases()) {
   describe(`a console export across batches on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
-    const servers: ConsoleServer[] = [];
+    const servers: TestConsole[] = [];
 
     beforeAll(async () => {
       opened = await kind.open();
@@ -46,7 +46,7 @@ for (const kind of testDatabases()) {
     });
 
     const serve = async (db: Database) => {
-      const server = await startConsole({ db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-21T18:00:00Z') });
+      const server = await startTestConsole(db);
       servers.push(server);
       return server;
     };

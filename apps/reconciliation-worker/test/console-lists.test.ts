@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createEventStore, formatReportCsv, importReport, reconcileOnce, recordOutbound, registerReceivable, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const N = 1200;
 const ACCOUNT = '646180000000000012';
@@ -31,7 +31,7 @@ function refusedCredit(id: string): NewEvent {
 for (const kind of testDatabases()) {
   describe(`the console's lists and exports on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
-    let server: ConsoleServer;
+    let server: TestConsole;
     const ids = new Set<string>();
     let settledCents = 0n;
     let rejectedCents = 0n;
@@ -62,7 +62,7 @@ for (const kind of testDatabases()) {
       for (const [id, dueDate, concept] of [['INV-1', '2026-11-25', 'not yet'], ['INV-2', '2026-11-18', '=HYPERLINK("http://evil.example")'], ['INV-3', '2026-09-01', '@SUM(A1)']] as const) {
         await registerReceivable(opened.db, { id, beneficiaryAccount: ACCOUNT, amount: '13065.50', dueDate, concept });
       }
-      server = await startConsole({ db: opened.db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-21T18:00:00Z') });
+      server = await startTestConsole(opened.db);
     }, 180_000);
 
     afterAll(async () => {
@@ -70,10 +70,7 @@ for (const kind of testDatabases()) {
       await opened?.drop();
     });
 
-    const get = async (path: string) => {
-      const response = await fetch(new URL(path, server.url));
-      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
-    };
+    const get = (path: string) => server.get(path);
     const unescape = (href: string) => href.replace(/&amp;/g, '&');
     const rel = (html: string, name: 'next' | 'prev') => {
       const found = [...html.matchAll(new RegExp(`<a rel="${name}" href="([^"]+)"`, 'g'))];
