@@ -98,6 +98,16 @@ function boundaries(root) {
         to: { path: '^apps/', pathNot: '^apps/$1/' },
       },
       {
+        name: 'no-relative-import-into-another-package',
+        comment:
+          "A relative path into another package's folder skips its package.json: its exports (what it " +
+          'offers), its declared dependencies and its place in turbo\'s graph. Import it by name, from an ' +
+          'entry point it exports (apps are covered by no-app-imports-app).',
+        severity: 'error',
+        from: { path: '^(packages|apps|tooling)/([^/]+)/' },
+        to: { dependencyTypes: ['local'], path: '^(packages|tooling)/', pathNot: '^$1/$2/' },
+      },
+      {
         name: 'generated-imports-no-hand-written',
         comment:
           "A client's generated code (src/generated/) imports only generated code and the shared runtime: " +
