@@ -55,14 +55,14 @@ let stopping = false;
 const stopAll = async () => {
   stopping = true;
   // The worker and the gateway first (they use the store), the sandbox last.
-  for (const name of ['console', 'gateway', 'sandbox']) await children.get(name)?.stop();
+  for (const name of ['worker', 'gateway', 'sandbox']) await children.get(name)?.stop();
   await opened.db?.close();
   await opened.store?.close();
   await new Promise((resolve) => log.end(resolve));
 };
 const fail = async (error: unknown): Promise<never> => {
   if (error instanceof ChildFailedError) {
-    console.error(`\n✖ the ${error.app === 'console' ? 'reconciliation worker' : error.app} (${error.app}) ${error.message.slice(error.app.length + 1)}. Its last lines (all of them in ${shownLog}):`);
+    console.error(`\n✖ the ${error.app === 'worker' ? 'reconciliation worker' : error.app} ${error.message.slice(error.app.length + 1)}. Its last lines (all of them in ${shownLog}):`);
     for (const line of error.lastLines) console.error(`    ${line}`);
     if (error.lastLines.some((line) => /EADDRINUSE/.test(line))) console.error(`  Its port is taken: stop the other process or pick another port (pnpm start --help).`);
   } else {
@@ -78,6 +78,8 @@ const onSignal = () => {
 };
 process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
+// Anything unexpected still stops the children and drops a throwaway store before exiting 1.
+process.once('uncaughtException', (error) => void fail(error));
 
 /** Starts a child and watches it: one that dies while it should be running fails the run. */
 const start = async (spec: ChildSpec): Promise<ChildApp> => {
@@ -126,7 +128,7 @@ const client = seed.core.clients[0]!;
 const staging = client.credentials.find((c) => c.environment === 'staging')!;
 // The worker fetches the report files the sandbox announces (the three-way match's third leg) as the seed's first client.
 const worker = await start({
-  name: 'console',
+  name: 'worker',
   entry: 'apps/reconciliation-worker/src/main.ts',
   env: {
     WORKER_PORT: String(options.consolePort),

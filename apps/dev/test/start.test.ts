@@ -122,7 +122,7 @@ describe('pnpm start', () => {
     // The gateway refuses its configuration (exit 2) after the sandbox is up.
     const run = await start(['--once', '--port', '0'], { GATEWAY_UNKNOWN_ACCOUNT: 'sometimes' }, 300_000);
     expect(run.code, run.stdout.slice(-2000)).toBe(1);
-    expect(run.stderr).toMatch(/✖ the gateway \(gateway\) exited with code 2\. Its last lines \(all of them in \S+start-\S+\.log\):/);
+    expect(run.stderr).toMatch(/✖ the gateway exited with code 2\. Its last lines \(all of them in \S+start-\S+\.log\):/);
     expect(run.stderr).toContain('GATEWAY_UNKNOWN_ACCOUNT must be');
     // The sandbox it had started is stopped: its port answers nothing.
     const sandboxUrl = /sandbox on (http:\/\/\S+)/.exec(run.stdout)![1]!;
@@ -139,7 +139,7 @@ describe('pnpm start', () => {
     // A child killed while everything runs: the run names it and exits 1, and stops the others.
     const died = await startUntil(['--port', '0'], {}, /Ctrl-C stops everything/, (_pid, children) => process.kill(childRunning(children, 'reconciliation-worker'), 'SIGKILL'));
     expect(died.code, died.stdout.slice(-2000)).toBe(1);
-    expect(died.stderr).toMatch(/✖ the reconciliation worker \(console\) stopped: SIGKILL\. Its last lines/);
+    expect(died.stderr).toMatch(/✖ the reconciliation worker stopped: SIGKILL\. Its last lines/);
     expect(died.children.filter(alive)).toEqual([]);
   }, 700_000);
 });
