@@ -92,8 +92,9 @@ const start = async (spec: ChildSpec): Promise<ChildApp> => {
 };
 
 console.log('\n▶ Start the sandbox');
-// No random seed: each start draws its own, so no id of this run repeats one the store already holds.
-const sandbox = await start({ name: 'sandbox', entry: 'apps/sandbox/src/main.ts', env: { SANDBOX_PORT: String(options.port) } });
+// Outbound SPEI transfers settle only when the scenario says so (not 10 s later on their own). No
+// random seed: each start draws its own, so no id of this run repeats one the store already holds.
+const sandbox = await start({ name: 'sandbox', entry: 'apps/sandbox/src/main.ts', env: { SANDBOX_PORT: String(options.port), SANDBOX_SPEI_SETTLE_AFTER: 'off' } });
 console.log(`  sandbox on ${sandbox.url} (control API ${sandbox.url}/_sandbox)`);
 const seed = ok<Seed>(await initClient(sandboxControl, { baseUrl: sandbox.url }).getSeed(), 'seed');
 
