@@ -28,6 +28,8 @@ export interface WorkerConfig {
   console: ConsoleAccessConfig;
   /** /metrics answers only `Authorization: Bearer <token>`; undefined: /metrics is open. */
   metricsToken: string | undefined;
+  /** The lowest level logged (WORKER_LOG_LEVEL, default info). */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
 /** Who may use the console (console/access.ts). */
@@ -121,6 +123,9 @@ const Env = z.object({
     .refine((value) => value === undefined || value === '' || value.length >= MIN_PASSWORD_LENGTH, {
       error: (issue) => `CONSOLE_PASSWORD is ${String(issue.input).length} characters; use at least ${MIN_PASSWORD_LENGTH} (e.g. openssl rand -base64 18)`,
     }),
+  WORKER_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'WORKER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' })
+    .default('info'),
   CONSOLE_SESSION_MINUTES: whole('CONSOLE_SESSION_MINUTES', 480, 1, 10_080),
   CONSOLE_SECURE_COOKIE: z.enum(['auto', 'on'], { message: 'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)' }).default('auto'),
   METRICS_TOKEN: z
@@ -190,5 +195,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reports,
     console: { password, sessionMinutes: e.CONSOLE_SESSION_MINUTES, secureCookie: e.CONSOLE_SECURE_COOKIE },
     metricsToken: e.METRICS_TOKEN?.trim() || undefined,
+    logLevel: e.WORKER_LOG_LEVEL,
   };
 }

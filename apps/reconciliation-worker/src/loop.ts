@@ -22,7 +22,15 @@ export interface ApplyLoop {
 
 export function startApplyLoop(
   db: Database,
-  options: { batchSize: number; pollMs: number; leaseSeconds: number; onError?: (error: unknown) => void; now?: () => Date },
+  options: {
+    batchSize: number;
+    pollMs: number;
+    leaseSeconds: number;
+    onError?: (error: unknown) => void;
+    /** After each round that succeeded: its counts and how long it took. */
+    onRound?: (round: ReconcileResult & { ms: number }) => void;
+    now?: () => Date;
+  },
 ): ApplyLoop {
   const now = options.now ?? (() => new Date());
   const controller = new AbortController();
@@ -47,6 +55,7 @@ export function startApplyLoop(
         lastError = null;
         lastSuccessAt = lastAttemptAt = now();
         caughtUp = round.batches < 20;
+        options.onRound?.({ ...round, ms: Math.round(performance.now() - roundStartedAt) });
         if (!caughtUp) continue;
       } catch (error) {
         caughtUp = false;

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `pnpm --filter @paykit/reconciliation-worker start`: applies stored events continuously and
-// serves the console on WORKER_PORT (4030). Prints `listening on <url>` once the console is up.
+// serves the console on WORKER_PORT (4030). Prints `listening on <url>` once the console is up,
+// then logs with pino (one JSON line each, logging.ts): each round's counts, report files, errors.
 import { ConfigError, loadConfig } from './config.ts';
+import { createLogger, loggedEvents } from './logging.ts';
 import { startWorker } from './worker.ts';
 
 /**
@@ -22,13 +24,9 @@ try {
 }
 
 try {
-  const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-  const worker = await startWorker(config, {
-    onError: (error) => console.error(`reconcile round failed (retrying): ${message(error)}`),
-    onReportError: (fileName, error) => console.error(`report ${fileName} not imported yet (retrying later): ${message(error)}`),
-    onReportImported: (fileName, lines) => console.log(`report ${fileName} imported (${lines} lines)`),
-    onReportDuplicate: (fileName, original) => console.log(`report ${fileName} already imported as ${original} (same content): its lines are not counted again`),
-  });
+  const logger = createLogger(config);
+  const worker = await startWorker(config, loggedEvents(logger));
+  logger.info({ url: worker.url, store: worker.database.kind, apply: config.apply, reports: worker.reports !== undefined, pollMs: config.pollMs, batchSize: config.batchSize, consoleLogin: config.console.password !== undefined, metricsToken: config.metricsToken !== undefined }, 'started');
   // The kind of store only: its description names the database's user, host and name.
   console.log(`listening on ${worker.url} (store: ${worker.database.kind})`);
   console.log(
@@ -44,9 +42,10 @@ try {
         : 'report files: not fetched (WORKER_APPLY=off)',
   );
   let stopping = false;
-  const stop = () => {
+  const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    logger.info({ signal }, 'stopping');
     setTimeout(() => {
       console.error(`The worker did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now (the batch in flight is rolled back and claimed again)`);
       process.exit(1);
@@ -59,8 +58,8 @@ try {
       },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 } catch (error) {
   console.error(`The reconciliation worker could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

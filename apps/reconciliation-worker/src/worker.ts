@@ -2,7 +2,7 @@
 // from the platform (when core credentials are configured) and the console.
 import path from 'node:path';
 import { createCoreClient } from '@paykit/core-client';
-import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
+import { migrate, openDatabase, withLongStatements, type Database, type ReconcileResult } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
 import { createHealth } from './health.ts';
@@ -24,6 +24,8 @@ export interface Worker {
 export interface WorkerOptions {
   database?: Database;
   onError?: (error: unknown) => void;
+  /** After each apply round that succeeded: its counts and how long it took. */
+  onRound?: (round: ReconcileResult & { ms: number }) => void;
   /** A report file that could not be fetched or imported (it is tried again later). */
   onReportError?: (fileName: string, error: unknown) => void;
   onReportImported?: (fileName: string, lines: number) => void;
@@ -45,7 +47,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
   try {
     // Not under the deadline of a batch's statements: a migration may rewrite a large table.
     await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long));
-    if (config.apply) loop = startApplyLoop(db, { batchSize: config.batchSize, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, onError: options.onError });
+    if (config.apply) loop = startApplyLoop(db, { batchSize: config.batchSize, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, onError: options.onError, onRound: options.onRound });
     if (config.apply && config.reports) {
       const { core, pollMs, timeoutMs, maxBytes, retryMaxMs } = config.reports;
       const client = createCoreClient({ ...core, timeoutMs });

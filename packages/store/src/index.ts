@@ -51,3 +51,4 @@ export type { ReportFile, ReportImportResult, ReportMatch } from './report-impor
 export { allDrift, DRIFT_SORTS, listDrift, pageDrift, pathToPointer } from './drift-read.ts';
 export type { DriftFilter, DriftRecord } from './drift-read.ts';
 export { withTimeout } from './timeout.ts';
+export { acquireDataDirLock } from './data-dir-lock.ts';

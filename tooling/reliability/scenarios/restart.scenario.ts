@@ -27,7 +27,7 @@ interface Run {
 function startOnce(env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--conditions=@paykit/source', 'scripts/start.ts', '--once', '--persist', '--port', '0'], {
+    const child = spawn(process.execPath, ['--conditions=@paykit/source', 'apps/dev/src/main.ts', '--once', '--persist', '--port', '0'], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

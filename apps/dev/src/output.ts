@@ -1,0 +1,57 @@
+// What `pnpm start` prints: each step and check as it settles (✓/✖ and a detail), the
+// reconciliation summary, and the closing count. Every result also goes to the log file.
+import type { WriteStream } from 'node:fs';
+import { formatMoney } from '@paykit/runtime';
+import type { SummaryRow } from '@paykit/store';
+
+export interface Result {
+  step: string;
+  ok: boolean;
+  detail: string;
+}
+
+export class Results {
+  readonly all: Result[] = [];
+  readonly #log: WriteStream;
+  constructor(log: WriteStream) {
+    this.#log = log;
+  }
+
+  /** Runs one step; a thrown error is its failure (paykit errors never carry a secret; their messages say what to check). */
+  async check(name: string, run: () => Promise<string>): Promise<void> {
+    if (process.stdout.isTTY) process.stdout.write(`  … ${name}\r`);
+    try {
+      this.all.push({ step: name, ok: true, detail: await run() });
+    } catch (error) {
+      this.all.push({ step: name, ok: false, detail: error instanceof Error ? error.message : String(error) });
+    }
+    const last = this.all.at(-1)!;
+    console.log(`  ${last.ok ? '✓' : '✖'} ${name}  ${last.detail}`);
+    this.#log.write(`dev | ${JSON.stringify({ time: Date.now(), msg: 'scenario step', step: name, ok: last.ok, detail: last.detail })}\n`);
+  }
+
+  /** A result found without a step of its own (printed by the caller). */
+  add(result: Result): void {
+    this.all.push(result);
+    this.#log.write(`dev | ${JSON.stringify({ time: Date.now(), msg: 'check', ...result })}\n`);
+  }
+
+  get failed(): number {
+    return this.all.filter((r) => !r.ok).length;
+  }
+}
+
+export function printSummary(summary: SummaryRow[]): void {
+  console.log('\n  reconciliation summary (day, product: matched / pending / stale / mismatched / orphan / refunded of total, match rate)');
+  for (const row of summary) {
+    const s = row.states;
+    console.log(
+      `  ${row.day} ${row.product.padEnd(17)} ${s.matched.count} / ${s.pending.count} / ${s.stale.count} / ${s.mismatched.count} / ${s.orphan.count} / ${s.refunded.count} of ${row.total.count} (${formatMoney(row.total.amount, 'MXN')}), ${row.matchRate === null ? '—' : `${Math.round(row.matchRate * 100)}%`}`,
+    );
+  }
+}
+
+export function printOutcome(results: Results, logFile: string): void {
+  const failed = results.failed;
+  console.log(failed === 0 ? `\nAll ${results.all.length} steps and checks passed.` : `\n${failed} of ${results.all.length} steps and checks failed (details above and in ${logFile}).`);
+}
