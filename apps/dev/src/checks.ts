@@ -1,7 +1,8 @@
 // What the scenario expects, checked in the shared store: every event it caused stored by the
 // gateway (with its outcome), and every reconciliation item in the state it should end in. Only
 // what the store gained during this run counts: an earlier run's events cannot stand in for this one's.
-import { listItems, reconcileOnce, reportMatches, type Database, type EventListFilter, type EventStore, type ReconItem, type StoredEvent } from '@paykit/store';
+import { listItems, reconcileOnce, reportMatches, type ReconItem } from '@paykit/ledger';
+import type { Database, EventListFilter, EventStore, StoredEvent } from '@paykit/store';
 import type { Results } from './output.ts';
 
 /** An event the gateway should have stored once deliveries settle. */

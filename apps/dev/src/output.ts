@@ -2,7 +2,7 @@
 // reconciliation summary, and the closing count. Every result also goes to the log file.
 import type { WriteStream } from 'node:fs';
 import { formatMoney } from '@paykit/runtime';
-import type { SummaryRow } from '@paykit/store';
+import type { SummaryRow } from '@paykit/ledger';
 
 export interface Result {
   step: string;

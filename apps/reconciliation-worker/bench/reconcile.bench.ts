@@ -9,7 +9,7 @@
 //   DATABASE_URL (admin connection that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres),
 //   BENCH_SIZES (10000,100000,1000000), BENCH_NAIVE_EVENTS (10000), BENCH_BATCH_SIZE (the worker's WORKER_BATCH_SIZE default, 5000)
 import { recordResult } from '@paykit/bench';
-import { reconcileOnce } from '@paykit/store';
+import { reconcileOnce } from '@paykit/ledger';
 import { loadConfig } from '../src/config.ts';
 import { createBenchDatabase, DEFAULT_ADMIN_URL, describeDatabaseUrl, type BenchDatabase } from './reconcile/databases.ts';
 import { fingerprintDifferences, ledgerFingerprint, type Fingerprint } from './reconcile/fingerprint.ts';

@@ -6,7 +6,9 @@
 //   summary [--from DAY] [--to DAY]
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { allParked, importReport, migrate, openDatabase, reconcileOnce, reconciliationSummary, ReportFormatError, retryParked, StoreInputError, withLongStatements } from '@paykit/store';
+import { ReportFormatError } from '@paykit/contracts';
+import { allParked, importReport, reconcileOnce, reconciliationSummary, retryParked } from '@paykit/ledger';
+import { migrate, openDatabase, StoreInputError, withLongStatements } from '@paykit/store';
 import { ConfigError, loadConfig } from './config.ts';
 
 const USAGE = 'usage: paykit-reconcile run --once | reports import FILE | parked list | parked retry [SEQ...] | summary [--from YYYY-MM-DD] [--to YYYY-MM-DD]';

@@ -1,7 +1,7 @@
 // The worker's configuration, read from environment variables at start-up: every bad value is
 // named with what to set instead, all at once. DATABASE_URL (it may hold a password), CONSOLE_PASSWORD
 // and METRICS_TOKEN are never repeated.
-import { DEFAULT_BATCH_SIZE } from '@paykit/store';
+import { DEFAULT_BATCH_SIZE } from '@paykit/ledger';
 import * as z from 'zod';
 
 export interface WorkerConfig {

@@ -1,7 +1,8 @@
 // What the worker's /healthz says: the truth about its progress and its store, read fresh: how
 // many events wait, whether the last round failed, whether it is caught up (never while events
 // wait), and the connections in use. It never names the database (user, host, name, address).
-import { conflictCounts, withTimeout, type ConnectionStats, type Database } from '@paykit/store';
+import { conflictCounts } from '@paykit/ledger';
+import { withTimeout, type ConnectionStats, type Database } from '@paykit/store';
 import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop } from './loop.ts';
 
 /** The longest /healthz waits for the count before it says the store does not answer. */

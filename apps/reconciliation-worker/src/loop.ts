@@ -2,7 +2,8 @@
 // full). Several workers may run it against one PostgreSQL: claims never overlap. A round that
 // fails (the database unreachable, or a connection frozen past its statement deadline) is tried
 // again after `pollMs`, on a fresh connection: the worker resumes by itself once the database answers.
-import { reconcileOnce, type Database, type ReconcileResult } from '@paykit/store';
+import { reconcileOnce, type ReconcileResult } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 
 export interface ApplyLoop {
   /** Totals since start. */

@@ -2,7 +2,8 @@
 // applied and parked, what waits, whether its last round failed, and the conflicts the ledger holds
 // by kind (the figure finance and ops alert on: a conflicting fact is money the platform says
 // twice, differently). Labels carry kinds only: never an id, an account or an amount.
-import { conflictCounts, type Database } from '@paykit/store';
+import { conflictCounts } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { withinProbeDeadline, type WorkerHealth } from './health.ts';
 

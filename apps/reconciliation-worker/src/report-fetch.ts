@@ -4,7 +4,8 @@
 // is down, a file not ready yet or a bad file is tried again later with a growing delay, and
 // nothing else waits on it (events are never parked for a report). Importing is idempotent (the
 // store keeps one import per file name), so two workers fetching the same file import it once.
-import { importReport, type Database } from '@paykit/store';
+import { importReport } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 
 export type ReportType = 'DAILY' | 'MONTHLY' | 'DAILY_ACCOUNT_STATEMENT' | 'MONTHLY_ACCOUNT_STATEMENT';
 

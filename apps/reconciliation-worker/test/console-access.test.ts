@@ -6,7 +6,8 @@
 // /healthz stays open. The configuration refuses a non-loopback bind without a password.
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { createEventStore, listParked, reconcileOnce } from '@paykit/store';
+import { listParked, reconcileOnce } from '@paykit/ledger';
+import { createEventStore } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,8 @@
 // (narrowed by kind), exported as CSV and JSON, counted in /healthz, and the credit reads
 // "conflict" in the items, never "matched".
 import { randomUUID } from 'node:crypto';
-import { createEventStore, reconcileOnce, registerReceivable, type NewEvent } from '@paykit/store';
+import { reconcileOnce, registerReceivable } from '@paykit/ledger';
+import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';

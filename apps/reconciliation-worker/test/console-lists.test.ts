@@ -5,7 +5,9 @@
 // settled volume), receivables by age on the console's fake "now", a report imported twice under two
 // names listed once. Amounts read "MXN 1,234.56"; a formula in a cell is neutralised in the CSV.
 import { randomUUID } from 'node:crypto';
-import { createEventStore, formatReportCsv, importReport, reconcileOnce, recordOutbound, registerReceivable, type NewEvent } from '@paykit/store';
+import { formatReportCsv } from '@paykit/contracts';
+import { importReport, reconcileOnce, recordOutbound, registerReceivable } from '@paykit/ledger';
+import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from './test-console.ts';

@@ -2,7 +2,8 @@
 // day's file again as the next day's): the worker imports the first, recognises the second by its content, says
 // which file it repeats, and counts its lines once. The sandbox never serves one content under two
 // names, so the source here is a stand-in that does (the download and fetch of the core client).
-import { formatReportCsv, reportMatches } from '@paykit/store';
+import { formatReportCsv } from '@paykit/contracts';
+import { reportMatches } from '@paykit/ledger';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReportFetcher, type ReportSource } from '../src/report-fetch.ts';

@@ -5,7 +5,8 @@
 // file is imported once however often it is fetched, and the configuration names what is missing.
 import { createServer } from 'node:net';
 import { createCoreClient } from '@paykit/core-client';
-import { createTransactionRecorder, reconcileOnce, reportMatches, type Database } from '@paykit/store';
+import { createTransactionRecorder, reconcileOnce, reportMatches } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createReportFetcher, operationDateOf, type ReportFetchOptions } from '../src/report-fetch.ts';

@@ -2,9 +2,9 @@
 // gateway (its own process) and serves the file; the file imports cleanly and each of its lines
 // matches three ways — our record, the platform's events, the report — once the worker has applied
 // what the gateway stored.
-import {
-  createTransactionRecorder, importReport, parseReportCsv, reconcileOnce, registerReceivable, reportMatches, type Database, type ReportImportResult,
-} from '@paykit/store';
+import { parseReportCsv } from '@paykit/contracts';
+import { createTransactionRecorder, importReport, reconcileOnce, registerReceivable, reportMatches, type ReportImportResult } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_CLABE, runFlows, startPipeline, type Pipeline } from './pipeline.ts';
 

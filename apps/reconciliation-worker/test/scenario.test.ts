@@ -4,9 +4,8 @@
 // refunded; every delivery duplicated and reordered — then the worker applies what the gateway
 // stored and every item ends in exactly the expected state. The console is then opened in
 // headless Chromium and its numbers must equal the summary.
-import {
-  createTransactionRecorder, listItems, reconcileOnce, reconciliationSummary, registerReceivable, type Database, type ReconItem,
-} from '@paykit/store';
+import { createTransactionRecorder, listItems, reconcileOnce, reconciliationSummary, registerReceivable, type ReconItem } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { describeInBrowser, launchChromium } from './browser.ts';

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { zDownloadReportFileResponse, zMoneyInEvent, zStatusUpdateEvent } from '@paykit/core-client/zod';
-import { parseReportCsv } from '@paykit/store';
+import { parseReportCsv } from '@paykit/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../src/index.ts';
 import { ACME, bootCore, CLIENT, deliveriesAt, expectCoreError, OTHER_CLIENT, OTHER_KEY, OTHER_SECRET, addOtherClient, SUPPLIER_BBVA, tokenFor, transferBody, type CoreHarness } from './core-helpers.ts';

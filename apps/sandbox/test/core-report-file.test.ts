@@ -1,7 +1,8 @@
-// GET /_sandbox/core/reports/:fileName: the file a REPORT event announces, in the CSV format
-// @paykit/store imports (parsed here with its own parser), listing the client's transactions of
-// the report's period as the sandbox holds them; 404 for a name no REPORT carried.
-import { parseReportCsv, REPORT_CSV_HEADER } from '@paykit/store';
+// GET /_sandbox/core/reports/:fileName: the file a REPORT event announces, in the CSV format the
+// ledger imports (parsed here with @paykit/contracts' parser, the ledger's own), listing the
+// client's transactions of the report's period as the sandbox holds them; 404 for a name no
+// REPORT carried.
+import { parseReportCsv, REPORT_CSV_HEADER } from '@paykit/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BODEGA, BODEGA_ACCOUNT, bootCore, CLIENT, JUAN, SUPPLIER_BBVA, tokenFor, transferBody, type CoreHarness } from './core-helpers.ts';
 import { call } from './helpers.ts';

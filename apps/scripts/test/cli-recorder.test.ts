@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDatabase, listItems, type ReconItem } from '@paykit/store';
+import { listItems, type ReconItem } from '@paykit/ledger';
+import { openDatabase } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 import { startAppProcess } from '@paykit/testing/app-process';
 import { freePort } from '@paykit/testing/ports';

@@ -6,7 +6,7 @@
 // refused — unless the operator says so (GATEWAY_UNKNOWN_ACCOUNT=reject), and even then never
 // because of how the account is written.
 import { randomUUID } from 'node:crypto';
-import { reconcileOnce } from '@paykit/store';
+import { reconcileOnce } from '@paykit/ledger';
 import { describe, expect, it } from 'vitest';
 import { CLABES, bearer, databaseKinds, gatewayForSuite, post, type TestGateway } from './helpers.ts';
 import { documentedEvents, type DocumentedEvent } from './documented-fixtures.ts';

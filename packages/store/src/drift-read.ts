@@ -6,7 +6,7 @@
 import type { Queryable } from './database.ts';
 import type { EventSource } from './events.ts';
 import { allRows, keysetPage, pickOrder, type KeyColumn, type KeysetQuery, type Page, type PageRequest } from './keyset.ts';
-import { pageOf } from './reconcile-read.ts';
+import { pageOf } from './keyset.ts';
 import { StoreInputError } from './errors.ts';
 
 export interface DriftRecord {

@@ -57,6 +57,15 @@ export interface PageWithTotals<T> extends Page<T> {
   totals: Record<string, string>;
 }
 
+/** A page of a list: limit (default 200, 1 to 10,000) and offset (default 0), checked. */
+export function pageOf(options: { limit?: number; offset?: number }): { limit: number; offset: number } {
+  const limit = options.limit ?? 200;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');
+  const offset = options.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new StoreInputError('offset must be a whole number, 0 or more');
+  return { limit, offset };
+}
+
 export function pageLimit(limit: number | undefined): number {
   const value = limit ?? 100;
   if (!Number.isInteger(value) || value < 1 || value > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');

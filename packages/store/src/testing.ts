@@ -3,6 +3,8 @@
 //   for (const kind of testDatabases()) describe(kind.name, () => { … kind.open() … drop() … });
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from './database.ts';
+import { createEventStore } from './events.ts';
+import type { EventStore } from './events.ts';
 import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
 import { parseDatabaseUrl } from './database-url.ts';
@@ -38,6 +40,35 @@ async function openPgliteForTest(options: TestDatabaseOpenOptions = {}): Promise
   const drop = (): Promise<void> => db.close();
   await prepare(db, options, drop);
   return { db, drop };
+}
+
+export interface StoreSuite {
+  opened: OpenedTestDatabase;
+  store: EventStore;
+}
+
+/** The test framework's block hooks (vitest's or node:test's `before`/`after` under these names). */
+export interface SuiteHooks {
+  beforeAll(run: () => Promise<void>): void;
+  afterAll(run: () => Promise<void>): void;
+}
+
+/**
+ * One event store per describe block on one kind of test database: opened before the block's
+ * first test, closed and its database dropped after the last. Call inside a describe; its tests
+ * read `opened` and `store` from the result.
+ */
+export function eventStoreSuite(kind: TestDatabaseKind, hooks: SuiteHooks): StoreSuite {
+  const suite = {} as StoreSuite;
+  hooks.beforeAll(async () => {
+    suite.opened = await kind.open();
+    suite.store = createEventStore(suite.opened.db);
+  });
+  hooks.afterAll(async () => {
+    await suite.store?.close();
+    await suite.opened?.drop();
+  });
+  return suite;
 }
 
 /** "PostgreSQL user@host:port/database": a server URL fit to print (never the password). */

@@ -1,19 +1,18 @@
 // Drift read aggregated: the gateway's per-field notes of many events become one record per
 // (source, event type, field, kind), counted once per event, with first and last seen and the
 // latest note as the example (descriptions only: no value is stored or shown).
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDrift, pathToPointer } from '../src/index.ts';
 import type { DriftNote } from '../src/index.ts';
-import { testDatabases } from '../src/testing.ts';
+import { eventStoreSuite, testDatabases } from '../src/testing.ts';
 import { newEvent } from './support/events.ts';
-import { eventStoreSuite } from './support/store-suite.ts';
 
 const extra = (path: string, seen = 'string (1 char)'): DriftNote => ({ path, kind: 'extra-field', expected: 'absent: not in the schema', seen });
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 21, 18, minute));
 
 for (const kind of testDatabases()) {
   describe(`drift records on ${kind.name}`, () => {
-    const suite = eventStoreSuite(kind);
+    const suite = eventStoreSuite(kind, { beforeAll, afterAll });
 
     it('makes one record of one unexpected field seen in many events, counted once per event', async () => {
       await suite.store.append(newEvent({ receivedAt: at(1), drift: [extra('body.new_field', 'string (3 chars)')] }));

@@ -7,10 +7,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEventStore, loadMigrations, migrate, MIGRATIONS_DIR, StoreInputError } from '../src/index.ts';
 import type { Database } from '../src/index.ts';
-import { testDatabases } from '../src/testing.ts';
+import { eventStoreSuite, testDatabases } from '../src/testing.ts';
 import type { OpenedTestDatabase } from '../src/testing.ts';
 import { newEvent } from './support/events.ts';
-import { eventStoreSuite } from './support/store-suite.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -22,7 +21,7 @@ async function storedColumn(db: Database, seqs: string[]): Promise<Map<string, u
 
 for (const kind of testDatabases()) {
   describe(`payloads read from the body on ${kind.name}`, () => {
-    const suite = eventStoreSuite(kind);
+    const suite = eventStoreSuite(kind, { beforeAll, afterAll });
 
     it('keeps an omitted payload only in the body, a given one in its column, and reads both back', async () => {
       const rawText = '{"msg_name":"MONEY_IN","body":{"amount":"10.00","name":"Peña"}}';

@@ -3,7 +3,7 @@
 // (their dependencies come from the registry). There every entry point is imported under Node 24,
 // a consumer file is type-checked against the packed types, the codemod's bin runs, and the
 // packed core client calls a sandbox.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
@@ -53,12 +53,15 @@ describe('the packed packages', () => {
       '@paykit/core-client',
       '@paykit/direct-debit-client',
       '@paykit/gift-cards-client',
+      '@paykit/ledger',
       '@paykit/lottery-client',
       '@paykit/remittance-client',
       '@paykit/runtime',
       '@paykit/store',
     ]);
-    for (const p of packed) expect(p.version, p.name).not.toBe('0.0.0');
+    // A package with no CHANGELOG is new, at 0.0.0 until its pending changeset releases it (versioning.test.ts).
+    const released = packed.filter((p) => existsSync(path.join(REPO_ROOT, 'packages', p.name.slice('@paykit/'.length), 'CHANGELOG.md')));
+    for (const p of released) expect(p.version, p.name).not.toBe('0.0.0');
   });
 
   it('hold built JavaScript and types only: no workspace range, no @paykit/source, no TypeScript source, every import resolvable', async () => {
@@ -70,7 +73,7 @@ describe('the packed packages', () => {
   it('every entry point imports under Node 24 as ESM', async () => {
     const { stdout } = await runOk(process.execPath, ['import-all.mjs'], { cwd: consumer });
     const counts = JSON.parse(stdout) as Record<string, number>;
-    expect(Object.keys(counts)).toHaveLength(27); // every entry point of every package, @paykit/codemods/deprecation included
+    expect(Object.keys(counts)).toHaveLength(28); // every entry point of every package, @paykit/codemods/deprecation included
     for (const [specifier, count] of Object.entries(counts)) {
       // ./paths holds only types: an empty module at run time.
       if (!specifier.endsWith('/paths')) expect(count, specifier).toBeGreaterThan(0);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { listItems, type ReconItem } from '@paykit/store';
+import { listItems, type ReconItem } from '@paykit/ledger';
 import { runNode } from '@paykit/testing/run-node';
 import { record } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // order, for a mix of money flows: SPEI transfers out settled, rejected, and settled then
 // reversed; credits in, half of them expected (a receivable) and half not. Each id must be stored
 // once and applied once, and every transaction must end in its expected state in the ledger.
-import { createTransactionRecorder, listItems, registerReceivable, type ReconItem } from '@paykit/store';
+import { createTransactionRecorder, listItems, registerReceivable, type ReconItem } from '@paykit/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditDeliveries, deliveryFigures } from '../src/audit.ts';
 import { recordScenario } from '../src/report.ts';

@@ -10,7 +10,8 @@
 // stuck, no owned credit orphan.
 import { randomUUID } from 'node:crypto';
 import { CORE_EVENT_PATHS, type CoreEventType } from '@paykit/contracts';
-import { createTransactionRecorder, listItems, registerReceivable, type CreatedTransactionLike, type Database } from '@paykit/store';
+import { createTransactionRecorder, listItems, registerReceivable, type CreatedTransactionLike } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../src/load.ts';

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { Delivery } from '@paykit/contracts';
 import { createCoreClient, type CoreClient } from '@paykit/core-client';
-import type { CreatedTransactionLike, Database } from '@paykit/store';
+import type { CreatedTransactionLike } from '@paykit/ledger';
+import type { Database } from '@paykit/store';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { freePort } from '@paykit/testing/ports';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';

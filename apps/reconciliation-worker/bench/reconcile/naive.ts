@@ -1,7 +1,8 @@
 // The baseline: the applier one would write first — one transaction per event, the event read into
 // JavaScript and its effects written row by row with parameters. It has the same effects as
 // reconcileOnce (the bench compares the two ledgers), so the ratio measures batching alone.
-import { decideOwnership, type Database, type Queryable } from '@paykit/store';
+import { decideOwnership } from '@paykit/ledger';
+import type { Database, Queryable } from '@paykit/store';
 
 interface Claimed {
   seq: string;

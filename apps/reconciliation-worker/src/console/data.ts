@@ -1,9 +1,7 @@
 // What the console shows, read from the store per request and shaped for the pages and the
 // exports. Counts and sums come from the database; this file only arranges them.
-import {
-  conflictCounts, pageConflicts, pageDrift, pageItems, pageParked, pageReportMatches, pendingAging, receivablesByAge, reconciliationSummary, stateTotals, volumesByOutcome,
-  type Database, type DriftRecord, type SummaryRow, type VolumeRow,
-} from '@paykit/store';
+import { conflictCounts, pageConflicts, pageItems, pageParked, pageReportMatches, pendingAging, receivablesByAge, reconciliationSummary, stateTotals, volumesByOutcome, type SummaryRow, type VolumeRow } from '@paykit/ledger';
+import { pageDrift, type Database, type DriftRecord } from '@paykit/store';
 import type { ConsoleFilters } from './filters.ts';
 
 export interface DayTotals {

@@ -1,6 +1,6 @@
 // The console's query string: days, states, products, the order (sort) and the page (limit, and a
 // cursor: after or before). A bad value is a 400 naming it.
-import { ITEM_STATES, PRODUCTS, type ItemState, type Product } from '@paykit/store';
+import { ITEM_STATES, PRODUCTS, type ItemState, type Product } from '@paykit/ledger';
 
 export class FilterError extends Error {
   override readonly name = 'FilterError';

@@ -3,10 +3,8 @@
 // per list (items, volumes, receivables, conflicts, parked events, drift, report lines and files),
 // each with its count, sortable headers, previous/next links and exports; and a page per stored event (its payload with card data and secrets redacted).
 import { redactBody } from '@paykit/runtime';
-import {
-  CONFLICT_KINDS, ITEM_STATES, OUTCOMES, PRODUCTS,
-  type Conflict, type DriftRecord, type OpenReceivable, type Page, type ParkedEvent, type ReceivableAgeBucket, type ReconItem, type ReportFile, type ReportMatch, type StoredEvent, type VolumeRow,
-} from '@paykit/store';
+import { CONFLICT_KINDS, ITEM_STATES, OUTCOMES, PRODUCTS, type Conflict, type OpenReceivable, type ParkedEvent, type ReceivableAgeBucket, type ReconItem, type ReportFile, type ReportMatch, type VolumeRow } from '@paykit/ledger';
+import type { DriftRecord, Page, StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
 import { volumeOf, type loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';

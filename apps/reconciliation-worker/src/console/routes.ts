@@ -1,10 +1,8 @@
 // What each console path serves: the pages (GET /, /items, /volumes …) and the exports
 // (GET /<list>.csv|json), each reading its filters from the query string. server.ts routes to them.
 import type { ServerResponse } from 'node:http';
-import {
-  allConflicts, allDrift, allItems, allParked, allReceivables, allReportMatches, CONFLICT_KINDS, conflictCounts, pageConflicts, pageDrift, pageItems, pageParked,
-  pageReceivables, pageReportFiles, pageReportMatches, RECEIVABLE_AGES, receivablesByAge, reconciliationSummary, volumesByOutcome, type Database, type Queryable,
-} from '@paykit/store';
+import { allConflicts, allItems, allParked, allReceivables, allReportMatches, CONFLICT_KINDS, conflictCounts, pageConflicts, pageItems, pageParked, pageReceivables, pageReportFiles, pageReportMatches, RECEIVABLE_AGES, receivablesByAge, reconciliationSummary, volumesByOutcome } from '@paykit/ledger';
+import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
 import { driftRow, loadConsole } from './data.ts';
 import { fromArray, mapRows, streamCsv, streamJson, type ExportRow } from './export.ts';
 import { mexicoCityToday, readFilters, readList, readPage } from './filters.ts';

@@ -6,7 +6,8 @@
 // /healthz stays open and names no connection detail; /metrics may require a bearer token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEventStore, retryParked, StoreInputError, type Database } from '@paykit/store';
+import { retryParked } from '@paykit/ledger';
+import { createEventStore, StoreInputError, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
 import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
 import { FilterError } from './filters.ts';

@@ -1,5 +1,5 @@
 // Money the CLI moves is recorded in the ledger exactly as the scenario and a product team's
-// service record it: the core client's onTransactionCreated is @paykit/store's
+// service record it: the core client's onTransactionCreated is @paykit/ledger's
 // createTransactionRecorder on the store the worker reads. The ledger is opened before anything is
 // sent: when it cannot be, no money moves (unless --no-record), because a transfer the ledger
 // never heard of turns every status update about it into an orphan.
@@ -31,7 +31,7 @@ export async function recordingCore(ctx: Context, record: boolean): Promise<Reco
     // A PGlite folder on this machine is no ledger for staging or production money: no worker reads it.
     throw new CliError(`No ledger to record this transfer in (profile "${ctx.loaded.name}" is ${ctx.environment} and names no database); nothing was sent: ${WHAT_TO_DO}.`);
   }
-  const { outboundFromApi, recordOutbound } = await import('@paykit/store');
+  const { outboundFromApi, recordOutbound } = await import('@paykit/ledger');
   let db: Awaited<ReturnType<Context['database']>>;
   try {
     db = await ctx.database();

@@ -1,15 +1,23 @@
-// The reconciliation ledger in the store: apply waiting events, read the summary, register what
-// we expect to receive, and import the platform's report files.
+// The reconciliation ledger (@paykit/ledger, on the store's database): apply waiting events, read
+// the summary, register what we expect to receive, and import the platform's report files.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ReportFormatError } from '@paykit/contracts';
+import type * as Ledger from '@paykit/ledger';
+import type { NewReceivable, SummaryRow } from '@paykit/ledger';
 import type * as Store from '@paykit/store';
-import type { NewReceivable, SummaryRow } from '@paykit/store';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
 import { Amount, Clabe, Day, Reference, flag, optionalFlag } from '../cli/input.ts';
 import { progress } from '../cli/progress.ts';
 
 type Db = Awaited<ReturnType<Context['database']>>;
+
+/** withDatabase with the ledger's functions loaded beside the store's. */
+async function withLedger<T>(ctx: Context, run: (db: Db, ledger: typeof Ledger) => Promise<T>): Promise<T> {
+  const ledger = await import('@paykit/ledger');
+  return withDatabase(ctx, (db) => run(db, ledger));
+}
 
 export async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof Store) => Promise<T>): Promise<T> {
   const store = await import('@paykit/store');
@@ -26,7 +34,7 @@ export async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof 
   try {
     return await run(db, store);
   } catch (error) {
-    if (error instanceof store.StoreInputError || error instanceof store.ReportFormatError) throw new UsageError(error.message);
+    if (error instanceof store.StoreInputError) throw new UsageError(error.message);
     throw error;
   } finally {
     await db.close();
@@ -35,18 +43,18 @@ export async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof 
 
 export async function reconcileRun(ctx: Context, options: { once?: boolean }): Promise<void> {
   if (!options.once) throw new UsageError('reconcile run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`.');
-  await withDatabase(ctx, async (db, store) => {
-    const result = await store.reconcileOnce(db);
+  await withLedger(ctx, async (db, ledger) => {
+    const result = await ledger.reconcileOnce(db);
     ctx.out.note(`applied ${result.applied} events in ${result.batches} batches; parked ${result.parked}`);
-    ctx.out.result(summaryRows(await store.reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01' }), ctx.out.json));
+    ctx.out.result(summaryRows(await ledger.reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01' }), ctx.out.json));
   });
 }
 
 export async function reconcileSummary(ctx: Context, options: { from?: string; to?: string }): Promise<void> {
   optionalFlag(Day, '--from', options.from);
   optionalFlag(Day, '--to', options.to);
-  await withDatabase(ctx, async (db, store) => {
-    ctx.out.result(summaryRows(await store.reconciliationSummary(db, { from: options.from ?? '2000-01-01', to: options.to ?? '2100-01-01' }), ctx.out.json));
+  await withLedger(ctx, async (db, ledger) => {
+    ctx.out.result(summaryRows(await ledger.reconciliationSummary(db, { from: options.from ?? '2000-01-01', to: options.to ?? '2100-01-01' }), ctx.out.json));
   });
 }
 
@@ -72,8 +80,8 @@ export async function receivablesAdd(ctx: Context, options: { id: string; clabe:
   flag(Amount, '--amount', options.amount);
   flag(Day, '--due', options.due);
   optionalFlag(Reference, '--reference', options.reference);
-  await withDatabase(ctx, async (db, store) => {
-    ctx.out.result(await store.registerReceivable(db, { id: options.id, beneficiaryAccount: options.clabe, amount: options.amount, reference: options.reference ?? null, concept: options.concept ?? null, dueDate: options.due }));
+  await withLedger(ctx, async (db, ledger) => {
+    ctx.out.result(await ledger.registerReceivable(db, { id: options.id, beneficiaryAccount: options.clabe, amount: options.amount, reference: options.reference ?? null, concept: options.concept ?? null, dueDate: options.due }));
   });
 }
 
@@ -111,10 +119,10 @@ export async function receivablesImport(ctx: Context, file: string): Promise<voi
     throw new UsageError(`Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
   const receivables = parseReceivables(text);
-  await withDatabase(ctx, async (db, store) => {
+  await withLedger(ctx, async (db, ledger) => {
     const bar = progress('receivables', { enabled: !ctx.out.json, total: receivables.length });
     for (const receivable of receivables) {
-      await store.registerReceivable(db, receivable);
+      await ledger.registerReceivable(db, receivable);
       bar.tick();
     }
     bar.done();
@@ -129,11 +137,11 @@ export async function reportsImport(ctx: Context, file: string): Promise<void> {
   } catch (error) {
     throw new UsageError(`Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
-  await withDatabase(ctx, async (db, store) => {
+  await withLedger(ctx, async (db, ledger) => {
     try {
-      ctx.out.result(await store.importReport(db, path.basename(file), text));
+      ctx.out.result(await ledger.importReport(db, path.basename(file), text));
     } catch (error) {
-      if (error instanceof store.ReportFormatError) throw new UsageError(`${file}: ${error.message}; nothing was imported`);
+      if (error instanceof ReportFormatError) throw new UsageError(`${file}: ${error.message}; nothing was imported`);
       throw error;
     }
   });

@@ -4,12 +4,13 @@
 import { createBillpayClient } from '@paykit/billpay-client';
 import { createCashClient } from '@paykit/cash-client';
 import { migrateMoneyOut, INTERNAL_TRANSACTION_DEPRECATION, type Report } from '@paykit/codemods';
-import { sandboxControl } from '@paykit/contracts';
+import { parseReportCsv, sandboxControl, type ReportLine } from '@paykit/contracts';
 import { API_VERSION, createCoreClient, PaykitError, type CoreClient, type MoneyOutInput } from '@paykit/core-client';
 import type { paths } from '@paykit/core-client/paths';
 import { zMoneyOutTransaction } from '@paykit/core-client/zod';
 import { createDirectDebitClient } from '@paykit/direct-debit-client';
 import { createGiftCardsClient } from '@paykit/gift-cards-client';
+import { reconcileOnce, type ReconcileResult } from '@paykit/ledger';
 import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
 import { toCentavos } from '@paykit/runtime';
@@ -41,6 +42,8 @@ export const contract = sandboxControl;
 export const isPaykitError = (error: unknown): error is PaykitError => error instanceof PaykitError;
 export const databases = testDatabases;
 export const open: (options?: Parameters<typeof openDatabase>[0]) => Promise<Database> = openDatabase;
+export const reconcile: (db: Database) => Promise<ReconcileResult> = reconcileOnce;
+export const reportLines: (text: string) => ReportLine[] = parseReportCsv;
 export const migrate = (paths: string[]): Promise<Report> => migrateMoneyOut({ paths });
 export const deprecation: string = INTERNAL_TRANSACTION_DEPRECATION;
 

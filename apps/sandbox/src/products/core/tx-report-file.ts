@@ -1,7 +1,8 @@
 // The file a REPORT event announces. The reference shows no download for it, so the sandbox
 // serves it on the control API in the CSV format paykit imports (`paykit reports import`), written
-// by @paykit/store's own formatter so the two can never drift apart.
-import { formatReportCsv } from '@paykit/store';
+// by @paykit/contracts' formatter, the one the ledger's import parses with, so the two can never
+// drift apart.
+import { formatReportCsv } from '@paykit/contracts';
 import { ControlError } from '../../control/errors.ts';
 import type { CoreService } from './index.ts';
 import type { EmittedEvent, Transaction } from './state.ts';

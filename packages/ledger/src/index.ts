@@ -1,0 +1,32 @@
+// @paykit/ledger: the reconciliation domain on top of @paykit/store. Recording what we send
+// (outbound transfers, direct debit charges) and expect (receivables), applying the stored events
+// to the ledger exactly once, importing the platform's report files and matching them, and reading
+// all of it for the console and the exports. Its tables are created by the store's migrate().
+
+// Recording what we send and what we expect to receive.
+export { createTransactionRecorder, outboundFromApi, recordOutbound } from './ledger-outbound.ts';
+export type { CreatedTransactionLike, OutboundOperation, OutboundRecord } from './ledger-outbound.ts';
+export { createChargeRecorder } from './ledger-dd-charges.ts';
+export type { CreatedChargeLike } from './ledger-dd-charges.ts';
+export { registerReceivable } from './ledger-receivables.ts';
+export type { NewReceivable, Receivable } from './ledger-receivables.ts';
+
+// Applying stored events, and the events that could not be applied.
+export { DEFAULT_BATCH_SIZE, reconcileOnce } from './reconcile-run.ts';
+export type { ReconcileOptions, ReconcileResult } from './reconcile-run.ts';
+export { allParked, listParked, pageParked, retryParked } from './reconcile-parked.ts';
+export type { ParkedEvent } from './reconcile-parked.ts';
+export { decideOwnership } from './reconcile-ownership.ts';
+export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
+
+// Reading the reconciliation.
+export { allItems, ITEM_STATES, listItems, OUTCOMES, pageItems, pendingAging, PRODUCTS, reconciliationSummary, stateTotals, volumesByOutcome } from './reconcile-read.ts';
+export type { AgingBucket, ItemFilter, ItemState, MoneyOutcome, Product, ReconcileView, ReconItem, StateFigures, SummaryRow, VolumeRow } from './reconcile-read.ts';
+export { allReceivables, pageReceivables, RECEIVABLE_AGES, receivablesByAge } from './receivables-read.ts';
+export type { OpenReceivable, ReceivableAge, ReceivableAgeBucket, ReceivableFilter } from './receivables-read.ts';
+export { allConflicts, CONFLICT_KINDS, conflictCounts, listConflicts, pageConflicts } from './ledger-conflicts.ts';
+export type { Conflict, ConflictKind } from './ledger-conflicts.ts';
+
+// The platform's report files (their format is @paykit/contracts' parseReportCsv/formatReportCsv).
+export { allReportMatches, importReport, pageReportFiles, pageReportMatches, reportMatches } from './report-import.ts';
+export type { ReportFile, ReportImportResult, ReportMatch } from './report-import.ts';

@@ -1,0 +1,101 @@
+// Receivables by age: what is expected and not paid yet (no credit matched it), by how late it is
+// on the Mexico City day of `now` (a fake-clockable "now" for the console and tests). Counts and
+// sums come from the database.
+import { allRows, keysetPage, pickOrder, StoreInputError, type KeyColumn, type KeysetQuery, type Page, type PageRequest, type Queryable } from '@paykit/store';
+import { decimal } from './reconcile-read.ts';
+
+export const RECEIVABLE_AGES = ['not yet due', 'due today', '1 to 7 days late', '8 to 30 days late', 'over 30 days late'] as const;
+export type ReceivableAge = (typeof RECEIVABLE_AGES)[number];
+
+export interface ReceivableAgeBucket {
+  age: ReceivableAge;
+  count: number;
+  /** Decimal string. */
+  amount: string;
+}
+
+export interface OpenReceivable {
+  id: string;
+  beneficiaryAccount: string;
+  amount: string;
+  reference: string | null;
+  concept: string | null;
+  dueDate: string;
+  /** Days past the due date on now's Mexico City day (negative: not due yet). */
+  daysLate: number;
+  age: ReceivableAge;
+}
+
+const LATE = `(ledger_day($1::timestamptz) - r.due_date)`;
+const AGE = `CASE WHEN ${LATE} < 0 THEN 'not yet due' WHEN ${LATE} = 0 THEN 'due today' WHEN ${LATE} <= 7 THEN '1 to 7 days late'
+  WHEN ${LATE} <= 30 THEN '8 to 30 days late' ELSE 'over 30 days late' END`;
+
+function at(now: Date | undefined): string {
+  const value = now ?? new Date();
+  if (Number.isNaN(value.getTime())) throw new StoreInputError('now must be a valid date');
+  return value.toISOString();
+}
+
+/** Every age, in order, with the count and sum of the open receivables in it (0 for an empty one). */
+export async function receivablesByAge(db: Queryable, options: { now?: Date } = {}): Promise<ReceivableAgeBucket[]> {
+  const { rows } = await db.query<{ age: ReceivableAge; count: string; amount: string }>(
+    `SELECT ${AGE} AS age, count(*)::text AS count, sum(r.amount)::text AS amount FROM ledger_receivables r WHERE r.credit_id IS NULL GROUP BY 1`,
+    [at(options.now)],
+  );
+  const found = new Map(rows.map((row) => [row.age, row]));
+  return RECEIVABLE_AGES.map((age) => ({ age, count: Number(found.get(age)?.count ?? 0), amount: decimal(found.get(age)?.amount ?? '0') }));
+}
+
+export interface ReceivableFilter extends PageRequest {
+  now?: Date;
+  ages?: ReceivableAge[];
+  /** due (default, the most overdue first is "due"), amount, id; "-" descending. */
+  sort?: string;
+}
+
+const BY_ID: KeyColumn = { expr: 'r.id', type: 'text' };
+export const RECEIVABLE_SORTS = {
+  due: [{ expr: 'r.due_date', type: 'date' }, BY_ID],
+  amount: [{ expr: 'r.amount', type: 'numeric' }, BY_ID],
+  id: [BY_ID],
+} as const satisfies Record<string, readonly KeyColumn[]>;
+
+function receivablesQuery(filter: ReceivableFilter): KeysetQuery {
+  const ages = filter.ages ?? [];
+  for (const age of ages) if (!RECEIVABLE_AGES.includes(age)) throw new StoreInputError(`age must be one of ${RECEIVABLE_AGES.join(', ')}`);
+  return {
+    select: `r.id, r.beneficiary_account, r.amount::text AS amount, r.reference, r.concept, r.due_date::text AS due_date, ${LATE} AS days_late, ${AGE} AS age`,
+    from: 'ledger_receivables r',
+    where: `r.credit_id IS NULL AND (cardinality($2::text[]) = 0 OR ${AGE} = ANY($2::text[]))`,
+    params: [at(filter.now), ages],
+    totals: 'count(*)::text AS count, coalesce(sum(r.amount), 0)::text AS amount',
+  };
+}
+
+interface ReceivableRow extends Record<string, unknown> {
+  id: string;
+  beneficiary_account: string;
+  amount: string;
+  reference: string | null;
+  concept: string | null;
+  due_date: string;
+  days_late: number;
+  age: ReceivableAge;
+}
+
+const toReceivable = (row: ReceivableRow): OpenReceivable => ({
+  id: row.id, beneficiaryAccount: row.beneficiary_account, amount: row.amount, reference: row.reference, concept: row.concept, dueDate: row.due_date, daysLate: Number(row.days_late), age: row.age,
+});
+
+/** A page of open receivables (default: due date, the oldest first), with the count and sum of all that match. */
+export async function pageReceivables(db: Queryable, filter: ReceivableFilter = {}): Promise<Page<OpenReceivable> & { amount: string }> {
+  const { order } = pickOrder(RECEIVABLE_SORTS, filter.sort, 'due');
+  const page = await keysetPage<ReceivableRow>(db, receivablesQuery(filter), order, filter);
+  return { ...page, rows: page.rows.map(toReceivable), amount: decimal(page.totals.amount ?? '0') };
+}
+
+/** Every open receivable that matches, read in batches: for exports. */
+export async function* allReceivables(db: Queryable, filter: Omit<ReceivableFilter, keyof PageRequest> = {}): AsyncGenerator<OpenReceivable> {
+  const { order } = pickOrder(RECEIVABLE_SORTS, filter.sort, 'due');
+  for await (const row of allRows<ReceivableRow>(db, receivablesQuery(filter), order)) yield toReceivable(row);
+}
