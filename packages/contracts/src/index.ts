@@ -1,3 +1,4 @@
 export * from './sandbox-control.ts';
 export * from './gateway.ts';
 export * from './validation.ts';
+export * from './spreadsheet.ts';
