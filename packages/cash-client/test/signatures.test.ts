@@ -1,9 +1,9 @@
 // The cash product's signatures: request signing and delivery verification, against OpenSSL's answers and by property.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256Hex, WebhookVerificationError } from '@paykit/runtime';
+import { everythingShown, failure } from '../../runtime/test/verification-failure.ts';
+import { hmacSha256Hex } from '@paykit/runtime';
 import { signCashRequest, verifyCashWebhook } from '../src/signing.ts';
-
 
 // Known answers computed with OpenSSL 3.0, never with this code:
 //   printf '%s' '<data>' | openssl dgst -sha256 -hmac '<key>'
@@ -18,21 +18,6 @@ const ACTIVATION_SIGNATURE = '2c0d5f8c13ef3000b302cc72659a9abd5ceabffaffaa0641e3
 
 const NOW = new Date('2026-05-07T18:00:00Z');
 const NOW_SECONDS = NOW.getTime() / 1000;
-
-function failure(run: () => unknown): WebhookVerificationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebhookVerificationError);
-    return error as WebhookVerificationError;
-  }
-  throw new Error('expected a WebhookVerificationError');
-}
-
-/** Everything a thrown error could show: message, string form, JSON, stack. */
-function everythingShown(error: Error): string {
-  return [error.message, String(error), JSON.stringify(error), error.stack ?? '', JSON.stringify(Object.entries(error))].join('\n');
-}
 
 function flipHex(hex: string, position: number): string {
   const flipped = (parseInt(hex[position]!, 16) ^ 1).toString(16);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { constantTimeEqual, hmacSha256Hex, verifyCoreWebhook, WebhookVerificationError } from '../src/signing.ts';
+import { everythingShown, failure } from './verification-failure.ts';
+import { constantTimeEqual, hmacSha256Hex, verifyCoreWebhook } from '../src/signing.ts';
 
 // Known answers computed with OpenSSL 3.0, never with this code:
 //   printf '%s' '<data>' | openssl dgst -sha256 -hmac '<key>'
@@ -10,21 +11,6 @@ const PAID_BODY = '{"event":"webhook.paid.success","operation_id":42,"amount":15
 const PAID_SIGNATURE = '2efb73b2e13c3afb9b946cc2803ae5af597967f825b098c2f1feeb225b7c98c1';
 const ACTIVATION_BODY = '{"event":"webhook.activation","processed_at":"2026-05-07T18:00:00Z"}';
 const ACTIVATION_SIGNATURE = '2c0d5f8c13ef3000b302cc72659a9abd5ceabffaffaa0641e36457e1a9ff1ffb';
-
-function failure(run: () => unknown): WebhookVerificationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebhookVerificationError);
-    return error as WebhookVerificationError;
-  }
-  throw new Error('expected a WebhookVerificationError');
-}
-
-/** Everything a thrown error could show: message, string form, JSON, stack. */
-function everythingShown(error: Error): string {
-  return [error.message, String(error), JSON.stringify(error), error.stack ?? '', JSON.stringify(Object.entries(error))].join('\n');
-}
 
 describe('hmacSha256Hex (known answers from openssl dgst -sha256 -hmac)', () => {
   it('matches OpenSSL', () => {
