@@ -10,6 +10,7 @@ import type { CreatedTransactionLike } from '@paykit/ledger';
 import { openDatabase, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { seededClients } from '@paykit/testing/seeded-clients';
 import { registerGatewayWebhooks } from '@paykit/testing/gateway-webhooks';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
@@ -101,17 +102,7 @@ export async function startPipeline(name: string): Promise<Pipeline> {
     GATEWAY_DENY_PAYERS: DENIED_PAYER,
   });
   const created: CreatedTransactionLike[] = [];
-  const seed = await sandbox.control.getSeed();
-  if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
-  const client = seed.body.core.clients[0]!;
-  const core = createCoreClient({
-    environment: 'sandbox',
-    baseUrl: sandbox.urls.core,
-    clientId: client.clientId,
-    apiKey: client.apiKeys.staging,
-    clientSecret: client.credentials.find((c) => c.environment === 'staging')!.clientSecret,
-    onTransactionCreated: (transaction) => void created.push(transaction),
-  });
+  const core = createCoreClient({ ...(await seededClients(sandbox)).core, onTransactionCreated: (transaction) => void created.push(transaction) });
   await registerGatewayWebhooks(core, gateway.url, token);
   const ok = <T extends { status: number; body: unknown }>(answer: T, what: string): Extract<T, { status: 200 }>['body'] => {
     if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);

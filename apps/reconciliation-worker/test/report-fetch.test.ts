@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { createCoreClient } from '@paykit/core-client';
 import { createTransactionRecorder, reconcileOnce, reportMatches } from '@paykit/ledger';
 import type { Database } from '@paykit/store';
+import { seededClients, type SeededCoreOptions } from '@paykit/testing/seeded-clients';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createReportFetcher, operationDateOf, type ReportFetchOptions } from '../src/report-fetch.ts';
@@ -28,14 +29,12 @@ describe('report files fetched from the platform after their REPORT event', () =
   let db: Database;
   let fileName = '';
   const ids: Record<string, string> = {};
-  let client: { clientId: string; apiKey: string; clientSecret: string };
+  let client: SeededCoreOptions;
 
   beforeAll(async () => {
     pipeline = await startPipeline('report-fetch');
     const { sandbox, ok, out } = pipeline;
-    const seed = ok(await sandbox.control.getSeed(), 'seed');
-    const c = seed.core.clients[0]!;
-    client = { clientId: c.clientId, apiKey: c.apiKeys.staging, clientSecret: c.credentials.find((x) => x.environment === 'staging')!.clientSecret };
+    client = (await seededClients(sandbox)).core;
     ids.settled = await out('300.00');
     ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.settled }, body: {} }), 'settle');
     ids.rejected = await out('200.00');
@@ -55,7 +54,7 @@ describe('report files fetched from the platform after their REPORT event', () =
   const pending = async () => (await db.query<{ file_name: string; imported: boolean }>('SELECT file_name, imported_at IS NOT NULL AS imported FROM ledger_reports')).rows;
 
   it('a platform that is down is tried again later: nothing thrown, nothing parked, the file still waiting', async () => {
-    const down = createCoreClient({ environment: 'sandbox', baseUrl: `http://127.0.0.1:${await deadPort()}/core`, ...client, maxRetries: 0 });
+    const down = createCoreClient({ ...client, baseUrl: `http://127.0.0.1:${await deadPort()}/core`, maxRetries: 0 });
     let now = 0;
     const errors: string[] = [];
     const fetcher = createReportFetcher(db, down.reports, { ...OPTIONS, now: () => now, onError: (_file, error) => errors.push(String(error)) });
@@ -106,7 +105,7 @@ describe('report files fetched from the platform after their REPORT event', () =
     // The file as it was before the worker imported it: announced, not imported.
     await db.query('DELETE FROM ledger_report_lines WHERE file_name = $1', [fileName]);
     await db.query('UPDATE ledger_reports SET imported_at = NULL, line_count = NULL WHERE file_name = $1', [fileName]);
-    const core = () => createCoreClient({ environment: 'sandbox', baseUrl: pipeline!.sandbox.urls.core, ...client });
+    const core = () => createCoreClient(client);
     const [a, b] = [createReportFetcher(db, core().reports, OPTIONS), createReportFetcher(db, core().reports, OPTIONS)];
     const [doneA, doneB] = await Promise.all([a.runOnce(), b.runOnce()]);
     expect([...doneA, ...doneB]).toEqual([fileName]);
@@ -116,7 +115,7 @@ describe('report files fetched from the platform after their REPORT event', () =
   });
 
   it('an imported file is not fetched again; a file the platform does not have yet waits for its retry', async () => {
-    const core = createCoreClient({ environment: 'sandbox', baseUrl: pipeline!.sandbox.urls.core, ...client });
+    const core = createCoreClient(client);
     let downloads = 0;
     const counted = { download: (...args: Parameters<typeof core.reports.download>) => (downloads++, core.reports.download(...args)), fetchFile: core.reports.fetchFile };
     // A REPORT for a day the platform has no file for (stored as the apply loop stores one).

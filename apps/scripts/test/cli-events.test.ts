@@ -8,13 +8,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCashClient } from '@paykit/cash-client';
+import { createCashClient, verifyCashWebhook } from '@paykit/cash-client';
 import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS } from '@paykit/contracts';
 import { createCoreClient } from '@paykit/core-client';
-import { constantTimeEqual, hmacSha256Hex, verifyCashWebhook } from '@paykit/runtime';
+import { constantTimeEqual, hmacSha256Hex } from '@paykit/runtime';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { runNode, type NodeRun as Run } from '@paykit/testing/run-node';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { seededClients } from '@paykit/testing/seeded-clients';
 import { TEST_SECRETS, declareSecret, record } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -57,13 +58,9 @@ function verify(headers: IncomingHttpHeaders, body: Buffer): boolean {
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-events-'));
-  const seed = await sandbox.control.getSeed();
-  if (seed.status !== 200) throw new Error('no seed');
-  const client = seed.body.core.clients[0]!;
-  const staging = client.credentials.find((c) => c.environment === 'staging')!;
-  const core = createCoreClient({ environment: 'sandbox', baseUrl: sandbox.urls.core, clientId: client.clientId, apiKey: client.apiKeys.staging, clientSecret: staging.clientSecret });
-  const { apiKey, apiSecret } = seed.body.cash[0]!;
-  const cash = createCashClient({ environment: 'sandbox', baseUrl: sandbox.urls.cash, apiKey, apiSecret });
+  const seeded = await seededClients(sandbox);
+  const core = createCoreClient(seeded.core);
+  const cash = createCashClient(seeded.cash);
   // The cash secret_token exists once the webhook is created; the gateway needs it for the activation test.
   const created = await cash.webhooks.create('http://127.0.0.1:9/not-yet');
   cashSecret = String(created.secret_token);

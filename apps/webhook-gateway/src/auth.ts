@@ -4,7 +4,8 @@
 // with a timestamp tolerance. Both comparisons are the runtime's (constantTimeEqual underneath);
 // no message here carries a token, a secret or an expected signature.
 import type { CoreEventType } from '@paykit/contracts';
-import { WebhookVerificationError, createCoreWebhookVerifier, verifyCashWebhook, type HeaderSource } from '@paykit/runtime';
+import { verifyCashWebhook } from '@paykit/cash-client';
+import { WebhookVerificationError, createCoreWebhookVerifier, type HeaderSource } from '@paykit/runtime';
 import type { CoreAuthConfig, GatewayConfig } from './config.ts';
 
 export type AuthResult = { ok: true; by: string } | { ok: false; message: string };

@@ -2,11 +2,9 @@
 // gateway's /webhooks/direct-debit: a charge created through the direct debit client, its outcome
 // triggered on the sandbox, delivered with the Authorization value configured on both sides and
 // stored once; a delivery with another value is refused 401 and nothing is stored.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { DIRECT_DEBIT_WEBHOOK_PATH } from '@paykit/contracts';
 import { createDirectDebitClient, type ChargeCreateRequest } from '@paykit/direct-debit-client';
+import { documentedFixture } from '@paykit/testing/documented-fixtures';
 import { declareSecret } from '@paykit/testing/secret-audit';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,11 +13,7 @@ import { databaseKinds, startTestGateway, type TestGateway } from './helpers.ts'
 const VALUE = 'Bearer dd-portal-value-sandbox-0123456789abcdef';
 const OTHER_ORG = '12121212-1212-4212-8212-000000000001';
 /** The documentation's inline charge (packages/contracts/fixtures/documented/direct-debit). */
-const INLINE_CHARGE = (
-  JSON.parse(
-    readFileSync(join(dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json')), 'fixtures', 'documented', 'direct-debit', 'request.charges.create.inline.json'), 'utf8'),
-  ) as { payload: ChargeCreateRequest }
-).payload;
+const INLINE_CHARGE = documentedFixture<{ payload: ChargeCreateRequest }>('direct-debit/request.charges.create.inline.json').payload;
 
 describe('the sandbox delivering charge_result to the gateway', () => {
   let sandbox: SandboxProcess;

@@ -2,21 +2,15 @@
 // forms) is authenticated by the Authorization value the operator configured, stored before it is
 // answered 200, and deduplicated; a later outcome for the same charge (a chargeback) is a new
 // event, never a duplicate; a format the spec does not expect is drift, never a refusal.
-import { readFileSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { DIRECT_DEBIT_WEBHOOK_PATH } from '@paykit/contracts';
+import { documentedFixtures } from '@paykit/testing/documented-fixtures';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../src/config.ts';
 import { databaseKinds, gatewayForSuite, post, testEnv } from './helpers.ts';
 
 const CURRENT = 'dd-webhook-value-current-0123456789abcdef';
 const PREVIOUS = 'dd-webhook-value-previous-fedcba9876543210';
-const directory = join(dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json')), 'fixtures', 'documented', 'direct-debit');
-const fixtures = readdirSync(directory)
-  .filter((file) => file.startsWith('event.'))
-  .sort()
-  .map((file) => ({ file, ...(JSON.parse(readFileSync(join(directory, file), 'utf8')) as { route: string; source: { url: string }; payload: Record<string, unknown> }) }));
+const fixtures = documentedFixtures<{ route: string; source: { url: string }; payload: Record<string, unknown> }>('direct-debit', (file) => file.startsWith('event.'));
 /** null: no Authorization header at all. */
 const headers = (authorization: string | null = CURRENT): Record<string, string> => ({ 'content-type': 'application/json', ...(authorization === null ? {} : { authorization }) });
 

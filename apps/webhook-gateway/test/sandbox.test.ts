@@ -7,6 +7,7 @@ import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES } from '@paykit/c
 import { createCoreClient, type CoreClient } from '@paykit/core-client';
 import { declareSecret } from '@paykit/testing/secret-audit';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { seededClients } from '@paykit/testing/seeded-clients';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLABES, TOKENS, databaseKinds, startTestGateway, type TestGateway } from './helpers.ts';
 
@@ -22,17 +23,13 @@ describe('the sandbox delivering to the gateway', () => {
 
   beforeAll(async () => {
     sandbox = await startSandboxProcess();
-    const seed = await sandbox.control.getSeed();
-    if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
-    const client = seed.body.core.clients[0]!;
-    clientId = client.clientId;
-    const staging = client.credentials.find((c) => c.environment === 'staging')!;
-    core = createCoreClient({ environment: 'sandbox', baseUrl: sandbox.urls.core, clientId, apiKey: client.apiKeys.staging, clientSecret: staging.clientSecret });
+    const seeded = await seededClients(sandbox);
+    clientId = seeded.core.clientId;
+    core = createCoreClient(seeded.core);
 
     // Cash first: its secret_token exists only once the webhook is created, and the gateway
     // needs it to verify the activation test, which is then sent again by updating the endpoint.
-    const { apiKey, apiSecret } = seed.body.cash[0]!;
-    const cash = createCashClient({ environment: 'sandbox', baseUrl: sandbox.urls.cash, apiKey, apiSecret });
+    const cash = createCashClient(seeded.cash);
     const created = await cash.webhooks.create('http://127.0.0.1:9/not-yet');
     const secret = String(created.secret_token);
     declareSecret(secret);

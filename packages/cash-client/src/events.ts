@@ -1,7 +1,8 @@
 // Cash webhook deliveries, typed: the activation test and the paid, expired and reversed events,
 // as one union discriminated on `event`. Read tolerantly with the generated schemas: a field the
 // spec does not know, or one in an unexpected format, is reported to onDrift and still returned.
-import { PaykitError, readTolerantly, verifyCashWebhook, type DriftOptions } from '@paykit/runtime';
+import { PaykitError, readTolerantly, type DriftOptions } from '@paykit/runtime';
+import { verifyCashWebhook } from './signing.ts';
 import type { CashActivationEvent, CashWebhookEvent } from './generated/types.gen.ts';
 import { zCashActivationEvent, zCashWebhookEvent } from './generated/zod.gen.ts';
 

@@ -19,9 +19,9 @@ export {
   type CashExpiredEvent,
   type CashReversedEvent,
 } from './events.ts';
+export { signCashRequest, verifyCashWebhook } from './signing.ts';
+export { pesosToCentavos, centavosToPesos } from './amounts.ts';
 export {
-  verifyCashWebhook,
-  signCashRequest,
   WebhookVerificationError,
   PaykitError,
   ApiError,

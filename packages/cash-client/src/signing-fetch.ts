@@ -2,7 +2,8 @@
 // the exact bytes about to be sent, at the moment each attempt is sent. It sits inside the
 // transport (createTransport({ fetch: cashSigningFetch(…) })), so every retry carries a fresh
 // timestamp and nothing can re-serialise the body between signing and sending.
-import { signCashRequest, undiciFetch } from '@paykit/runtime';
+import { undiciFetch } from '@paykit/runtime';
+import { signCashRequest } from './signing.ts';
 
 export interface CashSigningOptions {
   /** The cash api_key (32 characters), sent as X-Client-Id. */

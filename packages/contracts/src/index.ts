@@ -2,3 +2,4 @@ export * from './sandbox-control.ts';
 export * from './gateway.ts';
 export * from './validation.ts';
 export * from './report-csv.ts';
+export * from './spreadsheet.ts';

@@ -3,7 +3,7 @@
 // the deprecated internal_transaction → the private account lifecycle.
 import { isNone } from '@paykit/runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import type { SandboxProcess } from '@paykit/testing/sandbox';
 import {
   BadRequestError,
   MoneyError,
@@ -15,7 +15,7 @@ import {
   type DriftReport,
   type MoneyOutInput,
 } from '@paykit/core-client';
-import { eventually, readSeed, requestCount, SandboxTime, stagingClient, startReceiver, type CoreSeed } from './helpers.ts';
+import { eventually, startSeededSandbox, requestCount, type SandboxTime, stagingClient, startReceiver, type CoreSeed } from './helpers.ts';
 
 let sandbox: SandboxProcess;
 let seed: CoreSeed;
@@ -30,10 +30,7 @@ const BODEGA_NORTE = '66666666-6666-4666-8666-000000000002';
 const BBVA_SUPPLIER = '66666666-6666-4666-8666-000000000004';
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess();
-  seed = await readSeed(sandbox);
-  time = new SandboxTime(sandbox);
-  await time.sync();
+  ({ sandbox, seed, time } = await startSeededSandbox());
   receiver = await startReceiver();
   core = stagingClient(sandbox, seed, time, {
     onTransactionCreated: (tx) => {

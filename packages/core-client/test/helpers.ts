@@ -2,7 +2,7 @@
 // whose clock is the sandbox's manual clock, and a small webhook receiver on node:http.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SandboxProcess } from '@paykit/testing/sandbox';
+import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { createCoreClient, type CoreClient, type CoreClientOptions } from '@paykit/core-client';
 
 export interface CoreSeed {
@@ -28,6 +28,20 @@ export async function readSeed(sandbox: SandboxProcess): Promise<CoreSeed> {
     stagingSecret: staging.clientSecret,
     instruments: answer.body.core.instruments.map((i) => ({ id: i.id, ownerId: i.ownerId, clabe: i.clabe, platform: i.accountId !== undefined })),
   };
+}
+
+/** A sandbox process, its seed, and its manual clock mirrored (synced) for a client's `now`. */
+export async function startSeededSandbox(): Promise<{ sandbox: SandboxProcess; seed: CoreSeed; time: SandboxTime }> {
+  const sandbox = await startSandboxProcess();
+  try {
+    const seed = await readSeed(sandbox);
+    const time = new SandboxTime(sandbox);
+    await time.sync();
+    return { sandbox, seed, time };
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
 }
 
 /** The sandbox's manual clock, mirrored for the client's `now` option. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import type { SandboxProcess } from '@paykit/testing/sandbox';
 import {
   BadRequestError,
   ConnectionError,
@@ -30,7 +30,7 @@ import {
   QUICKSTART_TOKEN,
   WHILE_TOKEN_VALID,
 } from './fixtures/fincore-docs.ts';
-import { eventually, readSeed, SandboxTime, startReceiver, type CoreSeed } from './helpers.ts';
+import { eventually, startSeededSandbox, type SandboxTime, startReceiver, type CoreSeed } from './helpers.ts';
 import { startLossyProxy, type LossyProxy } from './lossy-proxy.ts';
 
 const ACME = '66666666-6666-4666-8666-000000000001';
@@ -54,10 +54,7 @@ describe('against the sandbox, through a proxy that can lose answers', () => {
   const created: CreatedTransaction[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandboxProcess();
-    seed = await readSeed(sandbox);
-    time = new SandboxTime(sandbox);
-    await time.sync();
+    ({ sandbox, seed, time } = await startSeededSandbox());
     proxy = await startLossyProxy(sandbox.urls.core);
     receiver = await startReceiver();
     core = createCoreClient({

@@ -1,9 +1,9 @@
 // Penny validation's Idempotency-Key against the sandbox: derived from the request, the same on a
 // transport retry (one transaction), and a 409 surfaced as IdempotencyConflictError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import type { SandboxProcess } from '@paykit/testing/sandbox';
 import { ConflictError, IdempotencyConflictError, type CreatedTransaction } from '@paykit/core-client';
-import { readSeed, requestCount, SandboxTime, stagingClient, type CoreSeed } from './helpers.ts';
+import { startSeededSandbox, requestCount, type SandboxTime, stagingClient, type CoreSeed } from './helpers.ts';
 
 let sandbox: SandboxProcess;
 let seed: CoreSeed;
@@ -15,10 +15,7 @@ const BBVA_SUPPLIER = '66666666-6666-4666-8666-000000000004';
 const BANORTE_PAYROLL = '66666666-6666-4666-8666-000000000005';
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess();
-  seed = await readSeed(sandbox);
-  time = new SandboxTime(sandbox);
-  await time.sync();
+  ({ sandbox, seed, time } = await startSeededSandbox());
 }, 30_000);
 
 afterAll(async () => {

@@ -1,15 +1,16 @@
 // reports.download against a node:http platform that answers the documented bodies
 // (packages/contracts/fixtures/documented), and reports.fetchFile against the file host it names:
 // streamed, refused past maxBytes, cut at the deadline, no credentials sent, no signature printed.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BadRequestError, ConnectionError, createCoreClient, ReportFileError, TimeoutError, type CoreClient } from '@paykit/core-client';
 import { zDownloadReportFileBody } from '@paykit/core-client/zod';
+import { DOCUMENTED_FIXTURES, documentedFixture } from '@paykit/testing/documented-fixtures';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../contracts/fixtures/documented');
+const FIXTURES = DOCUMENTED_FIXTURES;
 const CLIENT_ID = 'c2d1d1e3-3340-4170-980e-e9269bbbc551';
 const API_KEY = 'pk_reports_api_key_do_not_log_0001';
 const SECRET = 'cs_reports_client_secret_never_logged_01';
@@ -37,7 +38,7 @@ function read(request: IncomingMessage): Promise<string> {
 }
 
 async function fixture(file: string): Promise<Record<string, unknown>> {
-  return (JSON.parse(await readFile(path.join(FIXTURES, file), 'utf8')) as { payload: Record<string, unknown> }).payload;
+  return documentedFixture(file).payload;
 }
 
 beforeAll(async () => {

@@ -2,9 +2,9 @@
 // refresh before expiry, one refresh after a 401, a shared token store, and the credential
 // checks of the bootstrap (environment, ACTIVE).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import type { SandboxProcess } from '@paykit/testing/sandbox';
 import { AuthenticationError, createCoreClient, MemoryTokenStore, tokenStoreKey, type StoredToken } from '@paykit/core-client';
-import { readSeed, requestCount, SandboxTime, stagingClient, tokenCreations, type CoreSeed } from './helpers.ts';
+import { startSeededSandbox, requestCount, type SandboxTime, stagingClient, tokenCreations, type CoreSeed } from './helpers.ts';
 
 let sandbox: SandboxProcess;
 let seed: CoreSeed;
@@ -14,10 +14,7 @@ const LIST_WEBHOOKS = 'GET /core/v1/clients/:clientId/webhooks';
 const DAY = 24 * 3600;
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess();
-  seed = await readSeed(sandbox);
-  time = new SandboxTime(sandbox);
-  await time.sync();
+  ({ sandbox, seed, time } = await startSeededSandbox());
 }, 30_000);
 
 afterAll(async () => {

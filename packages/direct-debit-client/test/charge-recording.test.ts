@@ -1,13 +1,13 @@
 // onChargeCreated: every charge the platform created reaches the recorder before charges.create
 // returns; a recorder that fails, or a strict client's drifting answer, never drops the charge.
 // Against a real HTTP server answering with the documentation's charge.
-import { readFileSync } from 'node:fs';
+import { documentedFixture } from '@paykit/testing/documented-fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChargeRecordingError, createDirectDebitClient, DriftError, type CreatedCharge, RequestValidationError } from '@paykit/direct-debit-client';
 import { startScriptedServer, type ScriptedServer } from '../../runtime/test/scripted-server.ts';
 
 const API_KEY = 'dd_sandbox_key_acme_00000000000001';
-const fixture = (name: string) => (JSON.parse(readFileSync(new URL(`../../contracts/fixtures/documented/direct-debit/${name}`, import.meta.url), 'utf8')) as { payload: Record<string, unknown> }).payload;
+const fixture = (name: string) => documentedFixture(`direct-debit/${name}`).payload;
 const REQUEST = fixture('request.charges.create.inline.json') as Parameters<ReturnType<typeof createDirectDebitClient>['charges']['create']>[0];
 const ANSWER = fixture('answer.charges.create.inline.json');
 

@@ -1,6 +1,6 @@
 // The direct debit client over real HTTP against the sandbox (a separate process).
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { documentedFixture } from '@paykit/testing/documented-fixtures';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -185,7 +185,7 @@ describe('customers and charges', () => {
   it('charges.create sends both documented forms and returns the pending charge', async () => {
     const dd = client();
     // The documentation's inline charge, exactly as its page shows it.
-    const documented = JSON.parse(readFileSync(new URL('../../contracts/fixtures/documented/direct-debit/request.charges.create.inline.json', import.meta.url), 'utf8')) as { payload: ChargeCreateRequest };
+    const documented = documentedFixture<{ payload: ChargeCreateRequest }>('direct-debit/request.charges.create.inline.json');
     const inline = await dd.charges.create(documented.payload);
     expect(inline).toMatchObject({ status: 'pending', amount: 100, currency: 'mxn', inline_instrument: { identifier: '012180015118333755', bank: null }, customer_id: null });
     const stored = await dd.charges.create({ currency: 'mxn', amount: 99.5, reference: 'sub-2', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0]! });

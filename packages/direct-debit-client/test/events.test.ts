@@ -1,13 +1,10 @@
 // The direct debit webhook parser and the Authorization check, on the documented payloads.
-import { readdirSync, readFileSync } from 'node:fs';
 import { createDirectDebitWebhookVerifier, DirectDebitEventError, isChargeResult, parseDirectDebitEvent, WebhookVerificationError } from '@paykit/direct-debit-client';
 import type { DriftReport } from '@paykit/runtime';
+import { documentedFixtures } from '@paykit/testing/documented-fixtures';
 import { describe, expect, it } from 'vitest';
 
-const FIXTURES = new URL('../../contracts/fixtures/documented/direct-debit/', import.meta.url);
-const events = readdirSync(FIXTURES)
-  .filter((file) => file.startsWith('event.'))
-  .map((file) => ({ file, payload: (JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { payload: Record<string, unknown> }).payload }));
+const events = documentedFixtures('direct-debit', (file) => file.startsWith('event.'));
 
 describe('parseDirectDebitEvent', () => {
   it('reads every documented charge_result (current, older and penny-validation forms) with no drift', () => {

@@ -1,25 +1,65 @@
 // @paykit/runtime: the request pipeline and the platform's domain primitives, shared by every client.
-export * from './environments.ts';
-export * from './logger.ts';
-export * from './redact.ts';
-export * from './errors.ts';
-export * from './retry.ts';
-export * from './retry-table.ts';
-export * from './none.ts';
-export * from './transport.ts';
-export * from './drift.ts';
-export * from './money.ts';
-export * from './time.ts';
-export * from './clabe.ts';
-export * from './card.ts';
-export * from './card-mask.ts';
-export * from './rfc.ts';
-export * from './idempotency.ts';
-export * from './signing.ts';
-export * from './webhook-body.ts';
-export * from './invoke.ts';
-export * from './client-context.ts';
-export * from './user-agent.ts';
-export * from './response-info.ts';
-export * from './sdk-client.ts';
-export * from './sdk-types.ts';
+// Exported by name: what the clients, their generated SDKs and the apps import, and the helpers the
+// README documents for callers. Everything else in src/ is internal to the runtime.
+
+// What each client is built from: its context, its SDK client, one call through the pipeline.
+export { createClientContext, type ClientOptions } from './client-context.ts';
+export { createSdkClient } from './sdk-client.ts';
+export type { Client, ClientMeta, Options, RequestResult, TDataShape } from './sdk-types.ts';
+export { invoke, type InvokeContext } from './invoke.ts';
+export { createTransport, undiciFetch, DEFAULT_TIMEOUT_MS, type RequestOptions, type Transport, type TransportOptions } from './transport.ts';
+export { PRODUCTS, type Environment, type ProductName } from './environments.ts';
+export { RETRY_TABLE, retryRowFor } from './retry-table.ts';
+export { withResponse, responseOf, type ResponseInfo } from './response-info.ts';
+
+// Errors: every one extends PaykitError.
+export {
+  PaykitError,
+  ConfigurationError,
+  ApiError,
+  BadRequestError,
+  UnauthorizedError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableError,
+  RateLimitedError,
+  InternalServerError,
+  ConnectionError,
+  TimeoutError,
+  DriftError,
+  UnexpectedResponseError,
+  RequestValidationError,
+  type CoreErrorDetail,
+  type ValidationErrorDetail,
+} from './errors.ts';
+
+// Logging and redaction.
+export { jsonLineLogger, type LogEntry, type Logger } from './logger.ts';
+export { redactBody, redactHeaders, redactUrl, scrubSecrets, maskSecret } from './redact.ts';
+export { maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
+
+// Reading answers and deliveries tolerantly.
+export { readTolerantly, jsonPointer, formatPath, describeValue, type DriftOptions, type DriftReport } from './drift.ts';
+export { isNone } from './none.ts';
+export { webhookJson } from './webhook-body.ts';
+
+// Verifying webhook deliveries.
+export {
+  WebhookVerificationError,
+  hmacSha256Hex,
+  constantTimeEqual,
+  singleHeader,
+  verifyCoreWebhook,
+  createCoreWebhookVerifier,
+  type WebhookVerificationReason,
+  type HeaderSource,
+} from './signing.ts';
+
+// Domain primitives: money, Mexico City time, CLABE, RFC, card numbers, idempotency keys.
+export { toCentavos, fromCentavos, formatMoney, MoneyError } from './money.ts';
+export { parseMexicoCityLocal, parseOffsetTimestamp, formatMexicoCity, formatMexicoCityLocal, formatMexicoCityOffset, TimeFormatError } from './time.ts';
+export { parseClabe, isValidClabe, clabeControlDigit, ClabeError } from './clabe.ts';
+export { isValidRfc } from './rfc.ts';
+export { isValidCardNumber } from './card.ts';
+export { idempotencyKey, bodyHashIdempotencyKey, canonicalJson, uuidV5, IDEMPOTENCY_NAMESPACES } from './idempotency.ts';

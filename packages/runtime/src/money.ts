@@ -1,5 +1,5 @@
 // Money never passes through a float: the platform's core amounts are decimal strings with two
-// decimals ("1234.56"), cash amounts are integer MXN, and everything in between is integer
+// decimals ("1234.56") (the cash client converts its integer MXN with these), and everything in between is integer
 // centavos held in a bigint (exact at any size; a number stops being exact past 2^53).
 import { PaykitError } from './paykit-error.ts';
 
@@ -41,28 +41,6 @@ export function fromCentavos(centavos: bigint): string {
   const negative = centavos < 0n;
   const digits = (negative ? -centavos : centavos).toString().padStart(3, '0');
   return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
-
-/** Integer MXN (cash amounts) → centavos. Throws on fractions and on numbers past 2^53 (already inexact). */
-export function pesosToCentavos(pesos: number | bigint): bigint {
-  if (typeof pesos === 'bigint') return pesos * 100n;
-  if (typeof pesos !== 'number') throw new MoneyError(`pesos are an integer number or bigint of MXN: got ${describe(pesos)}`);
-  if (!Number.isInteger(pesos)) {
-    throw new MoneyError(`cash amounts are whole pesos (integer MXN): got ${describe(pesos)}; for centavos use a core decimal string and toCentavos`);
-  }
-  if (!Number.isSafeInteger(pesos)) {
-    throw new MoneyError(`${pesos} is past Number.MAX_SAFE_INTEGER, so it is no longer exact: pass the amount as a bigint`);
-  }
-  return BigInt(pesos) * 100n;
-}
-
-/** Centavos → integer MXN for cash requests. Throws when the amount has centavos (cash cannot carry them). */
-export function centavosToPesos(centavos: bigint): bigint {
-  if (typeof centavos !== 'bigint') throw new MoneyError(`centavos are a bigint: got ${describe(centavos)}`);
-  if (centavos % 100n !== 0n) {
-    throw new MoneyError(`${fromCentavos(centavos)} MXN has centavos, but cash amounts are whole pesos: round it explicitly first`);
-  }
-  return centavos / 100n;
 }
 
 /**

@@ -1,6 +1,7 @@
-// HMAC signing of cash requests and verification of webhook deliveries (cash: HMAC of the raw
-// payload; core: a bearer token registered with the webhook). Every comparison of a secret value is
-// constant-time, and no error built here ever contains a secret or the signature we expected.
+// What verifying a webhook delivery takes, whatever the product: HMAC-SHA256, a constant-time
+// comparison, one header read strictly, the error that names the failed check; and the core
+// delivery check (a bearer token registered with the webhook; direct debit and the gateway's admin
+// API use the same). No error built here ever contains a secret or the value we expected.
 import { PaykitError } from './paykit-error.ts';
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
@@ -48,83 +49,6 @@ function bytesOf(value: string | Uint8Array, asUtf16: boolean): Uint8Array {
 }
 
 /**
- * The three headers of a signed cash request: X-Client-Id (the api_key), X-Timestamp (Unix seconds),
- * X-Signature = hex HMAC-SHA256(api_secret, timestamp + "." + body). Sign the exact bytes you send:
- * a string body is signed as UTF-8, so send that same string (or pass the bytes you will send).
- */
-export function signCashRequest(input: {
-  apiKey: string;
-  apiSecret: string;
-  body: string | Uint8Array;
-  timestampSeconds: number;
-}): Record<'X-Client-Id' | 'X-Timestamp' | 'X-Signature', string> {
-  const { apiKey, apiSecret, body, timestampSeconds } = input;
-  if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('signCashRequest: apiKey is missing: pass the cash api_key (sent as X-Client-Id)');
-  if (typeof apiSecret !== 'string' || apiSecret === '') throw new TypeError('signCashRequest: apiSecret is missing: pass the cash api_secret');
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
-    throw new TypeError('signCashRequest: body must be the exact string or bytes sent (JSON.stringify it once and send that same string; "" when there is none)');
-  }
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-    throw new TypeError(`signCashRequest: timestampSeconds must be whole Unix seconds (Math.floor(Date.now() / 1000)), got ${String(timestampSeconds)}`);
-  }
-  const timestamp = String(timestampSeconds);
-  const signature = createHmac('sha256', apiSecret).update(`${timestamp}.`, 'utf8').update(body).digest('hex');
-  return { 'X-Client-Id': apiKey, 'X-Timestamp': timestamp, 'X-Signature': signature };
-}
-
-/**
- * Verifies a cash webhook delivery: X-Webhook-Signature must be the hex HMAC-SHA256 of the raw body
- * keyed with the webhook's secret_token, and X-Webhook-Timestamp within `toleranceSeconds` (default
- * 300) of `now` (default: the current time; pass the time of receipt when verifying a queued
- * delivery later). Verify the bytes as received, before any JSON.parse: re-serialised JSON differs.
- * Throws WebhookVerificationError naming the failed check; never echoes the secret or the expected signature.
- */
-export function verifyCashWebhook(
-  rawBody: string | Uint8Array,
-  headers: HeaderSource,
-  secretToken: string,
-  options: { toleranceSeconds?: number; now?: Date } = {},
-): void {
-  if (typeof secretToken !== 'string' || secretToken === '') {
-    throw new TypeError('verifyCashWebhook: secretToken is missing: pass the secret_token returned when the cash webhook was created');
-  }
-  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
-    throw new TypeError('verifyCashWebhook: pass the raw request body (a string or bytes) exactly as received, not the parsed JSON');
-  }
-  const toleranceSeconds = options.toleranceSeconds ?? 300;
-  if (typeof toleranceSeconds !== 'number' || Number.isNaN(toleranceSeconds) || toleranceSeconds < 0) {
-    throw new TypeError('verifyCashWebhook: toleranceSeconds must be a number of seconds, 0 or more');
-  }
-  const now = options.now ?? new Date();
-  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new TypeError('verifyCashWebhook: options.now must be a valid Date');
-
-  const signature = singleHeader(headers, 'X-Webhook-Signature');
-  const timestamp = singleHeader(headers, 'X-Webhook-Timestamp');
-  if (!/^[0-9a-fA-F]{64}$/.test(signature)) {
-    throw new WebhookVerificationError('malformed', 'X-Webhook-Signature is not 64 hexadecimal characters (a hex HMAC-SHA256): the request did not come from the platform, or a proxy changed it');
-  }
-  if (!/^\d{1,15}$/.test(timestamp)) {
-    throw new WebhookVerificationError('malformed', 'X-Webhook-Timestamp is not a Unix time in whole seconds: the request did not come from the platform, or a proxy changed it');
-  }
-  const expected = hmacSha256Hex(secretToken, rawBody);
-  if (!constantTimeEqual(expected, signature.toLowerCase())) {
-    throw new WebhookVerificationError(
-      'mismatch',
-      'X-Webhook-Signature does not match the body: check that the secret_token is the one returned for this webhook (a new webhook has a new one), ' +
-        'and that the raw body is verified byte for byte as received, before any parsing or re-encoding',
-    );
-  }
-  const skewSeconds = Math.abs(now.getTime() - Number(timestamp) * 1000) / 1000;
-  if (skewSeconds > toleranceSeconds) {
-    throw new WebhookVerificationError(
-      'stale',
-      `X-Webhook-Timestamp is ${Math.round(skewSeconds)} s away from now (tolerance ${toleranceSeconds} s): a replayed or long-delayed delivery, or a wrong clock; ` +
-        'when verifying a queued delivery, pass options.now = the time it was received',
-    );
-  }
-}
-
-/**
  * Verifies a core webhook delivery: `Authorization: Bearer <token>` compared in constant time with
  * every accepted token (several during a rotation). Returns the index of the token that matched.
  * A receiver that verifies many deliveries builds one verifier (createCoreWebhookVerifier) instead.
@@ -164,8 +88,12 @@ export function createCoreWebhookVerifier(acceptedTokens: readonly string[]): (h
   };
 }
 
-/** One header's value, by case-insensitive name, from Headers or a plain object (values may be arrays, as in node:http). */
-function singleHeader(headers: HeaderSource, name: string): string {
+/**
+ * One header's value, by case-insensitive name, from Headers or a plain object (values may be arrays,
+ * as in node:http). Throws WebhookVerificationError: 'missing-header' when absent or empty,
+ * 'malformed' when it appears more than once with different values.
+ */
+export function singleHeader(headers: HeaderSource, name: string): string {
   const values = headerValues(headers, name.toLowerCase());
   const distinct = [...new Set(values.map((value) => value.trim()))];
   if (distinct.length === 0 || (distinct.length === 1 && distinct[0] === '')) {

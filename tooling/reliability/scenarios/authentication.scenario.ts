@@ -350,10 +350,11 @@ describe('authentication', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Constant time, by reading the code: the gateway compares no credential itself, every route's
-// check is built from the runtime's verifiers, and those compare with timingSafeEqual.
+// check is built from the runtime's and the cash client's verifiers, and those compare with timingSafeEqual.
 
 const GATEWAY_SRC = path.join(REPO, 'apps/webhook-gateway/src');
 const RUNTIME_SIGNING = path.join(REPO, 'packages/runtime/src/signing.ts');
+const CASH_SIGNING = path.join(REPO, 'packages/cash-client/src/signing.ts');
 
 /** An identifier chain naming a credential (not its length), next to a plain comparison or a prefix test. */
 const CREDENTIAL = String.raw`[\w.$\[\]'"]*(?:token|secret|signature|authorization|bearer|digest|expected|given)[\w$\[\]'"]*`;
@@ -383,7 +384,7 @@ function plainComparisons(file: string, source: string): string[] {
 /** The source of one top-level function (from its declaration to the next top-level line). */
 function functionBody(source: string, name: string): string {
   const start = source.search(new RegExp(String.raw`^export function ${name}\b`, 'm'));
-  if (start < 0) throw new Error(`no function ${name} in ${RUNTIME_SIGNING}: the constant-time check needs updating`);
+  if (start < 0) throw new Error(`no function ${name} in the source read: the constant-time check needs updating`);
   const end = source.slice(start + 1).search(/^(?:export |function |\/\*\*)/m);
   return end < 0 ? source.slice(start) : source.slice(start, start + 1 + end);
 }
@@ -399,34 +400,38 @@ describe('constant-time comparison', () => {
     expect(plainComparisons('example.ts', "if (config.tokens.length === 0) no();\nif (typeof token !== 'string' || token === '') no();\nif (adminToken !== undefined) ok();")).toEqual([]);
   });
 
-  it('every route’s check is built from the runtime’s verifiers', async () => {
+  it('every route’s check is built from the runtime’s and the cash client’s verifiers', async () => {
     const auth = await readFile(path.join(GATEWAY_SRC, 'auth.ts'), 'utf8');
-    const server = await readFile(path.join(GATEWAY_SRC, 'server.ts'), 'utf8');
+    const routes = await readFile(path.join(GATEWAY_SRC, 'webhook-routes.ts'), 'utf8');
+    const deliveries = await readFile(path.join(GATEWAY_SRC, 'deliveries.ts'), 'utf8');
     const ops = await readFile(path.join(GATEWAY_SRC, 'ops.ts'), 'utf8');
     // Core routes: one authenticator per type, from createCoreWebhookVerifier; the hook uses them for every core route.
-    expect(auth).toMatch(/import \{[^}]*\bcreateCoreWebhookVerifier\b[^}]*\bverifyCashWebhook\b[^}]*\} from '@paykit\/runtime'/);
+    expect(auth).toMatch(/import \{[^}]*\bcreateCoreWebhookVerifier\b[^}]*\} from '@paykit\/runtime'/);
+    expect(auth).toMatch(/import \{[^}]*\bverifyCashWebhook\b[^}]*\} from '@paykit\/cash-client'/);
     expect(functionBody(auth, 'coreAuthenticator')).toMatch(/createCoreWebhookVerifier\(config\.tokens\)/);
-    expect(server).toMatch(/CORE_EVENT_TYPES\.map\(\(type\) => \[CORE_EVENT_PATHS\[type\] as string, coreAuthenticator\(type, config\.core\[type\]\)\]\)/);
-    expect(server).toMatch(/const auth = authenticate\(credentialHeaders\(request\.raw\.rawHeaders\)\)/);
+    expect(routes).toMatch(/CORE_EVENT_TYPES\.map\(\(type\) => \[CORE_EVENT_PATHS\[type\] as string, coreAuthenticator\(type, config\.core\[type\]\)\]\)/);
+    expect(routes).toMatch(/const auth = authenticate\(credentialHeaders\(request\.raw\.rawHeaders\)\)/);
     // Cash: every configured secret through verifyCashWebhook, called by the cash handler before anything is read.
     expect(functionBody(auth, 'verifyCash')).toMatch(/verifyCashWebhook\(raw, headers, secret,/);
-    expect(server).toMatch(/const verified = verifyCash\(raw, credentialHeaders\(request\.raw\.rawHeaders\), config\.cash, now\(\)\);\s*if \(!verified\.ok\) return refusal\(request, 401/);
+    expect(deliveries).toMatch(/const verified = verifyCash\(raw, credentialHeaders\(request\.raw\.rawHeaders\), config\.cash, now\(\)\);\s*if \(!verified\.ok\) return refusal\(request, 401/);
     // Admin API: the same verifier, over the admin token.
     expect(ops).toMatch(/createCoreWebhookVerifier\(\[config\.adminToken\]\)/);
     expect(ops).toMatch(/verifyAdmin\(credentialHeaders\(request\.raw\.rawHeaders\)\)/);
   });
 
-  it('the runtime’s verifiers compare in constant time (timingSafeEqual over digests), never in plain', async () => {
+  it('the runtime’s and the cash client’s verifiers compare in constant time (timingSafeEqual over digests), never in plain', async () => {
     const signing = await readFile(RUNTIME_SIGNING, 'utf8');
+    const cashSigning = await readFile(CASH_SIGNING, 'utf8');
     const constantTimeEqual = functionBody(signing, 'constantTimeEqual');
     expect(constantTimeEqual).toMatch(/timingSafeEqual\(digestOf\(/);
-    expect(functionBody(signing, 'verifyCashWebhook')).toMatch(/constantTimeEqual\(expected, signature\.toLowerCase\(\)\)/);
+    expect(functionBody(cashSigning, 'verifyCashWebhook')).toMatch(/constantTimeEqual\(expected, signature\.toLowerCase\(\)\)/);
     const coreVerifier = functionBody(signing, 'createCoreWebhookVerifier');
     expect(coreVerifier).toMatch(/timingSafeEqual\(given, digest\)/);
     // Every accepted token is compared, even after a match, so the time does not tell which one matched.
     expect(coreVerifier).toMatch(/accepted\.forEach\(/);
-    for (const name of ['constantTimeEqual', 'verifyCashWebhook', 'createCoreWebhookVerifier']) {
+    for (const name of ['constantTimeEqual', 'createCoreWebhookVerifier']) {
       expect(plainComparisons(`${RUNTIME_SIGNING} ${name}`, functionBody(signing, name)), name).toEqual([]);
     }
+    expect(plainComparisons(`${CASH_SIGNING} verifyCashWebhook`, functionBody(cashSigning, 'verifyCashWebhook'))).toEqual([]);
   });
 });

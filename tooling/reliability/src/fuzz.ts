@@ -4,12 +4,10 @@
 // wrong, missing, truncated, repeated) and odd extra headers; and the gateway's documented answer
 // to each (apps/webhook-gateway/README.md, "Every delivery, in order"), so a scenario checks the
 // exact 4xx rather than only "not 5xx".
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import fc from 'fast-check';
 import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, type CoreEventType } from '@paykit/contracts';
 import { hmacSha256Hex } from '@paykit/runtime';
+import { documentedFixture } from '@paykit/testing/documented-fixtures';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import type { RawHeader } from './http.ts';
 
@@ -51,9 +49,7 @@ const CORE_BODIES: Record<Exclude<CoreEventType, 'REPORT'>, fc.Arbitrary<Json>> 
 /** A valid event of a core type (REPORT is flat, the others enveloped). */
 /** The inline charge of the direct debit charges page (packages/contracts/fixtures/documented). */
 function documentedInlineCharge(): Record<string, unknown> {
-  const contracts = path.dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json'));
-  const fixture = JSON.parse(readFileSync(path.join(contracts, 'fixtures/documented/direct-debit/request.charges.create.inline.json'), 'utf8')) as { payload: Record<string, unknown> };
-  return fixture.payload;
+  return documentedFixture('direct-debit/request.charges.create.inline.json').payload;
 }
 
 export function coreEvent(type: CoreEventType): fc.Arbitrary<Json> {

@@ -11,6 +11,7 @@ import type { Database } from '@paykit/store';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { freePort } from '@paykit/testing/ports';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { seededClients } from '@paykit/testing/seeded-clients';
 import { registerGatewayWebhooks } from '@paykit/testing/gateway-webhooks';
 import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
 import type { TcpProxy } from '@paykit/testing/tcp-proxy';
@@ -94,17 +95,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   const sandbox = await startSandboxProcess({ args: ['--log'], onOutput: auditOutput('sandbox') });
   const created: CreatedTransactionLike[] = [];
-  const seed = await sandbox.control.getSeed();
-  if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
-  const client = seed.body.core.clients[0]!;
-  const core = createCoreClient({
-    environment: 'sandbox',
-    baseUrl: sandbox.urls.core,
-    clientId: client.clientId,
-    apiKey: client.apiKeys.staging,
-    clientSecret: client.credentials.find((c) => c.environment === 'staging')!.clientSecret,
-    onTransactionCreated: (transaction) => void created.push(transaction),
-  });
+  const core = createCoreClient({ ...(await seededClients(sandbox)).core, onTransactionCreated: (transaction) => void created.push(transaction) });
 
   const gatewayPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;

@@ -1,35 +1,28 @@
 // CSV and JSON of any list the console shows, streamed: rows are written to the response as the
 // store reads them (batched keyset reads), never gathered in memory, so an export holds every
 // matching row however many there are. CSV is written by csv-stringify; a cell that a spreadsheet
-// would run as a formula (a leading = + - @, a tab or a carriage return, but not a negative
-// number) is prefixed with ' so it reads as text.
+// would run as a formula is neutralised (neutraliseFormula, shared with the CLI's exports).
 import type { ServerResponse } from 'node:http';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { neutraliseFormula } from '@paykit/contracts';
 import { stringify } from 'csv-stringify';
-
-const FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-const NUMBER = /^-?\d+(\.\d+)?$/;
-
-/** A cell as text: dates ISO 8601, lists space-separated, objects as JSON, formulas neutralised. */
-export function csvCell(value: string): string {
-  return FORMULA.test(value) && !NUMBER.test(value) ? `'${value}` : value;
-}
 
 export type ExportRow = Record<string, unknown>;
 
 /** Streams `rows` as `<name>.csv` with `columns` as its header (written even when no row matches). */
 export async function streamCsv(res: ServerResponse, name: string, columns: readonly string[], rows: AsyncIterable<ExportRow>): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `attachment; filename="${name}.csv"` });
+  // A cell as text: dates ISO 8601, lists space-separated, objects as JSON, formulas neutralised.
   const csv = stringify({
     header: true,
     columns: [...columns],
     record_delimiter: 'unix',
     cast: {
-      string: csvCell,
+      string: neutraliseFormula,
       date: (value) => value.toISOString(),
       boolean: (value) => String(value),
-      object: (value) => csvCell(Array.isArray(value) ? value.join(' ') : JSON.stringify(value)),
+      object: (value) => neutraliseFormula(Array.isArray(value) ? value.join(' ') : JSON.stringify(value)),
     },
   });
   await pipeline(Readable.from(rows), csv, res);

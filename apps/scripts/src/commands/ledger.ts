@@ -1,6 +1,7 @@
 // The reconciliation ledger (@paykit/ledger, on the store's database): apply waiting events, read
 // the summary, register what we expect to receive, and import the platform's report files.
 import { readFileSync } from 'node:fs';
+import { CsvError, parse } from 'csv-parse/sync';
 import path from 'node:path';
 import { ReportFormatError } from '@paykit/contracts';
 import type * as Ledger from '@paykit/ledger';
@@ -87,17 +88,28 @@ export async function receivablesAdd(ctx: Context, options: { id: string; clabe:
 
 export const RECEIVABLES_HEADER = 'id,beneficiary_account,amount,reference,concept,due_date';
 
-/** A receivables CSV (RECEIVABLES_HEADER, no quoting needed for these fields): every line checked before anything is registered. */
+/**
+ * A receivables CSV (RECEIVABLES_HEADER), read by csv-parse: quoted fields (with commas, quotes or
+ * line breaks), a byte order mark and CRLF lines are all read as a spreadsheet writes them. Every
+ * line is checked before anything is registered; a bad one is a UsageError naming its line.
+ */
 export function parseReceivables(text: string): NewReceivable[] {
-  const lines = text.split(/\r?\n/);
-  if (lines[0]?.trim() !== RECEIVABLES_HEADER) throw new UsageError(`line 1: the header must be exactly "${RECEIVABLES_HEADER}"`);
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    // With info: true each record comes with where it ends (csv-parse's types give only the records).
+    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof records;
+  } catch (error) {
+    if (error instanceof CsvError) throw new UsageError(`line ${String((error as CsvError & { lines?: number }).lines ?? '?')}: ${error.message.replace(/\.$/, '')}; nothing was imported`);
+    throw error;
+  }
+  const [header, ...rows] = records;
+  if (header?.record.join(',') !== RECEIVABLES_HEADER) throw new UsageError(`line 1: the header must be exactly "${RECEIVABLES_HEADER}"`);
   const out: NewReceivable[] = [];
-  lines.slice(1).forEach((line, index) => {
-    const n = index + 2;
-    if (line.trim() === '') return;
-    const cells = line.split(',');
+  for (const { record: cells, info } of rows) {
+    const n = info.lines;
+    if (cells.length === 1 && cells[0] === '') continue;
     if (cells.length !== 6) throw new UsageError(`line ${n}: ${cells.length} fields, expected 6 (${RECEIVABLES_HEADER}); nothing was imported`);
-    const [id, account, amount, reference, concept, due] = cells.map((c) => c.trim()) as [string, string, string, string, string, string];
+    const [id, account, amount, reference, concept, due] = cells as [string, string, string, string, string, string];
     const problem =
       id === '' ? 'id is empty'
       : !/^\d{18}$/.test(account) ? 'beneficiary_account must be an 18-digit CLABE'
@@ -107,7 +119,7 @@ export function parseReceivables(text: string): NewReceivable[] {
       : undefined;
     if (problem) throw new UsageError(`line ${n}: ${problem}; nothing was imported`);
     out.push({ id, beneficiaryAccount: account, amount, reference: reference || null, concept: concept || null, dueDate: due });
-  });
+  }
   return out;
 }
 

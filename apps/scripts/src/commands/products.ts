@@ -1,6 +1,10 @@
 // Direct debit, cash, remittance and the three bearer-token products.
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { neutraliseFormula } from '@paykit/contracts';
+import { stringify, type Options } from 'csv-stringify';
 import type { Context } from '../cli/context.ts';
 import { UsageError } from '../cli/errors.ts';
 import { Count, flag } from '../cli/input.ts';
@@ -38,39 +42,48 @@ export async function instrumentsExport(ctx: Context, options: { format?: string
   const dd = await ctx.directDebit();
   const file = createWriteStream(options.out, { flags: 'w' });
   const bar = progress(`exporting to ${options.out}`, { enabled: !ctx.out.json });
-  let columns: string[] | undefined;
+  // JSON lines, or CSV whose header is the first instrument's fields (csv-stringify finds them).
+  const out = format === 'jsonl' ? jsonLines() : stringify(CSV_EXPORT_OPTIONS);
+  const written = pipeline(out, file);
   let count = 0;
-  const write = async (line: string) => {
-    if (!file.write(line)) await once(file, 'drain');
-  };
   for await (const page of dd.instruments.pages({ limit: limitOf(options.limit) ?? 500 })) {
     for (const instrument of page.instruments) {
       // Card numbers to their last 4 digits, as on screen: an export is output too.
-      const record = redactBody(instrument) as Record<string, unknown>;
-      if (format === 'jsonl') await write(`${JSON.stringify(record)}\n`);
-      else {
-        if (!columns) {
-          columns = Object.keys(record);
-          await write(`${columns.join(',')}\n`);
-        }
-        await write(`${columns.map((key) => csvCell(record[key])).join(',')}\n`);
-      }
+      if (!out.write(redactBody(instrument))) await once(out, 'drain');
       count++;
     }
     bar.tick(page.instruments.length);
   }
-  file.end();
-  await once(file, 'finish');
+  out.end();
+  await written;
   bar.done(`${count} instruments`);
   ctx.out.result({ file: options.out, format, instruments: count });
 }
 
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const raw = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  // A leading = + - @ (or their full-width forms), tab or carriage return is neutralised so a spreadsheet never runs a field as a formula.
-  const text = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(raw) && !/^-?\d+(\.\d+)?$/.test(raw) ? `'${raw}` : raw;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** The CLI's CSV: a header row, LF line ends, every cell as text with formulas neutralised, objects as JSON. */
+export const CSV_EXPORT_OPTIONS: Options = {
+  header: true,
+  record_delimiter: 'unix',
+  // csv-stringify quotes a field holding the delimiter, a quote or the record delimiter (\n); a
+  // carriage return is a line break to some readers too.
+  quoted_match: /\r/,
+  cast: {
+    string: neutraliseFormula,
+    number: (value) => neutraliseFormula(String(value)),
+    boolean: (value) => String(value),
+    date: (value) => value.toISOString(),
+    object: (value) => neutraliseFormula(JSON.stringify(value)),
+  },
+};
+
+/** One JSON object per line. */
+function jsonLines(): Transform {
+  return new Transform({
+    writableObjectMode: true,
+    transform(record: unknown, _encoding, done) {
+      done(null, `${JSON.stringify(record)}\n`);
+    },
+  });
 }
 
 export async function cashWebhookCreate(ctx: Context, options: { url: string; tokenDir?: string }): Promise<void> {
