@@ -9,9 +9,7 @@
 // except where a rule says why not (no-circular, not-to-dev-dep).
 //
 // tooling/boundaries/test proves that each rule fails the import it names (fixture tree in
-// tooling/boundaries/fixtures) and that this tree has no violation beyond the known ones in
-// .dependency-cruiser-known-violations.json (imports another change removes; the list is meant to
-// be empty, and `lint:boundaries` reports them as known, not as passing).
+// tooling/boundaries/fixtures) and that this tree has none.
 'use strict';
 
 const fs = require('node:fs');

@@ -2,7 +2,8 @@
 // from the platform (when core credentials are configured) and the console.
 import path from 'node:path';
 import { createCoreClient } from '@paykit/core-client';
-import { migrate, openDatabase, withLongStatements, type Database, type ReconcileResult } from '@paykit/store';
+import type { ReconcileResult } from '@paykit/ledger';
+import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
 import { createHealth } from './health.ts';

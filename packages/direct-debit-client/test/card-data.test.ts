@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDirectDebitClient, PaykitError, UnexpectedResponseError, UnprocessableError, BadRequestError } from '@paykit/direct-debit-client';
 import type { LogEntry } from '@paykit/runtime';
-import { startScriptedServer, type ScriptedServer } from '../../runtime/test/scripted-server.ts';
+import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const API_KEY = 'dd_sandbox_key_acme_00000000000001';
 const PAN = '4111111111111111';

@@ -4,7 +4,7 @@
 import { documentedFixture } from '@paykit/testing/documented-fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChargeRecordingError, createDirectDebitClient, DriftError, type CreatedCharge, RequestValidationError } from '@paykit/direct-debit-client';
-import { startScriptedServer, type ScriptedServer } from '../../runtime/test/scripted-server.ts';
+import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const API_KEY = 'dd_sandbox_key_acme_00000000000001';
 const fixture = (name: string) => documentedFixture(`direct-debit/${name}`).payload;

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TimeoutError } from '../src/errors.ts';
 import { createTransport } from '../src/transport.ts';
-import { listenOnLoopback, startScriptedServer, type ScriptedServer } from './scripted-server.ts';
+import { listenOnLoopback, startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {

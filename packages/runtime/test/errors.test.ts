@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +21,7 @@ import {
   sanitizeCause,
 } from '../src/errors.ts';
 import { createTransport, requestIdOf } from '../src/transport.ts';
-import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
+import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.dG9rZW4tcGF5bG9hZA.c2lnbmF0dXJlLXZhbHVlLTE';
 const CLIENT_SECRET = 'cs_test_4f3e2d1c0b9a8877';
@@ -200,8 +203,11 @@ describe('the other errors', () => {
 
 describe('the documented core error body', () => {
   it('a 400 names error_detail, reason and domain in its message and fields', async () => {
-    const { ACCOUNT_ALREADY_CANCELLED } = await import('./fixtures/documented-errors.ts');
-    const error = apiErrorFrom(new Response(null, { status: 400 }), JSON.stringify(ACCOUNT_ALREADY_CANCELLED), { product: 'core', operation: 'cancelAccount', requestId: 'r-1' });
+    // The body as the private account lifecycle page prints it, from the documented fixtures.
+    const contracts = path.dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json'));
+    const fixture = path.join(contracts, 'fixtures/documented/answers/accounts.cancel.already-cancelled.json');
+    const { payload } = JSON.parse(readFileSync(fixture, 'utf8')) as { payload: unknown };
+    const error = apiErrorFrom(new Response(null, { status: 400 }), JSON.stringify(payload), { product: 'core', operation: 'cancelAccount', requestId: 'r-1' });
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error.message).toMatch(/^core cancelAccount: HTTP 400 FAILED_PRECONDITION \(domain CORE\): Account is already cancelled — /);
     expect(error.message).not.toContain('API Error');

@@ -5,7 +5,7 @@ import { ConnectionError, DriftError, NotFoundError, PaykitError, RequestValidat
 import { invoke, type InvokeContext, type SdkResult } from '../src/invoke.ts';
 import type { LogEntry } from '../src/logger.ts';
 import { createTransport } from '../src/transport.ts';
-import { closedPort, recordingSleep, startScriptedServer, type Answer, type Received, type ScriptedServer } from './scripted-server.ts';
+import { closedPort, recordingSleep, startScriptedServer, type Answer, type Received, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 /**
  * A stand-in for one generated SDK function, doing what the hey-api fetch client does with

@@ -5,7 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransport } from '../src/transport.ts';
-import { closedPort, listenOnLoopback } from './scripted-server.ts';
+import { closedPort, listenOnLoopback } from '@paykit/test-basics/scripted-server';
 
 const closers: (() => Promise<void>)[] = [];
 const savedEnv = new Map<string, string | undefined>();

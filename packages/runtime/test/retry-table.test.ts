@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError } from '../src/errors.ts';
 import { RETRY_TABLE, mayRepeat, retryRowFor } from '../src/retry-table.ts';
 import { createTransport, type Transport } from '../src/transport.ts';
-import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
+import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 let server: ScriptedServer | undefined;
 const cleanups: (() => unknown)[] = [];

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { everythingShown, failure } from './verification-failure.ts';
-import { constantTimeEqual, hmacSha256Hex, verifyCoreWebhook } from '../src/signing.ts';
+import { everythingShown, thrownBy } from '@paykit/test-basics/error-shown';
+import { constantTimeEqual, hmacSha256Hex, verifyCoreWebhook, WebhookVerificationError } from '../src/signing.ts';
+
+const failure = (run: () => unknown) => thrownBy(run, WebhookVerificationError);
 
 // Known answers computed with OpenSSL 3.0, never with this code:
 //   printf '%s' '<data>' | openssl dgst -sha256 -hmac '<key>'

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, TimeoutError } from '../src/errors.ts';
 import type { LogEntry } from '../src/logger.ts';
 import { createTransport, requestIdOf } from '../src/transport.ts';
-import { closedPort, recordingSleep, startScriptedServer, type ScriptedServer } from './scripted-server.ts';
+import { closedPort, recordingSleep, startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const SECRET_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2VuLXBheWxvYWQ.s1gn4tur3-value';
 const CLIENT_SECRET = 'cs_live_9f8e7d6c5b4a39281706';

@@ -16,7 +16,7 @@ import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, TimeoutError } from '../src/errors.ts';
 import { createTransport } from '../src/transport.ts';
-import { recordingSleep } from './scripted-server.ts';
+import { recordingSleep } from '@paykit/test-basics/scripted-server';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
