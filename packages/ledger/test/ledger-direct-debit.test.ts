@@ -3,17 +3,16 @@
 // fixtures), in any order. One result per (charge, outcome); a declined or canceled after a
 // confirmed is a chargeback; amounts are JSON numbers read exactly.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreInputError, type NewEvent } from '@paykit/store';
 import { createChargeRecorder, listItems, listParked, reconcileOnce, reconciliationSummary } from '../src/index.ts';
 import { chargeFromApi, recordCharge } from '../src/ledger-dd-charges.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { documentedFixture } from '@paykit/testing/documented-fixtures';
 import { appendAll } from './support/ledger.ts';
 
 const NOW = new Date('2026-04-01T18:00:00Z');
-const FIXTURES = new URL('../../contracts/fixtures/documented/direct-debit/', import.meta.url);
-const fixture = (name: string) => (JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8')) as { payload: Record<string, unknown> }).payload;
+const fixture = (name: string) => documentedFixture(`direct-debit/${name}`).payload;
 
 /** The documented answer to POST /charges, as another charge. */
 function chargeAnswer(id: string, amount: unknown = 100.0): Record<string, unknown> {
