@@ -13,7 +13,7 @@ export interface AppProcessOptions {
   args?: string[];
   /** The whole environment (PATH is added); nothing else of the test's environment leaks in. */
   env?: Record<string, string>;
-  /** How long it may take to print `listening on` (default 20 s). */
+  /** How long it may take to print `listening on` (default 60 s: opening PGlite and migrating took 23 s on a loaded two-core machine). */
   startTimeoutMs?: number;
   /** Every chunk of stdout and stderr, as text. */
   onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
@@ -46,7 +46,7 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
       options.onOutput?.(text, stream);
     });
   }
-  const timeoutMs = options.startTimeoutMs ?? 20_000;
+  const timeoutMs = options.startTimeoutMs ?? 60_000;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
