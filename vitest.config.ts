@@ -1,7 +1,19 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// One root config, one project per kind of workspace folder. Workspace packages resolve to their
-// TypeScript sources through the `@paykit/source` export condition, so tests need no build.
+// One root config, one project per workspace package with tests, named after the package:
+// `pnpm test` at the root runs them all in one vitest; a package's own `test` script (the turbo
+// task) runs its project alone (`vitest run --root ../.. --project <name>`). Workspace packages
+// resolve to their TypeScript sources through the `@paykit/source` export condition, so tests
+// need no build.
+const root = import.meta.dirname;
+const packagesWithTests = ['packages', 'apps', 'tooling'].flatMap((group) =>
+  readdirSync(path.join(root, group))
+    .map((name) => `${group}/${name}`)
+    .filter((dir) => existsSync(path.join(root, dir, 'test')) && existsSync(path.join(root, dir, 'package.json'))),
+);
+
 export default defineConfig({
   resolve: { conditions: ['@paykit/source'] },
   ssr: { resolve: { conditions: ['@paykit/source'] } },
@@ -19,10 +31,12 @@ export default defineConfig({
     // the configured secrets after the run; a secret anywhere fails it (tooling/testing).
     globalSetup: ['@paykit/testing/secret-audit'],
     setupFiles: ['@paykit/testing/secret-audit-setup'],
-    projects: [
-      { extends: true, test: { name: 'packages', include: ['packages/*/test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'tooling', include: ['tooling/*/test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'apps', include: ['apps/*/test/**/*.test.ts'] } },
-    ],
+    projects: packagesWithTests.map((dir) => ({
+      extends: true,
+      test: {
+        name: (JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8')) as { name: string }).name,
+        include: [`${dir}/test/**/*.test.ts`],
+      },
+    })),
   },
 });

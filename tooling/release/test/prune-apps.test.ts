@@ -1,7 +1,7 @@
 // Each app cut out of the monorepo alone: `turbo prune <app> --docker`, `pnpm install
-// --frozen-lockfile` on the pruned lockfile, the build, `pnpm deploy --prod` (the app's built
-// JavaScript and production dependencies only: no build tool, no second Node binary, within its
-// size bound), and the production start `node dist/main.js` with only the app's own environment
+// --frozen-lockfile` on the pruned lockfile, the build (the app's own; the packages it uses are
+// built once for all four), `pnpm deploy --prod` (the app's built JavaScript and production
+// dependencies only: no build tool, no second Node binary, within its size bound), and the production start `node dist/main.js` with only the app's own environment
 // variables, answering over HTTP and stopping cleanly on SIGTERM. This is what the Dockerfile
 // does; no Docker engine runs here, so the image build itself is not run.
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,15 +9,23 @@ import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, stopChild, waitForOutput } from '../src/exec.ts';
-import { pruneAndDeploy } from '../src/prune.ts';
+import { withBuiltPackages } from '../src/pack.ts';
+import { copyPackageBuilds, pruneAndDeploy } from '../src/prune.ts';
 
 const work: string[] = [];
 // Four workspaces and deploys of a few thousand files each take a while to remove.
 afterAll(() => {
   for (const dir of work) rmSync(dir, { recursive: true, force: true });
 }, 120_000);
+
+// The packages the apps share are built once (turbo, from its cache when their sources are
+// unchanged) and each pruned workspace takes their builds and builds its app alone: the same
+// tsc output the Dockerfile's `pnpm --filter <app>... build` makes, without four builds of each.
+const packageBuilds = mkdtempSync(path.join(tmpdir(), 'paykit-prune-builds-'));
+work.push(packageBuilds);
+beforeAll(() => withBuiltPackages(REPO_ROOT, async () => copyPackageBuilds(REPO_ROOT, packageBuilds)), 600_000);
 
 interface AppCase {
   name: string;
@@ -69,7 +77,7 @@ describe.each(APPS)('$name pruned out of the monorepo', (app) => {
   it('installs from the pruned lockfile, builds, and starts with node dist/main.js without dev tooling', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), `paykit-prune-${app.folder.split('/')[1]}-`));
     work.push(dir);
-    const pruned = await pruneAndDeploy(REPO_ROOT, app.name, dir);
+    const pruned = await pruneAndDeploy(REPO_ROOT, app.name, dir, { packageBuilds });
     // The deploy links only the app's own @paykit dependencies, and no build tool or Node binary.
     const manifest = JSON.parse(readFileSync(path.join(pruned.appDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const linked = readdirSync(path.join(pruned.appDir, 'node_modules/@paykit')).map((name) => `@paykit/${name}`);

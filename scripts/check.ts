@@ -1,0 +1,51 @@
+// `pnpm check`: every check as a turbo task, cached by its inputs, so a second run with nothing
+// changed replays from the cache and a change re-runs only the tasks whose inputs it touches.
+// First the generated code against the specs, spec lint, the boundary rules, lint, typecheck, build and each
+// package's tests, side by side; the closing line sums the packages' test summaries into
+// `tests: N passed, N failed, N skipped`. Then the reliability suite, reduced, on its own (its
+// scenarios measure answer times, which other tasks on the same cores would distort).
+import { spawn } from 'node:child_process';
+
+/** Tasks at a time: most test files wait on the servers they start, so a few more than the cores. */
+const CONCURRENCY = process.env.PAYKIT_CHECK_CONCURRENCY ?? '3';
+const SUMMARY = /:test: tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
+// eslint-disable-next-line no-control-regex -- turbo colours its prefixes
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** Runs turbo with `args`, echoing its output; resolves with its exit code and the lines it printed. */
+function turbo(args: readonly string[]): Promise<{ code: number; lines: string[] }> {
+  return new Promise((resolve) => {
+    const child = spawn('turbo', ['run', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let pending = '';
+    const lines: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      pending += chunk.toString();
+      const parts = pending.split('\n');
+      pending = parts.pop() ?? '';
+      lines.push(...parts.map((line) => line.replace(ANSI, '')));
+    });
+    child.once('close', (code) => {
+      if (pending) lines.push(pending.replace(ANSI, ''));
+      resolve({ code: code ?? 1, lines });
+    });
+  });
+}
+
+const checks = await turbo([
+  'codegen:check', 'spec-lint', 'boundaries', 'lint', 'lint:root', 'typecheck', 'typecheck:root', 'build', 'test',
+  `--concurrency=${CONCURRENCY}`, '--continue=dependencies-successful',
+]);
+let [passed, failed, skipped] = [0, 0, 0];
+for (const line of checks.lines) {
+  const match = SUMMARY.exec(line);
+  if (!match) continue;
+  passed += Number(match[1]);
+  failed += Number(match[2]);
+  skipped += Number(match[3]);
+}
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (checks.code !== 0) process.exit(checks.code);
+
+const reliability = await turbo(['reliability:reduced', '--filter=@paykit/reliability']);
+process.exit(reliability.code);
