@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findStaleFiles } from './check.ts';
-import { generateProduct } from './generate.ts';
+import { regenerateProduct } from './generate.ts';
 import { PRODUCTS, REPO_ROOT, findProduct } from './products.ts';
 
 const USAGE = `usage: paykit-codegen gen [product…]    regenerate packages/<product>-client/src/generated/
@@ -37,8 +37,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'gen') {
     for (const product of products) {
       const started = performance.now();
-      const files = await generateProduct(product, path.join(root, product.generatedDir), root);
-      console.log(`${product.id}: ${files.length} files in ${product.generatedDir} (${Math.round(performance.now() - started)} ms)`);
+      const { files, changed } = await regenerateProduct(product, path.join(root, product.generatedDir), root);
+      console.log(`${product.id}: ${files.length} files in ${product.generatedDir}, ${changed.length} changed (${Math.round(performance.now() - started)} ms)`);
     }
     return 0;
   }

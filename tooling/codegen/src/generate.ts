@@ -1,4 +1,5 @@
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { clientDefaultConfig, clientDefaultMeta, createClient, definePluginConfig, $, type Client, type DefinePlugin } from '@hey-api/openapi-ts';
@@ -155,4 +156,37 @@ export async function listFiles(dir: string): Promise<string[]> {
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort();
+}
+
+/**
+ * `pnpm gen` for one product: generates into a scratch folder, then writes into `outDir` only the
+ * files whose bytes changed, each through a temporary file renamed into place (so a reader never
+ * sees a missing or half-written file), and deletes the files no longer generated. With the specs
+ * unchanged it writes nothing: running it while tests or type checks read the generated code is
+ * safe. Returns every generated file and those it changed.
+ */
+export async function regenerateProduct(product: Product, outDir: string, root = REPO_ROOT): Promise<{ files: string[]; changed: string[] }> {
+  const scratch = await mkdtemp(path.join(tmpdir(), 'paykit-gen-'));
+  try {
+    const files = await generateProduct(product, scratch, root);
+    const before = await listFiles(outDir).catch(() => [] as string[]);
+    const changed: string[] = [];
+    for (const file of files) {
+      const fresh = await readFile(path.join(scratch, file));
+      const current = await readFile(path.join(outDir, file)).catch(() => undefined);
+      if (current?.equals(fresh)) continue;
+      const target = path.join(outDir, file);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(`${target}.${process.pid}.tmp`, fresh);
+      await rename(`${target}.${process.pid}.tmp`, target);
+      changed.push(file);
+    }
+    for (const file of before.filter((f) => !files.includes(f))) {
+      await rm(path.join(outDir, file));
+      changed.push(file);
+    }
+    return { files, changed };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }

@@ -1,3 +1,3 @@
 export { PRODUCTS, findProduct, REPO_ROOT, type Product, type ProductId } from './products.ts';
-export { generateProduct, listFiles } from './generate.ts';
+export { generateProduct, listFiles, regenerateProduct } from './generate.ts';
 export { findStaleFiles, type StaleFile } from './check.ts';
