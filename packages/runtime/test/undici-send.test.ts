@@ -18,7 +18,8 @@ import { ConnectionError, TimeoutError } from '../src/errors.ts';
 import { createTransport } from '../src/transport.ts';
 import { recordingSleep } from '@paykit/test-basics/scripted-server';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+// The runtime's own folder: the child imports @paykit/runtime by name (a self-reference through its exports).
+const RUNTIME_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 interface Running {
   url: string;
@@ -630,7 +631,7 @@ describe('https', () => {
       execFile(
         process.execPath,
         ['--conditions=@paykit/source', '--input-type=module', '-e', script],
-        { cwd: REPO_ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir!, 'cert.pem') }, timeout: 45_000 },
+        { cwd: RUNTIME_DIR, env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir!, 'cert.pem') }, timeout: 45_000 },
         (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
       );
     });
