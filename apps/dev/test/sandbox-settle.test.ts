@@ -3,6 +3,7 @@
 // with a number of seconds, it settles on its own once they pass (the control API then finds it settled).
 import { createCoreClient } from '@paykit/core-client';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
+import { seededClients } from '@paykit/testing/seeded-clients';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const ACME = '66666666-6666-4666-8666-000000000001';
@@ -16,16 +17,7 @@ afterEach(async () => {
 /** A money_out to an external account, the clock moved `seconds` on, then a settle through the control API: its status code. */
 async function settleAfter(option: string, seconds: number): Promise<number> {
   sandbox = await startSandboxProcess({ args: ['--spei-settle-after', option] });
-  const seed = await sandbox.control.getSeed();
-  if (seed.status !== 200) throw new Error('cannot read the sandbox seed');
-  const client = seed.body.core.clients[0]!;
-  const core = createCoreClient({
-    environment: 'sandbox',
-    baseUrl: sandbox.urls.core,
-    clientId: client.clientId,
-    apiKey: client.apiKeys.staging,
-    clientSecret: client.credentials.find((c) => c.environment === 'staging')!.clientSecret,
-  });
+  const core = createCoreClient((await seededClients(sandbox)).core);
   const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, transaction_request: { amount: '10.00', currency: 'MXN' } });
   expect(tx.transactionStatus).toBe('IN_PROGRESS');
   expect((await sandbox.control.advanceClock({ body: { seconds } })).status).toBe(200);
