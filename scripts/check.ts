@@ -1,6 +1,6 @@
 // `pnpm check`: every check as a turbo task, cached by its inputs, so a second run with nothing
 // changed replays from the cache and a change re-runs only the tasks whose inputs it touches.
-// First the generated code against the specs, spec lint, the boundary rules, lint, typecheck, build and each
+// First the generated code against the specs, spec lint, the boundary rules, the formatting, lint, typecheck, build and each
 // package's tests, side by side; the closing line sums the packages' test summaries into
 // `tests: N passed, N failed, N skipped`. Then the reliability suite, reduced, on its own (its
 // scenarios measure answer times, which other tasks on the same cores would distort).
@@ -33,8 +33,17 @@ function turbo(args: readonly string[]): Promise<{ code: number; lines: string[]
 }
 
 const checks = await turbo([
-  'codegen:check', 'spec-lint', 'boundaries', 'lint', 'lint:root', 'typecheck', 'typecheck:root', 'build', 'test',
-  `--concurrency=${CONCURRENCY}`, '--continue=dependencies-successful',
+  'codegen:check',
+  'spec-lint',
+  'boundaries',
+  'lint',
+  'lint:root',
+  'typecheck',
+  'typecheck:root',
+  'build',
+  'test',
+  `--concurrency=${CONCURRENCY}`,
+  '--continue=dependencies-successful',
 ]);
 let [passed, failed, skipped] = [0, 0, 0];
 for (const line of checks.lines) {
