@@ -53,17 +53,22 @@ function workspaceDeclarationRules(root) {
   const packages = workspacePackages(root);
   const folderOf = new Map(packages.map(({ dir, manifest }) => [manifest.name, dir]));
   const declared = (manifest, fields) =>
-    fields.flatMap((field) => Object.keys(manifest[field] ?? {})).filter((name) => folderOf.has(name)).map((name) => folderOf.get(name));
+    fields
+      .flatMap((field) => Object.keys(manifest[field] ?? {}))
+      .filter((name) => folderOf.has(name))
+      .map((name) => folderOf.get(name));
 
   return packages.flatMap(({ dir, manifest }) => {
-    const devOnly = declared(manifest, ['devDependencies']).filter((d) => !declared(manifest, ['dependencies', 'peerDependencies', 'optionalDependencies']).includes(d));
+    const devOnly = declared(manifest, ['devDependencies']).filter(
+      (d) => !declared(manifest, ['dependencies', 'peerDependencies', 'optionalDependencies']).includes(d),
+    );
     const rules = [
       {
         name: 'no-undeclared-workspace-dep',
         comment:
           `${manifest.name} imports a workspace package that its own package.json does not declare. pnpm links ` +
-          'only declared packages into a package\'s node_modules; an undeclared one resolves only through the ' +
-          'root\'s node_modules or a relative path, and turbo does not count it in the package\'s hash. ' +
+          "only declared packages into a package's node_modules; an undeclared one resolves only through the " +
+          "root's node_modules or a relative path, and turbo does not count it in the package's hash. " +
           'Declare it (workspace:*) or do not import it.',
         severity: 'error',
         from: { path: `^${escape(dir)}/` },
@@ -102,7 +107,7 @@ function boundaries(root) {
         name: 'no-relative-import-into-another-package',
         comment:
           "A relative path into another package's folder skips its package.json: its exports (what it " +
-          'offers), its declared dependencies and its place in turbo\'s graph. Import it by name, from an ' +
+          "offers), its declared dependencies and its place in turbo's graph. Import it by name, from an " +
           'entry point it exports (apps are covered by no-app-imports-app).',
         severity: 'error',
         from: { path: '^(packages|apps|tooling)/([^/]+)/' },
@@ -182,7 +187,7 @@ function boundaries(root) {
       {
         name: 'src-imports-no-tooling',
         comment:
-          "tooling/ holds what builds and tests the workspace (test kit, bench kit, codegen, lint config); " +
+          'tooling/ holds what builds and tests the workspace (test kit, bench kit, codegen, lint config); ' +
           "it never ships, so no package's or app's src/ imports it (their tests may).",
         severity: 'error',
         from: { path: '^(packages|apps)/[^/]+/src/' },
@@ -199,7 +204,7 @@ function boundaries(root) {
         name: 'no-non-package-json',
         comment:
           "An npm package imported without being declared in the importing package's own package.json: it " +
-          "resolves only because another package (often the root) installs it, with a version nobody chose here.",
+          'resolves only because another package (often the root) installs it, with a version nobody chose here.',
         severity: 'error',
         from: {},
         to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
@@ -207,7 +212,7 @@ function boundaries(root) {
       {
         name: 'not-to-dev-dep',
         comment:
-          "Production code (src/) imports an npm package its package.json declares only as a devDependency: " +
+          'Production code (src/) imports an npm package its package.json declares only as a devDependency: ' +
           'it is not installed where the package runs. Move it to dependencies, or to peerDependencies when ' +
           "the consumer brings it (@paykit/testing runs inside the consumer's vitest). Type-only imports are " +
           'erased when the code runs.',

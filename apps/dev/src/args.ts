@@ -30,14 +30,30 @@ export interface Options {
 
 /** The options, or exits (0 after --help, 2 on wrong usage, 1 on a taken port). */
 export async function readOptions(argv: string[], env: Record<string, string | undefined>): Promise<Options> {
-  let values: { once?: boolean; persist?: boolean; port?: string; 'gateway-port'?: string; 'console-port'?: string; help?: boolean };
+  let values: {
+    once?: boolean;
+    persist?: boolean;
+    port?: string;
+    'gateway-port'?: string;
+    'console-port'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { once: { type: 'boolean' }, persist: { type: 'boolean' }, port: { type: 'string' }, 'gateway-port': { type: 'string' }, 'console-port': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        once: { type: 'boolean' },
+        persist: { type: 'boolean' },
+        port: { type: 'string' },
+        'gateway-port': { type: 'string' },
+        'console-port': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (error) {
-    console.error(`error: ${(error as Error).message.split('\n')[0]!.replace(/\.?$/, '')}. Run \`pnpm start --help\` for the options.`);
+    console.error(
+      `error: ${(error as Error).message.split('\n')[0]!.replace(/\.?$/, '')}. Run \`pnpm start --help\` for the options.`,
+    );
     process.exit(2);
   }
   if (values.help) {
@@ -46,12 +62,26 @@ export async function readOptions(argv: string[], env: Record<string, string | u
   }
   // --port 0 (CI) puts every server on a free port.
   const port = portOf(values.port ?? env.SANDBOX_PORT, 4010, '--port or SANDBOX_PORT');
-  const gatewayPort = portOf(values['gateway-port'] ?? env.GATEWAY_PORT, port === 0 ? 0 : 4020, '--gateway-port or GATEWAY_PORT');
-  const consolePort = portOf(values['console-port'] ?? env.WORKER_PORT, port === 0 ? 0 : 4030, '--console-port or WORKER_PORT');
+  const gatewayPort = portOf(
+    values['gateway-port'] ?? env.GATEWAY_PORT,
+    port === 0 ? 0 : 4020,
+    '--gateway-port or GATEWAY_PORT',
+  );
+  const consolePort = portOf(
+    values['console-port'] ?? env.WORKER_PORT,
+    port === 0 ? 0 : 4030,
+    '--console-port or WORKER_PORT',
+  );
   // A port another process holds is named before anything runs, with the flag that changes it.
-  for (const [taken, flag] of [[port, '--port'], [gatewayPort, '--gateway-port'], [consolePort, '--console-port']] as const) {
+  for (const [taken, flag] of [
+    [port, '--port'],
+    [gatewayPort, '--gateway-port'],
+    [consolePort, '--console-port'],
+  ] as const) {
     if (taken !== 0 && !(await portIsFree(taken))) {
-      console.error(`error: port ${taken} is taken: stop the process that holds it, or run \`pnpm start ${flag} N\` (0: any free port).`);
+      console.error(
+        `error: port ${taken} is taken: stop the process that holds it, or run \`pnpm start ${flag} N\` (0: any free port).`,
+      );
       process.exit(1);
     }
   }

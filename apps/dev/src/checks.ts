@@ -40,7 +40,11 @@ export async function newestSeq(events: EventStore): Promise<bigint> {
 }
 
 /** Every event stored after `seq` (newest first), read a page at a time back to it. */
-export async function eventsSince(events: EventStore, seq: bigint, filter: Omit<EventListFilter, 'before' | 'limit'> = {}): Promise<StoredEvent[]> {
+export async function eventsSince(
+  events: EventStore,
+  seq: bigint,
+  filter: Omit<EventListFilter, 'before' | 'limit'> = {},
+): Promise<StoredEvent[]> {
   const found: StoredEvent[] = [];
   let before: string | undefined;
   for (;;) {
@@ -52,14 +56,25 @@ export async function eventsSince(events: EventStore, seq: bigint, filter: Omit<
   }
 }
 
-export async function checkStoredEvents(events: EventStore, startSeq: bigint, expected: ExpectedEvent[], results: Results): Promise<void> {
+export async function checkStoredEvents(
+  events: EventStore,
+  startSeq: bigint,
+  expected: ExpectedEvent[],
+  results: Results,
+): Promise<void> {
   // Deliveries the API (not the control API) caused are sent after it answers: give them a moment.
   let missing = expected;
   for (let i = 0; i < 50 && missing.length > 0; i++) {
     // Each event type read once per pass, however many expectations look at it.
     const stored = new Map<string, { payload: Record<string, unknown>; outcome: string }[]>();
     for (const eventType of new Set(missing.map((e) => e.eventType))) {
-      stored.set(eventType, (await eventsSince(events, startSeq, { eventType })).map((e) => ({ payload: e.payload as Record<string, unknown>, outcome: e.outcome })));
+      stored.set(
+        eventType,
+        (await eventsSince(events, startSeq, { eventType })).map((e) => ({
+          payload: e.payload as Record<string, unknown>,
+          outcome: e.outcome,
+        })),
+      );
     }
     missing = missing.filter((e) => {
       const found = stored.get(e.eventType)!.find((s) => e.match(s.payload));
@@ -69,24 +84,45 @@ export async function checkStoredEvents(events: EventStore, startSeq: bigint, ex
   }
   for (const e of expected) {
     const held = !missing.includes(e);
-    results.add({ step: `stored: ${e.what}`, ok: held, detail: held ? (e.outcome ?? 'stored') : 'not stored as expected' });
+    results.add({
+      step: `stored: ${e.what}`,
+      ok: held,
+      detail: held ? (e.outcome ?? 'stored') : 'not stored as expected',
+    });
     if (!held) console.log(`  ✖ stored: ${e.what}`);
   }
   const counts = new Map<string, number>();
   const gained = await eventsSince(events, startSeq);
-  for (const event of gained) counts.set(`${event.eventType} ${event.outcome}`, (counts.get(`${event.eventType} ${event.outcome}`) ?? 0) + 1);
-  console.log(`  ${expected.length - missing.length} of ${expected.length} expected events stored as expected during this run`);
-  console.log(`  the store gained ${gained.length} event(s) during this run: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`);
+  for (const event of gained)
+    counts.set(`${event.eventType} ${event.outcome}`, (counts.get(`${event.eventType} ${event.outcome}`) ?? 0) + 1);
+  console.log(
+    `  ${expected.length - missing.length} of ${expected.length} expected events stored as expected during this run`,
+  );
+  console.log(
+    `  the store gained ${gained.length} event(s) during this run: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`,
+  );
 }
 
-export async function checkReconciliation(db: Database, startSeq: bigint, expected: Expectations, results: Results, clientId: string): Promise<void> {
+export async function checkReconciliation(
+  db: Database,
+  startSeq: bigint,
+  expected: Expectations,
+  results: Results,
+  clientId: string,
+): Promise<void> {
   // The worker applies on its own; one more pass here makes sure nothing waits before reading.
   await reconcileOnce(db);
   // Only the items this run's events made or moved: an earlier run's must not stand in for them.
-  const items = (await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' })).filter((item) => item.eventSeqs.some((seq) => BigInt(seq) > startSeq) || expected.ownIds.has(item.id));
+  const items = (await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' })).filter(
+    (item) => item.eventSeqs.some((seq) => BigInt(seq) > startSeq) || expected.ownIds.has(item.id),
+  );
   for (const e of expected.items) {
     const item = e.find(items);
-    const held = item !== undefined && Object.entries(e.want).every(([key, value]) => JSON.stringify(item[key as keyof ReconItem]) === JSON.stringify(value));
+    const held =
+      item !== undefined &&
+      Object.entries(e.want).every(
+        ([key, value]) => JSON.stringify(item[key as keyof ReconItem]) === JSON.stringify(value),
+      );
     const seen = item ? `${item.state}${item.fields.length > 0 ? ` (${item.fields.join(', ')})` : ''}` : 'no item';
     results.add({ step: `reconciled: ${e.what}`, ok: held, detail: seen });
     console.log(`  ${held ? '✓' : '✖'} ${e.what}: ${seen}${held ? '' : ` (expected ${JSON.stringify(e.want)})`}`);
@@ -97,9 +133,12 @@ export async function checkReconciliation(db: Database, startSeq: bigint, expect
   await results.check('reconciled: the daily report, matched three ways', async () => {
     for (let i = 0; i < 50; i++) {
       const lines = await reportMatches(db, reportFile);
-      if (lines.length > 0) return `${lines.length} lines of ${reportFile}, ${lines.filter((l) => l.state === 'matched').length} matched`;
+      if (lines.length > 0)
+        return `${lines.length} lines of ${reportFile}, ${lines.filter((l) => l.state === 'matched').length} matched`;
       await sleep(100);
     }
-    throw new Error(`${reportFile} was not imported within 5 s (the worker fetches it from the sandbox as client ${clientId})`);
+    throw new Error(
+      `${reportFile} was not imported within 5 s (the worker fetches it from the sandbox as client ${clientId})`,
+    );
   });
 }

@@ -39,12 +39,20 @@ const step = (title: string, command: string, args: string[]) => {
   console.log(`\n▶ ${title}`);
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error(`\n✖ ${title} failed (exit ${result.status}). Fix what it printed above, then run \`pnpm start\` again.`);
+    console.error(
+      `\n✖ ${title} failed (exit ${result.status}). Fix what it printed above, then run \`pnpm start\` again.`,
+    );
     process.exit(1);
   }
 };
-step('Generate the clients from specs/ (pnpm gen)', path.join(root, 'node_modules/.bin/turbo'), ['run', 'codegen', '--output-logs=errors-only']);
-step('Check the specs against the platform reference', process.execPath, [path.join(root, 'tooling/spec-checks/src/cli.ts')]);
+step('Generate the clients from specs/ (pnpm gen)', path.join(root, 'node_modules/.bin/turbo'), [
+  'run',
+  'codegen',
+  '--output-logs=errors-only',
+]);
+step('Check the specs against the platform reference', process.execPath, [
+  path.join(root, 'tooling/spec-checks/src/cli.ts'),
+]);
 
 const log = createWriteStream(logFile, { flags: 'a' });
 console.log(`\n  logs: ${shownLog}`);
@@ -63,9 +71,12 @@ const stopAll = async () => {
 };
 const fail = async (error: unknown): Promise<never> => {
   if (error instanceof ChildFailedError) {
-    console.error(`\n✖ the ${error.app === 'worker' ? 'reconciliation worker' : error.app} ${error.message.slice(error.app.length + 1)}. Its last lines (all of them in ${shownLog}):`);
+    console.error(
+      `\n✖ the ${error.app === 'worker' ? 'reconciliation worker' : error.app} ${error.message.slice(error.app.length + 1)}. Its last lines (all of them in ${shownLog}):`,
+    );
     for (const line of error.lastLines) console.error(`    ${line}`);
-    if (error.lastLines.some((line) => /EADDRINUSE/.test(line))) console.error(`  Its port is taken: stop the other process or pick another port (pnpm start --help).`);
+    if (error.lastLines.some((line) => /EADDRINUSE/.test(line)))
+      console.error(`  Its port is taken: stop the other process or pick another port (pnpm start --help).`);
   } else {
     console.error(`\n✖ ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -95,7 +106,11 @@ const start = async (spec: ChildSpec): Promise<ChildApp> => {
 console.log('\n▶ Start the sandbox');
 // Outbound SPEI transfers settle only when the scenario says so (not 10 s later on their own). No
 // random seed: each start draws its own, so no id of this run repeats one the store already holds.
-const sandbox = await start({ name: 'sandbox', entry: 'apps/sandbox/src/main.ts', env: { SANDBOX_PORT: String(options.port), SANDBOX_SPEI_SETTLE_AFTER: 'off' } });
+const sandbox = await start({
+  name: 'sandbox',
+  entry: 'apps/sandbox/src/main.ts',
+  env: { SANDBOX_PORT: String(options.port), SANDBOX_SPEI_SETTLE_AFTER: 'off' },
+});
 console.log(`  sandbox on ${sandbox.url} (control API ${sandbox.url}/_sandbox)`);
 const seed = ok<Seed>(await initClient(sandboxControl, { baseUrl: sandbox.url }).getSeed(), 'seed');
 
@@ -103,7 +118,12 @@ console.log('\n▶ Start the webhook gateway');
 // --once keeps nothing unless --persist. Otherwise DATABASE_URL, else PGlite under
 // PAYKIT_DATA_DIR (default .data)/pglite: the store `pnpm paykit` records in.
 const databaseUrl = process.env.DATABASE_URL || undefined;
-const store = (opened.store = await openSharedStore({ databaseUrl, keep: !options.once || options.persist, dataDir: path.join(dataDir, 'pglite'), root }).catch(fail));
+const store = (opened.store = await openSharedStore({
+  databaseUrl,
+  keep: !options.once || options.persist,
+  dataDir: path.join(dataDir, 'pglite'),
+  root,
+}).catch(fail));
 const webhookTokens = Object.fromEntries(CORE_EVENT_TYPES.map((type) => [type, randomBytes(32).toString('base64url')]));
 // The Authorization value an operator sets for the direct debit endpoint in the portal.
 const directDebitAuthorization = `Bearer ${randomBytes(32).toString('base64url')}`;
@@ -179,7 +199,9 @@ if (options.once) {
   await stopAll();
   process.exit(results.failed === 0 ? 0 : 1);
 }
-console.log(`\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, console ${worker.url}. Try \`pnpm paykit trigger money-in --clabe 646180000000000012 --amount 100.00\`. Ctrl-C stops everything.`);
+console.log(
+  `\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, console ${worker.url}. Try \`pnpm paykit trigger money-in --clabe 646180000000000012 --amount 100.00\`. Ctrl-C stops everything.`,
+);
 setInterval(() => {
   void eventsSince(events, startSeq).then(
     (gained) => {
@@ -194,11 +216,15 @@ setInterval(() => {
  * its owner reads, whose path (never the token) is printed with the line that exports it.
  */
 function makeAdminToken(): { token: string; source: string } {
-  if (process.env.GATEWAY_ADMIN_TOKEN) return { token: process.env.GATEWAY_ADMIN_TOKEN, source: 'GATEWAY_ADMIN_TOKEN from the environment' };
+  if (process.env.GATEWAY_ADMIN_TOKEN)
+    return { token: process.env.GATEWAY_ADMIN_TOKEN, source: 'GATEWAY_ADMIN_TOKEN from the environment' };
   const token = randomBytes(32).toString('base64url');
   const file = path.join(dataDir, 'gateway-admin-token');
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   const shown = path.relative(shownFrom, file);
-  return { token, source: `in ${shown} (mode 600); for \`pnpm paykit events\` and \`pnpm paykit listen\`: export GATEWAY_ADMIN_TOKEN=$(cat ${shown})` };
+  return {
+    token,
+    source: `in ${shown} (mode 600); for \`pnpm paykit events\` and \`pnpm paykit listen\`: export GATEWAY_ADMIN_TOKEN=$(cat ${shown})`,
+  };
 }

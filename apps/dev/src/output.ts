@@ -27,7 +27,9 @@ export class Results {
     }
     const last = this.all.at(-1)!;
     console.log(`  ${last.ok ? '✓' : '✖'} ${name}  ${last.detail}`);
-    this.#log.write(`dev | ${JSON.stringify({ time: Date.now(), msg: 'scenario step', step: name, ok: last.ok, detail: last.detail })}\n`);
+    this.#log.write(
+      `dev | ${JSON.stringify({ time: Date.now(), msg: 'scenario step', step: name, ok: last.ok, detail: last.detail })}\n`,
+    );
   }
 
   /** A result found without a step of its own (printed by the caller). */
@@ -42,7 +44,9 @@ export class Results {
 }
 
 export function printSummary(summary: SummaryRow[]): void {
-  console.log('\n  reconciliation summary (day, product: matched / pending / stale / mismatched / orphan / refunded of total, match rate)');
+  console.log(
+    '\n  reconciliation summary (day, product: matched / pending / stale / mismatched / orphan / refunded of total, match rate)',
+  );
   for (const row of summary) {
     const s = row.states;
     console.log(
@@ -53,5 +57,9 @@ export function printSummary(summary: SummaryRow[]): void {
 
 export function printOutcome(results: Results, logFile: string): void {
   const failed = results.failed;
-  console.log(failed === 0 ? `\nAll ${results.all.length} steps and checks passed.` : `\n${failed} of ${results.all.length} steps and checks failed (details above and in ${logFile}).`);
+  console.log(
+    failed === 0
+      ? `\nAll ${results.all.length} steps and checks passed.`
+      : `\n${failed} of ${results.all.length} steps and checks failed (details above and in ${logFile}).`,
+  );
 }

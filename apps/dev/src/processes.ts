@@ -55,12 +55,16 @@ process.on('exit', () => {
 
 /** Starts `spec` and resolves once it prints `listening on <url>`; rejects with ChildFailedError if it exits first. */
 export function startChild(root: string, spec: ChildSpec, log: WriteStream): Promise<ChildApp> {
-  const child = spawn(process.execPath, ['--conditions=@paykit/source', path.join(root, spec.entry), ...(spec.args ?? [])], {
-    cwd: root,
-    // This process's environment (CONSOLE_PASSWORD, GATEWAY_LOG_LEVEL…), with what wires the child in on top.
-    env: { ...process.env, ...spec.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@paykit/source', path.join(root, spec.entry), ...(spec.args ?? [])],
+    {
+      cwd: root,
+      // This process's environment (CONSOLE_PASSWORD, GATEWAY_LOG_LEVEL…), with what wires the child in on top.
+      env: { ...process.env, ...spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.add(child);
   const lines: string[] = [];
   const exited = new Promise<number | string>((resolve) =>

@@ -6,7 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { createBillpayClient } from '@paykit/billpay-client';
 import { createCashClient } from '@paykit/cash-client';
-import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, DIRECT_DEBIT_WEBHOOK_PATH, sandboxControl, type Seed } from '@paykit/contracts';
+import {
+  CASH_WEBHOOK_PATH,
+  CORE_EVENT_PATHS,
+  CORE_EVENT_TYPES,
+  DIRECT_DEBIT_WEBHOOK_PATH,
+  sandboxControl,
+  type Seed,
+} from '@paykit/contracts';
 import { createCoreClient } from '@paykit/core-client';
 import { createDirectDebitClient } from '@paykit/direct-debit-client';
 import { createGiftCardsClient } from '@paykit/gift-cards-client';
@@ -46,7 +53,13 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
   const staging = client.credentials.find((c) => c.environment === 'staging')!;
   const env = (product: Product) => ({ environment: 'sandbox' as const, baseUrl: `${sandboxUrl}/${product}` });
   // Every transaction the client creates is recorded in the ledger before the call returns.
-  const core = createCoreClient({ ...env('core'), clientId: client.clientId, apiKey: client.apiKeys.staging, clientSecret: staging.clientSecret, onTransactionCreated: createTransactionRecorder(db) });
+  const core = createCoreClient({
+    ...env('core'),
+    clientId: client.clientId,
+    apiKey: client.apiKeys.staging,
+    clientSecret: staging.clientSecret,
+    onTransactionCreated: createTransactionRecorder(db),
+  });
   const { apiKey: cashKey, apiSecret: cashSecret } = seed.cash[0]!;
   const cash = createCashClient({ ...env('cash'), apiKey: cashKey, apiSecret: cashSecret });
   const accounts = createAccountStore(db);
@@ -67,7 +80,12 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
 
   console.log('\n▶ Point the sandbox client’s webhooks at the gateway');
   await results.check('core: five webhooks registered (tokens generated, kept by the gateway)', async () => {
-    for (const type of CORE_EVENT_TYPES) await core.webhooks.register({ webhookType: type, url: `${gatewayUrl}${CORE_EVENT_PATHS[type]}`, token: webhookTokens[type] });
+    for (const type of CORE_EVENT_TYPES)
+      await core.webhooks.register({
+        webhookType: type,
+        url: `${gatewayUrl}${CORE_EVENT_PATHS[type]}`,
+        token: webhookTokens[type],
+      });
     return CORE_EVENT_TYPES.join(', ');
   });
   await results.check('cash: webhook created and activated', async () => {
@@ -102,50 +120,144 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
     ['mismatched', INSTRUMENT.banorte, 'OTRA PERSONA DISTINTA'],
   ] as const) {
     await results.check(`core: penny validation, CEP completed (${name})`, async () => {
-      const tx = await core.transactions.pennyValidation({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: destination });
-      ok(await control.triggerCepOutcome({ params: { transactionId: tx.id }, body: { status: 'COMPLETED', ...(holder ? { beneficiaryName: holder } : {}) } }), 'CEP');
-      expected.items.push({ what: `penny validation ${name}`, find: itemById(tx.id), want: holder ? { state: 'mismatched', fields: ['holder_name'] } : { state: 'matched' } });
-      expected.events.push({ what: `CEP of the ${name} penny validation`, eventType: 'CEP', match: (p) => bodyOf(p).id === tx.id && bodyOf(p).status === 'COMPLETED' });
+      const tx = await core.transactions.pennyValidation({
+        source_instrument_id: INSTRUMENT.acme,
+        destination_instrument_id: destination,
+      });
+      ok(
+        await control.triggerCepOutcome({
+          params: { transactionId: tx.id },
+          body: { status: 'COMPLETED', ...(holder ? { beneficiaryName: holder } : {}) },
+        }),
+        'CEP',
+      );
+      expected.items.push({
+        what: `penny validation ${name}`,
+        find: itemById(tx.id),
+        want: holder ? { state: 'mismatched', fields: ['holder_name'] } : { state: 'matched' },
+      });
+      expected.events.push({
+        what: `CEP of the ${name} penny validation`,
+        eventType: 'CEP',
+        match: (p) => bodyOf(p).id === tx.id && bodyOf(p).status === 'COMPLETED',
+      });
       return `${tx.amount} ${tx.currency} → CEP COMPLETED${holder ? ` (holder "${holder}")` : ''}`;
     });
   }
-  const speiOut = async (destination: string, amount: string) => String((await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: destination, transaction_request: { amount, currency: 'MXN', description: 'Proveedores' } })).id);
+  const speiOut = async (destination: string, amount: string) =>
+    String(
+      (
+        await core.transactions.moneyOut({
+          source_instrument_id: INSTRUMENT.acme,
+          destination_instrument_id: destination,
+          transaction_request: { amount, currency: 'MXN', description: 'Proveedores' },
+        })
+      ).id,
+    );
   await results.check('core: SPEI out settled', async () => {
     const id = await speiOut(INSTRUMENT.bbva, '1500.00');
     ok(await control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
-    expected.events.push({ what: 'STATUS_UPDATE LIQUIDATED', eventType: 'STATUS_UPDATE', match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'LIQUIDATED' });
-    expected.items.push({ what: 'SPEI out settled', find: itemById(id), want: { state: 'matched', status: 'LIQUIDATED' } });
+    expected.events.push({
+      what: 'STATUS_UPDATE LIQUIDATED',
+      eventType: 'STATUS_UPDATE',
+      match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'LIQUIDATED',
+    });
+    expected.items.push({
+      what: 'SPEI out settled',
+      find: itemById(id),
+      want: { state: 'matched', status: 'LIQUIDATED' },
+    });
     return 'LIQUIDATED';
   });
   await results.check('core: SPEI out rejected', async () => {
     const id = await speiOut(INSTRUMENT.banorte, '820.00');
-    ok(await control.triggerSpeiReject({ params: { transactionId: id }, body: { status: 'REJECTED', reason: 'ACCOUNT_NOT_FOUND', reasonDescription: 'The beneficiary account does not exist.' } }), 'reject');
-    expected.events.push({ what: 'STATUS_UPDATE REJECTED', eventType: 'STATUS_UPDATE', match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'REJECTED' });
-    expected.items.push({ what: 'SPEI out rejected', find: itemById(id), want: { state: 'matched', status: 'REJECTED' } });
+    ok(
+      await control.triggerSpeiReject({
+        params: { transactionId: id },
+        body: {
+          status: 'REJECTED',
+          reason: 'ACCOUNT_NOT_FOUND',
+          reasonDescription: 'The beneficiary account does not exist.',
+        },
+      }),
+      'reject',
+    );
+    expected.events.push({
+      what: 'STATUS_UPDATE REJECTED',
+      eventType: 'STATUS_UPDATE',
+      match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'REJECTED',
+    });
+    expected.items.push({
+      what: 'SPEI out rejected',
+      find: itemById(id),
+      want: { state: 'matched', status: 'REJECTED' },
+    });
     return 'REJECTED (ACCOUNT_NOT_FOUND)';
   });
   await results.check('core: SPEI out settled, then reversed by the network', async () => {
     const id = await speiOut(INSTRUMENT.bbva, '310.00');
     ok(await control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
-    const reversal = ok<{ refundTransactionId: string }>(await control.triggerSpeiReverse({ params: { transactionId: id }, body: {} }), 'reverse');
-    expected.items.push({ what: 'SPEI out reversed', find: itemById(id), want: { state: 'refunded', status: 'REFUNDED' } });
-    expected.items.push({ what: 'the network’s reversal', find: itemById(reversal.refundTransactionId), want: { state: 'matched' } });
-    expected.events.push({ what: 'REFUND of the reversed transfer', eventType: 'REFUND', match: (p) => bodyOf(p).original_transaction_id === id });
-    expected.events.push({ what: 'STATUS_UPDATE REFUNDED', eventType: 'STATUS_UPDATE', match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'REFUNDED' });
+    const reversal = ok<{ refundTransactionId: string }>(
+      await control.triggerSpeiReverse({ params: { transactionId: id }, body: {} }),
+      'reverse',
+    );
+    expected.items.push({
+      what: 'SPEI out reversed',
+      find: itemById(id),
+      want: { state: 'refunded', status: 'REFUNDED' },
+    });
+    expected.items.push({
+      what: 'the network’s reversal',
+      find: itemById(reversal.refundTransactionId),
+      want: { state: 'matched' },
+    });
+    expected.events.push({
+      what: 'REFUND of the reversed transfer',
+      eventType: 'REFUND',
+      match: (p) => bodyOf(p).original_transaction_id === id,
+    });
+    expected.events.push({
+      what: 'STATUS_UPDATE REFUNDED',
+      eventType: 'STATUS_UPDATE',
+      match: (p) => bodyOf(p).id === id && bodyOf(p).status === 'REFUNDED',
+    });
     return 'LIQUIDATED → REFUNDED';
   });
   await results.check('core: money_out to a platform account (internal transfer)', async () => {
-    const tx = await core.transactions.moneyOut({ source_instrument_id: INSTRUMENT.acme, destination_instrument_id: INSTRUMENT.bodega, transaction_request: { amount: '250.00', currency: 'MXN' } });
-    expected.events.push({ what: 'INT_CREDIT of the internal transfer, accepted', eventType: 'MONEY_IN', outcome: 'accepted', match: (p) => bodyOf(p).sub_category === 'INT_CREDIT' && bodyOf(p).tracking_key === tx.trackingId });
-    expected.items.push({ what: 'internal transfer out', find: itemById(String(tx.id)), want: { state: 'matched', status: 'LIQUIDATED' } });
-    expected.items.push({ what: 'its INT_CREDIT', find: (items) => items.find((item) => item.product === 'internal_in' && item.trackingKey === tx.trackingId), want: { state: 'matched' } });
+    const tx = await core.transactions.moneyOut({
+      source_instrument_id: INSTRUMENT.acme,
+      destination_instrument_id: INSTRUMENT.bodega,
+      transaction_request: { amount: '250.00', currency: 'MXN' },
+    });
+    expected.events.push({
+      what: 'INT_CREDIT of the internal transfer, accepted',
+      eventType: 'MONEY_IN',
+      outcome: 'accepted',
+      match: (p) => bodyOf(p).sub_category === 'INT_CREDIT' && bodyOf(p).tracking_key === tx.trackingId,
+    });
+    expected.items.push({
+      what: 'internal transfer out',
+      find: itemById(String(tx.id)),
+      want: { state: 'matched', status: 'LIQUIDATED' },
+    });
+    expected.items.push({
+      what: 'its INT_CREDIT',
+      find: (items) => items.find((item) => item.product === 'internal_in' && item.trackingKey === tx.trackingId),
+      want: { state: 'matched' },
+    });
     return `${tx.subCategory}`;
   });
   // A new invoice and payment reference on every run: the store outlives a run without --once.
   const invoice = `INV-${new Date().toISOString().slice(0, 10)}-${randomBytes(3).toString('hex')}`;
   const paymentReference = String(1_000_000 + (randomBytes(3).readUIntBE(0, 3) % 9_000_000));
   await results.check('ledger: a receivable the expected credit will match', async () => {
-    await registerReceivable(db, { id: invoice, beneficiaryAccount: CLABE.acme, amount: '12000.00', reference: paymentReference, dueDate: '2026-12-31' });
+    await registerReceivable(db, {
+      id: invoice,
+      beneficiaryAccount: CLABE.acme,
+      amount: '12000.00',
+      reference: paymentReference,
+      dueDate: '2026-12-31',
+    });
     return `${invoice}: ${formatMoney('12000.00', 'MXN')} to ACME, reference ${paymentReference}`;
   });
   for (const [name, clabe, amount, outcome, state] of [
@@ -154,13 +266,33 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
     ['credit to a blocked account, refused', CLABE.juan, '430.00', 'rejected', 'refunded'],
   ] as const) {
     await results.check(`core: incoming SPEI, ${name}`, async () => {
-      const body = { beneficiaryClabe: clabe, amount, ...(state === 'matched' ? { numericReference: paymentReference } : {}) };
-      const credit = ok<{ transactionId: string }>(await control.triggerIncomingSpei({ body: body as never }), 'incoming SPEI');
-      expected.events.push({ what: `MONEY_IN ${name}`, eventType: 'MONEY_IN', outcome, match: (p) => bodyOf(p).id === credit.transactionId });
+      const body = {
+        beneficiaryClabe: clabe,
+        amount,
+        ...(state === 'matched' ? { numericReference: paymentReference } : {}),
+      };
+      const credit = ok<{ transactionId: string }>(
+        await control.triggerIncomingSpei({ body: body as never }),
+        'incoming SPEI',
+      );
+      expected.events.push({
+        what: `MONEY_IN ${name}`,
+        eventType: 'MONEY_IN',
+        outcome,
+        match: (p) => bodyOf(p).id === credit.transactionId,
+      });
       expected.items.push({ what: name, find: itemById(credit.transactionId), want: { state } });
       if (outcome === 'rejected') {
-        expected.events.push({ what: 'REFUND of the refused credit', eventType: 'REFUND', match: (p) => bodyOf(p).original_transaction_id === credit.transactionId });
-        expected.items.push({ what: 'the refund of the refused credit', find: (items) => items.find((item) => item.product === 'credit_refund' && item.amount === amount), want: { state: 'matched' } });
+        expected.events.push({
+          what: 'REFUND of the refused credit',
+          eventType: 'REFUND',
+          match: (p) => bodyOf(p).original_transaction_id === credit.transactionId,
+        });
+        expected.items.push({
+          what: 'the refund of the refused credit',
+          find: (items) => items.find((item) => item.product === 'credit_refund' && item.amount === amount),
+          want: { state: 'matched' },
+        });
       }
       return `${formatMoney(amount, 'MXN')} → ${outcome}`;
     });
@@ -168,53 +300,125 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
   await results.check('cash: operations paid, expired, and paid then reversed (signed deliveries)', async () => {
     const done: string[] = [];
     for (const statuses of [['paid'], ['expired'], ['paid', 'reversed']] as const) {
-      const operation = ok<{ operation_id: number }>(await control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'cliente-42', closedReference: true } }), 'cash operation');
+      const operation = ok<{ operation_id: number }>(
+        await control.createCashOperation({
+          body: { type: 'cash_in', amount: 500, externalUserId: 'cliente-42', closedReference: true },
+        }),
+        'cash operation',
+      );
       for (const status of statuses) {
-        ok(await control.setCashOperationStatus({ params: { operationId: operation.operation_id }, body: { status } }), `cash ${status}`);
-        expected.events.push({ what: `cash ${status} of operation ${operation.operation_id}`, eventType: `webhook.${status}.success`, match: (p) => p.operation_id === operation.operation_id });
+        ok(
+          await control.setCashOperationStatus({ params: { operationId: operation.operation_id }, body: { status } }),
+          `cash ${status}`,
+        );
+        expected.events.push({
+          what: `cash ${status} of operation ${operation.operation_id}`,
+          eventType: `webhook.${status}.success`,
+          match: (p) => p.operation_id === operation.operation_id,
+        });
       }
       done.push(statuses.join('→'));
     }
     return done.join(', ');
   });
   await results.check('remittance: receive into a private account', async () => {
-    const answer = await createRemittanceClient(env('remittance')).receive({ partner_transaction_session_id: `start-${Date.now()}`, reference: 'REM-1', amount: '3200.00', currency: 'MXN' });
+    const answer = await createRemittanceClient(env('remittance')).receive({
+      partner_transaction_session_id: `start-${Date.now()}`,
+      reference: 'REM-1',
+      amount: '3200.00',
+      currency: 'MXN',
+    });
     return `${answer.status}, ready_for_commit ${answer.ready_for_commit}`;
   });
   await results.check('direct debit: a customer, and the instruments over the cursor', async () => {
     const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: seed.directDebit!.apiKeys[0]! });
-    const customer = await dd.customers.create({ name: 'Ana López', document_type: 'mx_rfc', document_number: 'LOAA800101ABC' } as Parameters<typeof dd.customers.create>[0]);
+    const customer = await dd.customers.create({
+      name: 'Ana López',
+      document_type: 'mx_rfc',
+      document_number: 'LOAA800101ABC',
+    } as Parameters<typeof dd.customers.create>[0]);
     let count = 0;
     for await (const _instrument of dd.instruments.list({ limit: 1 })) count++;
     return `customer ${String((customer as { id?: unknown }).id)}; ${count} instrument(s) over the cursor`;
   });
-  await results.check('direct debit: instruments and charges in the documented forms, charge_result delivered', async () => {
-    const ddSeed = seed.directDebit!;
-    const webhook = { url: `${gatewayUrl}${DIRECT_DEBIT_WEBHOOK_PATH}`, authorization: directDebitAuthorization, form: 'current' as const };
-    ok(await control.addSeed({ body: { directDebit: { orgId: ddSeed.orgId, apiKeys: [], customers: [], instruments: [], webhook } } }), 'direct debit webhook');
-    // Every created charge is recorded in the ledger, where its charge_result is reconciled against it.
-    const dd = createDirectDebitClient({ ...env('direct-debit'), apiKey: ddSeed.apiKeys[0]!, onChargeCreated: createChargeRecorder(db) });
-    const customerId = ddSeed.customers[0]!.id;
-    const instrument = await dd.instruments.create({ type: 'mx_clabe', customer_id: customerId, mx_clabe: { identifier: '012180015118333755' } });
-    const stored = await dd.charges.create({ currency: 'mxn', amount: 100, reference: 'start-dd-stored', customer_id: customerId, instrument_id: instrument.id });
-    const inline = await dd.charges.create({
-      currency: 'mxn',
-      amount: 250.5,
-      reference: 'start-dd-inline',
-      inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
-      inline_customer: { name: 'John Doe', document_type: 'mx_rfc', document_number: 'AABB220089' },
-    });
-    for (const [charge, result] of [[stored, 'confirmed'], [inline, 'declined']] as const) {
-      ok(await control.triggerChargeResult({ params: { chargeId: charge.id }, body: { result } }), `charge ${result}`);
-      expected.events.push({ what: `charge_result ${result} of charge ${charge.id}`, eventType: 'charge_result', match: (p) => (p.data as { charge_id?: unknown } | undefined)?.charge_id === charge.id });
-    }
-    expected.items.push({ what: 'direct debit charge confirmed', find: itemById(stored.id), want: { product: 'direct_debit_charge', state: 'matched', status: 'confirmed', amount: '100.00' } });
-    expected.items.push({ what: 'direct debit charge declined', find: itemById(inline.id), want: { product: 'direct_debit_charge', state: 'matched', status: 'declined', amount: '250.50' } });
-    return `instrument ${instrument.id}; charges ${stored.id} confirmed, ${inline.id} declined`;
-  });
+  await results.check(
+    'direct debit: instruments and charges in the documented forms, charge_result delivered',
+    async () => {
+      const ddSeed = seed.directDebit!;
+      const webhook = {
+        url: `${gatewayUrl}${DIRECT_DEBIT_WEBHOOK_PATH}`,
+        authorization: directDebitAuthorization,
+        form: 'current' as const,
+      };
+      ok(
+        await control.addSeed({
+          body: { directDebit: { orgId: ddSeed.orgId, apiKeys: [], customers: [], instruments: [], webhook } },
+        }),
+        'direct debit webhook',
+      );
+      // Every created charge is recorded in the ledger, where its charge_result is reconciled against it.
+      const dd = createDirectDebitClient({
+        ...env('direct-debit'),
+        apiKey: ddSeed.apiKeys[0]!,
+        onChargeCreated: createChargeRecorder(db),
+      });
+      const customerId = ddSeed.customers[0]!.id;
+      const instrument = await dd.instruments.create({
+        type: 'mx_clabe',
+        customer_id: customerId,
+        mx_clabe: { identifier: '012180015118333755' },
+      });
+      const stored = await dd.charges.create({
+        currency: 'mxn',
+        amount: 100,
+        reference: 'start-dd-stored',
+        customer_id: customerId,
+        instrument_id: instrument.id,
+      });
+      const inline = await dd.charges.create({
+        currency: 'mxn',
+        amount: 250.5,
+        reference: 'start-dd-inline',
+        inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
+        inline_customer: { name: 'John Doe', document_type: 'mx_rfc', document_number: 'AABB220089' },
+      });
+      for (const [charge, result] of [
+        [stored, 'confirmed'],
+        [inline, 'declined'],
+      ] as const) {
+        ok(
+          await control.triggerChargeResult({ params: { chargeId: charge.id }, body: { result } }),
+          `charge ${result}`,
+        );
+        expected.events.push({
+          what: `charge_result ${result} of charge ${charge.id}`,
+          eventType: 'charge_result',
+          match: (p) => (p.data as { charge_id?: unknown } | undefined)?.charge_id === charge.id,
+        });
+      }
+      expected.items.push({
+        what: 'direct debit charge confirmed',
+        find: itemById(stored.id),
+        want: { product: 'direct_debit_charge', state: 'matched', status: 'confirmed', amount: '100.00' },
+      });
+      expected.items.push({
+        what: 'direct debit charge declined',
+        find: itemById(inline.id),
+        want: { product: 'direct_debit_charge', state: 'matched', status: 'declined', amount: '250.50' },
+      });
+      return `instrument ${instrument.id}; charges ${stored.id} confirmed, ${inline.id} declined`;
+    },
+  );
   await results.check('core: a daily report', async () => {
-    const report = ok<{ fileName: string }>(await control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }), 'report');
-    expected.events.push({ what: `REPORT ${report.fileName}`, eventType: 'REPORT', match: (p) => p.file_name === report.fileName });
+    const report = ok<{ fileName: string }>(
+      await control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }),
+      'report',
+    );
+    expected.events.push({
+      what: `REPORT ${report.fileName}`,
+      eventType: 'REPORT',
+      match: (p) => p.file_name === report.fileName,
+    });
     expected.reportFile = report.fileName;
     return report.fileName;
   });
@@ -229,6 +433,7 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
 }
 
 export function ok<T>(answer: { status: number; body: unknown }, what: string): T {
-  if (answer.status !== 200) throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+  if (answer.status !== 200)
+    throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
   return answer.body as T;
 }

@@ -28,7 +28,10 @@ export interface StoreChoice {
 }
 
 export async function openSharedStore(choice: StoreChoice): Promise<SharedStore> {
-  if (choice.databaseUrl !== undefined) return choice.keep ? { description: 'PostgreSQL (DATABASE_URL)', url: choice.databaseUrl, close: async () => {} } : throwawayDatabase(choice.databaseUrl);
+  if (choice.databaseUrl !== undefined)
+    return choice.keep
+      ? { description: 'PostgreSQL (DATABASE_URL)', url: choice.databaseUrl, close: async () => {} }
+      : throwawayDatabase(choice.databaseUrl);
   let release = (): void => {};
   if (choice.keep) {
     mkdirSync(choice.dataDir, { recursive: true });

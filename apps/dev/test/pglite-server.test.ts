@@ -22,7 +22,10 @@ afterAll(async () => {
 
 describe('servePglite', () => {
   it('serves two pg pools at once without mixing their statements or transactions', async () => {
-    const pools: Database[] = [await openDatabase({ databaseUrl: url, poolSize: 5 }), await openDatabase({ databaseUrl: url, poolSize: 5 })];
+    const pools: Database[] = [
+      await openDatabase({ databaseUrl: url, poolSize: 5 }),
+      await openDatabase({ databaseUrl: url, poolSize: 5 }),
+    ];
     try {
       await pools[0]!.query('CREATE TABLE writes (n int, pool text)');
       // Each transaction counts its own pool's rows twice: another pool's insert between the two reads would show.
@@ -40,7 +43,9 @@ describe('servePglite', () => {
         );
       const settled = await Promise.allSettled([...work(pools[0]!, 'a'), ...work(pools[1]!, 'b')]);
       expect(settled.filter((s) => s.status === 'rejected')).toEqual([]);
-      const rows = await pools[1]!.query<{ pool: string; c: string }>('SELECT pool, count(*) AS c FROM writes GROUP BY pool ORDER BY pool');
+      const rows = await pools[1]!.query<{ pool: string; c: string }>(
+        'SELECT pool, count(*) AS c FROM writes GROUP BY pool ORDER BY pool',
+      );
       expect(rows.rows).toEqual([
         { pool: 'a', c: '100' },
         { pool: 'b', c: '100' },

@@ -18,7 +18,11 @@ afterEach(async () => {
 async function settleAfter(option: string, seconds: number): Promise<number> {
   sandbox = await startSandboxProcess({ args: ['--spei-settle-after', option] });
   const core = createCoreClient((await seededClients(sandbox)).core);
-  const tx = await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, transaction_request: { amount: '10.00', currency: 'MXN' } });
+  const tx = await core.transactions.moneyOut({
+    source_instrument_id: ACME,
+    destination_instrument_id: BBVA,
+    transaction_request: { amount: '10.00', currency: 'MXN' },
+  });
   expect(tx.transactionStatus).toBe('IN_PROGRESS');
   expect((await sandbox.control.advanceClock({ body: { seconds } })).status).toBe(200);
   return (await sandbox.control.triggerSpeiSettle({ params: { transactionId: String(tx.id) }, body: {} })).status;

@@ -16,18 +16,26 @@ const START = path.resolve(import.meta.dirname, '../src/main.ts');
 let dir: string;
 
 const start = (args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<NodeRun> =>
-  runNode(START, args, { name: 'pnpm start', env: { PATH: process.env.PATH, HOME: dir, PAYKIT_DATA_DIR: path.join(dir, 'data'), ...env }, timeoutMs });
+  runNode(START, args, {
+    name: 'pnpm start',
+    env: { PATH: process.env.PATH, HOME: dir, PAYKIT_DATA_DIR: path.join(dir, 'data'), ...env },
+    timeoutMs,
+  });
 
 /** The pids of `pid`'s child processes now. */
 const childrenOf = (pid: number): number[] => {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').filter((line) => line.trim() !== '').map(Number);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map(Number);
   } catch {
     return []; // ps exits 1 when there is none
   }
 };
 /** The child whose command line names `app` (its entry is apps/<app>/src/main.ts). */
-const childRunning = (children: number[], app: string): number => children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`apps/${app}/`))!;
+const childRunning = (children: number[], app: string): number =>
+  children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`apps/${app}/`))!;
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -38,9 +46,17 @@ const alive = (pid: number): boolean => {
 };
 
 /** `pnpm start` running until `until` matches its stdout; then `act` on it, and its end. */
-function startUntil(args: string[], env: Record<string, string>, until: RegExp, act: (pid: number, children: number[]) => void): Promise<NodeRun & { children: number[] }> {
+function startUntil(
+  args: string[],
+  env: Record<string, string>,
+  until: RegExp,
+  act: (pid: number, children: number[]) => void,
+): Promise<NodeRun & { children: number[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@paykit/source', START, ...args], { env: { PATH: process.env.PATH, HOME: dir, PAYKIT_DATA_DIR: path.join(dir, 'data'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=@paykit/source', START, ...args], {
+      env: { PATH: process.env.PATH, HOME: dir, PAYKIT_DATA_DIR: path.join(dir, 'data'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let children: number[] = [];
@@ -82,8 +98,13 @@ describe('pnpm start', () => {
   it('prints its usage with --help and refuses an unknown flag in one line (exit 2)', async () => {
     const help = await start(['--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--once', '--persist', '--port', '--gateway-port', '--console-port']) expect(help.stdout).toContain(flag);
-    expectOneLine(await start(['--bogus']), 2, /^error: Unknown option '--bogus'\. Run `pnpm start --help` for the options\.$/);
+    for (const flag of ['--once', '--persist', '--port', '--gateway-port', '--console-port'])
+      expect(help.stdout).toContain(flag);
+    expectOneLine(
+      await start(['--bogus']),
+      2,
+      /^error: Unknown option '--bogus'\. Run `pnpm start --help` for the options\.$/,
+    );
     expectOneLine(await start(['--port']), 2, /argument missing/);
     expectOneLine(await start(['--port', 'abc']), 2, /Invalid port "abc" \(--port or SANDBOX_PORT\)/);
   });
@@ -93,8 +114,16 @@ describe('pnpm start', () => {
     await new Promise<void>((resolve) => holder.listen(0, resolve));
     const taken = (holder.address() as AddressInfo).port;
     try {
-      expectOneLine(await start(['--once', '--port', String(taken)]), 1, new RegExp(`^error: port ${taken} is taken: .*\`pnpm start --port N\``));
-      expectOneLine(await start(['--once', '--port', '0', '--console-port', String(taken)]), 1, new RegExp(`^error: port ${taken} is taken: .*\`pnpm start --console-port N\``));
+      expectOneLine(
+        await start(['--once', '--port', String(taken)]),
+        1,
+        new RegExp(`^error: port ${taken} is taken: .*\`pnpm start --port N\``),
+      );
+      expectOneLine(
+        await start(['--once', '--port', '0', '--console-port', String(taken)]),
+        1,
+        new RegExp(`^error: port ${taken} is taken: .*\`pnpm start --console-port N\``),
+      );
     } finally {
       holder.close();
     }
@@ -113,7 +142,11 @@ describe('pnpm start', () => {
     expect(run.stdout).toMatch(/gateway on http:\/\/\S+ \(store: PGlite in /);
     expect(run.code, run.stdout.slice(-2000)).toBe(0);
     // Given one in the environment, it writes nothing and says where the token came from.
-    const given = await start(['--once', '--port', '0'], { GATEWAY_ADMIN_TOKEN: 'adm_test_Hk4pQ8wZ1xC6vB9nM3jL7tR2sD5fG0yU', PAYKIT_DATA_DIR: path.join(dir, 'other') }, 300_000);
+    const given = await start(
+      ['--once', '--port', '0'],
+      { GATEWAY_ADMIN_TOKEN: 'adm_test_Hk4pQ8wZ1xC6vB9nM3jL7tR2sD5fG0yU', PAYKIT_DATA_DIR: path.join(dir, 'other') },
+      300_000,
+    );
     expect(given.stdout).toContain('admin token: GATEWAY_ADMIN_TOKEN from the environment');
     expect(() => statSync(path.join(dir, 'other', 'gateway-admin-token'))).toThrow();
   }, 600_000);
@@ -122,7 +155,9 @@ describe('pnpm start', () => {
     // The gateway refuses its configuration (exit 2) after the sandbox is up.
     const run = await start(['--once', '--port', '0'], { GATEWAY_UNKNOWN_ACCOUNT: 'sometimes' }, 300_000);
     expect(run.code, run.stdout.slice(-2000)).toBe(1);
-    expect(run.stderr).toMatch(/✖ the gateway exited with code 2\. Its last lines \(all of them in \S+start-\S+\.log\):/);
+    expect(run.stderr).toMatch(
+      /✖ the gateway exited with code 2\. Its last lines \(all of them in \S+start-\S+\.log\):/,
+    );
     expect(run.stderr).toContain('GATEWAY_UNKNOWN_ACCOUNT must be');
     // The sandbox it had started is stopped: its port answers nothing.
     const sandboxUrl = /sandbox on (http:\/\/\S+)/.exec(run.stdout)![1]!;
@@ -137,7 +172,9 @@ describe('pnpm start', () => {
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.children.filter(alive)).toEqual([]);
     // A child killed while everything runs: the run names it and exits 1, and stops the others.
-    const died = await startUntil(['--port', '0'], {}, /Ctrl-C stops everything/, (_pid, children) => process.kill(childRunning(children, 'reconciliation-worker'), 'SIGKILL'));
+    const died = await startUntil(['--port', '0'], {}, /Ctrl-C stops everything/, (_pid, children) =>
+      process.kill(childRunning(children, 'reconciliation-worker'), 'SIGKILL'),
+    );
     expect(died.code, died.stdout.slice(-2000)).toBe(1);
     expect(died.stderr).toMatch(/✖ the reconciliation worker stopped: SIGKILL\. Its last lines/);
     expect(died.children.filter(alive)).toEqual([]);

@@ -11,7 +11,12 @@
 import { recordResult } from '@paykit/bench';
 import { reconcileOnce } from '@paykit/ledger';
 import { loadConfig } from '../src/config.ts';
-import { createBenchDatabase, DEFAULT_ADMIN_URL, describeDatabaseUrl, type BenchDatabase } from './reconcile/databases.ts';
+import {
+  createBenchDatabase,
+  DEFAULT_ADMIN_URL,
+  describeDatabaseUrl,
+  type BenchDatabase,
+} from './reconcile/databases.ts';
 import { fingerprintDifferences, ledgerFingerprint, type Fingerprint } from './reconcile/fingerprint.ts';
 import { naiveApply } from './reconcile/naive.ts';
 import { formatTable, judge, microsPerEvent, perSecond, type SizeRun } from './reconcile/report.ts';
@@ -22,18 +27,27 @@ function readConfig(): { adminUrl: string; sizes: number[]; naiveEvents: number;
   const count = (name: string, fallback: string): number[] => {
     const raw = process.env[name] ?? fallback;
     const values = raw.split(',').map((part) => Number(part.trim()));
-    if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < EVENTS_PER_BLOCK || v % EVENTS_PER_BLOCK !== 0 || v > 10_000_000)) {
-      problems.push(`${name} must be comma-separated whole numbers of events, multiples of ${EVENTS_PER_BLOCK} up to 10,000,000 (got "${raw.slice(0, 80)}")`);
+    if (
+      values.length === 0 ||
+      values.some((v) => !Number.isInteger(v) || v < EVENTS_PER_BLOCK || v % EVENTS_PER_BLOCK !== 0 || v > 10_000_000)
+    ) {
+      problems.push(
+        `${name} must be comma-separated whole numbers of events, multiples of ${EVENTS_PER_BLOCK} up to 10,000,000 (got "${raw.slice(0, 80)}")`,
+      );
     }
     return values;
   };
   const adminUrl = process.env.DATABASE_URL ?? DEFAULT_ADMIN_URL;
-  if (!/^postgres(ql)?:\/\//.test(adminUrl)) problems.push('DATABASE_URL must be a postgres:// URL of a server where the user may CREATE DATABASE');
+  if (!/^postgres(ql)?:\/\//.test(adminUrl))
+    problems.push('DATABASE_URL must be a postgres:// URL of a server where the user may CREATE DATABASE');
   const sizes = count('BENCH_SIZES', '10000,100000,1000000').sort((a, b) => a - b);
   const [naiveEvents = 0] = count('BENCH_NAIVE_EVENTS', '10000');
   // What the worker runs with unless told otherwise (its defaults, not this process's WORKER_* variables).
   const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? loadConfig({}).batchSize);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) problems.push(`BENCH_BATCH_SIZE must be a whole number from 1 to 50,000 (got "${String(process.env.BENCH_BATCH_SIZE).slice(0, 20)}")`);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000)
+    problems.push(
+      `BENCH_BATCH_SIZE must be a whole number from 1 to 50,000 (got "${String(process.env.BENCH_BATCH_SIZE).slice(0, 20)}")`,
+    );
   if (problems.length > 0) {
     console.error(problems.join('\n'));
     process.exit(2);
@@ -51,13 +65,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** A fresh database with `events` synthetic events, handed to `fn`, dropped after. */
-async function withLoaded<T>(label: string, events: number, fn: (bench: BenchDatabase, loadSeconds: number) => Promise<T>): Promise<T> {
+async function withLoaded<T>(
+  label: string,
+  events: number,
+  fn: (bench: BenchDatabase, loadSeconds: number) => Promise<T>,
+): Promise<T> {
   const bench = await createBenchDatabase(config.adminUrl, label);
   open.add(bench);
   try {
     const started = performance.now();
     await loadSynthetic(bench.db, events, (loaded) => {
-      if (events >= 200_000 && loaded % 200_000 === 0) process.stdout.write(`  loaded ${loaded.toLocaleString('en-US')}\r`);
+      if (events >= 200_000 && loaded % 200_000 === 0)
+        process.stdout.write(`  loaded ${loaded.toLocaleString('en-US')}\r`);
     });
     const loadSeconds = (performance.now() - started) / 1000;
     if (events >= 200_000) process.stdout.write('\n');
@@ -69,7 +88,9 @@ async function withLoaded<T>(label: string, events: number, fn: (bench: BenchDat
 }
 
 const started = performance.now();
-console.log(`${describeDatabaseUrl(config.adminUrl)}; sizes ${config.sizes.map((s) => s.toLocaleString('en-US')).join(', ')}; batch ${config.batchSize}; naive sample ${config.naiveEvents.toLocaleString('en-US')}`);
+console.log(
+  `${describeDatabaseUrl(config.adminUrl)}; sizes ${config.sizes.map((s) => s.toLocaleString('en-US')).join(', ')}; batch ${config.batchSize}; naive sample ${config.naiveEvents.toLocaleString('en-US')}`,
+);
 
 const runs: SizeRun[] = [];
 const fingerprints = new Map<number, Fingerprint>();
@@ -79,10 +100,15 @@ for (const events of config.sizes) {
     const t0 = performance.now();
     const result = await reconcileOnce(bench.db, { batchSize: config.batchSize });
     const applySeconds = (performance.now() - t0) / 1000;
-    if (result.applied !== events || result.parked !== 0) failures.push(`reconcileOnce at ${events}: applied ${result.applied}, parked ${result.parked} (expected ${events} and 0)`);
+    if (result.applied !== events || result.parked !== 0)
+      failures.push(
+        `reconcileOnce at ${events}: applied ${result.applied}, parked ${result.parked} (expected ${events} and 0)`,
+      );
     if (events === config.naiveEvents) fingerprints.set(events, await ledgerFingerprint(bench.db));
     runs.push({ events, loadSeconds, applySeconds, batches: result.batches });
-    console.log(`reconcileOnce ${events.toLocaleString('en-US')} events: loaded in ${loadSeconds.toFixed(1)} s, applied in ${applySeconds.toFixed(2)} s (${result.batches} batches): ${perSecond(events, applySeconds).toLocaleString('en-US')} events/s, ${microsPerEvent(events, applySeconds)} µs/event`);
+    console.log(
+      `reconcileOnce ${events.toLocaleString('en-US')} events: loaded in ${loadSeconds.toFixed(1)} s, applied in ${applySeconds.toFixed(2)} s (${result.batches} batches): ${perSecond(events, applySeconds).toLocaleString('en-US')} events/s, ${microsPerEvent(events, applySeconds)} µs/event`,
+    );
   });
 }
 
@@ -90,14 +116,20 @@ const naive = await withLoaded(`naive_${config.naiveEvents}`, config.naiveEvents
   const t0 = performance.now();
   const applied = await naiveApply(bench.db);
   const seconds = (performance.now() - t0) / 1000;
-  if (applied !== config.naiveEvents) failures.push(`the naive applier applied ${applied} of ${config.naiveEvents} events`);
+  if (applied !== config.naiveEvents)
+    failures.push(`the naive applier applied ${applied} of ${config.naiveEvents} events`);
   const same = fingerprints.get(config.naiveEvents);
   if (same) {
     const differences = fingerprintDifferences(await ledgerFingerprint(bench.db), same);
-    if (differences.length > 0) failures.push(`the naive applier and reconcileOnce built different ledgers from the same events: ${differences.join('; ')}`);
+    if (differences.length > 0)
+      failures.push(
+        `the naive applier and reconcileOnce built different ledgers from the same events: ${differences.join('; ')}`,
+      );
     else console.log('the naive applier and reconcileOnce built identical ledgers from the same events');
   }
-  console.log(`naive ${config.naiveEvents.toLocaleString('en-US')} events: ${seconds.toFixed(2)} s, ${perSecond(config.naiveEvents, seconds).toLocaleString('en-US')} events/s`);
+  console.log(
+    `naive ${config.naiveEvents.toLocaleString('en-US')} events: ${seconds.toFixed(2)} s, ${perSecond(config.naiveEvents, seconds).toLocaleString('en-US')} events/s`,
+  );
   return { events: config.naiveEvents, seconds };
 });
 
@@ -106,8 +138,19 @@ console.log(`\n${formatTable(runs, naive, verdicts)}`);
 for (const failure of failures) console.log(`FAILED  ${failure}`);
 const file = await recordResult('reconcile', {
   batchSize: config.batchSize,
-  sizes: runs.map((r) => ({ events: r.events, loadSeconds: Math.round(r.loadSeconds * 10) / 10, applySeconds: Math.round(r.applySeconds * 100) / 100, batches: r.batches, eventsPerSecond: perSecond(r.events, r.applySeconds), microsPerEvent: microsPerEvent(r.events, r.applySeconds) })),
-  naive: { events: naive.events, seconds: Math.round(naive.seconds * 100) / 100, eventsPerSecond: perSecond(naive.events, naive.seconds) },
+  sizes: runs.map((r) => ({
+    events: r.events,
+    loadSeconds: Math.round(r.loadSeconds * 10) / 10,
+    applySeconds: Math.round(r.applySeconds * 100) / 100,
+    batches: r.batches,
+    eventsPerSecond: perSecond(r.events, r.applySeconds),
+    microsPerEvent: microsPerEvent(r.events, r.applySeconds),
+  })),
+  naive: {
+    events: naive.events,
+    seconds: Math.round(naive.seconds * 100) / 100,
+    eventsPerSecond: perSecond(naive.events, naive.seconds),
+  },
   targets: verdicts,
   failures,
   totalSeconds: Math.round((performance.now() - started) / 100) / 10,

@@ -11,7 +11,8 @@ import { allParked, importReport, reconcileOnce, reconciliationSummary, retryPar
 import { migrate, openDatabase, StoreInputError, withLongStatements } from '@paykit/store';
 import { ConfigError, loadConfig } from './config.ts';
 
-const USAGE = 'usage: paykit-reconcile run --once | reports import FILE | parked list | parked retry [SEQ...] | summary [--from YYYY-MM-DD] [--to YYYY-MM-DD]';
+const USAGE =
+  'usage: paykit-reconcile run --once | reports import FILE | parked list | parked retry [SEQ...] | summary [--from YYYY-MM-DD] [--to YYYY-MM-DD]';
 
 async function main(args: string[]): Promise<number> {
   const config = loadConfig();
@@ -21,7 +22,9 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   if (command === 'run' && sub !== '--once') {
-    console.error('run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`');
+    console.error(
+      'run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`',
+    );
     return 2;
   }
   const databaseOptions = {
@@ -51,7 +54,8 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     if (command === 'parked' && sub === 'list') {
-      for await (const p of allParked(db)) console.log(`#${p.seq} ${p.eventType} attempts=${p.attempts}${p.retry ? ' (retry queued)' : ''}: ${p.reason}`);
+      for await (const p of allParked(db))
+        console.log(`#${p.seq} ${p.eventType} attempts=${p.attempts}${p.retry ? ' (retry queued)' : ''}: ${p.reason}`);
       return 0;
     }
     if (command === 'parked' && sub === 'retry') {
@@ -59,8 +63,17 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     if (command === 'summary') {
-      const option = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
-      printSummary(await reconciliationSummary(db, { staleAfterSeconds: config.staleAfterSeconds, from: option('--from'), to: option('--to') }));
+      const option = (name: string) => {
+        const i = args.indexOf(name);
+        return i >= 0 ? args[i + 1] : undefined;
+      };
+      printSummary(
+        await reconciliationSummary(db, {
+          staleAfterSeconds: config.staleAfterSeconds,
+          from: option('--from'),
+          to: option('--to'),
+        }),
+      );
       return 0;
     }
     console.error(USAGE);
@@ -72,8 +85,13 @@ async function main(args: string[]): Promise<number> {
 
 function printSummary(rows: Awaited<ReturnType<typeof reconciliationSummary>>): void {
   for (const r of rows) {
-    const states = Object.entries(r.states).filter(([, f]) => f.count > 0).map(([s, f]) => `${s} ${f.count} (${f.amount})`).join(', ');
-    console.log(`${r.day} ${r.product.padEnd(16)} ${String(r.total.count).padStart(6)} items ${r.total.amount.padStart(14)} MXN  match ${r.matchRate === null ? '—' : `${(r.matchRate * 100).toFixed(1)}%`}  ${states}`);
+    const states = Object.entries(r.states)
+      .filter(([, f]) => f.count > 0)
+      .map(([s, f]) => `${s} ${f.count} (${f.amount})`)
+      .join(', ');
+    console.log(
+      `${r.day} ${r.product.padEnd(16)} ${String(r.total.count).padStart(6)} items ${r.total.amount.padStart(14)} MXN  match ${r.matchRate === null ? '—' : `${(r.matchRate * 100).toFixed(1)}%`}  ${states}`,
+    );
   }
 }
 
@@ -81,7 +99,11 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof ConfigError || error instanceof ReportFormatError || error instanceof StoreInputError) {
-    console.error(error instanceof ReportFormatError ? `The report was not imported (nothing was): ${error.message}` : error.message);
+    console.error(
+      error instanceof ReportFormatError
+        ? `The report was not imported (nothing was): ${error.message}`
+        : error.message,
+    );
     process.exitCode = 2;
   } else {
     console.error(`paykit-reconcile failed: ${error instanceof Error ? error.message : String(error)}`);

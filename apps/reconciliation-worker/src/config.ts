@@ -44,14 +44,26 @@ export interface ConsoleAccessConfig {
 
 /** Addresses only this machine can reach: the console may answer without a login there. */
 export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host) || /^::ffff:127(\.\d{1,3}){3}$/i.test(host);
+  return (
+    host === 'localhost' ||
+    host === '::1' ||
+    host === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    /^::ffff:127(\.\d{1,3}){3}$/i.test(host)
+  );
 }
 
 const MIN_PASSWORD_LENGTH = 12;
 const MIN_TOKEN_LENGTH = 32;
 
 export interface ReportFetchConfig {
-  core: { environment: 'sandbox' | 'staging' | 'production'; baseUrl: string | undefined; clientId: string; apiKey: string; clientSecret: string | undefined };
+  core: {
+    environment: 'sandbox' | 'staging' | 'production';
+    baseUrl: string | undefined;
+    clientId: string;
+    apiKey: string;
+    clientSecret: string | undefined;
+  };
   pollMs: number;
   timeoutMs: number;
   maxBytes: number;
@@ -62,7 +74,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`The reconciliation worker's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/reconciliation-worker/README.md for every variable.`);
+    super(
+      `The reconciliation worker's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/reconciliation-worker/README.md for every variable.`,
+    );
     this.problems = problems;
   }
 }
@@ -75,7 +89,10 @@ const whole = (name: string, fallback: number, min: number, max: number) =>
       if (value === undefined || value === '') return fallback;
       const n = Number(value);
       if (!/^\d+$/.test(value) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max}, got "${value.slice(0, 20)}"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from ${min} to ${max}, got "${value.slice(0, 20)}"`,
+        });
         return z.NEVER;
       }
       return n;
@@ -87,7 +104,10 @@ const Env = z.object({
   DATABASE_URL: z
     .string()
     .optional()
-    .refine((value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value), 'DATABASE_URL must start with postgres:// (or be unset for PGlite)'),
+    .refine(
+      (value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value),
+      'DATABASE_URL must start with postgres:// (or be unset for PGlite)',
+    ),
   PAYKIT_DATA_DIR: z.string().default('.data'),
   // A batch's statements take well under a second; one that gets no answer for 15 s is on a dead connection.
   DATABASE_QUERY_TIMEOUT_MS: whole('DATABASE_QUERY_TIMEOUT_MS', 15_000, 100, 600_000),
@@ -99,15 +119,28 @@ const Env = z.object({
   WORKER_LEASE_SECONDS: whole('WORKER_LEASE_SECONDS', 60, 1, 3600),
   WORKER_APPLY: z.enum(['on', 'off'], { message: 'WORKER_APPLY must be "on" or "off"' }).default('on'),
   // The core client the report files are fetched with. Secrets: never repeated in a message.
-  WORKER_CORE_ENVIRONMENT: z.enum(['sandbox', 'staging', 'production'], { message: 'WORKER_CORE_ENVIRONMENT must be sandbox, staging or production' }).default('sandbox'),
+  WORKER_CORE_ENVIRONMENT: z
+    .enum(['sandbox', 'staging', 'production'], {
+      message: 'WORKER_CORE_ENVIRONMENT must be sandbox, staging or production',
+    })
+    .default('sandbox'),
   WORKER_CORE_BASE_URL: z
     .string()
     .optional()
-    .refine((value) => value === undefined || value === '' || /^https?:\/\/[^\s]+$/.test(value), 'WORKER_CORE_BASE_URL must be the core service\'s http(s) address, such as https://core.example.com'),
+    .refine(
+      (value) => value === undefined || value === '' || /^https?:\/\/[^\s]+$/.test(value),
+      "WORKER_CORE_BASE_URL must be the core service's http(s) address, such as https://core.example.com",
+    ),
   WORKER_CORE_CLIENT_ID: z
     .string()
     .optional()
-    .refine((value) => value === undefined || value === '' || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value), 'WORKER_CORE_CLIENT_ID must be the client id (a UUID) issued at onboarding'),
+    .refine(
+      (value) =>
+        value === undefined ||
+        value === '' ||
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
+      'WORKER_CORE_CLIENT_ID must be the client id (a UUID) issued at onboarding',
+    ),
   WORKER_CORE_API_KEY: z.string().optional(),
   WORKER_CORE_CLIENT_SECRET: z.string().optional(),
   // Daily files arrive once a day: a minute is prompt enough, and few calls.
@@ -119,20 +152,31 @@ const Env = z.object({
   CONSOLE_PASSWORD: z
     .string()
     .optional()
-    .refine((value) => value === undefined || value === '' || value === value.trim(), 'CONSOLE_PASSWORD starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)')
+    .refine(
+      (value) => value === undefined || value === '' || value === value.trim(),
+      'CONSOLE_PASSWORD starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)',
+    )
     .refine((value) => value === undefined || value === '' || value.length >= MIN_PASSWORD_LENGTH, {
-      error: (issue) => `CONSOLE_PASSWORD is ${String(issue.input).length} characters; use at least ${MIN_PASSWORD_LENGTH} (e.g. openssl rand -base64 18)`,
+      error: (issue) =>
+        `CONSOLE_PASSWORD is ${String(issue.input).length} characters; use at least ${MIN_PASSWORD_LENGTH} (e.g. openssl rand -base64 18)`,
     }),
   WORKER_LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'WORKER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' })
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'WORKER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
     .default('info'),
   CONSOLE_SESSION_MINUTES: whole('CONSOLE_SESSION_MINUTES', 480, 1, 10_080),
-  CONSOLE_SECURE_COOKIE: z.enum(['auto', 'on'], { message: 'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)' }).default('auto'),
+  CONSOLE_SECURE_COOKIE: z
+    .enum(['auto', 'on'], {
+      message: 'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)',
+    })
+    .default('auto'),
   METRICS_TOKEN: z
     .string()
     .optional()
     .refine((value) => value === undefined || value.trim() === '' || value.trim().length >= MIN_TOKEN_LENGTH, {
-      error: (issue) => `METRICS_TOKEN is ${String(issue.input).trim().length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
+      error: (issue) =>
+        `METRICS_TOKEN is ${String(issue.input).trim().length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
     }),
 });
 
@@ -143,12 +187,20 @@ function reportConfig(e: z.output<typeof Env>): { reports: ReportFetchConfig | u
   const id = set(e.WORKER_CORE_CLIENT_ID);
   const key = set(e.WORKER_CORE_API_KEY);
   if (!id && !key) {
-    if (set(e.WORKER_CORE_CLIENT_SECRET) || set(e.WORKER_CORE_BASE_URL)) problems.push('WORKER_CORE_CLIENT_ID and WORKER_CORE_API_KEY must be set to fetch report files (or unset the other WORKER_CORE_ variables)');
+    if (set(e.WORKER_CORE_CLIENT_SECRET) || set(e.WORKER_CORE_BASE_URL))
+      problems.push(
+        'WORKER_CORE_CLIENT_ID and WORKER_CORE_API_KEY must be set to fetch report files (or unset the other WORKER_CORE_ variables)',
+      );
     return { reports: undefined, problems };
   }
-  if (!id) problems.push('WORKER_CORE_CLIENT_ID must be set with WORKER_CORE_API_KEY (the client id issued at onboarding)');
-  if (!key) problems.push('WORKER_CORE_API_KEY must be set with WORKER_CORE_CLIENT_ID (the x-api-key issued at onboarding)');
-  if (e.WORKER_CORE_ENVIRONMENT !== 'sandbox' && !set(e.WORKER_CORE_BASE_URL)) problems.push(`WORKER_CORE_BASE_URL must be set for WORKER_CORE_ENVIRONMENT=${e.WORKER_CORE_ENVIRONMENT} (the platform's address is issued at onboarding)`);
+  if (!id)
+    problems.push('WORKER_CORE_CLIENT_ID must be set with WORKER_CORE_API_KEY (the client id issued at onboarding)');
+  if (!key)
+    problems.push('WORKER_CORE_API_KEY must be set with WORKER_CORE_CLIENT_ID (the x-api-key issued at onboarding)');
+  if (e.WORKER_CORE_ENVIRONMENT !== 'sandbox' && !set(e.WORKER_CORE_BASE_URL))
+    problems.push(
+      `WORKER_CORE_BASE_URL must be set for WORKER_CORE_ENVIRONMENT=${e.WORKER_CORE_ENVIRONMENT} (the platform's address is issued at onboarding)`,
+    );
   if (problems.length > 0) return { reports: undefined, problems };
   return {
     problems,

@@ -46,14 +46,24 @@ function connectionWords(databaseUrl: string | undefined, kind: string): string[
   if (!databaseUrl) return [];
   try {
     const url = new URL(databaseUrl);
-    const words = [url.host, url.hostname, decodeURIComponent(url.username), decodeURIComponent(url.pathname.slice(1)), url.searchParams.get('host') ?? ''];
+    const words = [
+      url.host,
+      url.hostname,
+      decodeURIComponent(url.username),
+      decodeURIComponent(url.pathname.slice(1)),
+      url.searchParams.get('host') ?? '',
+    ];
     return words.filter((word) => word.length >= 3 && word !== kind).sort((a, b) => b.length - a.length);
   } catch {
     return [];
   }
 }
 
-export function createHealth(db: Database, loop: ApplyLoop | undefined, options: { databaseUrl?: string | undefined } = {}): () => Promise<WorkerHealth> {
+export function createHealth(
+  db: Database,
+  loop: ApplyLoop | undefined,
+  options: { databaseUrl?: string | undefined } = {},
+): () => Promise<WorkerHealth> {
   // Probes that arrive while a count runs share it: a backlog is costly to count, and polled often.
   let counting: Promise<number> | undefined;
   const waiting = (): Promise<number> => {
@@ -68,11 +78,16 @@ export function createHealth(db: Database, loop: ApplyLoop | undefined, options:
   const anonymous = (message: string) =>
     words.reduce(
       (text, word) => text.replaceAll(word, '(the database)'),
-      message.replaceAll(db.description, `the ${db.kind} store`).replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?\b|\[[0-9a-f:]+\](:\d{1,5})?/gi, '(the database address)'),
+      message
+        .replaceAll(db.description, `the ${db.kind} store`)
+        .replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?\b|\[[0-9a-f:]+\](:\d{1,5})?/gi, '(the database address)'),
     );
   return async () => {
     // Counted beside the waiting events, each within the probe deadline: a frozen store holds the probe once, not twice.
-    const conflicts = withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then((counts) => counts.total, () => null);
+    const conflicts = withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').then(
+      (counts) => counts.total,
+      () => null,
+    );
     let count: number | null = null;
     let storeError: string | null = null;
     try {

@@ -25,7 +25,11 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(config: Pick<WorkerConfig, 'logLevel'>, destination?: DestinationStream): Logger {
-  const options = { name: 'reconciliation-worker', level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  const options = {
+    name: 'reconciliation-worker',
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 
@@ -33,12 +37,23 @@ export function createLogger(config: Pick<WorkerConfig, 'logLevel'>, destination
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The worker's hooks as log lines: a round's counts (info when it applied or parked something, else debug), report files, errors. */
-export function loggedEvents(logger: Logger): Pick<WorkerOptions, 'onError' | 'onRound' | 'onReportError' | 'onReportImported' | 'onReportDuplicate'> {
+export function loggedEvents(
+  logger: Logger,
+): Pick<WorkerOptions, 'onError' | 'onRound' | 'onReportError' | 'onReportImported' | 'onReportDuplicate'> {
   return {
     onError: (error) => logger.error({ err: errorText(error) }, 'reconcile round failed (retrying)'),
-    onRound: (round) => logger[round.applied + round.parked > 0 ? 'info' : 'debug']({ applied: round.applied, parked: round.parked, batches: round.batches, ms: round.ms }, 'reconcile round'),
-    onReportError: (fileName, error) => logger.warn({ fileName, err: errorText(error) }, 'report file not imported yet (retrying later)'),
+    onRound: (round) =>
+      logger[round.applied + round.parked > 0 ? 'info' : 'debug'](
+        { applied: round.applied, parked: round.parked, batches: round.batches, ms: round.ms },
+        'reconcile round',
+      ),
+    onReportError: (fileName, error) =>
+      logger.warn({ fileName, err: errorText(error) }, 'report file not imported yet (retrying later)'),
     onReportImported: (fileName, lines) => logger.info({ fileName, lines }, 'report file imported'),
-    onReportDuplicate: (fileName, original) => logger.info({ fileName, original }, 'report file already imported under another name (same content): its lines are not counted again'),
+    onReportDuplicate: (fileName, original) =>
+      logger.info(
+        { fileName, original },
+        'report file already imported under another name (same content): its lines are not counted again',
+      ),
   };
 }

@@ -41,15 +41,28 @@ export function startApplyLoop(
   let lastAttemptAt: Date | null = null;
   let lastSuccessAt: Date | null = null;
   let roundStartedAt: number | undefined;
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    controller.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      controller.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
   const running = (async () => {
     while (!controller.signal.aborted) {
       roundStartedAt = performance.now();
       try {
-        const round = await reconcileOnce(db, { batchSize: options.batchSize, leaseSeconds: options.leaseSeconds, maxBatches: 20, signal: controller.signal });
+        const round = await reconcileOnce(db, {
+          batchSize: options.batchSize,
+          leaseSeconds: options.leaseSeconds,
+          maxBatches: 20,
+          signal: controller.signal,
+        });
         totals.batches += round.batches;
         totals.applied += round.applied;
         totals.parked += round.parked;

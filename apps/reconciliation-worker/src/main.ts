@@ -26,7 +26,19 @@ try {
 try {
   const logger = createLogger(config);
   const worker = await startWorker(config, loggedEvents(logger));
-  logger.info({ url: worker.url, store: worker.database.kind, apply: config.apply, reports: worker.reports !== undefined, pollMs: config.pollMs, batchSize: config.batchSize, consoleLogin: config.console.password !== undefined, metricsToken: config.metricsToken !== undefined }, 'started');
+  logger.info(
+    {
+      url: worker.url,
+      store: worker.database.kind,
+      apply: config.apply,
+      reports: worker.reports !== undefined,
+      pollMs: config.pollMs,
+      batchSize: config.batchSize,
+      consoleLogin: config.console.password !== undefined,
+      metricsToken: config.metricsToken !== undefined,
+    },
+    'started',
+  );
   // The kind of store only: its description names the database's user, host and name.
   console.log(`listening on ${worker.url} (store: ${worker.database.kind})`);
   console.log(
@@ -47,7 +59,9 @@ try {
     stopping = true;
     logger.info({ signal }, 'stopping');
     setTimeout(() => {
-      console.error(`The worker did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now (the batch in flight is rolled back and claimed again)`);
+      console.error(
+        `The worker did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now (the batch in flight is rolled back and claimed again)`,
+      );
       process.exit(1);
     }, STOP_TIMEOUT_MS).unref();
     worker.close().then(

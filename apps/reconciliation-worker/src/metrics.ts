@@ -9,7 +9,11 @@ import { withinProbeDeadline, type WorkerHealth } from './health.ts';
 
 const CONFLICT_KINDS = ['credit', 'refund', 'second_refund', 'redelivery'] as const;
 
-export function createWorkerMetrics(db: Database, health: () => Promise<WorkerHealth>, options: { defaultMetrics?: boolean } = {}): Registry {
+export function createWorkerMetrics(
+  db: Database,
+  health: () => Promise<WorkerHealth>,
+  options: { defaultMetrics?: boolean } = {},
+): Registry {
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'worker_process_' });
   const registers = [registry];
@@ -20,7 +24,9 @@ export function createWorkerMetrics(db: Database, health: () => Promise<WorkerHe
     registers,
     async collect() {
       // A scrape while the store hangs reports nothing for it rather than waiting.
-      const counts = await withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').catch(() => undefined);
+      const counts = await withinProbeDeadline(conflictCounts(db), 'the ledger did not count its conflicts').catch(
+        () => undefined,
+      );
       if (counts) for (const kind of CONFLICT_KINDS) this.set({ kind }, counts[kind]);
     },
   });
@@ -38,8 +44,14 @@ export function createWorkerMetrics(db: Database, health: () => Promise<WorkerHe
       },
     });
   gauge('worker_events_applied', 'Events this process applied since it started', (h) => h.applied);
-  gauge('worker_events_waiting', 'Events stored and not yet applied nor parked (capped at 100,000; absent while the store does not answer)', (h) => h.waiting);
-  gauge('worker_last_round_failed', '1 when the last round failed (the loop retries by itself)', (h) => (h.lastAttemptFailed ? 1 : 0));
+  gauge(
+    'worker_events_waiting',
+    'Events stored and not yet applied nor parked (capped at 100,000; absent while the store does not answer)',
+    (h) => h.waiting,
+  );
+  gauge('worker_last_round_failed', '1 when the last round failed (the loop retries by itself)', (h) =>
+    h.lastAttemptFailed ? 1 : 0,
+  );
   gauge('worker_store_ok', '1 when the last round did not fail and the store answered', (h) => (h.ok ? 1 : 0));
   return registry;
 }

@@ -11,8 +11,14 @@ export type ReportType = 'DAILY' | 'MONTHLY' | 'DAILY_ACCOUNT_STATEMENT' | 'MONT
 
 /** What the worker needs of the core client's `reports` (an interface, so the client is built once, in config). */
 export interface ReportSource {
-  download(input: { reportType: ReportType; operationDate: string }, requestOptions?: { timeoutMs?: number; signal?: AbortSignal }): Promise<{ fileName: string; downloadUrl: string; found: boolean }>;
-  fetchFile(downloadUrl: string, options?: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal }): Promise<string>;
+  download(
+    input: { reportType: ReportType; operationDate: string },
+    requestOptions?: { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<{ fileName: string; downloadUrl: string; found: boolean }>;
+  fetchFile(
+    downloadUrl: string,
+    options?: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal },
+  ): Promise<string>;
 }
 
 export interface ReportFetchOptions {
@@ -115,8 +121,15 @@ export function createReportFetcher(db: Database, source: ReportSource, options:
       const answer = await source.download({ reportType, operationDate }, { timeoutMs: options.timeoutMs, signal });
       if (!answer.found) throw new Error(`the platform has no ${reportType} file for ${operationDate} yet`);
       // Another name is another file (a later one of the same day): importing it under this name would misfile it.
-      if (answer.fileName !== fileName) throw new Error(`the platform serves ${answer.fileName.slice(0, 200)} for ${reportType} ${operationDate}, not this file`);
-      const text = await source.fetchFile(answer.downloadUrl, { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, signal });
+      if (answer.fileName !== fileName)
+        throw new Error(
+          `the platform serves ${answer.fileName.slice(0, 200)} for ${reportType} ${operationDate}, not this file`,
+        );
+      const text = await source.fetchFile(answer.downloadUrl, {
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxBytes,
+        signal,
+      });
       const result = await importReport(db, fileName, text);
       backoff.delete(fileName);
       lastErrors.delete(fileName);
@@ -190,7 +203,14 @@ export function startReportFetcher(db: Database, source: ReportSource, options: 
       await fetcher.runOnce();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, options.pollMs);
-        stopped.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+        stopped.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
       });
     }
   })();

@@ -48,7 +48,14 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
   try {
     // Not under the deadline of a batch's statements: a migration may rewrite a large table.
     await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long));
-    if (config.apply) loop = startApplyLoop(db, { batchSize: config.batchSize, pollMs: config.pollMs, leaseSeconds: config.leaseSeconds, onError: options.onError, onRound: options.onRound });
+    if (config.apply)
+      loop = startApplyLoop(db, {
+        batchSize: config.batchSize,
+        pollMs: config.pollMs,
+        leaseSeconds: config.leaseSeconds,
+        onError: options.onError,
+        onRound: options.onRound,
+      });
     if (config.apply && config.reports) {
       const { core, pollMs, timeoutMs, maxBytes, retryMaxMs } = config.reports;
       const client = createCoreClient({ ...core, timeoutMs });
@@ -69,7 +76,11 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
       port: config.port,
       host: config.host,
       staleAfterSeconds: config.staleAfterSeconds,
-      status: () => ({ applied: loop?.totals.applied ?? 0, lastError: loop?.lastError ?? null, caughtUp: loop?.caughtUp ?? false }),
+      status: () => ({
+        applied: loop?.totals.applied ?? 0,
+        lastError: loop?.lastError ?? null,
+        caughtUp: loop?.caughtUp ?? false,
+      }),
       health,
       metrics: createWorkerMetrics(db, health),
       access: { ...config.console, metricsToken: config.metricsToken },

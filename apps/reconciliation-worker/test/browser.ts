@@ -8,7 +8,8 @@ import { describe, it } from 'vitest';
 
 export const CHROMIUM = process.env.PAYKIT_CHROMIUM || '/usr/bin/chromium';
 
-const flag = (value: string | undefined) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+const flag = (value: string | undefined) =>
+  value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 export const BROWSER_REQUIRED = flag(process.env.CI) || flag(process.env.PAYKIT_REQUIRE_BROWSER);
 
 /** describe() when chromium is there; a failing test in its place where it is required; a skip with the reason printed elsewhere. */
@@ -33,6 +34,15 @@ export function describeInBrowser(name: string, body: () => void): void {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

@@ -30,7 +30,12 @@ interface Store {
 
 async function pgliteStore(): Promise<Store> {
   const dir = mkdtempSync(path.join(tmpdir(), `paykit-secret-folder-${tag}-`));
-  return { name: 'pglite', env: { PAYKIT_DATA_DIR: dir }, secrets: [dir, `paykit-secret-folder-${tag}`], drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    name: 'pglite',
+    env: { PAYKIT_DATA_DIR: dir },
+    secrets: [dir, `paykit-secret-folder-${tag}`],
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A role and a database of its own on DATABASE_URL's server, reached as localhost. */
@@ -85,10 +90,23 @@ describe.each(kinds)('connection details on %s', (_name, make) => {
       return { status: response.status, body };
     };
 
-    const gateway = await startGatewayProcess({ ...store.env, GATEWAY_LOG_LEVEL: 'info', GATEWAY_CORE_TOKENS_MONEY_IN: TEST_SECRETS.coreWebhookToken, METRICS_TOKEN }, 60_000);
+    const gateway = await startGatewayProcess(
+      {
+        ...store.env,
+        GATEWAY_LOG_LEVEL: 'info',
+        GATEWAY_CORE_TOKENS_MONEY_IN: TEST_SECRETS.coreWebhookToken,
+        METRICS_TOKEN,
+      },
+      60_000,
+    );
     try {
-      expect(gateway.output()).toMatch(new RegExp(`listening on http://\\S+ \\(store: ${store.name}; /metrics: bearer token \\(METRICS_TOKEN\\)\\)`));
-      expect(await scrape(gateway.url, '/readyz')).toEqual({ status: 200, body: JSON.stringify({ status: 'ready', store: store.name }) });
+      expect(gateway.output()).toMatch(
+        new RegExp(`listening on http://\\S+ \\(store: ${store.name}; /metrics: bearer token \\(METRICS_TOKEN\\)\\)`),
+      );
+      expect(await scrape(gateway.url, '/readyz')).toEqual({
+        status: 200,
+        body: JSON.stringify({ status: 'ready', store: store.name }),
+      });
       expect((await scrape(gateway.url, '/healthz')).status).toBe(200);
       expect((await scrape(gateway.url, '/metrics')).body).toContain('gateway_events_total');
     } finally {
@@ -99,7 +117,9 @@ describe.each(kinds)('connection details on %s', (_name, make) => {
 
     // After the gateway: with PGlite one process at a time opens the folder.
     const worker = await startAppProcess({
-      name: 'The worker', main: WORKER_MAIN, env: { ...store.env, WORKER_PORT: '0', METRICS_TOKEN, CONSOLE_PASSWORD: TEST_SECRETS.consolePassword },
+      name: 'The worker',
+      main: WORKER_MAIN,
+      env: { ...store.env, WORKER_PORT: '0', METRICS_TOKEN, CONSOLE_PASSWORD: TEST_SECRETS.consolePassword },
       onOutput: (text) => record('worker output', text),
       startTimeoutMs: 60_000,
     });
@@ -121,11 +141,20 @@ describe.each(kinds)('connection details on %s', (_name, make) => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)('the worker\'s /healthz while PostgreSQL refuses connections', () => {
+describe.skipIf(!process.env.DATABASE_URL)("the worker's /healthz while PostgreSQL refuses connections", () => {
   it('says the store is unavailable without naming its address, user or database', { timeout: 90_000 }, async () => {
     const store = await postgresStore(process.env.DATABASE_URL!);
     const { proxy, url } = await proxyUrl(store.env.DATABASE_URL!);
-    const worker = await startAppProcess({ name: 'The worker', main: WORKER_MAIN, env: { DATABASE_URL: url.toString(), WORKER_PORT: '0', WORKER_POLL_MS: '100', DATABASE_CONNECT_TIMEOUT_MS: '500' } });
+    const worker = await startAppProcess({
+      name: 'The worker',
+      main: WORKER_MAIN,
+      env: {
+        DATABASE_URL: url.toString(),
+        WORKER_PORT: '0',
+        WORKER_POLL_MS: '100',
+        DATABASE_CONNECT_TIMEOUT_MS: '500',
+      },
+    });
     try {
       await proxy.close();
       let body = '';
@@ -136,8 +165,12 @@ describe.skipIf(!process.env.DATABASE_URL)('the worker\'s /healthz while Postgre
         if (health.storeError !== null && health.lastError !== null) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      expect(JSON.parse(body)).toMatchObject({ ok: false, storeError: expect.stringContaining('the postgres store') as unknown });
-      for (const secret of [...store.secrets, '127.0.0.1', `:${proxy.port}`]) expect(body, secret).not.toContain(secret);
+      expect(JSON.parse(body)).toMatchObject({
+        ok: false,
+        storeError: expect.stringContaining('the postgres store') as unknown,
+      });
+      for (const secret of [...store.secrets, '127.0.0.1', `:${proxy.port}`])
+        expect(body, secret).not.toContain(secret);
     } finally {
       await worker.stop();
       await store.drop();

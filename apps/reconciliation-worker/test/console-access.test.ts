@@ -22,9 +22,13 @@ const METRICS_TOKEN = TEST_SECRETS.metricsToken;
 const HTML = { accept: 'text/html' };
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+const cookieOf = (response: Response, name: string) =>
+  response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
-const form = (fields: Record<string, string>) => ({ 'content-type': 'application/x-www-form-urlencoded', body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  body: new URLSearchParams(fields).toString(),
+});
 
 describe('console access', () => {
   let opened: OpenedTestDatabase;
@@ -34,7 +38,13 @@ describe('console access', () => {
   const start = async (access: Parameters<typeof startConsole>[0]['access'], host = '127.0.0.1') => {
     const health = createHealth(opened.db, undefined);
     const server = await startConsole({
-      db: opened.db, port: 0, host, staleAfterSeconds: 86_400, now: () => clock, health, access,
+      db: opened.db,
+      port: 0,
+      host,
+      staleAfterSeconds: 86_400,
+      now: () => clock,
+      health,
+      access,
       metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
     });
     servers.push(server);
@@ -57,19 +67,33 @@ describe('console access', () => {
   describe('with CONSOLE_PASSWORD', () => {
     let server: ConsoleServer;
     beforeAll(async () => {
-      server = await start({ password: PASSWORD, sessionMinutes: 60, failedLoginDelayMs: 300, metricsToken: METRICS_TOKEN });
+      server = await start({
+        password: PASSWORD,
+        sessionMinutes: 60,
+        failedLoginDelayMs: 300,
+        metricsToken: METRICS_TOKEN,
+      });
     });
 
     /** The login form's token and its cookie, as a browser would hold them. */
     const loginForm = async (headers: Record<string, string> = {}) => {
       const response = await fetch(`${server.url}/login`, { headers });
       const html = await response.text();
-      return { csrf: csrfOf(html)!, cookie: valueOf(cookieOf(response, 'paykit_console_login'))!, setCookie: cookieOf(response, 'paykit_console_login')! };
+      return {
+        csrf: csrfOf(html)!,
+        cookie: valueOf(cookieOf(response, 'paykit_console_login'))!,
+        setCookie: cookieOf(response, 'paykit_console_login')!,
+      };
     };
     const logIn = async (password: string, headers: Record<string, string> = {}) => {
       const { csrf, cookie } = await loginForm();
       const { body, ...type } = form({ csrf, password, next: '/?state=orphan' });
-      return fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type, ...headers }, body });
+      return fetch(`${server.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, ...type, ...headers },
+        body,
+      });
     };
     const session = async () => valueOf(cookieOf(await logIn(PASSWORD), 'paykit_console'))!;
 
@@ -108,7 +132,9 @@ describe('console access', () => {
       const page = await fetch(`${server.url}/`, { headers: { cookie: valueOf(cookie)! } });
       expect(page.status).toBe(200);
       const html = await page.text();
-      expect(html).toMatch(/<form method="post" action="\/logout" class="logout"><input type="hidden" name="csrf" value="[\w-]{43}">/);
+      expect(html).toMatch(
+        /<form method="post" action="\/logout" class="logout"><input type="hidden" name="csrf" value="[\w-]{43}">/,
+      );
       expect(html).not.toContain(PASSWORD);
       const csv = await fetch(`${server.url}/parked.csv`, { headers: { cookie: valueOf(cookie)! } });
       expect(csv.status).toBe(200);
@@ -125,11 +151,19 @@ describe('console access', () => {
     it('refuses a login without its CSRF token, or sent from another site', async () => {
       const { csrf, cookie } = await loginForm();
       const { body: passwordOnly, ...formType } = form({ password: PASSWORD });
-      const noToken = await fetch(`${server.url}/login`, { method: 'POST', headers: { cookie, ...formType }, body: passwordOnly });
+      const noToken = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        headers: { cookie, ...formType },
+        body: passwordOnly,
+      });
       expect(noToken.status).toBe(403);
       expect(await noToken.text()).toMatch(/no valid CSRF token/);
       const { body, ...type } = form({ csrf, password: PASSWORD });
-      const crossSite = await fetch(`${server.url}/login`, { method: 'POST', headers: { cookie, ...type, origin: 'https://evil.example' }, body });
+      const crossSite = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        headers: { cookie, ...type, origin: 'https://evil.example' },
+        body,
+      });
       expect(crossSite.status).toBe(403);
       expect(await crossSite.text()).toMatch(/another origin \(https:\/\/evil\.example\)/);
     });
@@ -138,24 +172,36 @@ describe('console access', () => {
       for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/x\r\nset-cookie: a=b']) {
         const { csrf, cookie } = await loginForm();
         const { body, ...type } = form({ csrf, password: PASSWORD, next });
-        const response = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type }, body });
+        const response = await fetch(`${server.url}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie, ...type },
+          body,
+        });
         expect(response.status, next).toBe(303);
         expect(response.headers.get('location'), next).toBe('/');
       }
     });
 
-    it('refuses a POST without the session\'s CSRF token or from another site, and takes it with both', async () => {
+    it("refuses a POST without the session's CSRF token or from another site, and takes it with both", async () => {
       const cookie = await session();
       const page = await (await fetch(`${server.url}/`, { headers: { cookie } })).text();
       expect(page).toMatch(/<form method="post" action="\/parked\/retry"><input type="hidden" name="csrf"/);
       const csrf = csrfOf(page)!;
       const retry = (headers: Record<string, string>, fields: Record<string, string>) => {
         const { body, ...type } = form(fields);
-        return fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type, ...headers }, body });
+        return fetch(`${server.url}/parked/retry`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie, ...type, ...headers },
+          body,
+        });
       };
       const noToken = await retry({}, {});
       expect(noToken.status).toBe(403);
-      expect(await noToken.text()).toBe('Refused: the form carries no valid CSRF token. Reload the console page and submit its form again.\n');
+      expect(await noToken.text()).toBe(
+        'Refused: the form carries no valid CSRF token. Reload the console page and submit its form again.\n',
+      );
       expect((await retry({}, { csrf: `${csrf.slice(0, -1)}x` })).status).toBe(403);
       const crossSite = await retry({ 'sec-fetch-site': 'cross-site' }, { csrf });
       expect(crossSite.status).toBe(403);
@@ -177,35 +223,66 @@ describe('console access', () => {
       const myCsrf = csrfOf(await (await fetch(`${server.url}/`, { headers: { cookie: mine } })).text())!;
       expect(theirCsrf).not.toBe(myCsrf);
       const post = (headers: Record<string, string>, type: string, body: string) =>
-        fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: { cookie: mine, 'content-type': type, ...headers }, body });
+        fetch(`${server.url}/parked/retry`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: mine, 'content-type': type, ...headers },
+          body,
+        });
       const urlencoded = 'application/x-www-form-urlencoded';
       expect((await post({}, urlencoded, `csrf=${encodeURIComponent(theirCsrf)}`)).status).toBe(403);
-      expect((await post({ 'sec-fetch-site': 'none' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(403);
-      expect((await post({ 'sec-fetch-site': 'same-site' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(403);
+      expect((await post({ 'sec-fetch-site': 'none' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(
+        403,
+      );
+      expect(
+        (await post({ 'sec-fetch-site': 'same-site' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status,
+      ).toBe(403);
       // A form another site can send without a preflight: text/plain, multipart.
       expect((await post({}, 'text/plain', `csrf=${myCsrf}`)).status).toBe(403);
-      expect((await post({}, 'multipart/form-data; boundary=x', `--x\r\ncontent-disposition: form-data; name="csrf"\r\n\r\n${myCsrf}\r\n--x--\r\n`)).status).toBe(403);
+      expect(
+        (
+          await post(
+            {},
+            'multipart/form-data; boundary=x',
+            `--x\r\ncontent-disposition: form-data; name="csrf"\r\n\r\n${myCsrf}\r\n--x--\r\n`,
+          )
+        ).status,
+      ).toBe(403);
       // And the same POST, url-encoded with this login's token, is taken.
-      expect((await post({ 'sec-fetch-site': 'same-origin' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status).toBe(303);
+      expect(
+        (await post({ 'sec-fetch-site': 'same-origin' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status,
+      ).toBe(303);
     });
 
     it('gives a fresh session id at login, whatever session cookie the browser brought (no fixation)', async () => {
       const planted = 'attacker-chosen-session-id';
       const { csrf, cookie } = await loginForm();
       const { body, ...type } = form({ csrf, password: PASSWORD });
-      const response = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: `${cookie}; paykit_console=${planted}`, ...type }, body });
+      const response = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: `${cookie}; paykit_console=${planted}`, ...type },
+        body,
+      });
       expect(response.status).toBe(303);
       const issued = valueOf(cookieOf(response, 'paykit_console'))!.split('=')[1]!;
       expect(issued).not.toBe(planted);
       expect(issued.length).toBeGreaterThanOrEqual(43);
-      expect((await fetch(`${server.url}/items.csv`, { headers: { cookie: `paykit_console=${planted}` } })).status).toBe(401);
+      expect(
+        (await fetch(`${server.url}/items.csv`, { headers: { cookie: `paykit_console=${planted}` } })).status,
+      ).toBe(401);
     });
 
     it('ends the session on logout and when it expires', async () => {
       const cookie = await session();
       const csrf = csrfOf(await (await fetch(`${server.url}/`, { headers: { cookie } })).text())!;
       const { body, ...type } = form({ csrf });
-      const out = await fetch(`${server.url}/logout`, { method: 'POST', redirect: 'manual', headers: { cookie, ...type }, body });
+      const out = await fetch(`${server.url}/logout`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, ...type },
+        body,
+      });
       expect(out.status).toBe(303);
       expect(out.headers.get('location')).toBe('/login');
       expect(cookieOf(out, 'paykit_console')).toMatch(/^paykit_console=; Path=\/; Max-Age=0;/);
@@ -223,7 +300,9 @@ describe('console access', () => {
       expect(none.status).toBe(401);
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
       expect(await none.text()).toBe('Send Authorization: Bearer <METRICS_TOKEN>.\n');
-      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status).toBe(401);
+      expect(
+        (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status,
+      ).toBe(401);
       const scraped = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(scraped.status).toBe(200);
       expect(await scraped.text()).toContain('worker_ledger_conflicts');
@@ -234,7 +313,12 @@ describe('console access', () => {
       const attempt = async (password: string) => {
         const login = await fetch(`${locked.url}/login`);
         const { body, ...type } = form({ csrf: csrfOf(await login.text())!, password });
-        return fetch(`${locked.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: valueOf(cookieOf(login, 'paykit_console_login'))!, ...type }, body });
+        return fetch(`${locked.url}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: valueOf(cookieOf(login, 'paykit_console_login'))!, ...type },
+          body,
+        });
       };
       const wrong = await Promise.all(Array.from({ length: 8 }, () => attempt('guess guess guess')));
       expect(wrong.map((r) => r.status).sort()).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
@@ -254,16 +338,35 @@ describe('console access', () => {
         new Promise<number>((resolve, reject) => {
           const post = (cookie: string, csrf: string) => {
             const body = new URLSearchParams({ csrf, password: 'guess guess guess' }).toString();
-            request({ host: '127.0.0.1', port, localAddress: from, method: 'POST', path: '/login', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-              res.resume();
-              res.on('end', () => resolve(res.statusCode!));
-            }).on('error', reject).end(body);
+            request(
+              {
+                host: '127.0.0.1',
+                port,
+                localAddress: from,
+                method: 'POST',
+                path: '/login',
+                headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+              },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve(res.statusCode!));
+              },
+            )
+              .on('error', reject)
+              .end(body);
           };
           request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
             let html = '';
             res.on('data', (chunk: Buffer) => (html += chunk.toString()));
-            res.on('end', () => post(valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_login=')))!, csrfOf(html)!));
-          }).on('error', reject).end();
+            res.on('end', () =>
+              post(
+                valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_login=')))!,
+                csrfOf(html)!,
+              ),
+            );
+          })
+            .on('error', reject)
+            .end();
         });
       for (let i = 0; i < 5; i++) expect(await attempt('127.0.0.2')).toBe(401);
       expect(await attempt('127.0.0.2')).toBe(429);
@@ -286,8 +389,19 @@ describe('console access', () => {
       expect(csrf).toBeDefined();
       expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual' })).status).toBe(403);
       const { body, ...type } = form({ csrf });
-      expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: { ...type, 'sec-fetch-site': 'same-site' }, body })).status).toBe(403);
-      expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: type, body })).status).toBe(303);
+      expect(
+        (
+          await fetch(`${server.url}/parked/retry`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { ...type, 'sec-fetch-site': 'same-site' },
+            body,
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual', headers: type, body })).status,
+      ).toBe(303);
       expect((await fetch(`${server.url}/items.csv`)).status).toBe(200);
       expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
     });
@@ -300,23 +414,36 @@ describe('console access', () => {
           request({ host: '127.0.0.1', port, path: '/items.json', headers: { host } }, (res) => {
             res.resume();
             resolve(res.statusCode!);
-          }).on('error', reject).end();
+          })
+            .on('error', reject)
+            .end();
         });
       expect(await statusFor(`rebind.example:${port}`)).toBe(403);
       expect(await statusFor('rebind.example')).toBe(403);
-      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'localhost']) expect(await statusFor(host), host).toBe(200);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'localhost'])
+        expect(await statusFor(host), host).toBe(200);
     });
 
-    it('refuses a proxied request and another machine\'s with a page naming CONSOLE_PASSWORD', async () => {
+    it("refuses a proxied request and another machine's with a page naming CONSOLE_PASSWORD", async () => {
       const server = await start(undefined, '0.0.0.0');
       const port = new URL(server.url).port;
-      const proxied = await fetch(`http://127.0.0.1:${port}/items.csv`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const proxied = await fetch(`http://127.0.0.1:${port}/items.csv`, {
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
       expect(proxied.status).toBe(403);
-      expect(await proxied.text()).toMatch(/answers clients of 127\.0\.0\.1 and ::1 only.*set <code>CONSOLE_PASSWORD<\/code>/s);
-      expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { forwarded: 'for=203.0.113.9' } })).status).toBe(403);
-      expect((await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
+      expect(await proxied.text()).toMatch(
+        /answers clients of 127\.0\.0\.1 and ::1 only.*set <code>CONSOLE_PASSWORD<\/code>/s,
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { forwarded: 'for=203.0.113.9' } })).status).toBe(
+        403,
+      );
+      expect(
+        (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status,
+      ).toBe(200);
       // This machine's own non-loopback address, when it has one, is "another machine" to the console.
-      const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal);
       if (external) expect((await fetch(`http://${external.address}:${port}/`)).status).toBe(403);
     });
   });
@@ -337,12 +464,22 @@ describe('console access', () => {
         'WORKER_HOST=0.0.0.0 would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least 12 characters) to require one, or bind WORKER_HOST=127.0.0.1',
       ]);
       expect(problemsOf({ WORKER_HOST: '10.1.2.3' })).toHaveLength(1);
-      for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2']) expect(problemsOf({ WORKER_HOST: host }), host).toEqual([]);
-      expect(loadConfig({ WORKER_HOST: '0.0.0.0', CONSOLE_PASSWORD: PASSWORD }).console).toEqual({ password: PASSWORD, sessionMinutes: 480, secureCookie: 'auto' });
+      for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2'])
+        expect(problemsOf({ WORKER_HOST: host }), host).toEqual([]);
+      expect(loadConfig({ WORKER_HOST: '0.0.0.0', CONSOLE_PASSWORD: PASSWORD }).console).toEqual({
+        password: PASSWORD,
+        sessionMinutes: 480,
+        secureCookie: 'auto',
+      });
     });
 
     it('names a short password or metrics token by its length, never its value', () => {
-      const found = problemsOf({ CONSOLE_PASSWORD: 'hunter2', METRICS_TOKEN: 'scrape-me', CONSOLE_SECURE_COOKIE: 'yes', CONSOLE_SESSION_MINUTES: '0' });
+      const found = problemsOf({
+        CONSOLE_PASSWORD: 'hunter2',
+        METRICS_TOKEN: 'scrape-me',
+        CONSOLE_SECURE_COOKIE: 'yes',
+        CONSOLE_SESSION_MINUTES: '0',
+      });
       expect(found).toEqual([
         'CONSOLE_PASSWORD is 7 characters; use at least 12 (e.g. openssl rand -base64 18)',
         'CONSOLE_SESSION_MINUTES must be a whole number from 1 to 10080, got "0"',
@@ -350,7 +487,9 @@ describe('console access', () => {
         'METRICS_TOKEN is 9 characters; use a random token of at least 32 (e.g. openssl rand -hex 32)',
       ]);
       expect(found.join('\n')).not.toMatch(/hunter2|scrape-me/);
-      expect(problemsOf({ CONSOLE_PASSWORD: ` ${PASSWORD}\n` })).toEqual(['CONSOLE_PASSWORD starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)']);
+      expect(problemsOf({ CONSOLE_PASSWORD: ` ${PASSWORD}\n` })).toEqual([
+        'CONSOLE_PASSWORD starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)',
+      ]);
     });
   });
 });

@@ -43,8 +43,12 @@ describeInBrowser('the console in chromium, behind its login', () => {
       await record({
         operation: 'createMoneyOut',
         transaction: {
-          id, amount: `${1000 + i}.50`, trackingId: `PK2026112000${String(i).padStart(8, '0')}`, subCategory: 'SPEI_DEBIT',
-          audit: { createdAt: '2026-11-20T16:00:00Z' }, destinationInstrument: { instrumentDetail: { clabeNumber: '012180000045678907' } },
+          id,
+          amount: `${1000 + i}.50`,
+          trackingId: `PK2026112000${String(i).padStart(8, '0')}`,
+          subCategory: 'SPEI_DEBIT',
+          audit: { createdAt: '2026-11-20T16:00:00Z' },
+          destinationInstrument: { instrumentDetail: { clabeNumber: '012180000045678907' } },
         },
       });
     }
@@ -53,13 +57,19 @@ describeInBrowser('the console in chromium, behind its login', () => {
     await store.close();
     expect(await reconcileOnce(opened.db)).toMatchObject({ parked: 1 });
     server = await startConsole({
-      db: opened.db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-22T18:00:00Z'),
+      db: opened.db,
+      port: 0,
+      host: '127.0.0.1',
+      staleAfterSeconds: 86_400,
+      now: () => new Date('2026-11-22T18:00:00Z'),
       access: { password: PASSWORD, failedLoginDelayMs: 100 },
     });
     // Another site (another origin) whose page posts to the console as soon as it opens.
     attacker = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<form id="f" method="post" action="${server.url}/parked/retry"><input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`);
+      res.end(
+        `<form id="f" method="post" action="${server.url}/parked/retry"><input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`,
+      );
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     browser = await launchChromium();
@@ -93,13 +103,19 @@ describeInBrowser('the console in chromium, behind its login', () => {
   it('refuses a form without its CSRF token, and one another site posts, with 403', async () => {
     await page.goto(`${server.url}/?${RANGE}`);
     await page.locator('form[action="/parked/retry"] input[name=csrf]').evaluate((input) => input.remove());
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/parked/retry')), page.click('form[action="/parked/retry"] button')]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/parked/retry')),
+      page.click('form[action="/parked/retry"] button'),
+    ]);
     expect(refused.status()).toBe(403);
     expect(await page.locator('body').textContent()).toMatch(/no valid CSRF token/);
 
     const other = await context.newPage();
     const address = attacker.address() as AddressInfo;
-    const [crossSite] = await Promise.all([other.waitForResponse((r) => r.url().endsWith('/parked/retry')), other.goto(`http://localhost:${address.port}/`)]);
+    const [crossSite] = await Promise.all([
+      other.waitForResponse((r) => r.url().endsWith('/parked/retry')),
+      other.goto(`http://localhost:${address.port}/`),
+    ]);
     expect(crossSite.status()).toBe(403);
     expect(await crossSite.text()).toMatch(/^Refused: /);
     await other.close();
@@ -121,7 +137,9 @@ describeInBrowser('the console in chromium, behind its login', () => {
       }, `/items.csv?${RANGE}&state=orphan&limit=10000`),
     ]);
     expect(download.suggestedFilename()).toBe('items.csv');
-    const lines = readFileSync(await download.path(), 'utf8').trim().split('\n');
+    const lines = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines[0]).toMatch(/^kind,id,/);
     expect(lines).toHaveLength(SEEDED + 1);
   });
@@ -145,9 +163,12 @@ describeInBrowser('the console in chromium, behind its login', () => {
     expect(new Set(seen).size).toBe(SEEDED);
   });
 
-  it('reads at 1280 px and at a phone\'s 390 px (screenshots)', async () => {
+  it("reads at 1280 px and at a phone's 390 px (screenshots)", async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto(`${server.url}/?${RANGE}`);
       const file = path.join(SCREENSHOTS, `console-${width}.png`);

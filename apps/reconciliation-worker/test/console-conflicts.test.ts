@@ -15,13 +15,34 @@ const ACCOUNT = '646180000000000012';
 
 function moneyIn(id: string, amount: string, idMsg = randomUUID()): NewEvent {
   const payload = {
-    id_msg: idMsg, msg_name: 'MONEY_IN', msg_date: '2026-11-21',
-    body: { id, beneficiary_account: ACCOUNT, payer_account: '012180000045678907', amount, transaction_date: '20261121', tracking_key: 'EXT-1', sub_category: 'SPEI_CREDIT' },
+    id_msg: idMsg,
+    msg_name: 'MONEY_IN',
+    msg_date: '2026-11-21',
+    body: {
+      id,
+      beneficiary_account: ACCOUNT,
+      payer_account: '012180000045678907',
+      amount,
+      transaction_date: '20261121',
+      tracking_key: 'EXT-1',
+      sub_category: 'SPEI_CREDIT',
+    },
   };
   return {
-    source: 'core', eventType: 'MONEY_IN', dedupeKey: `core:MONEY_IN:${idMsg}`, idMsg, transactionId: id, operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)), headers: {}, receivedAt: new Date('2026-11-21T16:30:00Z'), drift: [],
-    outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null,
+    source: 'core',
+    eventType: 'MONEY_IN',
+    dedupeKey: `core:MONEY_IN:${idMsg}`,
+    idMsg,
+    transactionId: id,
+    operationId: null,
+    rawBody: new TextEncoder().encode(JSON.stringify(payload)),
+    headers: {},
+    receivedAt: new Date('2026-11-21T16:30:00Z'),
+    drift: [],
+    outcome: 'accepted',
+    reason: null,
+    answerStatus: 201,
+    refundReason: null,
   };
 }
 
@@ -34,16 +55,27 @@ describe('conflicts in the console', () => {
   beforeAll(async () => {
     opened = await testDatabases()[0]!.open();
     const store = createEventStore(opened.db);
-    await registerReceivable(opened.db, { id: 'INV-777', beneficiaryAccount: ACCOUNT, amount: '777.77', dueDate: '2026-11-30' });
+    await registerReceivable(opened.db, {
+      id: 'INV-777',
+      beneficiaryAccount: ACCOUNT,
+      amount: '777.77',
+      dueDate: '2026-11-30',
+    });
     await store.append(moneyIn(credit, '777.77'));
     await store.append(moneyIn(credit, '7777.70'));
     const idMsg = randomUUID();
     await store.append(moneyIn(redelivered, '10.00', idMsg));
-    expect(await store.append(moneyIn(redelivered, '99.00', idMsg))).toMatchObject({ inserted: false, answerStatus: 201 });
+    expect(await store.append(moneyIn(redelivered, '99.00', idMsg))).toMatchObject({
+      inserted: false,
+      answerStatus: 201,
+    });
     await store.close();
     await reconcileOnce(opened.db);
     const health = createHealth(opened.db, undefined);
-    server = await startTestConsole(opened.db, { health, metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }) });
+    server = await startTestConsole(opened.db, {
+      health,
+      metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -56,7 +88,9 @@ describe('conflicts in the console', () => {
   it('lists them on the overview with their count, and shows the credit as a conflict', async () => {
     const page = await get('/');
     expect(page.status).toBe(200);
-    expect(page.text).toMatch(/<strong data-conflict-count>2<\/strong> recorded \(credit 1, refund 0, second_refund 0, redelivery 1\)/);
+    expect(page.text).toMatch(
+      /<strong data-conflict-count>2<\/strong> recorded \(credit 1, refund 0, second_refund 0, redelivery 1\)/,
+    );
     expect(page.text).toContain('a second MONEY_IN for transaction');
     expect(page.text).toMatch(new RegExp(`<td class="conflict">conflict</td>.*?<td>${credit}</td>`, 's'));
   });
@@ -65,11 +99,18 @@ describe('conflicts in the console', () => {
     const csv = await get('/conflicts.csv');
     expect(csv.type).toBe('text/csv; charset=utf-8');
     const [header, ...lines] = csv.text.trim().split('\n');
-    expect(header).toBe('id,kind,transactionId,eventType,firstSeq,eventSeq,dedupeKey,firstAmount,amount,detail,recordedAt');
+    expect(header).toBe(
+      'id,kind,transactionId,eventType,firstSeq,eventSeq,dedupeKey,firstAmount,amount,detail,recordedAt',
+    );
     expect(lines).toHaveLength(2);
     expect(lines.some((line) => line.includes(',credit,') && line.includes('777.77,7777.70'))).toBe(true);
     const json = JSON.parse((await get('/conflicts.json')).text) as Array<{ kind: string; transactionId: string }>;
-    expect(json.map((c) => [c.kind, c.transactionId]).sort()).toEqual([['credit', credit], ['redelivery', redelivered]].sort());
+    expect(json.map((c) => [c.kind, c.transactionId]).sort()).toEqual(
+      [
+        ['credit', credit],
+        ['redelivery', redelivered],
+      ].sort(),
+    );
   });
 
   it('counts them in /healthz', async () => {
@@ -101,7 +142,10 @@ describe('conflicts in the console', () => {
   });
 
   it('never counts a conflicting credit as matched', async () => {
-    const items = JSON.parse((await get('/items.json?from=2026-11-21&to=2026-11-21')).text) as Array<{ id: string; state: string }>;
+    const items = JSON.parse((await get('/items.json?from=2026-11-21&to=2026-11-21')).text) as Array<{
+      id: string;
+      state: string;
+    }>;
     expect(items.find((i) => i.id === credit)).toMatchObject({ state: 'conflict' });
     expect(items.find((i) => i.id === redelivered)).toMatchObject({ state: 'conflict' });
   });

@@ -8,16 +8,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
-const EXTRA: DriftNote = { path: 'body.new_field', kind: 'extra-field', expected: 'absent: not in the schema', seen: 'string (20 chars)' };
+const EXTRA: DriftNote = {
+  path: 'body.new_field',
+  kind: 'extra-field',
+  expected: 'absent: not in the schema',
+  seen: 'string (20 chars)',
+};
 
 function delivery(minute: number, drift: DriftNote[]): NewEvent {
   const idMsg = randomUUID();
   const id = randomUUID();
-  const payload = { id_msg: idMsg, msg_name: 'MONEY_IN', msg_date: '2026-11-21', body: { id, amount: '10.00', new_field: 'value-never-shown-12' } };
+  const payload = {
+    id_msg: idMsg,
+    msg_name: 'MONEY_IN',
+    msg_date: '2026-11-21',
+    body: { id, amount: '10.00', new_field: 'value-never-shown-12' },
+  };
   return {
-    source: 'core', eventType: 'MONEY_IN', dedupeKey: `core:MONEY_IN:${idMsg}`, idMsg, transactionId: id, operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)), headers: {}, receivedAt: new Date(Date.UTC(2026, 10, 21, 16, minute)), drift,
-    outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null,
+    source: 'core',
+    eventType: 'MONEY_IN',
+    dedupeKey: `core:MONEY_IN:${idMsg}`,
+    idMsg,
+    transactionId: id,
+    operationId: null,
+    rawBody: new TextEncoder().encode(JSON.stringify(payload)),
+    headers: {},
+    receivedAt: new Date(Date.UTC(2026, 10, 21, 16, minute)),
+    drift,
+    outcome: 'accepted',
+    reason: null,
+    answerStatus: 201,
+    refundReason: null,
   };
 }
 
@@ -45,7 +66,9 @@ describe('drift in the console', () => {
     const page = await get('/');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<strong data-drift-records>1</strong> record.');
-    expect(page.text).toMatch(/<td>\/body\/new_field<\/td><td>extra-field<\/td><td class="n" data-drift-count>14<\/td>/);
+    expect(page.text).toMatch(
+      /<td>\/body\/new_field<\/td><td>extra-field<\/td><td class="n" data-drift-count>14<\/td>/,
+    );
     expect(page.text).not.toContain('value-never-shown-12');
   });
 
@@ -54,9 +77,21 @@ describe('drift in the console', () => {
     expect(csv.type).toBe('text/csv; charset=utf-8');
     expect(csv.text.trim().split('\n')).toEqual([
       'source,eventType,pointer,kind,count,firstSeen,lastSeen,exampleSeq,expected,seen',
-      expect.stringMatching(/^core,MONEY_IN,\/body\/new_field,extra-field,14,2026-11-21T16:00:00.000Z,2026-11-21T16:13:00.000Z,\d+,absent: not in the schema,string \(20 chars\)$/),
+      expect.stringMatching(
+        /^core,MONEY_IN,\/body\/new_field,extra-field,14,2026-11-21T16:00:00.000Z,2026-11-21T16:13:00.000Z,\d+,absent: not in the schema,string \(20 chars\)$/,
+      ),
     ]);
-    const json = JSON.parse((await get('/drift.json')).text) as Array<{ pointer: string; count: number; example: { seen: string } }>;
-    expect(json).toEqual([expect.objectContaining({ pointer: '/body/new_field', count: 14, example: expect.objectContaining({ seen: 'string (20 chars)' }) })]);
+    const json = JSON.parse((await get('/drift.json')).text) as Array<{
+      pointer: string;
+      count: number;
+      example: { seen: string };
+    }>;
+    expect(json).toEqual([
+      expect.objectContaining({
+        pointer: '/body/new_field',
+        count: 14,
+        example: expect.objectContaining({ seen: 'string (20 chars)' }),
+      }),
+    ]);
   });
 });

@@ -10,13 +10,33 @@ const PAN = '4111111111111111';
 
 function cardEvent(): NewEvent {
   const payload = {
-    id_msg: 'msg-card-1', msg_name: 'CHARGE_RESULT',
-    body: { charge_id: 'ch-1', instrument: { type: 'mx_direct_debit_card', mx_direct_debit_card: { card_number: PAN, cvv: '123', bank: 'mx_bbva' } }, note: `card ${PAN} declined`, client_secret: 'cs_live_abcdefghijklmnop' },
+    id_msg: 'msg-card-1',
+    msg_name: 'CHARGE_RESULT',
+    body: {
+      charge_id: 'ch-1',
+      instrument: {
+        type: 'mx_direct_debit_card',
+        mx_direct_debit_card: { card_number: PAN, cvv: '123', bank: 'mx_bbva' },
+      },
+      note: `card ${PAN} declined`,
+      client_secret: 'cs_live_abcdefghijklmnop',
+    },
   };
   return {
-    source: 'direct_debit', eventType: 'CHARGE_RESULT', dedupeKey: 'direct_debit:CHARGE_RESULT:msg-card-1', idMsg: 'msg-card-1', transactionId: null, operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)), headers: {}, receivedAt: new Date('2026-11-20T16:30:00Z'), drift: [],
-    outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null,
+    source: 'direct_debit',
+    eventType: 'CHARGE_RESULT',
+    dedupeKey: 'direct_debit:CHARGE_RESULT:msg-card-1',
+    idMsg: 'msg-card-1',
+    transactionId: null,
+    operationId: null,
+    rawBody: new TextEncoder().encode(JSON.stringify(payload)),
+    headers: {},
+    receivedAt: new Date('2026-11-20T16:30:00Z'),
+    drift: [],
+    outcome: 'accepted',
+    reason: null,
+    answerStatus: 201,
+    refundReason: null,
   };
 }
 

@@ -12,8 +12,11 @@ import { startTestConsole, type TestConsole } from './test-console.ts';
 const N = 2_500;
 
 const insertConflicts = (db: Queryable, count: number, detail: string) =>
-  db.query(`INSERT INTO ledger_conflicts (kind, transaction_id, event_type, first_seq, amount, detail)
-            SELECT 'credit', 'tx-' || g, 'MONEY_IN', g, 10.00, $2 FROM generate_series(1, $1::int) AS g`, [count, detail]);
+  db.query(
+    `INSERT INTO ledger_conflicts (kind, transaction_id, event_type, first_seq, amount, detail)
+            SELECT 'credit', 'tx-' || g, 'MONEY_IN', g, 10.00, $2 FROM generate_series(1, $1::int) AS g`,
+    [count, detail],
+  );
 
 /** `db`, but `before` runs once just before the export's second batch is read (in or out of a transaction). */
 function aroundSecondBatch(db: Database, before: () => Promise<void>): Database {
@@ -53,10 +56,12 @@ for (const kind of testDatabases()) {
 
     it('holds every row once when rows are inserted between two batches, in either order', async () => {
       let inserted = 0;
-      const server = await serve(aroundSecondBatch(opened.db, async () => {
-        await insertConflicts(opened.db, 50, 'during the export');
-        inserted += 50;
-      }));
+      const server = await serve(
+        aroundSecondBatch(opened.db, async () => {
+          await insertConflicts(opened.db, 50, 'during the export');
+          inserted += 50;
+        }),
+      );
       for (const sort of ['-id', 'id']) {
         const response = await fetch(new URL(`/conflicts.json?sort=${sort}`, server.url));
         expect(response.status).toBe(200);
@@ -71,23 +76,38 @@ for (const kind of testDatabases()) {
     });
 
     // PGlite has one connection: an export there reads its batches as the worker goes on (routes.ts).
-    it.runIf(kind.name === 'postgres')('reads one snapshot on PostgreSQL: rows updated between batches are neither repeated nor missed', async () => {
-      const server = await serve(aroundSecondBatch(opened.db, async () => {
-        // Conflicts of the first batch move to the end of the order, some of the last to its start.
-        await opened.db.query("UPDATE ledger_conflicts SET amount = 99.00 WHERE detail = 'before the export' AND id <= 500");
-        await opened.db.query("UPDATE ledger_conflicts SET amount = 5.00 WHERE detail = 'before the export' AND id > 2400");
-      }));
-      const response = await fetch(new URL('/conflicts.json?sort=amount', server.url));
-      expect(response.status).toBe(200);
-      const rows = ((await response.json()) as { id: string; amount: string; detail: string }[]).filter((r) => r.detail === 'before the export');
-      expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
-      expect(rows).toHaveLength(N);
-      expect(new Set(rows.map((r) => r.amount))).toEqual(new Set(['10.00']));
-    });
+    it.runIf(kind.name === 'postgres')(
+      'reads one snapshot on PostgreSQL: rows updated between batches are neither repeated nor missed',
+      async () => {
+        const server = await serve(
+          aroundSecondBatch(opened.db, async () => {
+            // Conflicts of the first batch move to the end of the order, some of the last to its start.
+            await opened.db.query(
+              "UPDATE ledger_conflicts SET amount = 99.00 WHERE detail = 'before the export' AND id <= 500",
+            );
+            await opened.db.query(
+              "UPDATE ledger_conflicts SET amount = 5.00 WHERE detail = 'before the export' AND id > 2400",
+            );
+          }),
+        );
+        const response = await fetch(new URL('/conflicts.json?sort=amount', server.url));
+        expect(response.status).toBe(200);
+        const rows = ((await response.json()) as { id: string; amount: string; detail: string }[]).filter(
+          (r) => r.detail === 'before the export',
+        );
+        expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+        expect(rows).toHaveLength(N);
+        expect(new Set(rows.map((r) => r.amount))).toEqual(new Set(['10.00']));
+      },
+    );
 
     it('cuts the connection when the store fails after the head was sent', async () => {
       for (const format of ['csv', 'json']) {
-        const server = await serve(aroundSecondBatch(opened.db, () => Promise.reject(new StoreUnavailableError('the connection to the database was cut'))));
+        const server = await serve(
+          aroundSecondBatch(opened.db, () =>
+            Promise.reject(new StoreUnavailableError('the connection to the database was cut')),
+          ),
+        );
         const response = await fetch(new URL(`/conflicts.${format}`, server.url));
         expect(response.status).toBe(200);
         await expect(response.text()).rejects.toThrow();

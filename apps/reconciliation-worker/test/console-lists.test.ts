@@ -20,13 +20,34 @@ const money = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStar
 function refusedCredit(id: string): NewEvent {
   const idMsg = randomUUID();
   const payload = {
-    id_msg: idMsg, msg_name: 'MONEY_IN', msg_date: '2026-11-20',
-    body: { id, beneficiary_account: ACCOUNT, payer_account: '012180000045678907', amount: '5000.00', transaction_date: '20261120', tracking_key: 'EXT-9', sub_category: 'SPEI_CREDIT' },
+    id_msg: idMsg,
+    msg_name: 'MONEY_IN',
+    msg_date: '2026-11-20',
+    body: {
+      id,
+      beneficiary_account: ACCOUNT,
+      payer_account: '012180000045678907',
+      amount: '5000.00',
+      transaction_date: '20261120',
+      tracking_key: 'EXT-9',
+      sub_category: 'SPEI_CREDIT',
+    },
   };
   return {
-    source: 'core', eventType: 'MONEY_IN', dedupeKey: `core:MONEY_IN:${idMsg}`, idMsg, transactionId: id, operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)), headers: {}, receivedAt: new Date('2026-11-20T16:30:00Z'), drift: [],
-    outcome: 'rejected', reason: 'account blocked', answerStatus: 400, refundReason: null,
+    source: 'core',
+    eventType: 'MONEY_IN',
+    dedupeKey: `core:MONEY_IN:${idMsg}`,
+    idMsg,
+    transactionId: id,
+    operationId: null,
+    rawBody: new TextEncoder().encode(JSON.stringify(payload)),
+    headers: {},
+    receivedAt: new Date('2026-11-20T16:30:00Z'),
+    drift: [],
+    outcome: 'rejected',
+    reason: 'account blocked',
+    answerStatus: 400,
+    refundReason: null,
   };
 }
 
@@ -44,12 +65,22 @@ for (const kind of testDatabases()) {
         const id = randomUUID();
         const cents = BigInt(100_000 + i * 7 + 1);
         const rejected = i % 4 === 3;
-        if (rejected) rejectedCents += cents; else settledCents += cents;
+        if (rejected) rejectedCents += cents;
+        else settledCents += cents;
         ids.add(id);
         await recordOutbound(opened.db, {
-          transactionId: id, trackingKey: `PK${String(i).padStart(18, '0')}`, operation: 'money_out', subCategory: 'SPEI_DEBIT', amount: money(cents),
-          sourceAccount: null, destinationAccount: '012180015118333755', expectedHolder: null, expectedRfc: null, status: rejected ? 'REJECTED' : 'LIQUIDATED',
-          createdAt: new Date(Date.UTC(2026, 10, 10 + (i % 5), 15, 0, Math.floor(i / 3))), response: {},
+          transactionId: id,
+          trackingKey: `PK${String(i).padStart(18, '0')}`,
+          operation: 'money_out',
+          subCategory: 'SPEI_DEBIT',
+          amount: money(cents),
+          sourceAccount: null,
+          destinationAccount: '012180015118333755',
+          expectedHolder: null,
+          expectedRfc: null,
+          status: rejected ? 'REJECTED' : 'LIQUIDATED',
+          createdAt: new Date(Date.UTC(2026, 10, 10 + (i % 5), 15, 0, Math.floor(i / 3))),
+          response: {},
         });
       }
       const store = createEventStore(opened.db);
@@ -57,11 +88,21 @@ for (const kind of testDatabases()) {
       // Three events the worker cannot apply (no body): parked, with the reason.
       for (let i = 0; i < 3; i++) {
         const bad = refusedCredit(randomUUID());
-        await store.append({ ...bad, outcome: 'accepted', answerStatus: 201, reason: null, rawBody: new TextEncoder().encode(JSON.stringify({ id_msg: bad.idMsg, msg_name: 'MONEY_IN' })) });
+        await store.append({
+          ...bad,
+          outcome: 'accepted',
+          answerStatus: 201,
+          reason: null,
+          rawBody: new TextEncoder().encode(JSON.stringify({ id_msg: bad.idMsg, msg_name: 'MONEY_IN' })),
+        });
       }
       await store.close();
       await reconcileOnce(opened.db);
-      for (const [id, dueDate, concept] of [['INV-1', '2026-11-25', 'not yet'], ['INV-2', '2026-11-18', '=HYPERLINK("http://evil.example")'], ['INV-3', '2026-09-01', '@SUM(A1)']] as const) {
+      for (const [id, dueDate, concept] of [
+        ['INV-1', '2026-11-25', 'not yet'],
+        ['INV-2', '2026-11-18', '=HYPERLINK("http://evil.example")'],
+        ['INV-3', '2026-09-01', '@SUM(A1)'],
+      ] as const) {
         await registerReceivable(opened.db, { id, beneficiaryAccount: ACCOUNT, amount: '13065.50', dueDate, concept });
       }
       server = await startTestConsole(opened.db);
@@ -79,7 +120,8 @@ for (const kind of testDatabases()) {
       expect(found.length).toBeLessThanOrEqual(1);
       return found[0] ? unescape(found[0][1]!) : null;
     };
-    const transactions = (html: string) => [...html.matchAll(/<td>([0-9a-f]{8}-[0-9a-f-]{27})<\/td>/g)].map((m) => m[1]!);
+    const transactions = (html: string) =>
+      [...html.matchAll(/<td>([0-9a-f]{8}-[0-9a-f-]{27})<\/td>/g)].map((m) => m[1]!);
 
     it('links through every item with rel="next", each once, keeping the filter and the order, and back with rel="prev"', async () => {
       let path: string | null = `/items?${RANGE}&limit=500&sort=amount`;
@@ -108,7 +150,9 @@ for (const kind of testDatabases()) {
       const csv = await get(`/items.csv?${RANGE}&limit=10`);
       expect(csv.type).toBe('text/csv; charset=utf-8');
       const [header, ...lines] = csv.text.trimEnd().split('\n');
-      expect(header).toBe('kind,id,product,day,at,amount,direction,status,trackingKey,account,state,outcome,fields,note,eventSeqs');
+      expect(header).toBe(
+        'kind,id,product,day,at,amount,direction,status,trackingKey,account,state,outcome,fields,note,eventSeqs',
+      );
       expect(lines).toHaveLength(N + 1);
       for (const id of ids) expect(csv.text).toContain(`,${id},`);
       const json = JSON.parse((await get(`/items.json?${RANGE}`)).text) as Array<{ id: string; amount: string }>;
@@ -123,14 +167,15 @@ for (const kind of testDatabases()) {
       expect(volumes).toContain('all days,in,refused,1,5000.00');
       expect(volumes.some((line) => line.startsWith('all days,in,settled'))).toBe(false);
       const overview = await get(`/?${RANGE}`);
-      const formatted = (cents: bigint) => `MXN ${BigInt(money(cents).split('.')[0]!).toLocaleString('en-US')}.${money(cents).split('.')[1]}`;
+      const formatted = (cents: bigint) =>
+        `MXN ${BigInt(money(cents).split('.')[0]!).toLocaleString('en-US')}.${money(cents).split('.')[1]}`;
       expect(overview.text).toContain(`<strong data-card="money-out">${formatted(settledCents)}</strong>`);
       expect(overview.text).toContain('<strong data-card="money-in">MXN 0.00</strong>');
       expect(overview.text).toContain(`<td class="n" data-volume="out|rejected">${formatted(rejectedCents)}</td>`);
       expect(overview.text).toContain('<td class="n" data-volume="in|refused">MXN 5,000.00</td>');
     });
 
-    it('ages receivables on the console\'s now, with a page and an export whose formulas are neutralised', async () => {
+    it("ages receivables on the console's now, with a page and an export whose formulas are neutralised", async () => {
       const page = await get('/receivables');
       expect(page.text).toContain('<td class="n" data-age-count="not yet due">1</td>');
       expect(page.text).toContain('<td class="n" data-age-count="1 to 7 days late">1</td>');
@@ -139,15 +184,29 @@ for (const kind of testDatabases()) {
       expect(late.text).toContain('<td>INV-2</td>');
       expect(late.text).not.toContain('<td>INV-1</td>');
       const csv = (await get('/receivables.csv')).text;
-      expect(csv).toContain(`INV-2,${ACCOUNT},13065.50,,"'=HYPERLINK(""http://evil.example"")",2026-11-18,3,1 to 7 days late`);
+      expect(csv).toContain(
+        `INV-2,${ACCOUNT},13065.50,,"'=HYPERLINK(""http://evil.example"")",2026-11-18,3,1 to 7 days late`,
+      );
       expect(csv).toContain(",'@SUM(A1),");
       expect((await get('/receivables-by-age.csv')).text).toContain('over 30 days late,1,13065.50');
     });
 
     it('lists a report imported under two names once, and says which it repeats', async () => {
-      const text = formatReportCsv([{ transactionId: [...ids][0]!, trackingKey: null, transactionDate: '2026-11-10 09:00:00', subCategory: 'SPEI_DEBIT', amount: '1000.01', status: 'LIQUIDATED' }]);
+      const text = formatReportCsv([
+        {
+          transactionId: [...ids][0]!,
+          trackingKey: null,
+          transactionDate: '2026-11-10 09:00:00',
+          subCategory: 'SPEI_DEBIT',
+          amount: '1000.01',
+          status: 'LIQUIDATED',
+        },
+      ]);
       await importReport(opened.db, 'transactions_daily_20261110.csv', text);
-      expect(await importReport(opened.db, 'renamed.csv', text)).toMatchObject({ imported: false, duplicateOf: 'transactions_daily_20261110.csv' });
+      expect(await importReport(opened.db, 'renamed.csv', text)).toMatchObject({
+        imported: false,
+        duplicateOf: 'transactions_daily_20261110.csv',
+      });
       const files = await get('/reports/files');
       expect(files.text).toContain('<strong data-distinct-reports>1</strong> distinct report by content');
       expect(files.text).toContain('already imported as transactions_daily_20261110.csv');

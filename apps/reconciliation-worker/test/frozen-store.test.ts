@@ -29,7 +29,12 @@ interface Health {
 /** A stored STATUS_UPDATE for a transfer nobody recorded: the worker applies it (an orphan item). */
 function statusUpdate(): NewEvent {
   const idMsg = randomUUID();
-  const payload = { id_msg: idMsg, msg_name: 'STATUS_UPDATE', msg_date: '2026-11-21', body: { id: randomUUID(), status: 'LIQUIDATED', update_at: '2026-11-21T10:16:00-06:00' } };
+  const payload = {
+    id_msg: idMsg,
+    msg_name: 'STATUS_UPDATE',
+    msg_date: '2026-11-21',
+    body: { id: randomUUID(), status: 'LIQUIDATED', update_at: '2026-11-21T10:16:00-06:00' },
+  };
   return {
     source: 'core',
     eventType: 'STATUS_UPDATE',
@@ -75,7 +80,11 @@ describe.skipIf(!postgres)('the worker when its PostgreSQL connection freezes', 
   });
 
   const start = async () =>
-    (worker = await startAppProcess({ name: 'The worker', main: MAIN, env: { DATABASE_URL: proxiedUrl.toString(), WORKER_PORT: '0', WORKER_POLL_MS: '200' } }));
+    (worker = await startAppProcess({
+      name: 'The worker',
+      main: MAIN,
+      env: { DATABASE_URL: proxiedUrl.toString(), WORKER_PORT: '0', WORKER_POLL_MS: '200' },
+    }));
   const health = async (): Promise<{ health: Health; text: string; ms: number }> => {
     const started = performance.now();
     const text = await (await fetch(`${worker!.url}/healthz`)).text();
@@ -94,7 +103,9 @@ describe.skipIf(!postgres)('the worker when its PostgreSQL connection freezes', 
     throw new Error(`not within ${withinMs} ms; last /healthz: ${JSON.stringify(last)}`);
   };
 
-  it('says events wait while frozen, never caughtUp, and applies them within 30 s of the thaw by itself', { timeout: 90_000 }, async () => {
+  it('says events wait while frozen, never caughtUp, and applies them within 30 s of the thaw by itself', {
+    timeout: 90_000,
+  }, async () => {
     await start();
     await store(20);
     await until((h) => h.caughtUp && h.applied === 20 && h.waiting === 0, 15_000);
@@ -107,7 +118,8 @@ describe.skipIf(!postgres)('the worker when its PostgreSQL connection freezes', 
       const { health: h, text, ms } = await health();
       seen.push(h);
       expect(ms).toBeLessThan(3_000);
-      for (const secret of ['postgres@', proxiedUrl.pathname.slice(1), `:${proxy.port}`]) expect(text).not.toContain(secret);
+      for (const secret of ['postgres@', proxiedUrl.pathname.slice(1), `:${proxy.port}`])
+        expect(text).not.toContain(secret);
       await sleep(250);
     }
     // Events wait and the store cannot even count them: never caughtUp, never ok.

@@ -9,5 +9,10 @@ export type GatewayProcess = AppProcess;
 
 /** `startTimeoutMs`: how long it may take to listen (default 60 s: opening PGlite and migrating took 23 s on a loaded two-core machine). */
 export function startGatewayProcess(env: Record<string, string>, startTimeoutMs?: number): Promise<GatewayProcess> {
-  return startAppProcess({ name: 'The gateway', main: MAIN, env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', ...env }, startTimeoutMs });
+  return startAppProcess({
+    name: 'The gateway',
+    main: MAIN,
+    env: { GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent', ...env },
+    startTimeoutMs,
+  });
 }

@@ -14,7 +14,8 @@ function capture(level: 'info' | 'debug') {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -56,7 +57,14 @@ describe('worker logs', () => {
     const loop = startApplyLoop(opened.db, { batchSize: 100, pollMs: 10, leaseSeconds: 60, ...loggedEvents(logger) });
     for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     await loop.stop();
-    expect(lines[0]).toMatchObject({ level: 20, msg: 'reconcile round', applied: 0, parked: 0, batches: expect.any(Number) as unknown, ms: expect.any(Number) as unknown });
+    expect(lines[0]).toMatchObject({
+      level: 20,
+      msg: 'reconcile round',
+      applied: 0,
+      parked: 0,
+      batches: expect.any(Number) as unknown,
+      ms: expect.any(Number) as unknown,
+    });
   });
 
   it('censors every secret of a config object logged by mistake', async () => {
@@ -72,7 +80,20 @@ describe('worker logs', () => {
     logger.info({ config }, 'configuration');
     await settle();
     const text = JSON.stringify(lines);
-    for (const secret of [TEST_SECRETS.metricsToken, 'Cw9-console-password-for-the-test', 'ak_worker_log_test_4hT9qW2zX7', 'cs_worker_log_test_8mK3pL6vN1']) expect(text).not.toContain(secret);
-    expect(lines[0]).toMatchObject({ config: { databaseUrl: '[redacted]', metricsToken: '[redacted]', console: { password: '[redacted]' }, reports: { core: { apiKey: '[redacted]', clientSecret: '[redacted]' } } } });
+    for (const secret of [
+      TEST_SECRETS.metricsToken,
+      'Cw9-console-password-for-the-test',
+      'ak_worker_log_test_4hT9qW2zX7',
+      'cs_worker_log_test_8mK3pL6vN1',
+    ])
+      expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({
+      config: {
+        databaseUrl: '[redacted]',
+        metricsToken: '[redacted]',
+        console: { password: '[redacted]' },
+        reports: { core: { apiKey: '[redacted]', clientSecret: '[redacted]' } },
+      },
+    });
   });
 });

@@ -42,7 +42,10 @@ export interface Pipeline {
  * validation verified (and, with `pennyMismatch`, one whose CEP names someone else); credits
  * matched (reference 4400001), unmatched, and refused by the deny list. Returns the ids by name.
  */
-export async function runFlows(pipeline: Pipeline, options: { pennyMismatch?: boolean } = {}): Promise<Record<string, string>> {
+export async function runFlows(
+  pipeline: Pipeline,
+  options: { pennyMismatch?: boolean } = {},
+): Promise<Record<string, string>> {
   const { sandbox, core, ok, out } = pipeline;
   const ids: Record<string, string> = {};
   ids.settled = await out('300.00');
@@ -51,20 +54,52 @@ export async function runFlows(pipeline: Pipeline, options: { pennyMismatch?: bo
   ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: ids.rejected }, body: {} }), 'reject');
   ids.reversed = await out('150.00');
   ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.reversed }, body: {} }), 'settle');
-  ids.reversal = ok(await sandbox.control.triggerSpeiReverse({ params: { transactionId: ids.reversed }, body: {} }), 'reverse').refundTransactionId;
+  ids.reversal = ok(
+    await sandbox.control.triggerSpeiReverse({ params: { transactionId: ids.reversed }, body: {} }),
+    'reverse',
+  ).refundTransactionId;
   ids.internal = await out('75.00', BODEGA);
   ok(await sandbox.control.advanceClock({ body: { seconds: 1 } }), 'clock');
 
-  ids.pennyVerified = (await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA })).id;
-  ok(await sandbox.control.triggerCepOutcome({ params: { transactionId: ids.pennyVerified }, body: { status: 'COMPLETED' } }), 'cep');
+  ids.pennyVerified = (
+    await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA })
+  ).id;
+  ok(
+    await sandbox.control.triggerCepOutcome({
+      params: { transactionId: ids.pennyVerified },
+      body: { status: 'COMPLETED' },
+    }),
+    'cep',
+  );
   if (options.pennyMismatch) {
-    ids.pennyMismatch = (await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: JUAN })).id;
-    ok(await sandbox.control.triggerCepOutcome({ params: { transactionId: ids.pennyMismatch }, body: { status: 'COMPLETED', beneficiaryName: 'Roberto Sánchez Díaz' } }), 'cep');
+    ids.pennyMismatch = (
+      await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: JUAN })
+    ).id;
+    ok(
+      await sandbox.control.triggerCepOutcome({
+        params: { transactionId: ids.pennyMismatch },
+        body: { status: 'COMPLETED', beneficiaryName: 'Roberto Sánchez Díaz' },
+      }),
+      'cep',
+    );
   }
 
-  ids.creditMatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '1200.00', numericReference: '4400001' } }), 'credit').transactionId;
-  ids.creditUnmatched = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '999.00' } }), 'credit').transactionId;
-  ids.creditRefused = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '640.00', payerAccount: DENIED_PAYER } }), 'credit').transactionId;
+  ids.creditMatched = ok(
+    await sandbox.control.triggerIncomingSpei({
+      body: { beneficiaryClabe: ACME_CLABE, amount: '1200.00', numericReference: '4400001' },
+    }),
+    'credit',
+  ).transactionId;
+  ids.creditUnmatched = ok(
+    await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount: '999.00' } }),
+    'credit',
+  ).transactionId;
+  ids.creditRefused = ok(
+    await sandbox.control.triggerIncomingSpei({
+      body: { beneficiaryClabe: ACME_CLABE, amount: '640.00', payerAccount: DENIED_PAYER },
+    }),
+    'credit',
+  ).transactionId;
   return ids;
 }
 
@@ -102,9 +137,15 @@ export async function startPipeline(name: string): Promise<Pipeline> {
     GATEWAY_DENY_PAYERS: DENIED_PAYER,
   });
   const created: CreatedTransactionLike[] = [];
-  const core = createCoreClient({ ...(await seededClients(sandbox)).core, onTransactionCreated: (transaction) => void created.push(transaction) });
+  const core = createCoreClient({
+    ...(await seededClients(sandbox)).core,
+    onTransactionCreated: (transaction) => void created.push(transaction),
+  });
   await registerGatewayWebhooks(core, gateway.url, token);
-  const ok = <T extends { status: number; body: unknown }>(answer: T, what: string): Extract<T, { status: 200 }>['body'] => {
+  const ok = <T extends { status: number; body: unknown }>(
+    answer: T,
+    what: string,
+  ): Extract<T, { status: 200 }>['body'] => {
     if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body as Extract<T, { status: 200 }>['body'];
   };
@@ -113,7 +154,16 @@ export async function startPipeline(name: string): Promise<Pipeline> {
     core,
     created,
     ok,
-    out: async (amount, destination = BBVA) => String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: destination, transaction_request: { amount, currency: 'MXN' } })).id),
+    out: async (amount, destination = BBVA) =>
+      String(
+        (
+          await core.transactions.moneyOut({
+            source_instrument_id: ACME,
+            destination_instrument_id: destination,
+            transaction_request: { amount, currency: 'MXN' },
+          })
+        ).id,
+      ),
     async stopGatewayAndOpenLedger() {
       await gateway?.stop();
       gateway = undefined;

@@ -14,7 +14,13 @@ import { createReportFetcher, operationDateOf, type ReportFetchOptions } from '.
 import { startWorker } from '../src/worker.ts';
 import { startPipeline, type Pipeline } from './pipeline.ts';
 
-const OPTIONS: ReportFetchOptions = { pollMs: 50, timeoutMs: 5_000, maxBytes: 1024 * 1024, retryBaseMs: 60_000, retryMaxMs: 600_000 };
+const OPTIONS: ReportFetchOptions = {
+  pollMs: 50,
+  timeoutMs: 5_000,
+  maxBytes: 1024 * 1024,
+  retryBaseMs: 60_000,
+  retryMaxMs: 600_000,
+};
 
 async function deadPort(): Promise<number> {
   const server = createServer();
@@ -39,7 +45,12 @@ describe('report files fetched from the platform after their REPORT event', () =
     ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: ids.settled }, body: {} }), 'settle');
     ids.rejected = await out('200.00');
     ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: ids.rejected }, body: {} }), 'reject');
-    fileName = ok(await sandbox.control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }), 'report').fileName;
+    fileName = ok(
+      await sandbox.control.triggerReport({
+        body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' },
+      }),
+      'report',
+    ).fileName;
     db = await pipeline.stopGatewayAndOpenLedger();
     const record = createTransactionRecorder(db);
     for (const transaction of pipeline.created) await record(transaction);
@@ -51,13 +62,22 @@ describe('report files fetched from the platform after their REPORT event', () =
     await pipeline?.close();
   });
 
-  const pending = async () => (await db.query<{ file_name: string; imported: boolean }>('SELECT file_name, imported_at IS NOT NULL AS imported FROM ledger_reports')).rows;
+  const pending = async () =>
+    (
+      await db.query<{ file_name: string; imported: boolean }>(
+        'SELECT file_name, imported_at IS NOT NULL AS imported FROM ledger_reports',
+      )
+    ).rows;
 
   it('a platform that is down is tried again later: nothing thrown, nothing parked, the file still waiting', async () => {
     const down = createCoreClient({ ...client, baseUrl: `http://127.0.0.1:${await deadPort()}/core`, maxRetries: 0 });
     let now = 0;
     const errors: string[] = [];
-    const fetcher = createReportFetcher(db, down.reports, { ...OPTIONS, now: () => now, onError: (_file, error) => errors.push(String(error)) });
+    const fetcher = createReportFetcher(db, down.reports, {
+      ...OPTIONS,
+      now: () => now,
+      onError: (_file, error) => errors.push(String(error)),
+    });
     expect(await fetcher.runOnce()).toEqual([]);
     expect(fetcher.failures).toBe(1);
     expect(fetcher.lastErrors.get(fileName)).toMatch(/ECONNREFUSED|connect|connection/i);
@@ -70,7 +90,8 @@ describe('report files fetched from the platform after their REPORT event', () =
     expect(await pending()).toEqual([{ file_name: fileName, imported: false }]);
     expect((await db.query('SELECT count(*)::int AS n FROM ledger_parked_events')).rows[0]).toEqual({ n: 0 });
     // No secret in what is reported.
-    for (const text of errors) for (const secret of [client.apiKey, client.clientSecret]) expect(text).not.toContain(secret);
+    for (const text of errors)
+      for (const secret of [client.apiKey, client.clientSecret]) expect(text).not.toContain(secret);
   });
 
   it('the worker, configured with core credentials, fetches the announced file, imports it and the lines match three ways', async () => {
@@ -86,7 +107,10 @@ describe('report files fetched from the platform after their REPORT event', () =
       WORKER_REPORT_POLL_MS: '100',
     });
     const imported: [string, number][] = [];
-    const worker = await startWorker(config, { database: db, onReportImported: (name, lines) => imported.push([name, lines]) });
+    const worker = await startWorker(config, {
+      database: db,
+      onReportImported: (name, lines) => imported.push([name, lines]),
+    });
     try {
       const deadline = Date.now() + 20_000;
       while (imported.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -97,8 +121,22 @@ describe('report files fetched from the platform after their REPORT event', () =
     }
     expect(await pending()).toEqual([{ file_name: fileName, imported: true }]);
     const matches = new Map((await reportMatches(db, fileName)).map((m) => [m.transactionId, m]));
-    expect(matches.get(ids.settled!)).toMatchObject({ state: 'matched', amount: '300.00', status: 'LIQUIDATED', recordAmount: '300.00', eventStatus: 'LIQUIDATED', fields: [] });
-    expect(matches.get(ids.rejected!)).toMatchObject({ state: 'matched', amount: '200.00', status: 'REJECTED', recordAmount: '200.00', eventStatus: 'REJECTED', fields: [] });
+    expect(matches.get(ids.settled!)).toMatchObject({
+      state: 'matched',
+      amount: '300.00',
+      status: 'LIQUIDATED',
+      recordAmount: '300.00',
+      eventStatus: 'LIQUIDATED',
+      fields: [],
+    });
+    expect(matches.get(ids.rejected!)).toMatchObject({
+      state: 'matched',
+      amount: '200.00',
+      status: 'REJECTED',
+      recordAmount: '200.00',
+      eventStatus: 'REJECTED',
+      fields: [],
+    });
   });
 
   it('two workers fetching the same file at once import it once', async () => {
@@ -110,16 +148,24 @@ describe('report files fetched from the platform after their REPORT event', () =
     const [doneA, doneB] = await Promise.all([a.runOnce(), b.runOnce()]);
     expect([...doneA, ...doneB]).toEqual([fileName]);
     expect(a.imported + b.imported).toBe(1);
-    expect((await db.query('SELECT count(*)::int AS n FROM ledger_report_lines WHERE file_name = $1', [fileName])).rows[0]).toEqual({ n: 2 });
+    expect(
+      (await db.query('SELECT count(*)::int AS n FROM ledger_report_lines WHERE file_name = $1', [fileName])).rows[0],
+    ).toEqual({ n: 2 });
     expect(await pending()).toEqual([{ file_name: fileName, imported: true }]);
   });
 
   it('an imported file is not fetched again; a file the platform does not have yet waits for its retry', async () => {
     const core = createCoreClient(client);
     let downloads = 0;
-    const counted = { download: (...args: Parameters<typeof core.reports.download>) => (downloads++, core.reports.download(...args)), fetchFile: core.reports.fetchFile };
+    const counted = {
+      download: (...args: Parameters<typeof core.reports.download>) => (downloads++, core.reports.download(...args)),
+      fetchFile: core.reports.fetchFile,
+    };
     // A REPORT for a day the platform has no file for (stored as the apply loop stores one).
-    await db.query("INSERT INTO ledger_reports (file_name, client_id, file_type, period, created_at, event_seq) VALUES ('transactions_daily_20260101.csv', $1, 'TRANSACTIONS', 'DAILY', '2026-01-01T10:00:00Z', -1)", [client.clientId]);
+    await db.query(
+      "INSERT INTO ledger_reports (file_name, client_id, file_type, period, created_at, event_seq) VALUES ('transactions_daily_20260101.csv', $1, 'TRANSACTIONS', 'DAILY', '2026-01-01T10:00:00Z', -1)",
+      [client.clientId],
+    );
     try {
       const fetcher = createReportFetcher(db, counted, OPTIONS);
       expect(await fetcher.runOnce()).toEqual([]);
@@ -159,13 +205,29 @@ describe('the worker’s report configuration', () => {
       }
     };
     const secret = 'sk_live_do_not_print_0123456789';
-    expect(problems({ WORKER_CORE_API_KEY: secret })).toEqual([expect.stringMatching(/^WORKER_CORE_CLIENT_ID must be set/)]);
-    expect(problems({ WORKER_CORE_CLIENT_ID: 'not-a-uuid', WORKER_CORE_API_KEY: secret })).toEqual([expect.stringMatching(/WORKER_CORE_CLIENT_ID must be the client id/)]);
-    expect(problems({ WORKER_CORE_CLIENT_SECRET: secret })).toEqual([expect.stringMatching(/WORKER_CORE_CLIENT_ID and WORKER_CORE_API_KEY must be set/)]);
-    expect(problems({ WORKER_CORE_ENVIRONMENT: 'staging', WORKER_CORE_CLIENT_ID: '11111111-1111-4111-8111-111111111111', WORKER_CORE_API_KEY: secret })).toEqual([
-      expect.stringMatching(/WORKER_CORE_BASE_URL must be set for WORKER_CORE_ENVIRONMENT=staging/),
+    expect(problems({ WORKER_CORE_API_KEY: secret })).toEqual([
+      expect.stringMatching(/^WORKER_CORE_CLIENT_ID must be set/),
     ]);
-    expect(problems({ WORKER_REPORT_POLL_MS: '5' })).toEqual([expect.stringMatching(/WORKER_REPORT_POLL_MS must be a whole number from 100/)]);
-    for (const env of [{ WORKER_CORE_API_KEY: secret }, { WORKER_CORE_CLIENT_SECRET: secret }] as Record<string, string>[]) expect(problems(env).join('\n')).not.toContain(secret);
+    expect(problems({ WORKER_CORE_CLIENT_ID: 'not-a-uuid', WORKER_CORE_API_KEY: secret })).toEqual([
+      expect.stringMatching(/WORKER_CORE_CLIENT_ID must be the client id/),
+    ]);
+    expect(problems({ WORKER_CORE_CLIENT_SECRET: secret })).toEqual([
+      expect.stringMatching(/WORKER_CORE_CLIENT_ID and WORKER_CORE_API_KEY must be set/),
+    ]);
+    expect(
+      problems({
+        WORKER_CORE_ENVIRONMENT: 'staging',
+        WORKER_CORE_CLIENT_ID: '11111111-1111-4111-8111-111111111111',
+        WORKER_CORE_API_KEY: secret,
+      }),
+    ).toEqual([expect.stringMatching(/WORKER_CORE_BASE_URL must be set for WORKER_CORE_ENVIRONMENT=staging/)]);
+    expect(problems({ WORKER_REPORT_POLL_MS: '5' })).toEqual([
+      expect.stringMatching(/WORKER_REPORT_POLL_MS must be a whole number from 100/),
+    ]);
+    for (const env of [{ WORKER_CORE_API_KEY: secret }, { WORKER_CORE_CLIENT_SECRET: secret }] as Record<
+      string,
+      string
+    >[])
+      expect(problems(env).join('\n')).not.toContain(secret);
   });
 });

@@ -3,7 +3,14 @@
 // matches three ways — our record, the platform's events, the report — once the worker has applied
 // what the gateway stored.
 import { parseReportCsv } from '@paykit/contracts';
-import { createTransactionRecorder, importReport, reconcileOnce, registerReceivable, reportMatches, type ReportImportResult } from '@paykit/ledger';
+import {
+  createTransactionRecorder,
+  importReport,
+  reconcileOnce,
+  registerReceivable,
+  reportMatches,
+  type ReportImportResult,
+} from '@paykit/ledger';
 import type { Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_CLABE, runFlows, startPipeline, type Pipeline } from './pipeline.ts';
@@ -25,15 +32,27 @@ describe('a report file the sandbox serves, imported and matched three ways', ()
 
     Object.assign(ids, await runFlows(pipeline));
 
-    fileName = ok(await sandbox.control.triggerReport({ body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } }), 'report').fileName;
+    fileName = ok(
+      await sandbox.control.triggerReport({
+        body: { clientId: client.clientId, fileType: 'TRANSACTIONS', period: 'DAILY' },
+      }),
+      'report',
+    ).fileName;
     const file = await sandbox.control.getReportFile({ params: { fileName }, query: {} });
-    if (file.status !== 200 || typeof file.body !== 'string') throw new Error(`getReportFile: ${file.status} ${JSON.stringify(file.body)}`);
+    if (file.status !== 200 || typeof file.body !== 'string')
+      throw new Error(`getReportFile: ${file.status} ${JSON.stringify(file.body)}`);
     csv = file.body;
 
     db = await pipeline.stopGatewayAndOpenLedger();
     const record = createTransactionRecorder(db);
     for (const transaction of pipeline.created) await record(transaction);
-    await registerReceivable(db, { id: 'INV-1200', beneficiaryAccount: ACME_CLABE, amount: '1200.00', reference: '4400001', dueDate: '2026-12-31' });
+    await registerReceivable(db, {
+      id: 'INV-1200',
+      beneficiaryAccount: ACME_CLABE,
+      amount: '1200.00',
+      reference: '4400001',
+      dueDate: '2026-12-31',
+    });
     const applied = await reconcileOnce(db);
     if (applied.parked !== 0) throw new Error(`${applied.parked} events were parked`);
     imported = await importReport(db, fileName, csv);
@@ -61,16 +80,38 @@ describe('a report file the sandbox serves, imported and matched three ways', ()
       reversed: { ...ours, status: 'REFUNDED', recordAmount: '150.00', eventStatus: 'REFUNDED' },
       reversal: { ...ours, status: 'LIQUIDATED', amount: '150.00', eventAmount: '150.00' },
       internal: { ...ours, status: 'LIQUIDATED', recordAmount: '75.00', eventStatus: 'LIQUIDATED' },
-      creditMatched: { ...ours, amount: '1200.00', recordAmount: '1200.00', eventAmount: '1200.00', eventStatus: 'LIQUIDATED' },
-      creditUnmatched: { ...ours, amount: '999.00', recordAmount: null, eventAmount: '999.00', eventStatus: 'LIQUIDATED' },
-      creditRefused: { ...ours, status: 'REFUNDED', recordAmount: null, eventAmount: '640.00', eventStatus: 'REFUNDED' },
+      creditMatched: {
+        ...ours,
+        amount: '1200.00',
+        recordAmount: '1200.00',
+        eventAmount: '1200.00',
+        eventStatus: 'LIQUIDATED',
+      },
+      creditUnmatched: {
+        ...ours,
+        amount: '999.00',
+        recordAmount: null,
+        eventAmount: '999.00',
+        eventStatus: 'LIQUIDATED',
+      },
+      creditRefused: {
+        ...ours,
+        status: 'REFUNDED',
+        recordAmount: null,
+        eventAmount: '640.00',
+        eventStatus: 'REFUNDED',
+      },
       // No STATUS_UPDATE is ever sent for a penny validation: our record agrees, no event says how it ended.
       pennyVerified: { state: 'pending', fields: [], amount: '0.01', recordAmount: '0.01', eventStatus: null },
     };
-    for (const [name, want] of Object.entries(expected)) expect({ name, ...matches.get(ids[name]!) }).toMatchObject({ name, ...want });
+    for (const [name, want] of Object.entries(expected))
+      expect({ name, ...matches.get(ids[name]!) }).toMatchObject({ name, ...want });
     const others = [...matches.values()].filter((m) => !Object.values(ids).includes(m.transactionId));
     // The INT_CREDIT of our internal transfer and the refund of the refused credit.
-    expect(others.map((m) => [m.amount, m.state, m.eventAmount]).sort()).toEqual([['640.00', 'matched', '640.00'], ['75.00', 'matched', '75.00']]);
+    expect(others.map((m) => [m.amount, m.state, m.eventAmount]).sort()).toEqual([
+      ['640.00', 'matched', '640.00'],
+      ['75.00', 'matched', '75.00'],
+    ]);
   });
 
   it('a line the ledger contradicts is a mismatch naming the field', async () => {

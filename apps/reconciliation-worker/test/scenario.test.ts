@@ -4,7 +4,14 @@
 // refunded; every delivery duplicated and reordered — then the worker applies what the gateway
 // stored and every item ends in exactly the expected state. The console is then opened in
 // headless Chromium and its numbers must equal the summary.
-import { createTransactionRecorder, listItems, reconcileOnce, reconciliationSummary, registerReceivable, type ReconItem } from '@paykit/ledger';
+import {
+  createTransactionRecorder,
+  listItems,
+  reconcileOnce,
+  reconciliationSummary,
+  registerReceivable,
+  type ReconItem,
+} from '@paykit/ledger';
 import type { Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
@@ -19,10 +26,20 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
   beforeAll(async () => {
     pipeline = await startPipeline('scenario');
     const { sandbox } = pipeline;
-    await sandbox.control.setFaults({ body: { deliveries: { duplicates: { min: 2, max: 2 }, reorder: true, delayMs: 0 }, api: { latencyMs: 0, errorRate: 0 } } });
+    await sandbox.control.setFaults({
+      body: {
+        deliveries: { duplicates: { min: 2, max: 2 }, reorder: true, delayMs: 0 },
+        api: { latencyMs: 0, errorRate: 0 },
+      },
+    });
 
     Object.assign(ids, await runFlows(pipeline, { pennyMismatch: true }));
-    await sandbox.control.setFaults({ body: { deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 }, api: { latencyMs: 0, errorRate: 0 } } });
+    await sandbox.control.setFaults({
+      body: {
+        deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 },
+        api: { latencyMs: 0, errorRate: 0 },
+      },
+    });
 
     db = await pipeline.stopGatewayAndOpenLedger();
   }, 90_000);
@@ -31,7 +48,12 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
     await pipeline?.close();
   });
 
-  const byId = async () => new Map((await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' })).map((i) => [i.id, i] as [string, ReconItem]));
+  const byId = async () =>
+    new Map(
+      (await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' })).map(
+        (i) => [i.id, i] as [string, ReconItem],
+      ),
+    );
 
   it('applies the stored events once, adopts them when the transfers are recorded, and ends with the expected state of each item', async () => {
     const first = await reconcileOnce(db);
@@ -42,7 +64,13 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
 
     const record = createTransactionRecorder(db);
     for (const transaction of pipeline!.created) await record(transaction);
-    await registerReceivable(db, { id: 'INV-1200', beneficiaryAccount: ACME_CLABE, amount: '1200.00', reference: '4400001', dueDate: '2026-12-31' });
+    await registerReceivable(db, {
+      id: 'INV-1200',
+      beneficiaryAccount: ACME_CLABE,
+      amount: '1200.00',
+      reference: '4400001',
+      dueDate: '2026-12-31',
+    });
     expect(await reconcileOnce(db)).toMatchObject({ applied: 0 });
 
     const items = await byId();
@@ -58,7 +86,8 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
       creditUnmatched: { product: 'spei_in', state: 'orphan' },
       creditRefused: { product: 'spei_in', state: 'refunded' },
     };
-    for (const [name, want] of Object.entries(expected)) expect({ name, ...items.get(ids[name]!) }).toMatchObject({ name, ...want });
+    for (const [name, want] of Object.entries(expected))
+      expect({ name, ...items.get(ids[name]!) }).toMatchObject({ name, ...want });
     const internalCredit = [...items.values()].find((i) => i.product === 'internal_in' && i.amount === '75.00');
     expect(internalCredit).toMatchObject({ state: 'matched', note: 'our internal transfer' });
     const creditRefund = [...items.values()].find((i) => i.product === 'credit_refund');
@@ -74,17 +103,27 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
     });
     afterAll(async () => server?.close());
 
-    it('shows the same numbers as the summary, charts, and links from an item to its events', { timeout: 60_000 }, async () => {
+    it('shows the same numbers as the summary, charts, and links from an item to its events', {
+      timeout: 60_000,
+    }, async () => {
       const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         const range = 'from=2000-01-01&to=2100-01-01';
-        await page.goto(`${server.url}/?${range}&state=mismatched&state=orphan&state=matched&state=refunded&state=pending&state=stale`);
-        const summary = await reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01', staleAfterSeconds: 86_400 });
+        await page.goto(
+          `${server.url}/?${range}&state=mismatched&state=orphan&state=matched&state=refunded&state=pending&state=stale`,
+        );
+        const summary = await reconciliationSummary(db, {
+          from: '2000-01-01',
+          to: '2100-01-01',
+          staleAfterSeconds: 86_400,
+        });
         const total = summary.reduce((n, r) => n + r.total.count, 0);
         expect(Number(await page.locator('[data-overall-count]').textContent())).toBe(total);
         for (const row of summary) {
-          expect(await page.locator(`[data-total="${row.day}|${row.product}"]`).textContent()).toBe(String(row.total.count));
+          expect(await page.locator(`[data-total="${row.day}|${row.product}"]`).textContent()).toBe(
+            String(row.total.count),
+          );
         }
         for (const day of new Set(summary.map((r) => r.day))) {
           const count = summary.filter((r) => r.day === day).reduce((n, r) => n + r.total.count, 0);
@@ -93,7 +132,11 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
         expect(await page.locator('svg[data-chart="volume"] rect').count()).toBeGreaterThan(0);
         expect(await page.locator('svg[data-chart="match-rate"] circle').count()).toBeGreaterThan(0);
         expect(await page.locator('[data-table="items"] tbody tr').count()).toBe(total);
-        await page.locator('[data-table="items"] tbody tr', { hasText: ids.pennyMismatch! }).locator('a').first().click();
+        await page
+          .locator('[data-table="items"] tbody tr', { hasText: ids.pennyMismatch! })
+          .locator('a')
+          .first()
+          .click();
         expect(await page.locator('h1').textContent()).toMatch(/^Stored event #\d+: (CEP|STATUS_UPDATE)$/);
         const csv = await (await fetch(`${server.url}/items.csv?${range}&state=mismatched`)).text();
         expect(csv.split('\n')[0]).toContain('state');

@@ -9,7 +9,14 @@ export interface TestConsole extends ConsoleServer {
 }
 
 export async function startTestConsole(db: Database, options: Partial<ConsoleOptions> = {}): Promise<TestConsole> {
-  const server = await startConsole({ db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400, now: () => new Date('2026-11-21T18:00:00Z'), ...options });
+  const server = await startConsole({
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    staleAfterSeconds: 86_400,
+    now: () => new Date('2026-11-21T18:00:00Z'),
+    ...options,
+  });
   return {
     ...server,
     get: async (path) => {

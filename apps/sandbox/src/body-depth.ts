@@ -21,6 +21,8 @@ export class BodyTooDeepError extends Error {
   readonly statusCode = 400;
   readonly code = 'SANDBOX_BODY_TOO_DEEP';
   constructor(limit: number) {
-    super(`the request body nests arrays and objects more than ${limit} levels deep; no platform request does, and the sandbox could not answer it (send a flatter JSON body)`);
+    super(
+      `the request body nests arrays and objects more than ${limit} levels deep; no platform request does, and the sandbox could not answer it (send a flatter JSON body)`,
+    );
   }
 }

@@ -9,7 +9,11 @@ import type { SandboxClock } from './clock.ts';
 import type { Counters } from './counters.ts';
 import type { SeededRandom } from './random.ts';
 
-export type DeliveryAuth = { kind: 'bearer'; token: string } | { kind: 'none' } | { kind: 'cash-hmac'; secret: string } | { kind: 'authorization'; value: string };
+export type DeliveryAuth =
+  | { kind: 'bearer'; token: string }
+  | { kind: 'none' }
+  | { kind: 'cash-hmac'; secret: string }
+  | { kind: 'authorization'; value: string };
 
 export interface Answer {
   status: number;
@@ -59,7 +63,13 @@ export class DeliveryQueue {
   private readonly settings: () => DeliverySettings;
   private readonly faults: () => Faults;
 
-  constructor(clock: SandboxClock, random: SeededRandom, counters: Counters, settings: () => DeliverySettings, faults: () => Faults) {
+  constructor(
+    clock: SandboxClock,
+    random: SeededRandom,
+    counters: Counters,
+    settings: () => DeliverySettings,
+    faults: () => Faults,
+  ) {
     this.clock = clock;
     this.random = random;
     this.counters = counters;
@@ -155,12 +165,26 @@ export class DeliveryQueue {
     let answer: Answer | undefined;
     let error: string | null = null;
     try {
-      const response = await fetch(record.url, { method: 'POST', headers, body: payload, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const response = await fetch(record.url, {
+        method: 'POST',
+        headers,
+        body: payload,
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'manual',
+      });
       answer = { status: response.status, body: await response.text() };
     } catch (cause) {
-      error = cause instanceof Error && cause.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(cause);
+      error =
+        cause instanceof Error && cause.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : describeNetworkError(cause);
     }
-    record.attempts.push({ at, status: answer?.status ?? null, error, durationMs: Math.round(performance.now() - started) });
+    record.attempts.push({
+      at,
+      status: answer?.status ?? null,
+      error,
+      durationMs: Math.round(performance.now() - started),
+    });
     this.counters.deliverySent(answer?.status);
     if (answer) await request.onAnswer?.(answer);
 

@@ -50,9 +50,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const settleText = values['spei-settle-after'] ?? process.env.SANDBOX_SPEI_SETTLE_AFTER;
-  const settleAfter = settleText === undefined || settleText === '' ? undefined : settleText === 'off' ? null : Number(settleText);
+  const settleAfter =
+    settleText === undefined || settleText === '' ? undefined : settleText === 'off' ? null : Number(settleText);
   if (settleAfter !== undefined && settleAfter !== null && !(Number.isInteger(settleAfter) && settleAfter >= 0)) {
-    console.error(`Invalid --spei-settle-after "${settleText}" (or SANDBOX_SPEI_SETTLE_AFTER): give a whole number of seconds, or off.`);
+    console.error(
+      `Invalid --spei-settle-after "${settleText}" (or SANDBOX_SPEI_SETTLE_AFTER): give a whole number of seconds, or off.`,
+    );
     return 2;
   }
   const seedFile = values.seed ?? process.env.SANDBOX_SEED;
@@ -85,7 +88,9 @@ main().then(
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(/EADDRINUSE/.test(message) ? `${message}\nThe port is taken: stop the other process or pass --port.` : message);
+    console.error(
+      /EADDRINUSE/.test(message) ? `${message}\nThe port is taken: stop the other process or pass --port.` : message,
+    );
     process.exit(1);
   },
 );

@@ -71,7 +71,9 @@ export class SeededRandom {
   }
 
   hex(chars: number): string {
-    return this.bytes(Math.ceil(chars / 2)).toString('hex').slice(0, chars);
+    return this.bytes(Math.ceil(chars / 2))
+      .toString('hex')
+      .slice(0, chars);
   }
 
   digits(n: number): string {

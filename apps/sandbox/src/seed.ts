@@ -22,8 +22,16 @@ export const DEFAULT_SEED_INPUT: SeedInput = {
         name: 'ACME Pagos SA de CV',
         apiKeys: { staging: 'pk_staging_sandbox_acme_0000000001', production: 'pk_production_sandbox_acme_000001' },
         credentials: [
-          { id: '22222222-2222-4222-8222-000000000001', environment: 'staging', clientSecret: 'cs_staging_sandbox_acme_000000001' },
-          { id: '22222222-2222-4222-8222-000000000002', environment: 'production', clientSecret: 'cs_production_sandbox_acme_00001' },
+          {
+            id: '22222222-2222-4222-8222-000000000001',
+            environment: 'staging',
+            clientSecret: 'cs_staging_sandbox_acme_000000001',
+          },
+          {
+            id: '22222222-2222-4222-8222-000000000002',
+            environment: 'production',
+            clientSecret: 'cs_production_sandbox_acme_00001',
+          },
         ],
       },
     ],
@@ -97,12 +105,34 @@ export const DEFAULT_SEED_INPUT: SeedInput = {
     orgId: '77777777-7777-4777-8777-000000000001',
     apiKeys: ['dd_sandbox_key_acme_00000000000001'],
     customers: [
-      { id: '77777777-7777-4777-8777-000000000101', name: 'Ana López', document_type: 'mx_rfc', document_number: 'LOAA800101ABC', email: 'ana@example.com' },
-      { id: '77777777-7777-4777-8777-000000000102', name: 'Luis Martínez', document_type: 'mx_curp', document_number: 'MALL850505HDFRRS09' },
+      {
+        id: '77777777-7777-4777-8777-000000000101',
+        name: 'Ana López',
+        document_type: 'mx_rfc',
+        document_number: 'LOAA800101ABC',
+        email: 'ana@example.com',
+      },
+      {
+        id: '77777777-7777-4777-8777-000000000102',
+        name: 'Luis Martínez',
+        document_type: 'mx_curp',
+        document_number: 'MALL850505HDFRRS09',
+      },
     ],
     instruments: [
-      { id: '77777777-7777-4777-8777-000000000201', customer_id: '77777777-7777-4777-8777-000000000101', type: 'mx_clabe', clabe: '014180000076543216' },
-      { id: '77777777-7777-4777-8777-000000000202', customer_id: '77777777-7777-4777-8777-000000000102', type: 'mx_direct_debit_card', card_number: '4111111111111111', bank: 'mx_bbva' },
+      {
+        id: '77777777-7777-4777-8777-000000000201',
+        customer_id: '77777777-7777-4777-8777-000000000101',
+        type: 'mx_clabe',
+        clabe: '014180000076543216',
+      },
+      {
+        id: '77777777-7777-4777-8777-000000000202',
+        customer_id: '77777777-7777-4777-8777-000000000102',
+        type: 'mx_direct_debit_card',
+        card_number: '4111111111111111',
+        bank: 'mx_bbva',
+      },
     ],
   },
   cash: [{ apiKey: 'cashsandboxacme00000000000000001', apiSecret: 'cash_secret_sandbox_acme_0000001' }],
@@ -121,7 +151,10 @@ export async function loadSeedFile(file: string): Promise<Seed> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new Error(`Cannot read the seed file ${file}: ${error instanceof Error ? error.message : error}. It must be a JSON document like the default seed (GET /_sandbox/seed).`, { cause: error });
+    throw new Error(
+      `Cannot read the seed file ${file}: ${error instanceof Error ? error.message : error}. It must be a JSON document like the default seed (GET /_sandbox/seed).`,
+      { cause: error },
+    );
   }
   const result = Seed.safeParse(raw);
   if (!result.success) throw new Error(`The seed file ${file} is not a valid seed:\n${z.prettifyError(result.error)}`);

@@ -72,7 +72,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     settings,
     counters,
     faults,
-    deliveries: new DeliveryQueue(clock, random, counters, () => settings.delivery, () => runtime.faults),
+    deliveries: new DeliveryQueue(
+      clock,
+      random,
+      counters,
+      () => settings.delivery,
+      () => runtime.faults,
+    ),
   };
   const seed = options.seed ?? DEFAULT_SEED;
 
@@ -89,7 +95,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const all: SandboxProduct[] = Object.values(products);
   for (const product of all) product.load(seed);
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: settings.bodyLimitBytes, forceCloseConnections: true });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: settings.bodyLimitBytes,
+    forceCloseConnections: true,
+  });
 
   // Faults and counters for the platform API (not for the control API).
   app.addHook('onRequest', async (request, reply) => {
@@ -100,20 +110,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (only && !only.includes(product.name)) return;
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (errorRate > 0 && random.next() < errorRate) {
-      return reply.code(500).send(product.errorBody(500, 'Injected fault: the sandbox was told to fail this request (PUT /_sandbox/faults).'));
+      return reply
+        .code(500)
+        .send(
+          product.errorBody(500, 'Injected fault: the sandbox was told to fail this request (PUT /_sandbox/faults).'),
+        );
     }
   });
   // Some answers echo the body (a direct debit charge's `request`): one nested deeper than
   // JSON.stringify can write would fail as a 500. No platform request nests like that.
   app.addHook('preValidation', async (request) => {
-    if (nestingDepth(request.body, settings.bodyMaxDepth) > settings.bodyMaxDepth) throw new BodyTooDeepError(settings.bodyMaxDepth);
+    if (nestingDepth(request.body, settings.bodyMaxDepth) > settings.bodyMaxDepth)
+      throw new BodyTooDeepError(settings.bodyMaxDepth);
   });
   app.addHook('onResponse', async (request) => {
     const route = request.routeOptions.url;
     if (route && !route.startsWith('/_sandbox')) counters.request(`${request.method} ${route}`);
   });
 
-  for (const product of all) await app.register(async (scoped) => product.register(scoped), { prefix: `/${product.name}` });
+  for (const product of all)
+    await app.register(async (scoped) => product.register(scoped), { prefix: `/${product.name}` });
   await registerControl(app, {
     runtime,
     products,
@@ -125,7 +141,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     reset: () => {
       runtime.deliveries.close();
-      runtime.deliveries = new DeliveryQueue(clock, random, counters, () => settings.delivery, () => runtime.faults);
+      runtime.deliveries = new DeliveryQueue(
+        clock,
+        random,
+        counters,
+        () => settings.delivery,
+        () => runtime.faults,
+      );
       currentSeed = seed;
       for (const product of all) {
         product.reset();
@@ -174,7 +196,9 @@ function mergeSeed(base: Seed, part: Partial<Seed>): Seed {
           apiKeys: [...(base.directDebit?.apiKeys ?? []), ...part.directDebit.apiKeys],
           customers: [...(base.directDebit?.customers ?? []), ...part.directDebit.customers],
           instruments: [...(base.directDebit?.instruments ?? []), ...part.directDebit.instruments],
-          ...(part.directDebit.webhook ?? base.directDebit?.webhook ? { webhook: (part.directDebit.webhook ?? base.directDebit?.webhook)! } : {}),
+          ...((part.directDebit.webhook ?? base.directDebit?.webhook)
+            ? { webhook: (part.directDebit.webhook ?? base.directDebit?.webhook)! }
+            : {}),
         }
       : base.directDebit,
     cash: [...base.cash, ...(part.cash ?? [])],

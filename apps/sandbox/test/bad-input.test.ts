@@ -22,8 +22,26 @@ interface Case {
 const CASES: Case[] = [
   { name: 'malformed JSON', body: '{"client_id": ' },
   { name: 'a JSON array', body: '[1,2,3]' },
-  { name: 'wrong types', body: JSON.stringify({ client_id: 42, source_instrument_id: true, destination_instrument_id: null, name: 7, endpoint_url: 9 }) },
-  { name: 'an unknown enum value', body: JSON.stringify({ client_id: CLIENT_ID, url: 'https://hooks.example.com/x', token: 't'.repeat(40), webhook_type: 'PAYOUT', auth_type: 'AUTH' }) },
+  {
+    name: 'wrong types',
+    body: JSON.stringify({
+      client_id: 42,
+      source_instrument_id: true,
+      destination_instrument_id: null,
+      name: 7,
+      endpoint_url: 9,
+    }),
+  },
+  {
+    name: 'an unknown enum value',
+    body: JSON.stringify({
+      client_id: CLIENT_ID,
+      url: 'https://hooks.example.com/x',
+      token: 't'.repeat(40),
+      webhook_type: 'PAYOUT',
+      auth_type: 'AUTH',
+    }),
+  },
   { name: 'an oversize body', body: OVERSIZE },
   { name: 'deep nesting', body: DEEP },
   { name: 'invalid UTF-8', body: INVALID_UTF8 },
@@ -46,7 +64,11 @@ describe('bad input', () => {
   afterAll(() => sandbox.close());
 
   const send = async (url: string, body: Body, headers: Record<string, string>) => {
-    const response = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+    });
     const text = await response.text();
     let json: unknown;
     try {
@@ -60,14 +82,20 @@ describe('bad input', () => {
   describe.each(CASES)('$name', ({ body, contentType = 'application/json' }) => {
     it('core: 400 with the core error body', async () => {
       for (const path of ['/v1/transactions/penny_validation', `/v1/clients/${CLIENT_ID}/webhooks`]) {
-        const answer = await send(`${sandbox.urls.core}${path}`, body, { 'content-type': contentType, authorization: `Bearer ${token}` });
+        const answer = await send(`${sandbox.urls.core}${path}`, body, {
+          'content-type': contentType,
+          authorization: `Bearer ${token}`,
+        });
         expect(answer.status, `${path}: ${answer.text.slice(0, 200)}`).toBe(400);
         expect(zCoreError.safeParse(answer.json).success).toBe(true);
       }
     });
 
     it('direct debit: 422 with detail[{loc,msg,type}]', async () => {
-      const answer = await send(`${sandbox.urls['direct-debit']}/customers`, body, { 'content-type': contentType, 'x-api-key': DD_KEY });
+      const answer = await send(`${sandbox.urls['direct-debit']}/customers`, body, {
+        'content-type': contentType,
+        'x-api-key': DD_KEY,
+      });
       expect(answer.status, answer.text.slice(0, 200)).toBe(422);
       expect(zValidationError.safeParse(answer.json).success).toBe(true);
       expect((answer.json as { detail: unknown[] }).detail.length).toBeGreaterThan(0);
@@ -76,15 +104,25 @@ describe('bad input', () => {
     it('cash: a 4xx with an error message, never a 5xx', async () => {
       const raw = typeof body === 'string' ? body : body.toString('latin1');
       const timestamp = String(Math.floor(sandbox.runtime.clock.nowMs() / 1000));
-      const signature = createHmac('sha256', CASH.apiSecret).update(`${timestamp}.`).update(typeof body === 'string' ? Buffer.from(raw) : body).digest('hex');
-      const answer = await send(`${sandbox.urls.cash}/api/v1/cash/webhooks`, body, { 'content-type': contentType, 'x-client-id': CASH.apiKey, 'x-timestamp': timestamp, 'x-signature': signature });
+      const signature = createHmac('sha256', CASH.apiSecret)
+        .update(`${timestamp}.`)
+        .update(typeof body === 'string' ? Buffer.from(raw) : body)
+        .digest('hex');
+      const answer = await send(`${sandbox.urls.cash}/api/v1/cash/webhooks`, body, {
+        'content-type': contentType,
+        'x-client-id': CASH.apiKey,
+        'x-timestamp': timestamp,
+        'x-signature': signature,
+      });
       expect(answer.status, answer.text.slice(0, 200)).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
       expect(typeof (answer.json as { error?: unknown }).error).toBe('string');
     });
 
     it('remittance: 400 with the issues', async () => {
-      const answer = await send(`${sandbox.urls.remittance}/v2/remittances/receive`, body, { 'content-type': contentType });
+      const answer = await send(`${sandbox.urls.remittance}/v2/remittances/receive`, body, {
+        'content-type': contentType,
+      });
       // No remittance field is required and these bodies name none of its fields, so a JSON object
       // ("wrong types", "unknown enum") is a valid, incomplete remittance: 200. Anything else is 400.
       expect(answer.status < 500, answer.text.slice(0, 200)).toBe(true);
@@ -96,7 +134,9 @@ describe('bad input', () => {
   });
 
   it('missing authentication is 401 in every product, in its format', async () => {
-    const core = await send(`${sandbox.urls.core}/v1/transactions/money_out`, '{}', { 'content-type': 'application/json' });
+    const core = await send(`${sandbox.urls.core}/v1/transactions/money_out`, '{}', {
+      'content-type': 'application/json',
+    });
     expect(core.status).toBe(401);
     expect(zCoreError.parse(core.json).details[0]?.reason).toBe('UNAUTHORIZED');
     const dd = await fetch(`${sandbox.urls['direct-debit']}/instruments`);
@@ -110,7 +150,11 @@ describe('bad input', () => {
 
   it('an unknown path is a 4xx in every product, never a 5xx', async () => {
     for (const url of Object.values(sandbox.urls)) {
-      const response = await fetch(`${url}/no/such/route`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const response = await fetch(`${url}/no/such/route`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(response.status, url).toBeGreaterThanOrEqual(400);
       expect(response.status, url).toBeLessThan(500);
     }

@@ -19,7 +19,9 @@ const PRODUCTS = ['billpay', 'gift-cards', 'lottery'] as const;
 describe('bearer-token products', () => {
   let sandbox: Sandbox;
   const account = (product: (typeof PRODUCTS)[number], authorization?: string) =>
-    call(`${sandbox.urls[product]}/api/v1/client/account`, { headers: authorization === undefined ? {} : { authorization } });
+    call(`${sandbox.urls[product]}/api/v1/client/account`, {
+      headers: authorization === undefined ? {} : { authorization },
+    });
 
   afterEach(() => sandbox.close());
 
@@ -74,7 +76,13 @@ describe('bearer-token products', () => {
     const expiring = 'lt_sandbox_token_expiring_0000001';
     const expiresAt = new Date(Date.parse(T0) + 3600_000).toISOString();
     sandbox = await startTestSandbox({
-      seed: Seed.parse({ ...DEFAULT_SEED_INPUT, bearer: { ...DEFAULT_SEED_INPUT.bearer, lottery: [...DEFAULT_SEED_INPUT.bearer!.lottery!, { token: expiring, payeeId: 'PAYEE-0042', expiresAt }] } }),
+      seed: Seed.parse({
+        ...DEFAULT_SEED_INPUT,
+        bearer: {
+          ...DEFAULT_SEED_INPUT.bearer,
+          lottery: [...DEFAULT_SEED_INPUT.bearer!.lottery!, { token: expiring, payeeId: 'PAYEE-0042', expiresAt }],
+        },
+      }),
     });
     const control = controlClient(sandbox);
 
@@ -100,7 +108,15 @@ describe('bearer-token products', () => {
     const added = 'lt_sandbox_token_added_000000001';
     expect((await account('lottery', `Bearer ${added}`)).status).toBe(401);
     const expiresAt = new Date(Date.parse(T0) + 60_000).toISOString();
-    const seeded = await control.addSeed({ body: { bearer: { billpay: [], 'gift-cards': ['gc_sandbox_token_added_000000001'], lottery: [{ token: added, payeeId: 'PAYEE-0077', expiresAt }] } } });
+    const seeded = await control.addSeed({
+      body: {
+        bearer: {
+          billpay: [],
+          'gift-cards': ['gc_sandbox_token_added_000000001'],
+          lottery: [{ token: added, payeeId: 'PAYEE-0077', expiresAt }],
+        },
+      },
+    });
     expect(seeded.status).toBe(200);
     expect((await account('lottery', `Bearer ${added}`)).body).toMatchObject({ payee_id: 'PAYEE-0077' });
     expect((await account('gift-cards', 'Bearer gc_sandbox_token_added_000000001')).status).toBe(200);
@@ -115,7 +131,9 @@ describe('bearer-token products', () => {
 
   it('answers an unknown path with 404 and the operation it serves', async () => {
     sandbox = await startTestSandbox();
-    const response = await call(`${sandbox.urls.billpay}/api/v1/bills`, { headers: { authorization: `Bearer ${TOKENS.billpay}` } });
+    const response = await call(`${sandbox.urls.billpay}/api/v1/bills`, {
+      headers: { authorization: `Bearer ${TOKENS.billpay}` },
+    });
     expect(response.status).toBe(404);
     expect(response.body.error).toContain('GET /api/v1/client/account');
   });

@@ -2,10 +2,23 @@
 // webhook lifecycle with its activation test, and signed operation events.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CashOperation } from '@paykit/contracts';
-import { zCashActivationEvent, zCashWebhookConfiguration, zCashWebhookEvent, zCreateCashWebhookResponse } from '@paykit/cash-client/zod';
+import {
+  zCashActivationEvent,
+  zCashWebhookConfiguration,
+  zCashWebhookEvent,
+  zCreateCashWebhookResponse,
+} from '@paykit/cash-client/zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/index.ts';
-import { call, controlClient, startReceiver, startTestSandbox, T0, type ReceivedRequest, type Receiver } from './helpers.ts';
+import {
+  call,
+  controlClient,
+  startReceiver,
+  startTestSandbox,
+  T0,
+  type ReceivedRequest,
+  type Receiver,
+} from './helpers.ts';
 
 const KEY = 'cashsandboxacme00000000000000001';
 const SECRET = 'cash_secret_sandbox_acme_0000001';
@@ -23,7 +36,10 @@ interface Signing {
 }
 
 /** The client side of request signing: X-Signature = hex HMAC-SHA256(`${ts}.${body}`, api_secret). */
-function sign(body: string, { key = KEY, secret = SECRET, ts = T0_SECONDS, signedBody = body }: Signing = {}): Record<string, string> {
+function sign(
+  body: string,
+  { key = KEY, secret = SECRET, ts = T0_SECONDS, signedBody = body }: Signing = {},
+): Record<string, string> {
   return {
     'x-client-id': key,
     'x-timestamp': String(ts),
@@ -59,7 +75,8 @@ describe('cash service', () => {
     const headers = { ...sign(raw, signing), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
     return call(url(path), { method, headers, ...(body === undefined ? {} : { raw }) });
   };
-  const createWebhook = (endpointUrl: string, signing: Signing = {}) => signed('POST', WEBHOOKS, { endpoint_url: endpointUrl }, signing);
+  const createWebhook = (endpointUrl: string, signing: Signing = {}) =>
+    signed('POST', WEBHOOKS, { endpoint_url: endpointUrl }, signing);
   const getActive = (signing: Signing = {}) => signed('GET', `${WEBHOOKS}/active`, undefined, signing);
 
   beforeEach(async () => {
@@ -92,13 +109,17 @@ describe('cash service', () => {
     it('answers 401 for an unknown client id, a wrong signature, a tampered body, missing headers and a stale timestamp', async () => {
       const hooks = await receiver();
       const raw = JSON.stringify({ endpoint_url: `${hooks.url}/cash` });
-      const post = (headers: Record<string, string>, body = raw) => call(url(WEBHOOKS), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, raw: body });
+      const post = (headers: Record<string, string>, body = raw) =>
+        call(url(WEBHOOKS), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, raw: body });
 
       const cases: [string, Record<string, string>, string?][] = [
         ['unknown key', sign(raw, { key: 'cashsandboxnobody000000000000000' })],
         ['short key', sign(raw, { key: 'cashsandbox' })],
         ['wrong secret', sign(raw, { secret: 'cash_secret_sandbox_acme_0000002' })],
-        ['tampered body', sign(raw, { signedBody: JSON.stringify({ endpoint_url: 'https://attacker.example.com/cash' }) })],
+        [
+          'tampered body',
+          sign(raw, { signedBody: JSON.stringify({ endpoint_url: 'https://attacker.example.com/cash' }) }),
+        ],
         ['body changed after signing', sign(raw), JSON.stringify({ endpoint_url: `${hooks.url}/other` })],
         ['stale timestamp', sign(raw, { ts: T0_SECONDS - 301 })],
         ['future timestamp', sign(raw, { ts: T0_SECONDS + 301 })],
@@ -131,7 +152,15 @@ describe('cash service', () => {
       expect(inside.status).toBe(201);
       const raw = JSON.stringify({ endpoint_url: `${hooks.url}/cash` });
       const headers = sign(raw);
-      const upper = await call(url(WEBHOOKS), { method: 'POST', headers: { ...headers, 'x-signature': headers['x-signature']!.toUpperCase(), 'content-type': 'application/json' }, raw });
+      const upper = await call(url(WEBHOOKS), {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'x-signature': headers['x-signature']!.toUpperCase(),
+          'content-type': 'application/json',
+        },
+        raw,
+      });
       expect(upper.status).toBe(201);
     });
 
@@ -153,15 +182,29 @@ describe('cash service', () => {
       expect(unknown.body.error).toMatch(/No cash operation at GET/);
 
       const malformed = '{"endpoint_url": ';
-      const unsignedBad = await call(url(WEBHOOKS), { method: 'POST', headers: { 'content-type': 'application/json' }, raw: malformed });
+      const unsignedBad = await call(url(WEBHOOKS), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        raw: malformed,
+      });
       expect(unsignedBad.status).toBe(401);
-      const signedBad = await call(url(WEBHOOKS), { method: 'POST', headers: { ...sign(malformed), 'content-type': 'application/json' }, raw: malformed });
+      const signedBad = await call(url(WEBHOOKS), {
+        method: 'POST',
+        headers: { ...sign(malformed), 'content-type': 'application/json' },
+        raw: malformed,
+      });
       expect(signedBad.status).toBe(400);
       expect(signedBad.body.error).toBe('The request body is not valid JSON.');
 
       const text = 'endpoint_url=https://hooks.example.com';
-      expect((await call(url(WEBHOOKS), { method: 'POST', headers: { 'content-type': 'text/plain' }, raw: text })).status).toBe(401);
-      const signedText = await call(url(WEBHOOKS), { method: 'POST', headers: { ...sign(text), 'content-type': 'text/plain' }, raw: text });
+      expect(
+        (await call(url(WEBHOOKS), { method: 'POST', headers: { 'content-type': 'text/plain' }, raw: text })).status,
+      ).toBe(401);
+      const signedText = await call(url(WEBHOOKS), {
+        method: 'POST',
+        headers: { ...sign(text), 'content-type': 'text/plain' },
+        raw: text,
+      });
       expect(signedText.status).toBe(400);
       expect(signedText.body.error).toMatch(/application\/json/);
     });
@@ -170,27 +213,51 @@ describe('cash service', () => {
       await sandbox.close();
       sandbox = await startTestSandbox({ settings: { bodyLimitBytes: 256 } });
       const raw = JSON.stringify({ endpoint_url: `https://hooks.example.com/${'x'.repeat(400)}` });
-      const res = await call(url(WEBHOOKS), { method: 'POST', headers: { ...sign(raw), 'content-type': 'application/json' }, raw });
+      const res = await call(url(WEBHOOKS), {
+        method: 'POST',
+        headers: { ...sign(raw), 'content-type': 'application/json' },
+        raw,
+      });
       expect(res.status).toBe(401);
       expect(res.body.error).toMatch(/larger than the 256 bytes/);
-      const unknown = await call(url(WEBHOOKS), { method: 'POST', headers: { ...sign(raw, { key: 'cashsandboxnobody000000000000000' }), 'content-type': 'application/json' }, raw });
+      const unknown = await call(url(WEBHOOKS), {
+        method: 'POST',
+        headers: { ...sign(raw, { key: 'cashsandboxnobody000000000000000' }), 'content-type': 'application/json' },
+        raw,
+      });
       expect(unknown.status).toBe(401);
       expect(unknown.body.error).toMatch(/X-Client-Id is not a known cash api_key/);
     });
 
     it('answers 400 for a missing or invalid endpoint_url once the request is authenticated', async () => {
-      for (const body of [{}, { endpoint_url: 'ftp://hooks.example.com/cash' }, { endpoint_url: 'https://' }, { endpoint_url: 42 }, [], 'https://hooks.example.com']) {
+      for (const body of [
+        {},
+        { endpoint_url: 'ftp://hooks.example.com/cash' },
+        { endpoint_url: 'https://' },
+        { endpoint_url: 42 },
+        [],
+        'https://hooks.example.com',
+      ]) {
         const res = await signed('POST', WEBHOOKS, body);
         expect({ body, status: res.status }).toEqual({ body, status: 400 });
         expect(res.body.error).toMatch(/endpoint_url/);
       }
-      const empty = await call(url(WEBHOOKS), { method: 'POST', headers: { ...sign(''), 'content-type': 'application/json' }, raw: '' });
+      const empty = await call(url(WEBHOOKS), {
+        method: 'POST',
+        headers: { ...sign(''), 'content-type': 'application/json' },
+        raw: '',
+      });
       expect(empty.status).toBe(400);
       expect(sandbox.runtime.deliveries.list()).toHaveLength(0);
     });
 
     it('answers an injected fault with a 500 in the cash error format', async () => {
-      await controlClient(sandbox).setFaults({ body: { api: { latencyMs: 0, errorRate: 1, products: ['cash'] }, deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 } } });
+      await controlClient(sandbox).setFaults({
+        body: {
+          api: { latencyMs: 0, errorRate: 1, products: ['cash'] },
+          deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 },
+        },
+      });
       const res = await getActive();
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ error: expect.stringMatching(/Injected fault/) });
@@ -199,7 +266,9 @@ describe('cash service', () => {
     it('draws secret tokens and references from the seeded randomness: same seed, same values', async () => {
       const run = async () => {
         const created = await createWebhook('https://hooks.example.com/cash');
-        const op = await controlClient(sandbox).createCashOperation({ body: { type: 'cash_in', amount: 1, externalUserId: 'u' } });
+        const op = await controlClient(sandbox).createCashOperation({
+          body: { type: 'cash_in', amount: 1, externalUserId: 'u' },
+        });
         return [created.body.secret_token, op.body];
       };
       const first = await run();
@@ -236,7 +305,11 @@ describe('cash service', () => {
       const active = await getActive();
       expect(active.status).toBe(200);
       expect(zCashWebhookConfiguration.safeParse(active.body).success).toBe(true);
-      expect(active.body).toEqual({ id: created.body.id, endpoint_url: `${hooks.url}/cash`, created_at: created.body.created_at });
+      expect(active.body).toEqual({
+        id: created.body.id,
+        endpoint_url: `${hooks.url}/cash`,
+        created_at: created.body.created_at,
+      });
 
       const [delivery] = sandbox.runtime.deliveries.list({ eventType: 'webhook.activation' });
       expect(delivery).toMatchObject({ product: 'cash', eventId: `activation:${created.body.id}`, state: 'delivered' });
@@ -293,11 +366,19 @@ describe('cash service', () => {
       expect(active.body).toEqual({ id: c.body.id, endpoint_url: `${second.url}/c`, created_at: c.body.created_at });
 
       // Events now go to C only.
-      const op = await controlClient(sandbox).createCashOperation({ body: { type: 'cash_in', amount: 100, externalUserId: 'user-1' } });
+      const op = await controlClient(sandbox).createCashOperation({
+        body: { type: 'cash_in', amount: 100, externalUserId: 'user-1' },
+      });
       expect(op.status).toBe(200);
       if (op.status !== 200) return;
-      await controlClient(sandbox).setCashOperationStatus({ params: { operationId: op.body.operation_id }, body: { status: 'paid' } });
-      expect(second.requests.map((r) => (r.json as { event: string }).event)).toEqual(['webhook.activation', 'webhook.paid.success']);
+      await controlClient(sandbox).setCashOperationStatus({
+        params: { operationId: op.body.operation_id },
+        body: { status: 'paid' },
+      });
+      expect(second.requests.map((r) => (r.json as { event: string }).event)).toEqual([
+        'webhook.activation',
+        'webhook.paid.success',
+      ]);
       expect(first.requests).toHaveLength(1);
     });
 
@@ -311,7 +392,11 @@ describe('cash service', () => {
       const updated = await signed('PATCH', `${WEBHOOKS}/${created.body.id}`, { endpoint_url: `${failing.url}/new` });
       expect(updated.status).toBe(200);
       expect(zCashWebhookConfiguration.safeParse(updated.body).success).toBe(true);
-      expect(updated.body).toEqual({ id: created.body.id, endpoint_url: `${failing.url}/new`, created_at: created.body.created_at });
+      expect(updated.body).toEqual({
+        id: created.body.id,
+        endpoint_url: `${failing.url}/new`,
+        created_at: created.body.created_at,
+      });
       expect((await getActive()).status).toBe(404); // deactivated before the test is answered
       await settle();
       expect(failing.requests).toHaveLength(1);
@@ -319,7 +404,9 @@ describe('cash service', () => {
       expect((await getActive()).status).toBe(404);
 
       const working = await receiver(200);
-      expect((await signed('PATCH', `${WEBHOOKS}/${created.body.id}`, { endpoint_url: `${working.url}/new` })).status).toBe(200);
+      expect(
+        (await signed('PATCH', `${WEBHOOKS}/${created.body.id}`, { endpoint_url: `${working.url}/new` })).status,
+      ).toBe(200);
       await settle();
       expect(working.requests).toHaveLength(1);
       const active = await getActive();
@@ -340,7 +427,9 @@ describe('cash service', () => {
       const foreign = await signed('PATCH', `${WEBHOOKS}/${theirs.body.id}`, body);
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toMatch(/No cash webhook/);
-      expect((await signed('PATCH', `${WEBHOOKS}/${mine.body.id}`, { endpoint_url: 'mailto:x@example.com' })).status).toBe(400);
+      expect(
+        (await signed('PATCH', `${WEBHOOKS}/${mine.body.id}`, { endpoint_url: 'mailto:x@example.com' })).status,
+      ).toBe(400);
       expect((await call(url(`${WEBHOOKS}/${mine.body.id}`), { method: 'PATCH', body })).status).toBe(401);
 
       // Each client has its own active webhook.
@@ -362,20 +451,38 @@ describe('cash service', () => {
     it('creates pending operations with unique 20-digit references and increasing ids', async () => {
       const control = controlClient(sandbox);
       const a = await control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'user-1' } });
-      const b = await control.createCashOperation({ body: { type: 'cash_out', amount: 250, externalUserId: 'user-2', closedReference: false } });
+      const b = await control.createCashOperation({
+        body: { type: 'cash_out', amount: 250, externalUserId: 'user-2', closedReference: false },
+      });
       expect(a.status).toBe(200);
       expect(b.status).toBe(200);
       if (a.status !== 200 || b.status !== 200) return;
       expect(CashOperation.safeParse(a.body).success).toBe(true);
-      expect(a.body).toEqual({ operation_id: expect.any(Number), external_user_id: 'user-1', type: 'cash_in', amount: 500, reference: expect.stringMatching(/^\d{20}$/), status: 'pending', closed_reference: true });
+      expect(a.body).toEqual({
+        operation_id: expect.any(Number),
+        external_user_id: 'user-1',
+        type: 'cash_in',
+        amount: 500,
+        reference: expect.stringMatching(/^\d{20}$/),
+        status: 'pending',
+        closed_reference: true,
+      });
       expect(Number.isSafeInteger(a.body.operation_id)).toBe(true);
-      expect(b.body).toMatchObject({ operation_id: a.body.operation_id + 1, type: 'cash_out', amount: 250, closed_reference: false, status: 'pending' });
+      expect(b.body).toMatchObject({
+        operation_id: a.body.operation_id + 1,
+        type: 'cash_out',
+        amount: 250,
+        closed_reference: false,
+        status: 'pending',
+      });
       expect(b.body.reference).not.toBe(a.body.reference);
     });
 
     it('answers 404 for an unknown api key and an unknown operation', async () => {
       const control = controlClient(sandbox);
-      const unknownKey = await control.createCashOperation({ body: { apiKey: 'cashsandboxnobody000000000000000', type: 'cash_in', amount: 1, externalUserId: 'u' } });
+      const unknownKey = await control.createCashOperation({
+        body: { apiKey: 'cashsandboxnobody000000000000000', type: 'cash_in', amount: 1, externalUserId: 'u' },
+      });
       expect(unknownKey.status).toBe(404);
       const unknownOp = await control.setCashOperationStatus({ params: { operationId: 77 }, body: { status: 'paid' } });
       expect(unknownOp.status).toBe(404);
@@ -384,20 +491,33 @@ describe('cash service', () => {
     it('delivers signed paid, reversed and expired events to the active webhook', async () => {
       const { hooks, secret } = await activeWebhook();
       const control = controlClient(sandbox);
-      const created = await control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'user-1' } });
+      const created = await control.createCashOperation({
+        body: { type: 'cash_in', amount: 500, externalUserId: 'user-1' },
+      });
       if (created.status !== 200) throw new Error(`create answered ${created.status}`);
       const op = created.body;
 
-      const paid = await control.setCashOperationStatus({ params: { operationId: op.operation_id }, body: { status: 'paid' } });
+      const paid = await control.setCashOperationStatus({
+        params: { operationId: op.operation_id },
+        body: { status: 'paid' },
+      });
       expect(paid.status).toBe(200);
       expect(paid.body).toEqual({ ...op, status: 'paid' });
       await control.advanceClock({ body: { seconds: 60 } });
-      const reversed = await control.setCashOperationStatus({ params: { operationId: op.operation_id }, body: { status: 'reversed' } });
+      const reversed = await control.setCashOperationStatus({
+        params: { operationId: op.operation_id },
+        body: { status: 'reversed' },
+      });
       expect(reversed.status).toBe(200);
 
-      const other = await control.createCashOperation({ body: { type: 'cash_out', amount: 80, externalUserId: 'user-2' } });
+      const other = await control.createCashOperation({
+        body: { type: 'cash_out', amount: 80, externalUserId: 'user-2' },
+      });
       if (other.status !== 200) throw new Error(`create answered ${other.status}`);
-      await control.setCashOperationStatus({ params: { operationId: other.body.operation_id }, body: { status: 'expired' } });
+      await control.setCashOperationStatus({
+        params: { operationId: other.body.operation_id },
+        body: { status: 'expired' },
+      });
 
       expect(hooks.requests).toHaveLength(3);
       for (const request of hooks.requests) {
@@ -405,9 +525,36 @@ describe('cash service', () => {
         expect(zCashWebhookEvent.safeParse(request.json).success).toBe(true);
       }
       expect(hooks.requests.map((r) => r.json)).toEqual([
-        { event: 'webhook.paid.success', operation_id: op.operation_id, external_user_id: 'user-1', type: 'cash_in', amount: 500, reference: op.reference, status: 'paid', processed_at: '2026-05-07T18:00:00.000Z' },
-        { event: 'webhook.reversed.success', operation_id: op.operation_id, external_user_id: 'user-1', type: 'cash_in', amount: 500, reference: op.reference, status: 'reversed', processed_at: '2026-05-07T18:01:00.000Z' },
-        { event: 'webhook.expired.success', operation_id: other.body.operation_id, external_user_id: 'user-2', type: 'cash_out', amount: 80, reference: other.body.reference, status: 'expired', processed_at: '2026-05-07T18:01:00.000Z' },
+        {
+          event: 'webhook.paid.success',
+          operation_id: op.operation_id,
+          external_user_id: 'user-1',
+          type: 'cash_in',
+          amount: 500,
+          reference: op.reference,
+          status: 'paid',
+          processed_at: '2026-05-07T18:00:00.000Z',
+        },
+        {
+          event: 'webhook.reversed.success',
+          operation_id: op.operation_id,
+          external_user_id: 'user-1',
+          type: 'cash_in',
+          amount: 500,
+          reference: op.reference,
+          status: 'reversed',
+          processed_at: '2026-05-07T18:01:00.000Z',
+        },
+        {
+          event: 'webhook.expired.success',
+          operation_id: other.body.operation_id,
+          external_user_id: 'user-2',
+          type: 'cash_out',
+          amount: 80,
+          reference: other.body.reference,
+          status: 'expired',
+          processed_at: '2026-05-07T18:01:00.000Z',
+        },
       ]);
       expect(hooks.requests[1]!.headers['x-webhook-timestamp']).toBe(String(T0_SECONDS + 60));
       expect(sandbox.runtime.deliveries.list({ state: 'delivered' }).map((d) => d.eventId)).toEqual([
@@ -422,13 +569,25 @@ describe('cash service', () => {
       const control = controlClient(sandbox);
       const early = await control.createCashOperation({ body: { type: 'cash_in', amount: 10, externalUserId: 'u' } });
       if (early.status !== 200) throw new Error(`create answered ${early.status}`);
-      expect((await control.setCashOperationStatus({ params: { operationId: early.body.operation_id }, body: { status: 'paid' } })).status).toBe(200);
+      expect(
+        (
+          await control.setCashOperationStatus({
+            params: { operationId: early.body.operation_id },
+            body: { status: 'paid' },
+          })
+        ).status,
+      ).toBe(200);
       expect(sandbox.runtime.deliveries.list()).toHaveLength(0);
 
       const { hooks } = await activeWebhook();
-      const open = await control.createCashOperation({ body: { type: 'cash_in', amount: 10, externalUserId: 'u', closedReference: false } });
+      const open = await control.createCashOperation({
+        body: { type: 'cash_in', amount: 10, externalUserId: 'u', closedReference: false },
+      });
       if (open.status !== 200) throw new Error(`create answered ${open.status}`);
-      const paid = await control.setCashOperationStatus({ params: { operationId: open.body.operation_id }, body: { status: 'paid' } });
+      const paid = await control.setCashOperationStatus({
+        params: { operationId: open.body.operation_id },
+        body: { status: 'paid' },
+      });
       expect(paid.body).toMatchObject({ status: 'paid', closed_reference: false });
       expect(hooks.requests).toHaveLength(0);
       expect(sandbox.runtime.deliveries.list({ eventType: 'webhook.paid.success' })).toHaveLength(0);
@@ -441,13 +600,19 @@ describe('cash service', () => {
       const theirs = await receiver(200);
       const created = await createWebhook(`${theirs.url}/cash`, { key: OTHER_KEY, secret: OTHER_SECRET });
       await settle();
-      const op = await control.createCashOperation({ body: { apiKey: OTHER_KEY, type: 'cash_out', amount: 42, externalUserId: 'them' } });
+      const op = await control.createCashOperation({
+        body: { apiKey: OTHER_KEY, type: 'cash_out', amount: 42, externalUserId: 'them' },
+      });
       if (op.status !== 200) throw new Error(`create answered ${op.status}`);
       await control.setCashOperationStatus({ params: { operationId: op.body.operation_id }, body: { status: 'paid' } });
       expect(mine.hooks.requests).toHaveLength(0);
       expect(theirs.requests).toHaveLength(2);
       expect(signatureValid(theirs.requests[1]!, created.body.secret_token)).toBe(true);
-      expect(theirs.requests[1]!.json).toMatchObject({ event: 'webhook.paid.success', external_user_id: 'them', amount: 42 });
+      expect(theirs.requests[1]!.json).toMatchObject({
+        event: 'webhook.paid.success',
+        external_user_id: 'them',
+        amount: 42,
+      });
     });
 
     it('redelivers an event that was not answered 2xx, on the sandbox clock', async () => {
@@ -473,12 +638,16 @@ describe('cash service', () => {
         if (res.status !== 200) throw new Error(`create answered ${res.status}`);
         return res.body.operation_id;
       };
-      const setStatus = (operationId: number, status: 'paid' | 'expired' | 'reversed') => control.setCashOperationStatus({ params: { operationId }, body: { status } });
+      const setStatus = (operationId: number, status: 'paid' | 'expired' | 'reversed') =>
+        control.setCashOperationStatus({ params: { operationId }, body: { status } });
 
       const pending = await create();
       const refused = await setStatus(pending, 'reversed');
       expect(refused.status).toBe(409);
-      expect(refused.body).toEqual({ error: `Cash operation ${pending} is pending: it cannot become reversed.`, hint: 'From pending it can become paid or expired.' });
+      expect(refused.body).toEqual({
+        error: `Cash operation ${pending} is pending: it cannot become reversed.`,
+        hint: 'From pending it can become paid or expired.',
+      });
 
       const paid = await create();
       expect((await setStatus(paid, 'paid')).status).toBe(200);
@@ -502,7 +671,14 @@ describe('cash service', () => {
       expect((await getActive()).status).toBe(404);
       const again = await control.createCashOperation({ body: { type: 'cash_in', amount: 1, externalUserId: 'u' } });
       expect(again.body).toMatchObject({ operation_id: before.body.operation_id + 1 });
-      expect((await control.setCashOperationStatus({ params: { operationId: before.body.operation_id }, body: { status: 'paid' } })).status).toBe(404);
+      expect(
+        (
+          await control.setCashOperationStatus({
+            params: { operationId: before.body.operation_id },
+            body: { status: 'paid' },
+          })
+        ).status,
+      ).toBe(404);
     });
   });
 });

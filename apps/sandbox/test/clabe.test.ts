@@ -5,7 +5,13 @@ import { buildClabe, clabeControlDigit, isValidClabe } from '../src/clabe.ts';
 import { DEFAULT_SEED } from '../src/index.ts';
 
 /** Valid CLABEs: the seed's platform, external and direct debit ones, and the spec's example. */
-const KNOWN_VALID = ['646180000000000012', '012180000045678907', '072180000012345672', '014180000076543216', '002180700123456788'];
+const KNOWN_VALID = [
+  '646180000000000012',
+  '012180000045678907',
+  '072180000012345672',
+  '014180000076543216',
+  '002180700123456788',
+];
 
 describe('CLABE control digit', () => {
   it('weights 3, 7, 1 over the first 17 digits', () => {
@@ -27,7 +33,8 @@ describe('CLABE control digit', () => {
   });
 
   it('refuses anything but 18 digits', () => {
-    for (const clabe of ['', '64618000000000001', '6461800000000000120', '64618000000000001x', ' 646180000000000012']) expect(isValidClabe(clabe)).toBe(false);
+    for (const clabe of ['', '64618000000000001', '6461800000000000120', '64618000000000001x', ' 646180000000000012'])
+      expect(isValidClabe(clabe)).toBe(false);
   });
 });
 
@@ -36,7 +43,8 @@ describe('buildClabe', () => {
     expect(buildClabe('646', '180', '00000000001')).toBe('646180000000000012');
     expect(buildClabe('012', '180', '00004567890')).toBe('012180000045678907');
     expect(buildClabe('002', '180', '70012345678')).toBe('002180700123456788');
-    for (const clabe of KNOWN_VALID) expect(buildClabe(clabe.slice(0, 3), clabe.slice(3, 6), clabe.slice(6, 17))).toBe(clabe);
+    for (const clabe of KNOWN_VALID)
+      expect(buildClabe(clabe.slice(0, 3), clabe.slice(3, 6), clabe.slice(6, 17))).toBe(clabe);
   });
 
   it('throws on parts of the wrong length or with non-digits', () => {

@@ -42,18 +42,35 @@ describe('the control API', () => {
   });
 
   it('injects 5xx into the products it names, and only those', async () => {
-    await control.setFaults({ body: { api: { errorRate: 1, latencyMs: 0, products: ['billpay'] }, deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 } } });
+    await control.setFaults({
+      body: {
+        api: { errorRate: 1, latencyMs: 0, products: ['billpay'] },
+        deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 },
+      },
+    });
     const failed = await billpayAccount();
     expect(failed.status).toBe(500);
     expect(failed.body.error).toContain('Injected fault');
-    const lottery = await call(`${sandbox.urls.lottery}/api/v1/client/account`, { headers: { authorization: 'Bearer lt_sandbox_token_acme_000000000001' } });
+    const lottery = await call(`${sandbox.urls.lottery}/api/v1/client/account`, {
+      headers: { authorization: 'Bearer lt_sandbox_token_acme_000000000001' },
+    });
     expect(lottery.status).toBe(200);
-    await control.setFaults({ body: { api: { errorRate: 0, latencyMs: 0 }, deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 } } });
+    await control.setFaults({
+      body: {
+        api: { errorRate: 0, latencyMs: 0 },
+        deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 },
+      },
+    });
     expect((await billpayAccount()).status).toBe(200);
   });
 
   it('adds latency to the platform API', async () => {
-    await control.setFaults({ body: { api: { errorRate: 0, latencyMs: 150 }, deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 } } });
+    await control.setFaults({
+      body: {
+        api: { errorRate: 0, latencyMs: 150 },
+        deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 },
+      },
+    });
     const started = performance.now();
     expect((await billpayAccount()).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
@@ -68,13 +85,17 @@ describe('the control API', () => {
 
   it('adds to the seed without forgetting state, and reset goes back to the start seed', async () => {
     expect((await billpayAccount('bp_added_token_00000000000000001')).status).toBe(401);
-    const added = await control.addSeed({ body: { bearer: { billpay: ['bp_added_token_00000000000000001'], 'gift-cards': [], lottery: [] } } });
+    const added = await control.addSeed({
+      body: { bearer: { billpay: ['bp_added_token_00000000000000001'], 'gift-cards': [], lottery: [] } },
+    });
     expect(added.status).toBe(200);
     expect((await billpayAccount('bp_added_token_00000000000000001')).status).toBe(200);
     expect((await billpayAccount()).status).toBe(200);
     await control.reset({ body: {} });
     expect((await billpayAccount('bp_added_token_00000000000000001')).status).toBe(401);
-    expect((await control.getSeed()).body).toMatchObject({ bearer: { billpay: ['bp_sandbox_token_acme_000000000001'] } });
+    expect((await control.getSeed()).body).toMatchObject({
+      bearer: { billpay: ['bp_sandbox_token_acme_000000000001'] },
+    });
   });
 
   it('lists deliveries, empty at start', async () => {

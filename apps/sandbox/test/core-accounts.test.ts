@@ -4,7 +4,17 @@ import { zActivateAccountResponse, zBlockAccountResponse, zCancelAccountResponse
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isValidClabe } from '../src/clabe.ts';
 import { DEFAULT_SEED, OWNERS } from '../src/index.ts';
-import { addOtherClient, bootCore, CLIENT, expectCoreError, OTHER_CLIENT, OTHER_KEY, OTHER_SECRET, tokenFor, type CoreHarness } from './core-helpers.ts';
+import {
+  addOtherClient,
+  bootCore,
+  CLIENT,
+  expectCoreError,
+  OTHER_CLIENT,
+  OTHER_KEY,
+  OTHER_SECRET,
+  tokenFor,
+  type CoreHarness,
+} from './core-helpers.ts';
 import { call } from './helpers.ts';
 
 const ACCOUNT = DEFAULT_SEED.core.accounts[2]!.id; // Juan Pérez's account
@@ -20,7 +30,11 @@ type Action = 'block' | 'activate' | 'cancel';
 const METHOD: Record<Action, string> = { block: 'PUT', activate: 'PATCH', cancel: 'PUT' };
 const SCHEMA = { block: zBlockAccountResponse, activate: zActivateAccountResponse, cancel: zCancelAccountResponse };
 
-function act(action: Action, accountId: string, options: { bearer?: string | null; clientId?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+function act(
+  action: Action,
+  accountId: string,
+  options: { bearer?: string | null; clientId?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const bearer = options.bearer === undefined ? core.token : options.bearer;
   return call(`${core.sandbox.urls.core}/v1/clients/${options.clientId ?? CLIENT}/accounts/${accountId}/${action}`, {
     method: METHOD[action],
@@ -75,7 +89,9 @@ describe('private account lifecycle', () => {
   });
 
   it('404 for an unknown account or another client’s; 401 for another client’s path or no token', async () => {
-    await addOtherClient(core.sandbox, { accounts: [{ id: OTHER_ACCOUNT, clientId: OTHER_CLIENT, ownerId: OWNERS.acme, platform: false }] });
+    await addOtherClient(core.sandbox, {
+      accounts: [{ id: OTHER_ACCOUNT, clientId: OTHER_CLIENT, ownerId: OWNERS.acme, platform: false }],
+    });
 
     for (const action of ['block', 'activate', 'cancel'] as const) {
       expectCoreError(await act(action, 'acc_unknown'), 404, 'RESOURCE_NOT_FOUND');
@@ -103,7 +119,12 @@ describe('private account lifecycle', () => {
 describe('openPrivateAccount', () => {
   it('opens an ACTIVE private account with a RECEIVER instrument and a valid 646 CLABE', async () => {
     const service = core.sandbox.products.core;
-    const opened = service.openPrivateAccount({ clientId: CLIENT, ownerId: OWNERS.juanPerez, holderName: 'JUAN PEREZ LOPEZ', rfc: 'PELJ800101XY3' });
+    const opened = service.openPrivateAccount({
+      clientId: CLIENT,
+      ownerId: OWNERS.juanPerez,
+      holderName: 'JUAN PEREZ LOPEZ',
+      rfc: 'PELJ800101XY3',
+    });
     expect(opened.clabe).toMatch(/^646\d{15}$/);
     expect(isValidClabe(opened.clabe)).toBe(true);
     expect(core.state.accounts.get(opened.accountId)).toEqual({

@@ -4,7 +4,17 @@
 import { zCreateCredentialTokenResponse, zListClientCredentialsResponse } from '@paykit/core-client/zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/index.ts';
-import { addOtherClient, CLIENT, expectCoreError, OTHER_CLIENT, OTHER_KEY, OTHER_SECRET, SEED_CLIENT, STAGING_CREDENTIAL, STAGING_KEY } from './core-helpers.ts';
+import {
+  addOtherClient,
+  CLIENT,
+  expectCoreError,
+  OTHER_CLIENT,
+  OTHER_KEY,
+  OTHER_SECRET,
+  SEED_CLIENT,
+  STAGING_CREDENTIAL,
+  STAGING_KEY,
+} from './core-helpers.ts';
 import { call, controlClient, startTestSandbox } from './helpers.ts';
 
 const PRODUCTION_KEY = SEED_CLIENT.apiKeys.production;
@@ -19,15 +29,20 @@ afterEach(() => sandbox.close());
 
 const credentialsUrl = (clientId = CLIENT) => `${sandbox.urls.core}/v1/clients/${clientId}/credentials`;
 const tokensUrl = (clientId = CLIENT) => `${sandbox.urls.core}/v1/clients/${clientId}/auth/credential-tokens`;
-const listCredentials = (key?: string, clientId = CLIENT) => call(credentialsUrl(clientId), { headers: key ? { 'x-api-key': key } : {} });
+const listCredentials = (key?: string, clientId = CLIENT) =>
+  call(credentialsUrl(clientId), { headers: key ? { 'x-api-key': key } : {} });
 const createToken = (key: string | undefined, body: unknown, clientId = CLIENT) =>
   call(tokensUrl(clientId), { method: 'POST', headers: key ? { 'x-api-key': key } : {}, body });
 const stagingToken = async () => {
-  const response = await createToken(STAGING_KEY, { client_id: CLIENT, client_secret: STAGING_CREDENTIAL.clientSecret });
+  const response = await createToken(STAGING_KEY, {
+    client_id: CLIENT,
+    client_secret: STAGING_CREDENTIAL.clientSecret,
+  });
   expect(response.status).toBe(200);
   return response.body.token as string;
 };
-const bearerCall = (token: string) => call(`${sandbox.urls.core}/v1/clients/${CLIENT}/webhooks`, { headers: { authorization: `Bearer ${token}` } });
+const bearerCall = (token: string) =>
+  call(`${sandbox.urls.core}/v1/clients/${CLIENT}/webhooks`, { headers: { authorization: `Bearer ${token}` } });
 
 function decodeJwtPart(part: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -78,7 +93,13 @@ describe('core flow: credentials → token → bearer call', () => {
     // expires_at is Mexico City time without an offset: read as UTC-6 it is the JWT's exp.
     const expiresAtMs = Date.parse(`${(created.body.expires_at as string).replace(' ', 'T').slice(0, 23)}-06:00`);
     expect(payload.exp).toBe(expiresAtMs / 1000);
-    expect(payload).toMatchObject({ sub: CLIENT, env: 'staging', cred: STAGING_CREDENTIAL.id, iat: Date.parse('2026-05-07T12:00:00-06:00') / 1000, jti: created.body.id });
+    expect(payload).toMatchObject({
+      sub: CLIENT,
+      env: 'staging',
+      cred: STAGING_CREDENTIAL.id,
+      iat: Date.parse('2026-05-07T12:00:00-06:00') / 1000,
+      jti: created.body.id,
+    });
     expect(Buffer.from(parts[2]!, 'base64url')).toHaveLength(32);
 
     const listed = await bearerCall(token);
@@ -116,19 +137,35 @@ describe('core flow: credentials → token → bearer call', () => {
     expect(credentials.status).toBe(200);
     expect(zListClientCredentialsResponse.safeParse(credentials.body).success).toBe(true);
     expect(credentials.body.data).toHaveLength(1);
-    expect(credentials.body.data[0]).toMatchObject({ id: PRODUCTION_CREDENTIAL.id, environment: 'production', api_key: PRODUCTION_KEY });
+    expect(credentials.body.data[0]).toMatchObject({
+      id: PRODUCTION_CREDENTIAL.id,
+      environment: 'production',
+      api_key: PRODUCTION_KEY,
+    });
 
-    const created = await createToken(PRODUCTION_KEY, { client_id: CLIENT, client_secret: PRODUCTION_CREDENTIAL.clientSecret });
+    const created = await createToken(PRODUCTION_KEY, {
+      client_id: CLIENT,
+      client_secret: PRODUCTION_CREDENTIAL.clientSecret,
+    });
     expect(created.status).toBe(200);
     expect(zCreateCredentialTokenResponse.safeParse(created.body).success).toBe(true);
     expect(created.body.client_credential_id).toBe(PRODUCTION_CREDENTIAL.id);
-    expect(decodeJwtPart((created.body.token as string).split('.')[1]!)).toMatchObject({ env: 'production', cred: PRODUCTION_CREDENTIAL.id });
+    expect(decodeJwtPart((created.body.token as string).split('.')[1]!)).toMatchObject({
+      env: 'production',
+      cred: PRODUCTION_CREDENTIAL.id,
+    });
     expect((await bearerCall(created.body.token)).status).toBe(200);
 
     // The production credential with the staging key (and the reverse): another environment → 400.
-    const crossed = await createToken(STAGING_KEY, { client_id: CLIENT, client_secret: PRODUCTION_CREDENTIAL.clientSecret });
+    const crossed = await createToken(STAGING_KEY, {
+      client_id: CLIENT,
+      client_secret: PRODUCTION_CREDENTIAL.clientSecret,
+    });
     expect(expectCoreError(crossed, 400, 'FAILED_PRECONDITION')).toMatch(/production.*staging/);
-    const reverse = await createToken(PRODUCTION_KEY, { client_id: CLIENT, client_secret: STAGING_CREDENTIAL.clientSecret });
+    const reverse = await createToken(PRODUCTION_KEY, {
+      client_id: CLIENT,
+      client_secret: STAGING_CREDENTIAL.clientSecret,
+    });
     expectCoreError(reverse, 400, 'FAILED_PRECONDITION');
   });
 
@@ -152,9 +189,17 @@ describe('credential retrieval errors', () => {
   });
 
   it('404 for an unknown client (with a valid key) and when the environment has no ACTIVE credential', async () => {
-    expectCoreError(await listCredentials(STAGING_KEY, '99999999-9999-4999-8999-999999999999'), 404, 'RESOURCE_NOT_FOUND');
+    expectCoreError(
+      await listCredentials(STAGING_KEY, '99999999-9999-4999-8999-999999999999'),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
     // Without a valid key, an unknown client stays a 401: nothing is revealed.
-    expectCoreError(await listCredentials('pk_staging_wrong_key_00000000000', '99999999-9999-4999-8999-999999999999'), 401, 'UNAUTHORIZED');
+    expectCoreError(
+      await listCredentials('pk_staging_wrong_key_00000000000', '99999999-9999-4999-8999-999999999999'),
+      401,
+      'UNAUTHORIZED',
+    );
 
     sandbox.products.core.state.credentials.get(STAGING_CREDENTIAL.id)!.status = 'INACTIVE';
     expectCoreError(await listCredentials(STAGING_KEY), 404, 'RESOURCE_NOT_FOUND');
@@ -170,15 +215,25 @@ describe('credential retrieval errors', () => {
             {
               ...SEED_CLIENT,
               credentials: [
-                { id: '22222222-2222-4222-8222-000000000003', environment: 'staging', clientSecret: 'cs_staging_sandbox_inactive_00001', status: 'INACTIVE' },
-                { id: '22222222-2222-4222-8222-000000000004', environment: 'staging', clientSecret: 'cs_staging_sandbox_deleted_000001' },
+                {
+                  id: '22222222-2222-4222-8222-000000000003',
+                  environment: 'staging',
+                  clientSecret: 'cs_staging_sandbox_inactive_00001',
+                  status: 'INACTIVE',
+                },
+                {
+                  id: '22222222-2222-4222-8222-000000000004',
+                  environment: 'staging',
+                  clientSecret: 'cs_staging_sandbox_deleted_000001',
+                },
               ],
             },
           ],
         },
       },
     });
-    sandbox.products.core.state.credentials.get('22222222-2222-4222-8222-000000000004')!.deletedAtMs = Date.parse('2026-05-07T12:00:00-06:00');
+    sandbox.products.core.state.credentials.get('22222222-2222-4222-8222-000000000004')!.deletedAtMs =
+      Date.parse('2026-05-07T12:00:00-06:00');
     const credentials = await listCredentials(STAGING_KEY);
     expect(credentials.status).toBe(200);
     expect(zListClientCredentialsResponse.safeParse(credentials.body).success).toBe(true);
@@ -204,22 +259,43 @@ describe('token creation errors', () => {
   });
 
   it('400 for missing or malformed request data', async () => {
-    expect(expectCoreError(await createToken(STAGING_KEY, { client_id: CLIENT }), 400, 'MISSING_REQUIRED_FIELDS')).toMatch(/client_secret/);
-    expectCoreError(await call(tokensUrl(), { method: 'POST', headers: { 'x-api-key': STAGING_KEY } }), 400, 'MISSING_REQUIRED_FIELDS');
-    expectCoreError(await createToken(STAGING_KEY, { client_id: 42, client_secret: STAGING_CREDENTIAL.clientSecret }), 400, 'DATA_ERROR');
+    expect(
+      expectCoreError(await createToken(STAGING_KEY, { client_id: CLIENT }), 400, 'MISSING_REQUIRED_FIELDS'),
+    ).toMatch(/client_secret/);
+    expectCoreError(
+      await call(tokensUrl(), { method: 'POST', headers: { 'x-api-key': STAGING_KEY } }),
+      400,
+      'MISSING_REQUIRED_FIELDS',
+    );
+    expectCoreError(
+      await createToken(STAGING_KEY, { client_id: 42, client_secret: STAGING_CREDENTIAL.clientSecret }),
+      400,
+      'DATA_ERROR',
+    );
     expectCoreError(await createToken(STAGING_KEY, ['not', 'an', 'object']), 400, 'DATA_ERROR');
-    const malformedJson = await call(tokensUrl(), { method: 'POST', headers: { 'x-api-key': STAGING_KEY, 'content-type': 'application/json' }, raw: '{"client_id":' });
+    const malformedJson = await call(tokensUrl(), {
+      method: 'POST',
+      headers: { 'x-api-key': STAGING_KEY, 'content-type': 'application/json' },
+      raw: '{"client_id":',
+    });
     expectCoreError(malformedJson, 400, 'DATA_ERROR');
   });
 
   it('400 when the body’s client_id is not the path’s, or the secret is wrong (never echoing it)', async () => {
     await addOtherClient(sandbox);
     expectCoreError(await createToken(STAGING_KEY, { ...body, client_id: OTHER_CLIENT }), 400, 'DATA_ERROR');
-    const wrong = await createToken(STAGING_KEY, { client_id: CLIENT, client_secret: 'cs_staging_guess_0000000000000001' });
+    const wrong = await createToken(STAGING_KEY, {
+      client_id: CLIENT,
+      client_secret: 'cs_staging_guess_0000000000000001',
+    });
     const message = expectCoreError(wrong, 400, 'DATA_ERROR');
     expect(message).not.toContain('cs_staging_guess');
     // Another client's secret is not this client's.
-    expectCoreError(await createToken(STAGING_KEY, { client_id: CLIENT, client_secret: OTHER_SECRET }), 400, 'DATA_ERROR');
+    expectCoreError(
+      await createToken(STAGING_KEY, { client_id: CLIENT, client_secret: OTHER_SECRET }),
+      400,
+      'DATA_ERROR',
+    );
   });
 
   it('400 for an INACTIVE credential (seeded through the control API) and for a deleted one', async () => {
@@ -229,17 +305,28 @@ describe('token creation errors', () => {
           clients: [
             {
               ...SEED_CLIENT,
-              credentials: [{ id: '22222222-2222-4222-8222-000000000003', environment: 'staging', clientSecret: 'cs_staging_sandbox_inactive_00001', status: 'INACTIVE' }],
+              credentials: [
+                {
+                  id: '22222222-2222-4222-8222-000000000003',
+                  environment: 'staging',
+                  clientSecret: 'cs_staging_sandbox_inactive_00001',
+                  status: 'INACTIVE',
+                },
+              ],
             },
           ],
         },
       },
     });
     expect(seeded.status).toBe(200);
-    const inactive = await createToken(STAGING_KEY, { client_id: CLIENT, client_secret: 'cs_staging_sandbox_inactive_00001' });
+    const inactive = await createToken(STAGING_KEY, {
+      client_id: CLIENT,
+      client_secret: 'cs_staging_sandbox_inactive_00001',
+    });
     expect(expectCoreError(inactive, 400, 'FAILED_PRECONDITION')).toMatch(/INACTIVE/);
 
-    sandbox.products.core.state.credentials.get(STAGING_CREDENTIAL.id)!.deletedAtMs = Date.parse('2026-05-07T12:00:00-06:00');
+    sandbox.products.core.state.credentials.get(STAGING_CREDENTIAL.id)!.deletedAtMs =
+      Date.parse('2026-05-07T12:00:00-06:00');
     expect(expectCoreError(await createToken(STAGING_KEY, body), 400, 'FAILED_PRECONDITION')).toMatch(/deleted/);
 
     // No failed attempt counts as a token creation.

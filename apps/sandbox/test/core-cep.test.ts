@@ -3,7 +3,17 @@
 import { zCepEvent, zCreatePennyValidationResponse } from '@paykit/core-client/zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../src/index.ts';
-import { ACME, at, bootCore, CLIENT, deliveriesAt, SUPPLIER_BBVA, transferBody, UNKNOWN, type CoreHarness } from './core-helpers.ts';
+import {
+  ACME,
+  at,
+  bootCore,
+  CLIENT,
+  deliveriesAt,
+  SUPPLIER_BBVA,
+  transferBody,
+  UNKNOWN,
+  type CoreHarness,
+} from './core-helpers.ts';
 import { call, T0, type Receiver } from './helpers.ts';
 
 const KEY = '5d0c8b1e-2f4a-5b6c-8d7e-9f0a1b2c3d4e';
@@ -44,7 +54,13 @@ describe('CEP lookup on the sandbox clock', () => {
     await core.advance(1);
     expect(receiver.requests).toEqual([]);
     await core.advance(1);
-    const base = { id, tracking_key: trackingId, beneficiary_account: '012180000045678907', beneficiary_name: 'PROVEEDORA DEL BAJIO SA DE CV', beneficiary_rfc: 'PBA030303EF4' };
+    const base = {
+      id,
+      tracking_key: trackingId,
+      beneficiary_account: '012180000045678907',
+      beneficiary_name: 'PROVEEDORA DEL BAJIO SA DE CV',
+      beneficiary_rfc: 'PBA030303EF4',
+    };
     expect(cepEvents().map((e) => e.body)).toEqual([{ ...base, status: 'PENDING', processed_at: null }]);
     const pending = await penny();
     expect(pending.body.transactionStatus).toBe('IN_PROGRESS');
@@ -78,7 +94,9 @@ describe('CEP lookup on the sandbox clock', () => {
   });
 
   it('ends FAILED when settings.core.cepDefaultOutcome is FAILED (no CEP document)', async () => {
-    await start({ settings: { core: { cepDefaultOutcome: 'FAILED', cepPendingAfterSeconds: 5, cepOutcomeAfterSeconds: 10 } } });
+    await start({
+      settings: { core: { cepDefaultOutcome: 'FAILED', cepPendingAfterSeconds: 5, cepOutcomeAfterSeconds: 10 } },
+    });
     await penny();
     await core.advance(5);
     await core.advance(10);
@@ -96,7 +114,10 @@ describe('control API: POST /_sandbox/core/transactions/:id/cep', () => {
   it('COMPLETED now, before PENDING: one CEP event, scheduled steps cancelled', async () => {
     await start();
     const { body } = await penny();
-    const answer = await core.control.triggerCepOutcome({ params: { transactionId: body.id }, body: { status: 'COMPLETED' } });
+    const answer = await core.control.triggerCepOutcome({
+      params: { transactionId: body.id },
+      body: { status: 'COMPLETED' },
+    });
     expect(answer).toMatchObject({ status: 200, body: { status: 'COMPLETED' } });
     await core.advance(3600);
     expect(cepEvents().map((e) => [e.body.status, e.body.processed_at])).toEqual([['COMPLETED', T0]]);
@@ -106,11 +127,18 @@ describe('control API: POST /_sandbox/core/transactions/:id/cep', () => {
     await start();
     const { body } = await penny();
     await core.advance(2);
-    const answer = await core.control.triggerCepOutcome({ params: { transactionId: body.id }, body: { status: 'FAILED', beneficiaryName: 'OTRA PERSONA', beneficiaryRfc: null } });
+    const answer = await core.control.triggerCepOutcome({
+      params: { transactionId: body.id },
+      body: { status: 'FAILED', beneficiaryName: 'OTRA PERSONA', beneficiaryRfc: null },
+    });
     expect(answer).toMatchObject({ status: 200, body: { status: 'FAILED' } });
     const events = cepEvents();
     expect(events.map((e) => e.body.status)).toEqual(['PENDING', 'FAILED']);
-    expect(events[1]!.body).toMatchObject({ beneficiary_name: 'OTRA PERSONA', beneficiary_rfc: null, processed_at: at(2) });
+    expect(events[1]!.body).toMatchObject({
+      beneficiary_name: 'OTRA PERSONA',
+      beneficiary_rfc: null,
+      processed_at: at(2),
+    });
     const read = await penny();
     expect(zCreatePennyValidationResponse.safeParse(read.body).success).toBe(true);
     expect(read.body.metadata.dataCep.beneficiaryName).toBe('OTRA PERSONA');
@@ -122,7 +150,9 @@ describe('control API: POST /_sandbox/core/transactions/:id/cep', () => {
     const { body } = await penny();
     const control = core.control;
     await core.advance(12);
-    expect((await control.triggerCepOutcome({ params: { transactionId: body.id }, body: { status: 'DELAYED' } })).body).toEqual({ status: 'DELAYED' });
+    expect(
+      (await control.triggerCepOutcome({ params: { transactionId: body.id }, body: { status: 'DELAYED' } })).body,
+    ).toEqual({ status: 'DELAYED' });
     const delayed = await penny();
     expect(delayed.body.metadata.dataCep).toMatchObject({ status: 'DELAYED', processedAt: null });
     // The outcome first due at 32 s no longer comes…
@@ -141,18 +171,31 @@ describe('control API: POST /_sandbox/core/transactions/:id/cep', () => {
   it('404 for an unknown id or a transaction that is not a penny validation; 409 once the lookup ended', async () => {
     await start();
     const control = core.control;
-    const unknown = await control.triggerCepOutcome({ params: { transactionId: UNKNOWN }, body: { status: 'COMPLETED' } });
+    const unknown = await control.triggerCepOutcome({
+      params: { transactionId: UNKNOWN },
+      body: { status: 'COMPLETED' },
+    });
     expect(unknown.status).toBe(404);
     const transfer = await call(`${core.sandbox.urls.core}/v1/transactions/money_out`, {
       method: 'POST',
       headers: core.bearer(),
-      body: transferBody({ client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: SUPPLIER_BBVA, amount: '1.00' }),
+      body: transferBody({
+        client_id: CLIENT,
+        source_instrument_id: ACME,
+        destination_instrument_id: SUPPLIER_BBVA,
+        amount: '1.00',
+      }),
     });
     expect(transfer.status).toBe(200);
-    expect((await control.triggerCepOutcome({ params: { transactionId: transfer.body.id }, body: { status: 'COMPLETED' } })).status).toBe(404);
+    expect(
+      (await control.triggerCepOutcome({ params: { transactionId: transfer.body.id }, body: { status: 'COMPLETED' } }))
+        .status,
+    ).toBe(404);
 
     const { body } = await penny();
-    expect((await control.triggerCepOutcome({ params: { transactionId: body.id }, body: { status: 'COMPLETED' } })).status).toBe(200);
+    expect(
+      (await control.triggerCepOutcome({ params: { transactionId: body.id }, body: { status: 'COMPLETED' } })).status,
+    ).toBe(200);
     const again = await control.triggerCepOutcome({ params: { transactionId: body.id }, body: { status: 'DELAYED' } });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: expect.stringMatching(/already ended COMPLETED/) });

@@ -51,7 +51,10 @@ export const OTHER_SECRET = 'cs_staging_sandbox_other_00000001';
 type SeedCoreInput = NonNullable<SeedInput['core']>;
 
 /** Seeds a second client (staging credential OTHER_SECRET, key OTHER_KEY) through the control API, with `extra` accounts and instruments. */
-export async function addOtherClient(sandbox: Sandbox, extra: Pick<SeedCoreInput, 'accounts' | 'instruments'> = {}): Promise<void> {
+export async function addOtherClient(
+  sandbox: Sandbox,
+  extra: Pick<SeedCoreInput, 'accounts' | 'instruments'> = {},
+): Promise<void> {
   const answer = await controlClient(sandbox).addSeed({
     body: {
       core: {
@@ -60,7 +63,9 @@ export async function addOtherClient(sandbox: Sandbox, extra: Pick<SeedCoreInput
             clientId: OTHER_CLIENT,
             name: 'Otra Empresa SA',
             apiKeys: { staging: OTHER_KEY, production: 'pk_production_sandbox_other_00001' },
-            credentials: [{ id: '22222222-2222-4222-8222-000000000101', environment: 'staging', clientSecret: OTHER_SECRET }],
+            credentials: [
+              { id: '22222222-2222-4222-8222-000000000101', environment: 'staging', clientSecret: OTHER_SECRET },
+            ],
           },
         ],
         ...extra,
@@ -73,7 +78,12 @@ export async function addOtherClient(sandbox: Sandbox, extra: Pick<SeedCoreInput
 // ---- HTTP ----
 
 /** A bearer token for the client, created through the real route (asserted 200). */
-export async function tokenFor(sandbox: Sandbox, clientId = CLIENT, apiKey = STAGING_KEY, secret = STAGING_CREDENTIAL.clientSecret): Promise<string> {
+export async function tokenFor(
+  sandbox: Sandbox,
+  clientId = CLIENT,
+  apiKey = STAGING_KEY,
+  secret = STAGING_CREDENTIAL.clientSecret,
+): Promise<string> {
   const response = await call(`${sandbox.urls.core}/v1/clients/${clientId}/auth/credential-tokens`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey },
@@ -155,12 +165,22 @@ export async function bootCore(options: SandboxOptions = {}): Promise<CoreHarnes
   }
   const receivers: Receiver[] = [];
   const bearer = (value = token) => ({ authorization: `Bearer ${value}` });
-  const registerWebhook = async (type: WebhookType, to: Receiver | string, webhook: WebhookOptions = {}): Promise<string> => {
+  const registerWebhook = async (
+    type: WebhookType,
+    to: Receiver | string,
+    webhook: WebhookOptions = {},
+  ): Promise<string> => {
     const clientId = webhook.clientId ?? CLIENT;
     const response = await call(`${sandbox.urls.core}/v1/clients/${clientId}/webhooks`, {
       method: 'POST',
       headers: bearer(webhook.bearer),
-      body: { client_id: clientId, url: typeof to === 'string' ? to : `${to.url}/${type}`, token: WEBHOOK_TOKEN, webhook_type: type, auth_type: webhook.authType ?? 'AUTH' },
+      body: {
+        client_id: clientId,
+        url: typeof to === 'string' ? to : `${to.url}/${type}`,
+        token: WEBHOOK_TOKEN,
+        webhook_type: type,
+        auth_type: webhook.authType ?? 'AUTH',
+      },
     });
     expect(response.status).toBe(201);
     return response.body.id as string;

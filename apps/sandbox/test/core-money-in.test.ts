@@ -21,7 +21,8 @@ beforeEach(async () => {
 });
 afterEach(() => core.close());
 
-const incoming = (body: { beneficiaryClabe: string; amount: string; paymentConcept?: string }) => core.control.triggerIncomingSpei({ body });
+const incoming = (body: { beneficiaryClabe: string; amount: string; paymentConcept?: string }) =>
+  core.control.triggerIncomingSpei({ body });
 const balance = () => core.state.accounts.get(BODEGA_ACCOUNT)!.balanceCentavos;
 const moneyIns = () => deliveriesAt(receiver, '/MONEY_IN', zMoneyInEvent);
 const refunds = () => deliveriesAt(receiver, '/REFUND', zRefundEvent);
@@ -57,23 +58,45 @@ describe('incoming SPEI credit', () => {
       owner_id: OWNERS.bodegaNorte,
     });
     const tx = core.state.transactions.get(transactionId)!;
-    expect(tx).toMatchObject({ kind: 'MONEY_IN', category: 'CREDIT_TRANS', subCategory: 'SPEI_CREDIT', status: 'LIQUIDATED', clientId: CLIENT_ID });
+    expect(tx).toMatchObject({
+      kind: 'MONEY_IN',
+      category: 'CREDIT_TRANS',
+      subCategory: 'SPEI_CREDIT',
+      status: 'LIQUIDATED',
+      clientId: CLIENT_ID,
+    });
     expect(zCoreTransaction.safeParse(renderTransaction(core.sandbox.products.core, tx)).success).toBe(true);
     const deliveries = await core.control.listDeliveries({ query: { eventType: 'MONEY_IN' } });
-    expect((deliveries.body as { deliveries: { state: string }[] }).deliveries.map((d) => d.state)).toEqual(['delivered']);
+    expect((deliveries.body as { deliveries: { state: string }[] }).deliveries.map((d) => d.state)).toEqual([
+      'delivered',
+    ]);
     expect(refunds()).toEqual([]);
   });
 
   it('a credit to a RECEIVER platform instrument names its owner', async () => {
     const answer = await incoming({ beneficiaryClabe: JUAN_CLABE, amount: '0.50', paymentConcept: 'Remesa' });
     expect(answer.status).toBe(200);
-    expect(moneyIns()[0]!.body).toMatchObject({ beneficiary_account: JUAN_CLABE, beneficiary_name: 'JUAN PEREZ LOPEZ', owner_id: OWNERS.juanPerez, amount: '0.50', payment_concept: 'Remesa' });
+    expect(moneyIns()[0]!.body).toMatchObject({
+      beneficiary_account: JUAN_CLABE,
+      beneficiary_name: 'JUAN PEREZ LOPEZ',
+      owner_id: OWNERS.juanPerez,
+      amount: '0.50',
+      payment_concept: 'Remesa',
+    });
   });
 
   it('refused (422 with refundReason): refunded to its payer, once, with a REFUND event whose amount equals the original', async () => {
-    receiver.answer = (r) => (r.url === '/MONEY_IN' ? { status: 422, body: { refundReason: 'Cuenta no reconocida' } } : { status: 200, body: {} });
+    receiver.answer = (r) =>
+      r.url === '/MONEY_IN'
+        ? { status: 422, body: { refundReason: 'Cuenta no reconocida' } }
+        : { status: 200, body: {} };
     // Duplicate deliveries answer 422 twice: still one refund.
-    await core.control.setFaults({ body: { api: { latencyMs: 0, errorRate: 0 }, deliveries: { duplicates: { min: 2, max: 2 }, reorder: false, delayMs: 0 } } });
+    await core.control.setFaults({
+      body: {
+        api: { latencyMs: 0, errorRate: 0 },
+        deliveries: { duplicates: { min: 2, max: 2 }, reorder: false, delayMs: 0 },
+      },
+    });
     const answer = await incoming({ beneficiaryClabe: BODEGA_CLABE, amount: '820.10' });
     const { transactionId, trackingKey } = answer.body as { transactionId: string; trackingKey: string };
     expect(moneyIns()).toHaveLength(2);
@@ -83,7 +106,14 @@ describe('incoming SPEI credit', () => {
     const original = state.transactions.get(transactionId)!;
     expect(original.status).toBe('REFUNDED');
     const refund = state.transactions.get(original.refundTransactionId!)!;
-    expect(refund).toMatchObject({ kind: 'REFUND', category: 'DEBIT_TRANS', subCategory: 'SPEI_REFUNDED_DEBIT', status: 'LIQUIDATED', originalTransactionId: transactionId, amountCentavos: 82_010n });
+    expect(refund).toMatchObject({
+      kind: 'REFUND',
+      category: 'DEBIT_TRANS',
+      subCategory: 'SPEI_REFUNDED_DEBIT',
+      status: 'LIQUIDATED',
+      originalTransactionId: transactionId,
+      amountCentavos: 82_010n,
+    });
     expect([...state.transactions.values()].filter((t) => t.kind === 'REFUND')).toHaveLength(1);
 
     const events = refunds();
@@ -114,7 +144,10 @@ describe('incoming SPEI credit', () => {
     expect(rendered).toMatchObject({ transactionStatus: 'REFUNDED', refundTransactionId: refund.id });
     expect(zCoreTransaction.safeParse(renderTransaction(core.sandbox.products.core, refund)).success).toBe(true);
     const deliveries = await core.control.listDeliveries({ query: { eventType: 'MONEY_IN' } });
-    expect((deliveries.body as { deliveries: { state: string }[] }).deliveries.map((d) => d.state)).toEqual(['rejected', 'rejected']);
+    expect((deliveries.body as { deliveries: { state: string }[] }).deliveries.map((d) => d.state)).toEqual([
+      'rejected',
+      'rejected',
+    ]);
   });
 
   it.each([
@@ -127,14 +160,19 @@ describe('incoming SPEI credit', () => {
     const answer = await incoming({ beneficiaryClabe: BODEGA_CLABE, amount: '10.00' });
     expect(moneyIns()).toHaveLength(1);
     expect(refunds()).toEqual([]);
-    expect(core.state.transactions.get((answer.body as { transactionId: string }).transactionId)!.status).toBe('LIQUIDATED');
+    expect(core.state.transactions.get((answer.body as { transactionId: string }).transactionId)!.status).toBe(
+      'LIQUIDATED',
+    );
     expect(balance()).toBe(START_BALANCE + 1_000n);
   });
 
   it('404 for a CLABE no instrument has; 409 for an external instrument or a blocked account', async () => {
     const unknown = await incoming({ beneficiaryClabe: '002180009999999990', amount: '1.00' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ error: expect.stringMatching(/002180009999999990/), hint: expect.any(String) });
+    expect(unknown.body).toMatchObject({
+      error: expect.stringMatching(/002180009999999990/),
+      hint: expect.any(String),
+    });
     expect((await incoming({ beneficiaryClabe: '012180000045678907', amount: '1.00' })).status).toBe(409);
     core.state.accounts.get(BODEGA_ACCOUNT)!.status = 'BLOCKED';
     expect((await incoming({ beneficiaryClabe: BODEGA_CLABE, amount: '1.00' })).status).toBe(409);

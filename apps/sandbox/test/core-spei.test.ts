@@ -2,7 +2,13 @@
 // the clock or by control call, rejection (the money comes back), reversal (a refund
 // transaction and a REFUND event), with the STATUS_UPDATE / REFUND events a real receiver gets
 // and the balances in centavos.
-import { zCoreTransaction, zCreateInternalTransactionResponse, zCreateMoneyOutResponse, zRefundEvent, zStatusUpdateEvent } from '@paykit/core-client/zod';
+import {
+  zCoreTransaction,
+  zCreateInternalTransactionResponse,
+  zCreateMoneyOutResponse,
+  zRefundEvent,
+  zStatusUpdateEvent,
+} from '@paykit/core-client/zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../src/index.ts';
 import { renderTransaction } from '../src/products/core/tx-render.ts';
@@ -39,7 +45,13 @@ const moneyOut = (body: Record<string, unknown> = {}, path = 'money_out') =>
   call(`${core.sandbox.urls.core}/v1/transactions/${path}`, {
     method: 'POST',
     headers: core.bearer(),
-    body: transferBody({ client_id: CLIENT, source_instrument_id: ACME, destination_instrument_id: SUPPLIER_BBVA, amount: '1234.56', ...body }),
+    body: transferBody({
+      client_id: CLIENT,
+      source_instrument_id: ACME,
+      destination_instrument_id: SUPPLIER_BBVA,
+      amount: '1234.56',
+      ...body,
+    }),
   });
 const balance = () => core.state.accounts.get(ACME_ACCOUNT)!.balanceCentavos;
 const statusUpdates = () => deliveriesAt(receiver, '/STATUS_UPDATE', zStatusUpdateEvent).map((event) => event.body);
@@ -52,7 +64,12 @@ describe('money_out to an external account (SPEI_DEBIT)', () => {
     expect(response.status).toBe(200);
     expect(zCreateMoneyOutResponse.safeParse(response.body).success).toBe(true);
     expect(zCoreTransaction.safeParse(response.body).success).toBe(true);
-    expect(response.body).toMatchObject({ subCategory: 'SPEI_DEBIT', transactionStatus: 'IN_PROGRESS', amount: '1234.56', clientReference: 'po-991' });
+    expect(response.body).toMatchObject({
+      subCategory: 'SPEI_DEBIT',
+      transactionStatus: 'IN_PROGRESS',
+      amount: '1234.56',
+      clientReference: 'po-991',
+    });
     expect(balance()).toBe(START_BALANCE - 123_456n);
 
     await core.advance(9);
@@ -73,7 +90,10 @@ describe('money_out to an external account (SPEI_DEBIT)', () => {
     await core.advance(86_400);
     expect(statusUpdates().map((u) => u.status)).toEqual(['IN_PROGRESS']);
     const control = core.control;
-    expect(await control.triggerSpeiSettle({ params: { transactionId: body.id }, body: {} })).toMatchObject({ status: 200, body: { status: 'LIQUIDATED' } });
+    expect(await control.triggerSpeiSettle({ params: { transactionId: body.id }, body: {} })).toMatchObject({
+      status: 200,
+      body: { status: 'LIQUIDATED' },
+    });
     expect(statusUpdates().map((u) => u.status)).toEqual(['IN_PROGRESS', 'LIQUIDATED']);
     expect((await control.triggerSpeiSettle({ params: { transactionId: body.id }, body: {} })).status).toBe(409);
     expect((await control.triggerSpeiSettle({ params: { transactionId: UNKNOWN }, body: {} })).status).toBe(404);
@@ -89,35 +109,55 @@ describe('money_out to an external account (SPEI_DEBIT)', () => {
 });
 
 describe('control API: reject', () => {
-  it.each(['REJECTED', 'CANCELLED', 'DECLINED'] as const)('%s with a reason: STATUS_UPDATE carries it, the source gets its money back', async (status) => {
-    await start();
-    const { body } = await moneyOut({ amount: '500.00' });
-    expect(balance()).toBe(START_BALANCE - 50_000n);
-    await core.advance(3);
-    const answer = await core.control.triggerSpeiReject({ params: { transactionId: body.id }, body: { status, reason: 'INVALID_ACCOUNT', reasonDescription: 'La cuenta no existe' } });
-    expect(answer).toMatchObject({ status: 200, body: { status } });
-    expect(balance()).toBe(START_BALANCE);
-    await core.advance(60);
-    expect(statusUpdates()).toEqual([
-      { id: body.id, tracking_key: body.trackingId, message_type: 'SPEI', status: 'IN_PROGRESS', update_at: T0 },
-      { id: body.id, tracking_key: body.trackingId, message_type: 'SPEI', reason: 'INVALID_ACCOUNT', reason_description: 'La cuenta no existe', status, update_at: at(3) },
-    ]);
-    const tx = core.state.transactions.get(body.id)!;
-    expect(zCoreTransaction.safeParse(renderTransaction(core.sandbox.products.core, tx)).success).toBe(true);
-    expect(renderTransaction(core.sandbox.products.core, tx).transactionStatus).toBe(status);
-  });
+  it.each(['REJECTED', 'CANCELLED', 'DECLINED'] as const)(
+    '%s with a reason: STATUS_UPDATE carries it, the source gets its money back',
+    async (status) => {
+      await start();
+      const { body } = await moneyOut({ amount: '500.00' });
+      expect(balance()).toBe(START_BALANCE - 50_000n);
+      await core.advance(3);
+      const answer = await core.control.triggerSpeiReject({
+        params: { transactionId: body.id },
+        body: { status, reason: 'INVALID_ACCOUNT', reasonDescription: 'La cuenta no existe' },
+      });
+      expect(answer).toMatchObject({ status: 200, body: { status } });
+      expect(balance()).toBe(START_BALANCE);
+      await core.advance(60);
+      expect(statusUpdates()).toEqual([
+        { id: body.id, tracking_key: body.trackingId, message_type: 'SPEI', status: 'IN_PROGRESS', update_at: T0 },
+        {
+          id: body.id,
+          tracking_key: body.trackingId,
+          message_type: 'SPEI',
+          reason: 'INVALID_ACCOUNT',
+          reason_description: 'La cuenta no existe',
+          status,
+          update_at: at(3),
+        },
+      ]);
+      const tx = core.state.transactions.get(body.id)!;
+      expect(zCoreTransaction.safeParse(renderTransaction(core.sandbox.products.core, tx)).success).toBe(true);
+      expect(renderTransaction(core.sandbox.products.core, tx).transactionStatus).toBe(status);
+    },
+  );
 
   it('only an IN_PROGRESS SPEI transfer: 409 once liquidated or rejected, 409 for an internal transfer, 404 unknown or a penny validation', async () => {
     await start();
     const control = core.control;
-    const reject = (transactionId: string) => control.triggerSpeiReject({ params: { transactionId }, body: { status: 'REJECTED', reason: 'R', reasonDescription: 'D' } });
+    const reject = (transactionId: string) =>
+      control.triggerSpeiReject({
+        params: { transactionId },
+        body: { status: 'REJECTED', reason: 'R', reasonDescription: 'D' },
+      });
     const liquidated = await moneyOut();
     await core.advance(10);
     expect((await reject(liquidated.body.id)).status).toBe(409);
     const rejected = await moneyOut();
     expect((await reject(rejected.body.id)).status).toBe(200);
     expect((await reject(rejected.body.id)).status).toBe(409);
-    expect((await control.triggerSpeiSettle({ params: { transactionId: rejected.body.id }, body: {} })).status).toBe(409);
+    expect((await control.triggerSpeiSettle({ params: { transactionId: rejected.body.id }, body: {} })).status).toBe(
+      409,
+    );
     const internal = await moneyOut({ destination_instrument_id: BODEGA });
     expect(internal.body.subCategory).toBe('INT_DEBIT');
     const notSpei = await reject(internal.body.id);
@@ -136,7 +176,12 @@ describe('control API: reject', () => {
 describe('control API: reverse', () => {
   it('a LIQUIDATED SPEI_DEBIT: refund transaction, original REFUNDED, source credited, REFUND then STATUS_UPDATE REFUNDED', async () => {
     await start();
-    const { body } = await moneyOut({ destination_instrument_id: PAYROLL_BANORTE, amount: '750.25', description: 'Nomina mayo', external_reference: '502' });
+    const { body } = await moneyOut({
+      destination_instrument_id: PAYROLL_BANORTE,
+      amount: '750.25',
+      description: 'Nomina mayo',
+      external_reference: '502',
+    });
     await core.advance(10);
     expect(balance()).toBe(START_BALANCE - 75_025n);
     await core.advance(50);
@@ -145,7 +190,12 @@ describe('control API: reverse', () => {
     const refundId = (answer.body as { refundTransactionId: string }).refundTransactionId;
     expect(balance()).toBe(START_BALANCE);
 
-    expect(receiver.requests.map((r) => r.url)).toEqual(['/STATUS_UPDATE', '/STATUS_UPDATE', '/REFUND', '/STATUS_UPDATE']);
+    expect(receiver.requests.map((r) => r.url)).toEqual([
+      '/STATUS_UPDATE',
+      '/STATUS_UPDATE',
+      '/REFUND',
+      '/STATUS_UPDATE',
+    ]);
     expect(statusUpdates().map((u) => u.status)).toEqual(['IN_PROGRESS', 'LIQUIDATED', 'REFUNDED']);
     expect(statusUpdates()[2]).toMatchObject({ reason: 'REVERSED', update_at: at(60) });
 
@@ -178,7 +228,13 @@ describe('control API: reverse', () => {
 
     const renderedRefund = renderTransaction(core.sandbox.products.core, refund);
     expect(zCoreTransaction.safeParse(renderedRefund).success).toBe(true);
-    expect(renderedRefund).toMatchObject({ originalTransactionId: body.id, subCategory: 'SPEI_REFUNDED_CREDIT', category: 'CREDIT_TRANS', transactionStatus: 'LIQUIDATED', amount: '750.25' });
+    expect(renderedRefund).toMatchObject({
+      originalTransactionId: body.id,
+      subCategory: 'SPEI_REFUNDED_CREDIT',
+      category: 'CREDIT_TRANS',
+      transactionStatus: 'LIQUIDATED',
+      amount: '750.25',
+    });
     const renderedOriginal = renderTransaction(core.sandbox.products.core, state.transactions.get(body.id)!);
     expect(zCoreTransaction.safeParse(renderedOriginal).success).toBe(true);
     expect(renderedOriginal).toMatchObject({ transactionStatus: 'REFUNDED', refundTransactionId: refundId });
@@ -205,7 +261,13 @@ describe('control API: reverse', () => {
 describe('money_out body (the documented nested body) and its errors', () => {
   it.each([
     ['missing amount', { amount: undefined }, 400, 'MISSING_REQUIRED_FIELDS', /amount/],
-    ['missing destination', { destination_instrument_id: undefined }, 400, 'MISSING_REQUIRED_FIELDS', /destination_instrument_id/],
+    [
+      'missing destination',
+      { destination_instrument_id: undefined },
+      400,
+      'MISSING_REQUIRED_FIELDS',
+      /destination_instrument_id/,
+    ],
     ['amount as a number', { amount: 150 }, 400, 'DATA_ERROR', /amount/],
     ['amount with one decimal', { amount: '1.5' }, 400, 'DATA_ERROR', /amount/],
     ['zero amount', { amount: '0.00' }, 400, 'DATA_ERROR', /Amount must be higher than 0/],

@@ -13,7 +13,19 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { emitEnvelopedEvent } from '../src/products/core/events.ts';
 import { OWNERS, type SandboxOptions } from '../src/index.ts';
-import { addOtherClient, bootCore, CLIENT, expectCoreError, OTHER_CLIENT, OTHER_KEY, OTHER_SECRET, SEED_CLIENT, tokenFor, WEBHOOK_TOKEN, type CoreHarness } from './core-helpers.ts';
+import {
+  addOtherClient,
+  bootCore,
+  CLIENT,
+  expectCoreError,
+  OTHER_CLIENT,
+  OTHER_KEY,
+  OTHER_SECRET,
+  SEED_CLIENT,
+  tokenFor,
+  WEBHOOK_TOKEN,
+  type CoreHarness,
+} from './core-helpers.ts';
 import { call } from './helpers.ts';
 
 const NEW_TOKEN = 'whk_fedcba9876543210fedcba9876543210';
@@ -100,7 +112,13 @@ describe('webhook configuration lifecycle', () => {
     expect(JSON.stringify(created.body)).not.toContain(WEBHOOK_TOKEN);
     const id = created.body.id as string;
 
-    const cep = await hooks.create(createBody({ webhook_type: 'CEP', url: 'https://hooks.acme.example.com/webhooks/core/cep', auth_type: 'NO_AUTH' }));
+    const cep = await hooks.create(
+      createBody({
+        webhook_type: 'CEP',
+        url: 'https://hooks.acme.example.com/webhooks/core/cep',
+        auth_type: 'NO_AUTH',
+      }),
+    );
     expect(cep.status).toBe(201);
 
     const listed = await hooks.list();
@@ -130,7 +148,12 @@ describe('webhook configuration lifecycle', () => {
     expect(patched.status).toBe(200);
     expect(zUpdateWebhookResponse.safeParse(patched.body).success).toBe(true);
     expect(zWebhookConfiguration.safeParse(patched.body).success).toBe(true);
-    expect(patched.body).toEqual({ ...created.body, url: 'https://hooks2.acme.example.com/money-in', webhookStatus: 'INACTIVE', updatedAt: '2026-05-07 12:01:00.000000-06:00' });
+    expect(patched.body).toEqual({
+      ...created.body,
+      url: 'https://hooks2.acme.example.com/money-in',
+      webhookStatus: 'INACTIVE',
+      updatedAt: '2026-05-07 12:01:00.000000-06:00',
+    });
     expect(JSON.stringify(patched.body)).not.toContain('oauth-secret-value');
     const stored = core.state.webhooks.get(id)!;
     expect(stored.token).toBe(NEW_TOKEN);
@@ -212,7 +235,13 @@ describe('webhook creation rules and errors', () => {
     const hooks = api(core.token);
     const created = await hooks.create(createBody());
     expect(created.status).toBe(201);
-    expect(expectCoreError(await hooks.create(createBody({ url: 'https://other.acme.example.com/x' })), 400, 'UNIQUE_VIOLATION')).toMatch(/MONEY_IN/);
+    expect(
+      expectCoreError(
+        await hooks.create(createBody({ url: 'https://other.acme.example.com/x' })),
+        400,
+        'UNIQUE_VIOLATION',
+      ),
+    ).toMatch(/MONEY_IN/);
     await hooks.patch(created.body.id, { webhook_status: 'INACTIVE' });
     expectCoreError(await hooks.create(createBody()), 400, 'UNIQUE_VIOLATION');
     // Every other type is free.
@@ -230,7 +259,11 @@ describe('webhook creation rules and errors', () => {
     expect(expectCoreError(await hooks.create(withoutToken), 400, 'MISSING_REQUIRED_FIELDS')).toMatch(/token/);
     const { webhook_type: _type, ...withoutType } = createBody();
     expectCoreError(await hooks.create(withoutType), 400, 'MISSING_REQUIRED_FIELDS');
-    expectCoreError(await call(`${core.sandbox.urls.core}/v1/clients/${CLIENT}/webhooks`, { method: 'POST', headers: core.bearer() }), 400, 'MISSING_REQUIRED_FIELDS');
+    expectCoreError(
+      await call(`${core.sandbox.urls.core}/v1/clients/${CLIENT}/webhooks`, { method: 'POST', headers: core.bearer() }),
+      400,
+      'MISSING_REQUIRED_FIELDS',
+    );
 
     const short = await hooks.create(createBody({ token: 'short-token-value' }));
     expect(expectCoreError(short, 400, 'DATA_ERROR')).not.toContain('short-token-value');
@@ -267,7 +300,11 @@ describe('webhook creation rules and errors', () => {
   it('accepts http and https on localhost / 127.0.0.1 / ::1 when allowLocalWebhookUrls is on (the default)', async () => {
     await start();
     const hooks = api(core.token);
-    const urls = ['http://127.0.0.1:4020/webhooks/core/money-in', 'https://localhost:4020/cep', 'http://[::1]:4020/report'];
+    const urls = [
+      'http://127.0.0.1:4020/webhooks/core/money-in',
+      'https://localhost:4020/cep',
+      'http://[::1]:4020/report',
+    ];
     const types = ['MONEY_IN', 'CEP', 'REPORT'];
     for (const [i, url] of urls.entries()) {
       const response = await hooks.create(createBody({ url, webhook_type: types[i] }));
@@ -275,13 +312,22 @@ describe('webhook creation rules and errors', () => {
       expect(response.body.url).toBe(url);
     }
     // Other private addresses stay refused.
-    expectCoreError(await hooks.create(createBody({ url: 'http://10.0.0.1/x', webhook_type: 'REFUND' })), 400, 'DATA_ERROR');
+    expectCoreError(
+      await hooks.create(createBody({ url: 'http://10.0.0.1/x', webhook_type: 'REFUND' })),
+      400,
+      'DATA_ERROR',
+    );
   });
 
   it('refuses localhost when allowLocalWebhookUrls is off', async () => {
     await start({ settings: { allowLocalWebhookUrls: false } });
     const hooks = api(core.token);
-    for (const url of ['http://127.0.0.1:4020/money-in', 'https://localhost/money-in', 'https://127.0.0.1/money-in', 'http://[::1]/money-in']) {
+    for (const url of [
+      'http://127.0.0.1:4020/money-in',
+      'https://localhost/money-in',
+      'https://127.0.0.1/money-in',
+      'http://[::1]/money-in',
+    ]) {
       expectCoreError(await hooks.create(createBody({ url })), 400, 'DATA_ERROR');
     }
     expect((await hooks.create(createBody())).status).toBe(201);
@@ -307,7 +353,11 @@ describe('webhook update, retrieve, delete and list errors', () => {
     expectCoreError(await hooks.patch(id, { webhook_status: 'PAUSED' }), 400, 'DATA_ERROR');
     expectCoreError(await hooks.patch(id, { token: 'too-short' }), 400, 'DATA_ERROR');
     expectCoreError(await hooks.patch(id, { url: 'not a url' }), 400, 'DATA_ERROR');
-    expectCoreError(await hooks.patch(id, { url: 'http://hooks.acme.example.com/x', webhook_status: 'INACTIVE' }), 400, 'DATA_ERROR');
+    expectCoreError(
+      await hooks.patch(id, { url: 'http://hooks.acme.example.com/x', webhook_status: 'INACTIVE' }),
+      400,
+      'DATA_ERROR',
+    );
     expectCoreError(await hooks.patch(id, 'INACTIVE'), 400, 'DATA_ERROR');
     expect((await hooks.get(id)).body).toEqual(created.body);
     expect(core.state.webhooks.get(id)!.token).toBe(WEBHOOK_TOKEN);
@@ -346,7 +396,13 @@ describe('webhook update, retrieve, delete and list errors', () => {
     expectCoreError(await api(undefined).create(createBody()), 401, 'UNAUTHORIZED');
     expectCoreError(await api('not.a.token').get(created.body.id), 401, 'UNAUTHORIZED');
     // An API key is not a bearer token.
-    expectCoreError(await call(`${core.sandbox.urls.core}/v1/clients/${CLIENT}/webhooks`, { headers: { 'x-api-key': SEED_CLIENT.apiKeys.staging } }), 401, 'UNAUTHORIZED');
+    expectCoreError(
+      await call(`${core.sandbox.urls.core}/v1/clients/${CLIENT}/webhooks`, {
+        headers: { 'x-api-key': SEED_CLIENT.apiKeys.staging },
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
     await core.control.advanceClock({ body: { seconds: 24 * 3600 } });
     expectCoreError(await api(token).patch(created.body.id, { webhook_status: 'INACTIVE' }), 401, 'UNAUTHORIZED');
     expectCoreError(await api(token).remove(created.body.id), 401, 'UNAUTHORIZED');

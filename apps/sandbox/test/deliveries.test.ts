@@ -20,7 +20,13 @@ describe('webhook deliveries', () => {
     clock = new SandboxClock({ mode: 'manual', start: '2026-05-07T18:00:00Z' });
     faults = Faults.parse({});
     settings = { timeoutMs: 5000, redeliverySeconds: [10, 60] };
-    queue = new DeliveryQueue(clock, new SeededRandom('deliveries'), new Counters(), () => settings, () => faults);
+    queue = new DeliveryQueue(
+      clock,
+      new SeededRandom('deliveries'),
+      new Counters(),
+      () => settings,
+      () => faults,
+    );
   });
   afterEach(async () => {
     queue.close();
@@ -28,7 +34,15 @@ describe('webhook deliveries', () => {
     await receiver.close();
   });
 
-  const event = (n: number) => ({ clientId: 'c1', product: 'core' as const, eventType: 'MONEY_IN', eventId: `evt-${n}`, url: `${receiver.url}/hook`, body: { n }, auth: { kind: 'bearer' as const, token: 't'.repeat(32) } });
+  const event = (n: number) => ({
+    clientId: 'c1',
+    product: 'core' as const,
+    eventType: 'MONEY_IN',
+    eventId: `evt-${n}`,
+    url: `${receiver.url}/hook`,
+    body: { n },
+    auth: { kind: 'bearer' as const, token: 't'.repeat(32) },
+  });
 
   it('sends the JSON body with the registered bearer token, in order per client', async () => {
     for (let n = 1; n <= 5; n++) queue.enqueue(event(n));
@@ -40,10 +54,17 @@ describe('webhook deliveries', () => {
 
   it('signs cash deliveries over the exact bytes sent', async () => {
     const secret = 'ab'.repeat(32);
-    queue.enqueue({ ...event(1), product: 'cash', eventType: 'webhook.paid.success', auth: { kind: 'cash-hmac', secret } });
+    queue.enqueue({
+      ...event(1),
+      product: 'cash',
+      eventType: 'webhook.paid.success',
+      auth: { kind: 'cash-hmac', secret },
+    });
     await queue.idle();
     const [request] = receiver.requests;
-    expect(request?.headers['x-webhook-signature']).toBe(createHmac('sha256', secret).update(request!.raw).digest('hex'));
+    expect(request?.headers['x-webhook-signature']).toBe(
+      createHmac('sha256', secret).update(request!.raw).digest('hex'),
+    );
     expect(request?.headers['x-webhook-timestamp']).toBe(String(Date.parse('2026-05-07T18:00:00Z') / 1000));
     expect(request?.headers.authorization).toBeUndefined();
   });
@@ -101,7 +122,8 @@ describe('webhook deliveries', () => {
     for (let n = 1; n <= 20; n++) queue.enqueue(event(n));
     await queue.idle();
     const perEvent = new Map<unknown, number>();
-    for (const r of receiver.requests) perEvent.set((r.json as { n: number }).n, (perEvent.get((r.json as { n: number }).n) ?? 0) + 1);
+    for (const r of receiver.requests)
+      perEvent.set((r.json as { n: number }).n, (perEvent.get((r.json as { n: number }).n) ?? 0) + 1);
     expect(perEvent.size).toBe(20);
     expect([...perEvent.values()].every((c) => c >= 1 && c <= 3)).toBe(true);
     expect(receiver.requests.length).toBeGreaterThan(20);

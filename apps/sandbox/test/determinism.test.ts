@@ -20,12 +20,40 @@ async function scenario(randomSeed: string, opened: { sandboxes: Sandbox[]; rece
   });
   const bearer = { authorization: `Bearer ${token.body.token}` };
   for (const type of ['MONEY_IN', 'STATUS_UPDATE', 'CEP', 'REFUND']) {
-    await core(`/v1/clients/${CLIENT_ID}/webhooks`, { headers: bearer, body: { client_id: CLIENT_ID, url: `${receiver.url}/${type}`, token: 'w'.repeat(40), webhook_type: type, auth_type: 'AUTH' } });
+    await core(`/v1/clients/${CLIENT_ID}/webhooks`, {
+      headers: bearer,
+      body: {
+        client_id: CLIENT_ID,
+        url: `${receiver.url}/${type}`,
+        token: 'w'.repeat(40),
+        webhook_type: type,
+        auth_type: 'AUTH',
+      },
+    });
   }
-  const penny = await core('/v1/transactions/penny_validation', { headers: bearer, body: { client_id: CLIENT_ID, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000004' } });
-  const transfer = await core('/v1/transactions/money_out', { headers: bearer, body: { client_id: CLIENT_ID, source_instrument_id: '66666666-6666-4666-8666-000000000001', destination_instrument_id: '66666666-6666-4666-8666-000000000005', transaction_request: { amount: '99.90', currency: 'MXN' } } });
-  const credit = await control.triggerIncomingSpei({ body: { beneficiaryClabe: '646180000000000012', amount: '1234.56' } });
-  const cash = await control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'u-1', closedReference: true } });
+  const penny = await core('/v1/transactions/penny_validation', {
+    headers: bearer,
+    body: {
+      client_id: CLIENT_ID,
+      source_instrument_id: '66666666-6666-4666-8666-000000000001',
+      destination_instrument_id: '66666666-6666-4666-8666-000000000004',
+    },
+  });
+  const transfer = await core('/v1/transactions/money_out', {
+    headers: bearer,
+    body: {
+      client_id: CLIENT_ID,
+      source_instrument_id: '66666666-6666-4666-8666-000000000001',
+      destination_instrument_id: '66666666-6666-4666-8666-000000000005',
+      transaction_request: { amount: '99.90', currency: 'MXN' },
+    },
+  });
+  const credit = await control.triggerIncomingSpei({
+    body: { beneficiaryClabe: '646180000000000012', amount: '1234.56' },
+  });
+  const cash = await control.createCashOperation({
+    body: { type: 'cash_in', amount: 500, externalUserId: 'u-1', closedReference: true },
+  });
   await control.advanceClock({ body: { seconds: 3600 } });
   const deliveries = await control.listDeliveries({ query: {} });
   return {
@@ -35,7 +63,15 @@ async function scenario(randomSeed: string, opened: { sandboxes: Sandbox[]; rece
     transfer: transfer.body.id,
     credit: credit.body,
     cash: cash.body,
-    events: deliveries.status === 200 ? deliveries.body.deliveries.map((d) => ({ eventType: d.eventType, eventId: d.eventId, body: d.body, state: d.state })) : [],
+    events:
+      deliveries.status === 200
+        ? deliveries.body.deliveries.map((d) => ({
+            eventType: d.eventType,
+            eventId: d.eventId,
+            body: d.body,
+            state: d.state,
+          }))
+        : [],
   };
 }
 

@@ -23,12 +23,29 @@ describe('direct debit charge_result deliveries', () => {
   let hooks: Receiver;
   const control = () => controlClient(sandbox);
   const charge = async (): Promise<string> => {
-    const response = await call(`${sandbox.urls['direct-debit']}/charges`, { headers: { 'x-api-key': KEY }, body: INLINE });
+    const response = await call(`${sandbox.urls['direct-debit']}/charges`, {
+      headers: { 'x-api-key': KEY },
+      body: INLINE,
+    });
     expect(response.status).toBe(201);
     return response.body.id as string;
   };
   const configure = async (form: 'current' | 'older' = 'current') =>
-    expect((await control().addSeed({ body: { directDebit: { orgId: ORG, apiKeys: [], customers: [], instruments: [], webhook: { url: `${hooks.url}/dd`, authorization: AUTHORIZATION, form } } } })).status).toBe(200);
+    expect(
+      (
+        await control().addSeed({
+          body: {
+            directDebit: {
+              orgId: ORG,
+              apiKeys: [],
+              customers: [],
+              instruments: [],
+              webhook: { url: `${hooks.url}/dd`, authorization: AUTHORIZATION, form },
+            },
+          },
+        })
+      ).status,
+    ).toBe(200);
 
   beforeEach(async () => {
     sandbox = await startTestSandbox();
@@ -39,29 +56,55 @@ describe('direct debit charge_result deliveries', () => {
     await hooks.close();
   });
 
-  it.each(['confirmed', 'declined', 'canceled'] as const)('delivers a %s charge_result with every field, unrelated ones null, and the Authorization value', async (result) => {
-    await configure();
-    const id = await charge();
-    const answer = await control().triggerChargeResult({ params: { chargeId: id }, body: { result, ...(result === 'canceled' ? { ownershipVerificationResult: 'NO_MATCH' } : {}) } });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ chargeId: id, status: result, deliveryIds: [expect.any(String)] });
-    expect(hooks.requests).toHaveLength(1);
-    const [request] = hooks.requests;
-    expect(request!.headers.authorization).toBe(AUTHORIZATION);
-    expect(zChargeResultEvent.safeParse(request!.json).success).toBe(true);
-    const data = (request!.json as { data: Record<string, unknown> }).data;
-    expect(Object.keys(data).sort()).toEqual(
-      ['charge_id', 'charge_result', 'charge_reference', 'debt_id', 'declined_reason', 'risk_status', 'risk_reason', 'ownership_verification_result', 'ownership_verification_result_at', 'ownership_information'].sort(),
-    );
-    expect(data).toMatchObject({ charge_id: id, charge_result: result, charge_reference: 'subscription-0235', declined_reason: result === 'declined' ? 'insufficient_funds' : null });
-    expect(data.ownership_verification_result).toBe(result === 'canceled' ? 'NO_MATCH' : null);
-  });
+  it.each(['confirmed', 'declined', 'canceled'] as const)(
+    'delivers a %s charge_result with every field, unrelated ones null, and the Authorization value',
+    async (result) => {
+      await configure();
+      const id = await charge();
+      const answer = await control().triggerChargeResult({
+        params: { chargeId: id },
+        body: { result, ...(result === 'canceled' ? { ownershipVerificationResult: 'NO_MATCH' } : {}) },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ chargeId: id, status: result, deliveryIds: [expect.any(String)] });
+      expect(hooks.requests).toHaveLength(1);
+      const [request] = hooks.requests;
+      expect(request!.headers.authorization).toBe(AUTHORIZATION);
+      expect(zChargeResultEvent.safeParse(request!.json).success).toBe(true);
+      const data = (request!.json as { data: Record<string, unknown> }).data;
+      expect(Object.keys(data).sort()).toEqual(
+        [
+          'charge_id',
+          'charge_result',
+          'charge_reference',
+          'debt_id',
+          'declined_reason',
+          'risk_status',
+          'risk_reason',
+          'ownership_verification_result',
+          'ownership_verification_result_at',
+          'ownership_information',
+        ].sort(),
+      );
+      expect(data).toMatchObject({
+        charge_id: id,
+        charge_result: result,
+        charge_reference: 'subscription-0235',
+        declined_reason: result === 'declined' ? 'insufficient_funds' : null,
+      });
+      expect(data.ownership_verification_result).toBe(result === 'canceled' ? 'NO_MATCH' : null);
+    },
+  );
 
   it('sends the older form when the webhook asks for it', async () => {
     await configure('older');
     const id = await charge();
     await control().triggerChargeResult({ params: { chargeId: id }, body: { result: 'confirmed' } });
-    expect(hooks.requests[0]!.json).toEqual({ event: 'charge_result', timestamp: expect.any(String), data: { charge_id: id, charge_result: 'confirmed', charge_reference: 'subscription-0235' } });
+    expect(hooks.requests[0]!.json).toEqual({
+      event: 'charge_result',
+      timestamp: expect.any(String),
+      data: { charge_id: id, charge_result: 'confirmed', charge_reference: 'subscription-0235' },
+    });
   });
 
   it('redelivers after an answer other than 2xx, and refuses a second outcome (409) or an unknown charge (404)', async () => {
@@ -74,15 +117,31 @@ describe('direct debit charge_result deliveries', () => {
     await control().advanceClock({ body: { seconds: 10 } });
     expect(hooks.requests).toHaveLength(2);
     expect(hooks.requests[1]!.raw.equals(hooks.requests[0]!.raw)).toBe(true);
-    expect((await control().triggerChargeResult({ params: { chargeId: id }, body: { result: 'canceled' } })).status).toBe(409);
-    expect((await control().triggerChargeResult({ params: { chargeId: '99999999-9999-4999-8999-999999999999' }, body: { result: 'confirmed' } })).status).toBe(404);
+    expect(
+      (await control().triggerChargeResult({ params: { chargeId: id }, body: { result: 'canceled' } })).status,
+    ).toBe(409);
+    expect(
+      (
+        await control().triggerChargeResult({
+          params: { chargeId: '99999999-9999-4999-8999-999999999999' },
+          body: { result: 'confirmed' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('records the outcome on the charge and delivers nothing when no webhook is configured', async () => {
     const id = await charge();
-    const answer = await control().triggerChargeResult({ params: { chargeId: id }, body: { result: 'declined', declinedReason: 'account_closed' } });
+    const answer = await control().triggerChargeResult({
+      params: { chargeId: id },
+      body: { result: 'declined', declinedReason: 'account_closed' },
+    });
     expect(answer.body).toMatchObject({ status: 'declined', deliveryIds: [] });
-    expect(sandbox.products.directDebit.charges.get(id)).toMatchObject({ status: 'declined', declined_reason: 'account_closed', result_at: expect.any(String) });
+    expect(sandbox.products.directDebit.charges.get(id)).toMatchObject({
+      status: 'declined',
+      declined_reason: 'account_closed',
+      result_at: expect.any(String),
+    });
     expect(hooks.requests).toHaveLength(0);
   });
 });

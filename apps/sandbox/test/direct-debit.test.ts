@@ -1,7 +1,12 @@
 // The direct debit service over real HTTP: x-api-key, customers, cursor-paginated instruments,
 // instrument creation, charges in the documented forms, and FastAPI-style 422 details for every kind of bad input.
 import { readFileSync } from 'node:fs';
-import { zCreateChargeResponse, zCreateCustomerResponse, zCreateInstrumentResponse, zListInstrumentsResponse } from '@paykit/direct-debit-client/zod';
+import {
+  zCreateChargeResponse,
+  zCreateCustomerResponse,
+  zCreateInstrumentResponse,
+  zListInstrumentsResponse,
+} from '@paykit/direct-debit-client/zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, type Sandbox } from '../src/index.ts';
 import { isValidClabe } from '../src/clabe.ts';
@@ -11,8 +16,21 @@ const KEY = 'dd_sandbox_key_acme_00000000000001';
 const ORG = '77777777-7777-4777-8777-000000000001';
 /** A documented payload of packages/contracts/fixtures/documented/direct-debit. */
 const documented = (file: string): unknown =>
-  (JSON.parse(readFileSync(new URL(`../../../packages/contracts/fixtures/documented/direct-debit/${file}`, import.meta.url), 'utf8')) as { payload: unknown }).payload;
-const CUSTOMER = { name: 'Rosa Díaz', document_type: 'mx_rfc', document_number: 'DIRR900101AB1', email: 'rosa@example.com', phone_number: '+525512345678' };
+  (
+    JSON.parse(
+      readFileSync(
+        new URL(`../../../packages/contracts/fixtures/documented/direct-debit/${file}`, import.meta.url),
+        'utf8',
+      ),
+    ) as { payload: unknown }
+  ).payload;
+const CUSTOMER = {
+  name: 'Rosa Díaz',
+  document_type: 'mx_rfc',
+  document_number: 'DIRR900101AB1',
+  email: 'rosa@example.com',
+  phone_number: '+525512345678',
+};
 
 describe('direct debit', () => {
   let sandbox: Sandbox;
@@ -27,7 +45,12 @@ describe('direct debit', () => {
 
   describe('authentication', () => {
     it('answers 401 with what to do when the key is missing, on every operation', async () => {
-      for (const [method, path, body] of [['POST', '/customers', CUSTOMER], ['GET', '/instruments', undefined], ['POST', '/charges', { amount: 1 }], ['POST', '/instruments', { type: 'mx_clabe' }]] as const) {
+      for (const [method, path, body] of [
+        ['POST', '/customers', CUSTOMER],
+        ['GET', '/instruments', undefined],
+        ['POST', '/charges', { amount: 1 }],
+        ['POST', '/instruments', { type: 'mx_clabe' }],
+      ] as const) {
         const response = await call(url(path), { method, ...(body ? { body } : {}) });
         expect(response.status, `${method} ${path}`).toBe(401);
         expect(response.body.detail).toContain('X-API-Key');
@@ -35,7 +58,10 @@ describe('direct debit', () => {
     });
 
     it('answers 401 for a key it does not know, without echoing it', async () => {
-      const response = await call(url('/customers'), { headers: { 'x-api-key': 'dd_wrong_key_000000000000000001' }, body: CUSTOMER });
+      const response = await call(url('/customers'), {
+        headers: { 'x-api-key': 'dd_wrong_key_000000000000000001' },
+        body: CUSTOMER,
+      });
       expect(response.status).toBe(401);
       expect(response.body.detail).toMatch(/^Invalid API key/);
       expect(JSON.stringify(response.body)).not.toContain('dd_wrong_key');
@@ -49,7 +75,11 @@ describe('direct debit', () => {
     });
 
     it('checks the key before the body: no key and malformed JSON is 401', async () => {
-      const response = await call(url('/customers'), { method: 'POST', headers: { 'content-type': 'application/json' }, raw: '{"name":' });
+      const response = await call(url('/customers'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        raw: '{"name":',
+      });
       expect(response.status).toBe(401);
     });
 
@@ -57,7 +87,9 @@ describe('direct debit', () => {
       const control = controlClient(sandbox);
       const added = 'dd_sandbox_key_added_000000000001';
       expect((await list('', added)).status).toBe(401);
-      await control.addSeed({ body: { directDebit: { orgId: ORG, apiKeys: [added], customers: [], instruments: [] } } });
+      await control.addSeed({
+        body: { directDebit: { orgId: ORG, apiKeys: [added], customers: [], instruments: [] } },
+      });
       expect((await list('', added)).status).toBe(200);
       await control.reset({ body: {} });
       expect((await list('', added)).status).toBe(401);
@@ -82,7 +114,10 @@ describe('direct debit', () => {
     });
 
     it('answers null for the optional fields it was not sent, and ignores unknown ones', async () => {
-      const response = await call(url('/customers'), { headers: withKey(), body: { name: 'Ana', document_type: 'passport', document_number: 'G1234567', nickname: 'x' } });
+      const response = await call(url('/customers'), {
+        headers: withKey(),
+        body: { name: 'Ana', document_type: 'passport', document_number: 'G1234567', nickname: 'x' },
+      });
       expect(response.status).toBe(201);
       expect(zCreateCustomerResponse.safeParse(response.body).success).toBe(true);
       expect(response.body).toMatchObject({ email: null, phone_number: null });
@@ -102,7 +137,10 @@ describe('direct debit', () => {
     });
 
     it('answers 422 for wrong types and a malformed email', async () => {
-      const response = await call(url('/customers'), { headers: withKey(), body: { name: 42, document_type: 'mx_rfc', document_number: ['x'], email: 'not-an-email', phone_number: 5 } });
+      const response = await call(url('/customers'), {
+        headers: withKey(),
+        body: { name: 42, document_type: 'mx_rfc', document_number: ['x'], email: 'not-an-email', phone_number: 5 },
+      });
       expect(response.status).toBe(422);
       expect(response.body.detail).toEqual([
         { loc: ['body', 'name'], msg: 'Input should be a valid string', type: 'string_type' },
@@ -113,7 +151,11 @@ describe('direct debit', () => {
     });
 
     it('answers 422 json_invalid for malformed JSON', async () => {
-      const response = await call(url('/customers'), { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), raw: '{"name": "Ana",' });
+      const response = await call(url('/customers'), {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/json' }),
+        raw: '{"name": "Ana",',
+      });
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] });
     });
@@ -121,9 +163,15 @@ describe('direct debit', () => {
     it('answers 422 for a body that is not an object, an empty body and a non-JSON body', async () => {
       const array = await call(url('/customers'), { headers: withKey(), body: [CUSTOMER] });
       expect(array.status).toBe(422);
-      expect(array.body.detail).toEqual([{ loc: ['body'], msg: expect.stringContaining('valid dictionary'), type: 'model_attributes_type' }]);
+      expect(array.body.detail).toEqual([
+        { loc: ['body'], msg: expect.stringContaining('valid dictionary'), type: 'model_attributes_type' },
+      ]);
 
-      const empty = await call(url('/customers'), { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), raw: '' });
+      const empty = await call(url('/customers'), {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/json' }),
+        raw: '',
+      });
       expect(empty.status).toBe(422);
       expect(empty.body.detail).toEqual([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
 
@@ -131,18 +179,30 @@ describe('direct debit', () => {
       expect(none.status).toBe(422);
       expect(none.body.detail).toEqual([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
 
-      const text = await call(url('/customers'), { method: 'POST', headers: withKey({ 'content-type': 'text/plain' }), raw: 'name=Ana' });
+      const text = await call(url('/customers'), {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'text/plain' }),
+        raw: 'name=Ana',
+      });
       expect(text.status).toBe(422);
       expect(text.body.detail[0]).toMatchObject({ loc: ['body'], type: 'model_attributes_type' });
 
-      const form = await call(url('/customers'), { method: 'POST', headers: withKey({ 'content-type': 'application/x-www-form-urlencoded' }), raw: 'name=Ana' });
+      const form = await call(url('/customers'), {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/x-www-form-urlencoded' }),
+        raw: 'name=Ana',
+      });
       expect(form.status).toBe(422);
       expect(form.body.detail[0]).toMatchObject({ loc: ['body'], type: 'model_attributes_type' });
     });
 
     it('reads a body sent without a content type as JSON (as FastAPI does)', async () => {
       // fetch adds text/plain to a string body, but none to bytes.
-      const response = await fetch(url('/customers'), { method: 'POST', headers: withKey(), body: new TextEncoder().encode(JSON.stringify(CUSTOMER)) });
+      const response = await fetch(url('/customers'), {
+        method: 'POST',
+        headers: withKey(),
+        body: new TextEncoder().encode(JSON.stringify(CUSTOMER)),
+      });
       expect(response.status).toBe(201);
       expect(((await response.json()) as { name: string }).name).toBe('Rosa Díaz');
     });
@@ -150,9 +210,14 @@ describe('direct debit', () => {
     it('answers 422 for a body over the size limit', async () => {
       await sandbox.close();
       sandbox = await startTestSandbox({ settings: { bodyLimitBytes: 512 } });
-      const response = await call(url('/customers'), { headers: withKey(), body: { ...CUSTOMER, name: 'x'.repeat(2000) } });
+      const response = await call(url('/customers'), {
+        headers: withKey(),
+        body: { ...CUSTOMER, name: 'x'.repeat(2000) },
+      });
       expect(response.status).toBe(422);
-      expect(response.body.detail).toEqual([{ loc: ['body'], msg: expect.stringContaining('larger than 512 bytes'), type: 'value_error' }]);
+      expect(response.body.detail).toEqual([
+        { loc: ['body'], msg: expect.stringContaining('larger than 512 bytes'), type: 'value_error' },
+      ]);
     });
   });
 
@@ -205,7 +270,12 @@ describe('direct debit', () => {
       const first = await list('?limit=1');
       expect(first.status).toBe(200);
       expect(zListInstrumentsResponse.safeParse(first.body).success).toBe(true);
-      expect(first.body).toMatchObject({ limit: 1, has_next: true, has_previous: false, next_cursor: expect.any(String) });
+      expect(first.body).toMatchObject({
+        limit: 1,
+        has_next: true,
+        has_previous: false,
+        next_cursor: expect.any(String),
+      });
       expect(first.body.instruments.map((i: { id: string }) => i.id)).toEqual(['77777777-7777-4777-8777-000000000201']);
       // Opaque: neither an offset nor an instrument id a client could build or reuse.
       expect(first.body.next_cursor).not.toMatch(/^\d+$/);
@@ -214,13 +284,23 @@ describe('direct debit', () => {
       expect(second.status).toBe(200);
       expect(zListInstrumentsResponse.safeParse(second.body).success).toBe(true);
       expect(second.body).toMatchObject({ limit: 1, has_next: false, has_previous: true, next_cursor: null });
-      expect(second.body.instruments.map((i: { id: string }) => i.id)).toEqual(['77777777-7777-4777-8777-000000000202']);
+      expect(second.body.instruments.map((i: { id: string }) => i.id)).toEqual([
+        '77777777-7777-4777-8777-000000000202',
+      ]);
     });
 
     it('walks 1,050 instruments with no loss or repeat; instruments added mid-walk appear only at the end', async () => {
       const generated = sandbox.products.directDebit.addInstruments(1048);
-      expect(generated.every((i) => i.mx_clabe !== null && 'identifier' in i.mx_clabe && isValidClabe(i.mx_clabe.identifier))).toBe(true);
-      const expected = ['77777777-7777-4777-8777-000000000201', '77777777-7777-4777-8777-000000000202', ...generated.map((i) => i.id)];
+      expect(
+        generated.every(
+          (i) => i.mx_clabe !== null && 'identifier' in i.mx_clabe && isValidClabe(i.mx_clabe.identifier),
+        ),
+      ).toBe(true);
+      const expected = [
+        '77777777-7777-4777-8777-000000000201',
+        '77777777-7777-4777-8777-000000000202',
+        ...generated.map((i) => i.id),
+      ];
       expect(expected).toHaveLength(1050);
 
       const seen: string[] = [];
@@ -273,10 +353,17 @@ describe('direct debit', () => {
 
     it('answers 422 on [query, cursor] for a cursor it did not issue', async () => {
       const forged = Buffer.from(JSON.stringify({ offset: 10 })).toString('base64url');
-      for (const cursor of ['garbage!', 'bm90LWpzb24', forged, Buffer.from(JSON.stringify({ v: 1, after: -1 })).toString('base64url')]) {
+      for (const cursor of [
+        'garbage!',
+        'bm90LWpzb24',
+        forged,
+        Buffer.from(JSON.stringify({ v: 1, after: -1 })).toString('base64url'),
+      ]) {
         const response = await list(`?cursor=${encodeURIComponent(cursor)}`);
         expect(response.status, cursor).toBe(422);
-        expect(response.body.detail, cursor).toEqual([{ loc: ['query', 'cursor'], msg: expect.stringContaining('next_cursor'), type: 'value_error' }]);
+        expect(response.body.detail, cursor).toEqual([
+          { loc: ['query', 'cursor'], msg: expect.stringContaining('next_cursor'), type: 'value_error' },
+        ]);
       }
     });
 
@@ -297,13 +384,30 @@ describe('direct debit', () => {
           directDebit: {
             orgId: other,
             apiKeys: [otherKey],
-            customers: [{ id: '88888888-8888-4888-8888-000000000101', name: 'Otra', document_type: 'mx_rfc', document_number: 'OTR010101AAA', email: null }],
-            instruments: [{ id: '88888888-8888-4888-8888-000000000201', customer_id: '88888888-8888-4888-8888-000000000101', type: 'mx_clabe', clabe: '002180000011112222' }],
+            customers: [
+              {
+                id: '88888888-8888-4888-8888-000000000101',
+                name: 'Otra',
+                document_type: 'mx_rfc',
+                document_number: 'OTR010101AAA',
+                email: null,
+              },
+            ],
+            instruments: [
+              {
+                id: '88888888-8888-4888-8888-000000000201',
+                customer_id: '88888888-8888-4888-8888-000000000101',
+                type: 'mx_clabe',
+                clabe: '002180000011112222',
+              },
+            ],
           },
         },
       });
       const theirs = await list('', otherKey);
-      expect(theirs.body.instruments.map((i: { id: string; org_id: string }) => [i.id, i.org_id])).toEqual([['88888888-8888-4888-8888-000000000201', other]]);
+      expect(theirs.body.instruments.map((i: { id: string; org_id: string }) => [i.id, i.org_id])).toEqual([
+        ['88888888-8888-4888-8888-000000000201', other],
+      ]);
       const ours = await list('', KEY);
       expect(ours.body.instruments).toHaveLength(2);
       const customer = await call(url('/customers'), { headers: { 'x-api-key': otherKey }, body: CUSTOMER });
@@ -314,22 +418,37 @@ describe('direct debit', () => {
       sandbox.products.directDebit.addInstruments(10);
       expect((await list()).body.instruments).toHaveLength(12);
       await controlClient(sandbox).reset({ body: {} });
-      expect((await list()).body.instruments.map((i: { id: string }) => i.id)).toEqual(DEFAULT_SEED.directDebit!.instruments.map((i) => i.id));
+      expect((await list()).body.instruments.map((i: { id: string }) => i.id)).toEqual(
+        DEFAULT_SEED.directDebit!.instruments.map((i) => i.id),
+      );
     });
   });
 
   describe('POST /instruments', () => {
     it('creates a CLABE instrument from the documented body (mx_clabe.identifier) and lists it', async () => {
-      const body = { ...(documented('request.instruments.create.mx-clabe.json') as object), customer_id: '77777777-7777-4777-8777-000000000101' };
+      const body = {
+        ...(documented('request.instruments.create.mx-clabe.json') as object),
+        customer_id: '77777777-7777-4777-8777-000000000101',
+      };
       const response = await call(url('/instruments'), { headers: withKey(), body });
       expect(response.status).toBe(201);
       expect(zCreateInstrumentResponse.safeParse(response.body).success).toBe(true);
-      expect(response.body).toMatchObject({ type: 'mx_clabe', customer_id: '77777777-7777-4777-8777-000000000101', mx_clabe: { identifier: '012180015118333755' }, mx_direct_debit_card: null, currency: 'mxn', status: 'active' });
+      expect(response.body).toMatchObject({
+        type: 'mx_clabe',
+        customer_id: '77777777-7777-4777-8777-000000000101',
+        mx_clabe: { identifier: '012180015118333755' },
+        mx_direct_debit_card: null,
+        currency: 'mxn',
+        status: 'active',
+      });
       expect((await list()).body.instruments.map((i: { id: string }) => i.id)).toContain(response.body.id);
     });
 
     it('creates a debit card instrument with the documented fields of the answer', async () => {
-      const body = { ...(documented('request.instruments.create.card.json') as object), customer_id: '77777777-7777-4777-8777-000000000102' };
+      const body = {
+        ...(documented('request.instruments.create.card.json') as object),
+        customer_id: '77777777-7777-4777-8777-000000000102',
+      };
       const answer = documented('answer.instruments.create.card.json') as Record<string, unknown>;
       const response = await call(url('/instruments'), { headers: withKey(), body });
       expect(response.status).toBe(201);
@@ -341,8 +460,16 @@ describe('direct debit', () => {
       const customer = '77777777-7777-4777-8777-000000000101';
       const bodies = [
         { type: 'mx_clabe', customer_id: customer, mx_clabe: { clabe: '012180015118333755' } },
-        { type: 'mx_direct_debit_card', customer_id: customer, mx_direct_debit_card: { card_number: '4111111111111111', bank: 'mx_nowhere' } },
-        { type: 'mx_clabe', customer_id: '99999999-9999-4999-8999-999999999999', mx_clabe: { identifier: '012180015118333755' } },
+        {
+          type: 'mx_direct_debit_card',
+          customer_id: customer,
+          mx_direct_debit_card: { card_number: '4111111111111111', bank: 'mx_nowhere' },
+        },
+        {
+          type: 'mx_clabe',
+          customer_id: '99999999-9999-4999-8999-999999999999',
+          mx_clabe: { identifier: '012180015118333755' },
+        },
       ];
       for (const body of bodies) {
         const response = await call(url('/instruments'), { headers: withKey(), body });
@@ -361,21 +488,59 @@ describe('direct debit', () => {
       expect(zCreateChargeResponse.safeParse(response.body).success).toBe(true);
       // Every field of the documented answer, with the sandbox's own id, org and time.
       expect(Object.keys(response.body).sort()).toEqual(Object.keys(answer).sort());
-      expect(response.body).toEqual({ ...answer, id: expect.stringMatching(/^[0-9a-f-]{36}$/), org_id: ORG, created_at: '2026-05-07T18:00:00.000Z' });
+      expect(response.body).toEqual({
+        ...answer,
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        org_id: ORG,
+        created_at: '2026-05-07T18:00:00.000Z',
+      });
       expect(sandbox.products.directDebit.charges.get(response.body.id)?.status).toBe('pending');
     });
 
     it('takes a charge on a stored customer and its instrument, and refuses an instrument of another customer', async () => {
-      const ok = await call(url('/charges'), { headers: withKey(), body: { currency: 'mxn', amount: 250.5, reference: 'sub-1', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201' } });
+      const ok = await call(url('/charges'), {
+        headers: withKey(),
+        body: {
+          currency: 'mxn',
+          amount: 250.5,
+          reference: 'sub-1',
+          customer_id: '77777777-7777-4777-8777-000000000101',
+          instrument_id: '77777777-7777-4777-8777-000000000201',
+        },
+      });
       expect(ok.status).toBe(201);
-      expect(ok.body).toMatchObject({ amount: 250.5, customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201', inline_instrument: null, inline_customer: null });
-      const wrong = await call(url('/charges'), { headers: withKey(), body: { currency: 'mxn', amount: 1, reference: 'sub-2', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000202' } });
+      expect(ok.body).toMatchObject({
+        amount: 250.5,
+        customer_id: '77777777-7777-4777-8777-000000000101',
+        instrument_id: '77777777-7777-4777-8777-000000000201',
+        inline_instrument: null,
+        inline_customer: null,
+      });
+      const wrong = await call(url('/charges'), {
+        headers: withKey(),
+        body: {
+          currency: 'mxn',
+          amount: 1,
+          reference: 'sub-2',
+          customer_id: '77777777-7777-4777-8777-000000000101',
+          instrument_id: '77777777-7777-4777-8777-000000000202',
+        },
+      });
       expect(wrong.status).toBe(422);
       expect(wrong.body.detail[0].loc).toEqual(['body', 'instrument_id']);
     });
 
     it('answers 422 for a body of neither form, an absent body, and an amount that is a string', async () => {
-      for (const body of [{ amount: 1 }, { currency: 'mxn', amount: '100.00', reference: 'r', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201' }]) {
+      for (const body of [
+        { amount: 1 },
+        {
+          currency: 'mxn',
+          amount: '100.00',
+          reference: 'r',
+          customer_id: '77777777-7777-4777-8777-000000000101',
+          instrument_id: '77777777-7777-4777-8777-000000000201',
+        },
+      ]) {
         const response = await call(url('/charges'), { headers: withKey(), body });
         expect(response.status, JSON.stringify(body)).toBe(422);
       }
@@ -389,7 +554,11 @@ describe('direct debit', () => {
         expect(response.status, JSON.stringify(body)).toBe(422);
         expect(response.body.detail[0].loc, JSON.stringify(body)).toEqual(['body']);
       }
-      const malformed = await call(url('/charges'), { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), raw: '{' });
+      const malformed = await call(url('/charges'), {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/json' }),
+        raw: '{',
+      });
       expect(malformed.status).toBe(422);
       expect(malformed.body.detail).toEqual([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }]);
     });

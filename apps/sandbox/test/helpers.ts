@@ -30,7 +30,9 @@ export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
   /** Decides each answer (default: 200 with an empty JSON object). */
-  answer: (request: ReceivedRequest) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+  answer: (
+    request: ReceivedRequest,
+  ) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
   close(): Promise<void>;
 }
 
@@ -67,14 +69,21 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** JSON request helper: `call(url, { method, headers, body })` → { status, body, headers }. */
-export async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {}) {
+export async function call(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   let body: string | undefined = init.raw;
   if (init.body !== undefined) {
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(url, {
+    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {

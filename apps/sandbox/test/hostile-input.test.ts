@@ -13,8 +13,16 @@ const client = DEFAULT_SEED.core.clients[0]!;
 const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
-async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
@@ -44,20 +52,38 @@ describe('sandbox bodies nested too deep', () => {
 
   it('direct debit charges: 422 on the body (was 500 when the charge echoed it back)', async () => {
     for (const deep of [deepObject(20_000), deepArray(20_000)]) {
-      const answer = await post(`${sandbox.urls['direct-debit']}/charges`, `{"amount":1,"meta":${deep}}`, { 'x-api-key': DD_KEY });
+      const answer = await post(`${sandbox.urls['direct-debit']}/charges`, `{"amount":1,"meta":${deep}}`, {
+        'x-api-key': DD_KEY,
+      });
       expect(answer.status).toBe(422);
       expect(answer.json.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'value_error' })]);
     }
     // The documentation's inline charge with a field nested within the limit is a charge.
-    const inline = '"currency":"mxn","amount":100,"reference":"subscription-0235","inline_customer":{"name":"John Doe","document_type":"mx_rfc","document_number":"AABB220089"},"inline_instrument":{"type":"mx_clabe","identifier":"012180015118333755"}';
-    const shallow = await post(`${sandbox.urls['direct-debit']}/charges`, `{${inline},"meta":${deepObject(100)}}`, { 'x-api-key': DD_KEY });
+    const inline =
+      '"currency":"mxn","amount":100,"reference":"subscription-0235","inline_customer":{"name":"John Doe","document_type":"mx_rfc","document_number":"AABB220089"},"inline_instrument":{"type":"mx_clabe","identifier":"012180015118333755"}';
+    const shallow = await post(`${sandbox.urls['direct-debit']}/charges`, `{${inline},"meta":${deepObject(100)}}`, {
+      'x-api-key': DD_KEY,
+    });
     expect(shallow.status).toBe(201);
   });
 
   it('every other product answers it in its own error shape', async () => {
     const body = `{"client_id":"${CLIENT_ID}","meta":${deepArray(5_000)}}`;
-    const core = await post(`${sandbox.urls.core}/v1/transactions/money_out`, body, { authorization: `Bearer ${token}` });
-    expect(core).toMatchObject({ status: 400, json: { message: 'API Error', details: [expect.objectContaining({ reason: 'DATA_ERROR', metadata: expect.objectContaining({ error_detail: expect.stringContaining('512 levels') }) })] } });
+    const core = await post(`${sandbox.urls.core}/v1/transactions/money_out`, body, {
+      authorization: `Bearer ${token}`,
+    });
+    expect(core).toMatchObject({
+      status: 400,
+      json: {
+        message: 'API Error',
+        details: [
+          expect.objectContaining({
+            reason: 'DATA_ERROR',
+            metadata: expect.objectContaining({ error_detail: expect.stringContaining('512 levels') }),
+          }),
+        ],
+      },
+    });
     const remittance = await post(`${sandbox.urls.remittance}/v2/remittances/receive`, body);
     expect(remittance).toMatchObject({ status: 400, json: { error: expect.stringContaining('512 levels') } });
     const control = await post(`${sandbox.url}/_sandbox/seed`, `{"core":${deepObject(5_000)}}`);

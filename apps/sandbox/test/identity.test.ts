@@ -18,17 +18,29 @@ async function issue(sandbox: Sandbox, receiver: Receiver): Promise<string[]> {
   for (const type of ['MONEY_IN', 'REPORT']) {
     await core(`/v1/clients/${CLIENT_ID}/webhooks`, {
       headers: { authorization: `Bearer ${token.body.token}` },
-      body: { client_id: CLIENT_ID, url: `${receiver.url}/${type}`, token: 'w'.repeat(40), webhook_type: type, auth_type: 'AUTH' },
+      body: {
+        client_id: CLIENT_ID,
+        url: `${receiver.url}/${type}`,
+        token: 'w'.repeat(40),
+        webhook_type: type,
+        auth_type: 'AUTH',
+      },
     });
   }
   const ids: string[] = [];
-  const credit = await control.triggerIncomingSpei({ body: { beneficiaryClabe: '646180000000000012', amount: '10.00' } });
+  const credit = await control.triggerIncomingSpei({
+    body: { beneficiaryClabe: '646180000000000012', amount: '10.00' },
+  });
   if (credit.status !== 200) throw new Error(`incoming SPEI: ${credit.status}`);
   ids.push(`tx ${credit.body.transactionId}`, `tracking ${credit.body.trackingKey}`);
-  const report = await control.triggerReport({ body: { clientId: CLIENT_ID, fileType: 'TRANSACTIONS', period: 'DAILY' } });
+  const report = await control.triggerReport({
+    body: { clientId: CLIENT_ID, fileType: 'TRANSACTIONS', period: 'DAILY' },
+  });
   if (report.status !== 200) throw new Error(`report: ${report.status}`);
   ids.push(`report ${report.body.fileName}`);
-  const cash = await control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'u-1', closedReference: true } });
+  const cash = await control.createCashOperation({
+    body: { type: 'cash_in', amount: 500, externalUserId: 'u-1', closedReference: true },
+  });
   if (cash.status !== 200) throw new Error(`cash operation: ${cash.status}`);
   ids.push(`cash ${cash.body.operation_id}`);
   const deliveries = await control.listDeliveries({ query: {} });
@@ -43,7 +55,11 @@ describe('ids across sandbox processes', () => {
     await Promise.all(opened.splice(0).map((o) => o.close()));
   });
   const start = async (randomSeed?: string) => {
-    const sandbox = await startSandbox({ port: 0, clock: { mode: 'manual', start: T0 }, ...(randomSeed ? { randomSeed } : {}) });
+    const sandbox = await startSandbox({
+      port: 0,
+      clock: { mode: 'manual', start: T0 },
+      ...(randomSeed ? { randomSeed } : {}),
+    });
     opened.push(sandbox);
     const receiver = await startReceiver();
     opened.push(receiver);

@@ -34,15 +34,31 @@ describe('remittance receive', () => {
     const response = await receive(COMPLETE);
     expect(response.status).toBe(200);
     expect(zReceiveRemittanceResponse.safeParse(response.body).success).toBe(true);
-    expect(response.body).toEqual({ status: 'RECEIVED', partner_transaction_session_id: 'pts-0001', ready_for_commit: true });
+    expect(response.body).toEqual({
+      status: 'RECEIVED',
+      partner_transaction_session_id: 'pts-0001',
+      ready_for_commit: true,
+    });
 
     const kept = sandbox.products.remittance.received.get('pts-0001');
     expect(kept).toBeDefined();
     expect(sandbox.products.core.state.accounts.size).toBe(accountsBefore + 1);
     const account = sandbox.products.core.state.accounts.get(kept!.accountId);
-    expect(account).toMatchObject({ clientId: CLIENT_ID, ownerId: kept!.ownerId, private: true, platform: false, status: 'ACTIVE' });
+    expect(account).toMatchObject({
+      clientId: CLIENT_ID,
+      ownerId: kept!.ownerId,
+      private: true,
+      platform: false,
+      status: 'ACTIVE',
+    });
     const instrument = sandbox.products.core.state.instruments.get(kept!.instrumentId);
-    expect(instrument).toMatchObject({ accountId: kept!.accountId, ownerId: kept!.ownerId, clientId: CLIENT_ID, holderName: 'REMITTANCE BENEFICIARY', status: 'ACTIVE' });
+    expect(instrument).toMatchObject({
+      accountId: kept!.accountId,
+      ownerId: kept!.ownerId,
+      clientId: CLIENT_ID,
+      holderName: 'REMITTANCE BENEFICIARY',
+      status: 'ACTIVE',
+    });
     expect(instrument!.clabe).toMatch(/^\d{18}$/);
     expect(isValidClabe(instrument!.clabe)).toBe(true);
     expect(instrument!.clabe).toBe(kept!.clabe);
@@ -63,7 +79,9 @@ describe('remittance receive', () => {
     const other = await receive({ ...COMPLETE, partner_transaction_session_id: 'pts-0002' });
     expect(other.body.partner_transaction_session_id).toBe('pts-0002');
     expect(privateAccounts()).toHaveLength(2);
-    expect(sandbox.products.remittance.received.get('pts-0002')!.clabe).not.toBe(sandbox.products.remittance.received.get('pts-0001')!.clabe);
+    expect(sandbox.products.remittance.received.get('pts-0002')!.clabe).not.toBe(
+      sandbox.products.remittance.received.get('pts-0001')!.clabe,
+    );
   });
 
   it('answers INCOMPLETE and not ready to commit when amount, currency or reference is missing', async () => {
@@ -72,7 +90,11 @@ describe('remittance receive', () => {
     const response = await receive({ ...withoutAmount, partner_transaction_session_id: 'pts-incomplete' });
     expect(response.status).toBe(200);
     expect(zReceiveRemittanceResponse.safeParse(response.body).success).toBe(true);
-    expect(response.body).toEqual({ status: 'INCOMPLETE', partner_transaction_session_id: 'pts-incomplete', ready_for_commit: false });
+    expect(response.body).toEqual({
+      status: 'INCOMPLETE',
+      partner_transaction_session_id: 'pts-incomplete',
+      ready_for_commit: false,
+    });
     // The private account is opened all the same: the remittance was received.
     expect(privateAccounts()).toHaveLength(1);
   });
@@ -83,7 +105,11 @@ describe('remittance receive', () => {
     const response = await receive(withoutSession);
     expect(response.status).toBe(200);
     expect(zReceiveRemittanceResponse.safeParse(response.body).success).toBe(true);
-    expect(response.body).toMatchObject({ status: 'INCOMPLETE', ready_for_commit: false, partner_transaction_session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(response.body).toMatchObject({
+      status: 'INCOMPLETE',
+      ready_for_commit: false,
+      partner_transaction_session_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(sandbox.products.remittance.received.has(response.body.partner_transaction_session_id)).toBe(true);
   });
 
@@ -91,7 +117,11 @@ describe('remittance receive', () => {
     const response = await receive({ ...COMPLETE, amount: '1500.5', date_of_birth: '12/04/1988', phone: 5512345678 });
     expect(response.status).toBe(400);
     expect(response.body.error).toContain('two decimals');
-    expect(response.body.issues.map((i: { field: string }) => i.field).sort()).toEqual(['amount', 'date_of_birth', 'phone']);
+    expect(response.body.issues.map((i: { field: string }) => i.field).sort()).toEqual([
+      'amount',
+      'date_of_birth',
+      'phone',
+    ]);
     expect(privateAccounts()).toHaveLength(0);
 
     const numeric = await receive({ ...COMPLETE, amount: 1500 });
@@ -100,13 +130,21 @@ describe('remittance receive', () => {
   });
 
   it('answers 400 for malformed JSON and for a body that is not an object', async () => {
-    const malformed = await call(`${sandbox.urls.remittance}/v2/remittances/receive`, { method: 'POST', headers: { 'content-type': 'application/json' }, raw: '{"amount":' });
+    const malformed = await call(`${sandbox.urls.remittance}/v2/remittances/receive`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      raw: '{"amount":',
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toContain('Malformed request');
     const array = await receive([COMPLETE]);
     expect(array.status).toBe(400);
     expect(array.body.issues).toEqual([{ field: '(body)', message: expect.any(String) }]);
-    const text = await call(`${sandbox.urls.remittance}/v2/remittances/receive`, { method: 'POST', headers: { 'content-type': 'application/xml' }, raw: '<remittance/>' });
+    const text = await call(`${sandbox.urls.remittance}/v2/remittances/receive`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      raw: '<remittance/>',
+    });
     expect(text.status).toBe(400);
     expect(privateAccounts()).toHaveLength(0);
   });

@@ -23,11 +23,19 @@ interface SpecOperation {
 async function specOperations(): Promise<SpecOperation[]> {
   const operations: SpecOperation[] = [];
   for (const file of (await readdir(SPECS)).filter((f) => f.endsWith('.yaml')).sort()) {
-    const doc = parse(await readFile(path.join(SPECS, file), 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string }>> };
+    const doc = parse(await readFile(path.join(SPECS, file), 'utf8')) as {
+      paths?: Record<string, Record<string, { operationId?: string }>>;
+    };
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
       for (const method of METHODS) {
         const op = item[method];
-        if (op?.operationId) operations.push({ product: file.replace(/\.yaml$/, ''), operationId: op.operationId, method: method.toUpperCase(), path: p });
+        if (op?.operationId)
+          operations.push({
+            product: file.replace(/\.yaml$/, ''),
+            operationId: op.operationId,
+            method: method.toUpperCase(),
+            path: p,
+          });
       }
     }
   }
@@ -61,38 +69,126 @@ describe('every operation of every spec', () => {
   const bearer = () => ({ authorization: `Bearer ${token}` });
   const signed = (body: string) => {
     const ts = String(Math.floor(sandbox.runtime.clock.nowMs() / 1000));
-    return { 'x-client-id': CASH.apiKey, 'x-timestamp': ts, 'x-signature': createHmac('sha256', CASH.apiSecret).update(`${ts}.${body}`).digest('hex'), 'content-type': 'application/json' };
+    return {
+      'x-client-id': CASH.apiKey,
+      'x-timestamp': ts,
+      'x-signature': createHmac('sha256', CASH.apiSecret).update(`${ts}.${body}`).digest('hex'),
+      'content-type': 'application/json',
+    };
   };
 
   // One request per operationId; run in the order of this table (a webhook is created before it is read).
   const recipes: Record<string, () => Request> = {
-    listClientCredentials: () => ({ path: `/v1/clients/${CLIENT_ID}/credentials`, headers: { 'x-api-key': STAGING_KEY } }),
-    createCredentialToken: () => ({ path: `/v1/clients/${CLIENT_ID}/auth/credential-tokens`, headers: { 'x-api-key': STAGING_KEY }, body: { client_id: CLIENT_ID, client_secret: STAGING_SECRET } }),
-    createWebhook: () => ({ path: `/v1/clients/${CLIENT_ID}/webhooks`, headers: bearer(), body: { client_id: CLIENT_ID, url: `${receiver.url}/cep`, token: 'w'.repeat(40), webhook_type: 'CEP', auth_type: 'AUTH' } }),
+    listClientCredentials: () => ({
+      path: `/v1/clients/${CLIENT_ID}/credentials`,
+      headers: { 'x-api-key': STAGING_KEY },
+    }),
+    createCredentialToken: () => ({
+      path: `/v1/clients/${CLIENT_ID}/auth/credential-tokens`,
+      headers: { 'x-api-key': STAGING_KEY },
+      body: { client_id: CLIENT_ID, client_secret: STAGING_SECRET },
+    }),
+    createWebhook: () => ({
+      path: `/v1/clients/${CLIENT_ID}/webhooks`,
+      headers: bearer(),
+      body: {
+        client_id: CLIENT_ID,
+        url: `${receiver.url}/cep`,
+        token: 'w'.repeat(40),
+        webhook_type: 'CEP',
+        auth_type: 'AUTH',
+      },
+    }),
     listWebhooks: () => ({ path: `/v1/clients/${CLIENT_ID}/webhooks`, headers: bearer() }),
     getWebhook: () => ({ path: `/v1/clients/${CLIENT_ID}/webhooks/${webhookId}`, headers: bearer() }),
-    updateWebhook: () => ({ path: `/v1/clients/${CLIENT_ID}/webhooks/${webhookId}`, headers: bearer(), body: { webhook_status: 'INACTIVE' } }),
+    updateWebhook: () => ({
+      path: `/v1/clients/${CLIENT_ID}/webhooks/${webhookId}`,
+      headers: bearer(),
+      body: { webhook_status: 'INACTIVE' },
+    }),
     deleteWebhook: () => ({ path: `/v1/clients/${CLIENT_ID}/webhooks/${webhookId}`, headers: bearer() }),
-    createPennyValidation: () => ({ path: '/v1/transactions/penny_validation', headers: { ...bearer(), 'idempotency-key': uuid(1) }, body: { client_id: CLIENT_ID, source_instrument_id: SOURCE, destination_instrument_id: EXTERNAL } }),
-    createMoneyOut: () => ({ path: '/v1/transactions/money_out', headers: bearer(), body: { client_id: CLIENT_ID, source_instrument_id: SOURCE, destination_instrument_id: EXTERNAL, transaction_request: { amount: '150.00', currency: 'MXN', description: 'Invoice 42' } } }),
-    createInternalTransaction: () => ({ path: '/v1/transactions/internal_transaction', headers: bearer(), body: { client_id: CLIENT_ID, source_instrument_id: SOURCE, destination_instrument_id: PLATFORM_OTHER_OWNER, transaction_request: { amount: '10.00', currency: 'MXN' } } }),
+    createPennyValidation: () => ({
+      path: '/v1/transactions/penny_validation',
+      headers: { ...bearer(), 'idempotency-key': uuid(1) },
+      body: { client_id: CLIENT_ID, source_instrument_id: SOURCE, destination_instrument_id: EXTERNAL },
+    }),
+    createMoneyOut: () => ({
+      path: '/v1/transactions/money_out',
+      headers: bearer(),
+      body: {
+        client_id: CLIENT_ID,
+        source_instrument_id: SOURCE,
+        destination_instrument_id: EXTERNAL,
+        transaction_request: { amount: '150.00', currency: 'MXN', description: 'Invoice 42' },
+      },
+    }),
+    createInternalTransaction: () => ({
+      path: '/v1/transactions/internal_transaction',
+      headers: bearer(),
+      body: {
+        client_id: CLIENT_ID,
+        source_instrument_id: SOURCE,
+        destination_instrument_id: PLATFORM_OTHER_OWNER,
+        transaction_request: { amount: '10.00', currency: 'MXN' },
+      },
+    }),
     blockAccount: () => ({ path: `/v1/clients/${CLIENT_ID}/accounts/${accountId}/block`, headers: bearer() }),
     activateAccount: () => ({ path: `/v1/clients/${CLIENT_ID}/accounts/${accountId}/activate`, headers: bearer() }),
-    downloadReportFile: () => ({ path: `/v1/reports/clients/${CLIENT_ID}/report/download`, headers: bearer(), body: { client_id: CLIENT_ID, report_type: 'DAILY', operation_date: '2026-05-07' } }),
+    downloadReportFile: () => ({
+      path: `/v1/reports/clients/${CLIENT_ID}/report/download`,
+      headers: bearer(),
+      body: { client_id: CLIENT_ID, report_type: 'DAILY', operation_date: '2026-05-07' },
+    }),
     cancelAccount: () => ({ path: `/v1/clients/${CLIENT_ID}/accounts/${accountId}/cancel`, headers: bearer() }),
-    createCustomer: () => ({ path: '/customers', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! }, body: { name: 'Rosa Díaz', document_type: 'mx_rfc', document_number: 'DIRR900101AB1', email: null, phone_number: null } }),
-    listInstruments: () => ({ path: '/instruments?limit=1', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! } }),
-    createInstrument: () => ({ path: '/instruments', headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! }, body: { type: 'mx_clabe', customer_id: '77777777-7777-4777-8777-000000000101', mx_clabe: { identifier: '012180015118333755' } } }),
+    createCustomer: () => ({
+      path: '/customers',
+      headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! },
+      body: {
+        name: 'Rosa Díaz',
+        document_type: 'mx_rfc',
+        document_number: 'DIRR900101AB1',
+        email: null,
+        phone_number: null,
+      },
+    }),
+    listInstruments: () => ({
+      path: '/instruments?limit=1',
+      headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! },
+    }),
+    createInstrument: () => ({
+      path: '/instruments',
+      headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! },
+      body: {
+        type: 'mx_clabe',
+        customer_id: '77777777-7777-4777-8777-000000000101',
+        mx_clabe: { identifier: '012180015118333755' },
+      },
+    }),
     createCharge: () => ({
       path: '/charges',
       headers: { 'x-api-key': DEFAULT_SEED.directDebit!.apiKeys[0]! },
-      body: { currency: 'mxn', amount: 100, reference: 'walk-1', customer_id: '77777777-7777-4777-8777-000000000101', instrument_id: '77777777-7777-4777-8777-000000000201' },
+      body: {
+        currency: 'mxn',
+        amount: 100,
+        reference: 'walk-1',
+        customer_id: '77777777-7777-4777-8777-000000000101',
+        instrument_id: '77777777-7777-4777-8777-000000000201',
+      },
     }),
     createCashWebhook: () => {
       const raw = JSON.stringify({ endpoint_url: `${receiver.url}/cash` });
       return { path: '/api/v1/cash/webhooks', headers: signed(raw), raw };
     },
-    receiveRemittance: () => ({ path: '/v2/remittances/receive', body: { partner_transaction_session_id: 'pts-walk-1', reference: 'REF1', amount: '250.00', currency: 'MXN', date_of_birth: '1990-01-01' } }),
+    receiveRemittance: () => ({
+      path: '/v2/remittances/receive',
+      body: {
+        partner_transaction_session_id: 'pts-walk-1',
+        reference: 'REF1',
+        amount: '250.00',
+        currency: 'MXN',
+        date_of_birth: '1990-01-01',
+      },
+    }),
   };
   const bearerTokens: Record<string, string> = {
     billpay: DEFAULT_SEED.bearer.billpay[0]!,
@@ -111,19 +207,31 @@ describe('every operation of every spec', () => {
   });
 
   it('has a request for every operation the specs declare', async () => {
-    const missing = operations.filter((op) => op.operationId !== 'getClientAccount' && !recipes[op.operationId]).map((op) => `${op.product}: ${op.operationId}`);
+    const missing = operations
+      .filter((op) => op.operationId !== 'getClientAccount' && !recipes[op.operationId])
+      .map((op) => `${op.product}: ${op.operationId}`);
     expect(missing).toEqual([]);
     expect(operations.length).toBeGreaterThanOrEqual(21);
   });
 
   it('answers every operation with 2xx and a body that passes its generated response schema', async () => {
     const order = Object.keys(recipes);
-    const sorted = [...operations].sort((a, b) => (order.indexOf(a.operationId) + 1 || 99) - (order.indexOf(b.operationId) + 1 || 99));
+    const sorted = [...operations].sort(
+      (a, b) => (order.indexOf(a.operationId) + 1 || 99) - (order.indexOf(b.operationId) + 1 || 99),
+    );
     const failures: string[] = [];
     for (const op of sorted) {
-      const request: Request = op.operationId === 'getClientAccount' ? { path: '/api/v1/client/account', headers: { authorization: `Bearer ${bearerTokens[op.product]}` } } : recipes[op.operationId]!();
+      const request: Request =
+        op.operationId === 'getClientAccount'
+          ? { path: '/api/v1/client/account', headers: { authorization: `Bearer ${bearerTokens[op.product]}` } }
+          : recipes[op.operationId]!();
       const url = `${sandbox.urls[op.product as keyof Sandbox['urls']]}${request.path}`;
-      const response = await call(url, { method: op.method, headers: request.headers ?? {}, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.raw !== undefined ? { raw: request.raw } : {}) });
+      const response = await call(url, {
+        method: op.method,
+        headers: request.headers ?? {},
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(request.raw !== undefined ? { raw: request.raw } : {}),
+      });
       const label = `${op.product} ${op.operationId} (${op.method} ${op.path})`;
       if (response.status < 200 || response.status > 299) {
         failures.push(`${label}: ${response.status} ${JSON.stringify(response.body)}`);

@@ -14,7 +14,8 @@ const runsTypeScript = major > 22 || (major === 22 && minor >= 18);
 
 if (runsTypeScript && existsSync(sources) && typeof module.registerHooks === 'function') {
   module.registerHooks({
-    resolve: (specifier, context, next) => next(specifier, { ...context, conditions: [...context.conditions, '@paykit/source'] }),
+    resolve: (specifier, context, next) =>
+      next(specifier, { ...context, conditions: [...context.conditions, '@paykit/source'] }),
   });
   await import(sources.href);
 } else if (existsSync(dist)) {

@@ -25,7 +25,9 @@ const events = () => import('./commands/events.ts');
 
 /** "paykit 1.2.3 (node v24.x)": the package's version, from src/ and dist/ alike. */
 function versionLine(): string {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return `paykit ${version} (node ${process.version})`;
 }
 
@@ -40,7 +42,10 @@ export function buildProgram(): Command {
     .version(versionLine(), '-V, --version', 'print the version (and Node’s)')
     .description('Operate the payments platform: every product, the sandbox, and the gateway’s stored events.')
     .option('-p, --profile <name>', 'profile to use (PAYKIT_PROFILE; default sandbox)')
-    .option('--config <file>', 'config file (PAYKIT_CONFIG; default ./paykit.config.json, then ~/.config/paykit/config.json)')
+    .option(
+      '--config <file>',
+      'config file (PAYKIT_CONFIG; default ./paykit.config.json, then ~/.config/paykit/config.json)',
+    )
     .option('--json', 'print the result as JSON')
     .option('-y, --yes', 'confirm production operations that move money or change an account')
     .option('--dry-run', 'show the request that would change something instead of sending it')
@@ -49,10 +54,23 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: false })
     // Before the subcommands are added, so they inherit it: every usage error reaches main.ts.
     .exitOverride();
-  program.addHelpText('after', '\nExit codes: 0 ok, 1 the operation failed, 2 wrong usage. Secrets come only from the environment or files named in the profile.');
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 the operation failed, 2 wrong usage. Secrets come only from the environment or files named in the profile.',
+  );
 
-  program.command('auth').description('core bearer tokens').command('token').description('create (or reuse) a token; shows its expiry in Mexico City and local time').action(act(async () => (await core()).authToken));
-  program.command('credentials').description('core credentials').command('list').description('the credentials of the API key’s environment (keys masked)').action(act(async () => (await core()).credentialsList));
+  program
+    .command('auth')
+    .description('core bearer tokens')
+    .command('token')
+    .description('create (or reuse) a token; shows its expiry in Mexico City and local time')
+    .action(act(async () => (await core()).authToken));
+  program
+    .command('credentials')
+    .description('core credentials')
+    .command('list')
+    .description('the credentials of the API key’s environment (keys masked)')
+    .action(act(async () => (await core()).credentialsList));
 
   const webhooks = program.command('webhooks').description('core webhook configurations');
   webhooks
@@ -64,30 +82,74 @@ export function buildProgram(): Command {
     .option('--auth-type <type>', 'AUTH (default), NO_AUTH or OAUTH')
     .option('--token-dir <dir>', 'where tokens are written (PAYKIT_TOKEN_DIR; default ~/.config/paykit/webhook-tokens)')
     .action(act(async () => (await core()).webhooksRegister));
-  webhooks.command('list').description('every configuration').action(act(async () => (await core()).webhooksList));
-  webhooks.command('get <id>').description('one configuration').action(act(async () => (await core()).webhooksGet));
-  webhooks.command('update <id>').description('change the URL or status').option('--url <url>').option('--status <status>', 'ACTIVE or INACTIVE').action(act(async () => (await core()).webhooksUpdate));
-  webhooks.command('delete <id>').description('delete a configuration').action(act(async () => (await core()).webhooksDelete));
-  webhooks.command('rotate-token <id>').description('replace the token with a new one, stored in a file').option('--token-dir <dir>').action(act(async () => (await core()).webhooksRotateToken));
+  webhooks
+    .command('list')
+    .description('every configuration')
+    .action(act(async () => (await core()).webhooksList));
+  webhooks
+    .command('get <id>')
+    .description('one configuration')
+    .action(act(async () => (await core()).webhooksGet));
+  webhooks
+    .command('update <id>')
+    .description('change the URL or status')
+    .option('--url <url>')
+    .option('--status <status>', 'ACTIVE or INACTIVE')
+    .action(act(async () => (await core()).webhooksUpdate));
+  webhooks
+    .command('delete <id>')
+    .description('delete a configuration')
+    .action(act(async () => (await core()).webhooksDelete));
+  webhooks
+    .command('rotate-token <id>')
+    .description('replace the token with a new one, stored in a file')
+    .option('--token-dir <dir>')
+    .action(act(async () => (await core()).webhooksRotateToken));
 
   const transfer = (command: Command, amount: boolean) => {
-    command.requiredOption('--source <instrumentId>', 'source instrument').requiredOption('--destination <instrumentId>', 'destination instrument');
+    command
+      .requiredOption('--source <instrumentId>', 'source instrument')
+      .requiredOption('--destination <instrumentId>', 'destination instrument');
     if (amount) command.option('--amount <pesos>', 'a decimal string with two decimals, e.g. 1500.00 (never a float)');
     return command
       .option('--description <text>', 'payment concept')
       .option('--reference <digits>', 'numeric external reference, at most 7 digits')
-      .option('--no-record', 'move the money without recording it in the ledger (its status updates stay orphans); by default nothing is sent when the ledger cannot be opened');
+      .option(
+        '--no-record',
+        'move the money without recording it in the ledger (its status updates stay orphans); by default nothing is sent when the ledger cannot be opened',
+      );
   };
-  transfer(program.command('penny-validate').description('send 0.01 MXN to check who owns an account (Idempotency-Key derived)'), false).action(act(async () => (await core()).pennyValidate));
-  transfer(program.command('money-out').description('send money: to a platform account internally (INT_DEBIT), anywhere else by SPEI'), true).action(act(async () => (await core()).moneyOut));
-  transfer(program.command('internal-transaction').description('deprecated since 2026-05-07: use money-out (same body)'), true).action(act(async () => (await core()).internalTransaction));
+  transfer(
+    program
+      .command('penny-validate')
+      .description('send 0.01 MXN to check who owns an account (Idempotency-Key derived)'),
+    false,
+  ).action(act(async () => (await core()).pennyValidate));
+  transfer(
+    program
+      .command('money-out')
+      .description('send money: to a platform account internally (INT_DEBIT), anywhere else by SPEI'),
+    true,
+  ).action(act(async () => (await core()).moneyOut));
+  transfer(
+    program.command('internal-transaction').description('deprecated since 2026-05-07: use money-out (same body)'),
+    true,
+  ).action(act(async () => (await core()).internalTransaction));
 
   const accounts = program.command('accounts').description('private account lifecycle');
   for (const action of ['block', 'activate', 'cancel'] as const) {
     accounts
       .command(`${action} <accountId>`)
-      .description(action === 'cancel' ? 'cancel for good' : action === 'block' ? 'block temporarily' : 'activate a blocked account')
-      .action(act(async () => async (ctx: Context, accountId: string) => (await core()).account(ctx, action, accountId)));
+      .description(
+        action === 'cancel'
+          ? 'cancel for good'
+          : action === 'block'
+            ? 'block temporarily'
+            : 'activate a blocked account',
+      )
+      .action(
+        act(async () => async (ctx: Context, accountId: string) => (await core()).account(ctx, action, accountId)),
+      );
   }
 
   const dd = program.command('direct-debit').alias('dd').description('direct debit');
@@ -102,7 +164,11 @@ export function buildProgram(): Command {
     .description('create a customer')
     .action(act(async () => (await products()).customersCreate));
   const instruments = dd.command('instruments').description('instruments');
-  instruments.command('list').description('every instrument, following the cursor').option('--limit <n>', 'page size').action(act(async () => (await products()).instrumentsList));
+  instruments
+    .command('list')
+    .description('every instrument, following the cursor')
+    .option('--limit <n>', 'page size')
+    .action(act(async () => (await products()).instrumentsList));
   instruments
     .command('export')
     .description('every instrument to a file, following the cursor')
@@ -112,11 +178,29 @@ export function buildProgram(): Command {
     .action(act(async () => (await products()).instrumentsExport));
 
   const cashWebhook = program.command('cash').description('cash').command('webhook').description('the cash webhook');
-  cashWebhook.command('create').requiredOption('--url <url>').option('--token-dir <dir>').description('create it; its secret_token is stored in a file').action(act(async () => (await products()).cashWebhookCreate));
-  cashWebhook.command('get').description('the active webhook').action(act(async () => (await products()).cashWebhookGet));
-  cashWebhook.command('update <id>').requiredOption('--url <url>').description('change its URL (re-runs the activation test)').action(act(async () => (await products()).cashWebhookUpdate));
+  cashWebhook
+    .command('create')
+    .requiredOption('--url <url>')
+    .option('--token-dir <dir>')
+    .description('create it; its secret_token is stored in a file')
+    .action(act(async () => (await products()).cashWebhookCreate));
+  cashWebhook
+    .command('get')
+    .description('the active webhook')
+    .action(act(async () => (await products()).cashWebhookGet));
+  cashWebhook
+    .command('update <id>')
+    .requiredOption('--url <url>')
+    .description('change its URL (re-runs the activation test)')
+    .action(act(async () => (await products()).cashWebhookUpdate));
 
-  program.command('remittance').description('remittance').command('receive').requiredOption('--file <file>', 'a JSON receive request').description('receive a remittance').action(act(async () => (await products()).remittanceReceive));
+  program
+    .command('remittance')
+    .description('remittance')
+    .command('receive')
+    .requiredOption('--file <file>', 'a JSON receive request')
+    .description('receive a remittance')
+    .action(act(async () => (await products()).remittanceReceive));
   for (const product of ['billpay', 'gift-cards', 'lottery'] as const) {
     program
       .command(product)
@@ -128,7 +212,9 @@ export function buildProgram(): Command {
 
   program
     .command('trigger <event> [id]')
-    .description('make the sandbox emit an event: money-in, cep, spei-settle, spei-reject, spei-reverse, cash-paid, cash-expired, cash-reversed, report')
+    .description(
+      'make the sandbox emit an event: money-in, cep, spei-settle, spei-reject, spei-reverse, cash-paid, cash-expired, cash-reversed, report',
+    )
     .option('--clabe <clabe>', 'money-in: the beneficiary CLABE')
     .option('--amount <pesos>', 'money-in: e.g. 1500.00')
     .option('--payer-account <clabe>')
@@ -141,7 +227,11 @@ export function buildProgram(): Command {
     .option('--client-id <uuid>', 'report: the client (default the seed’s first)')
     .action(act(async () => (await sandbox()).trigger));
   const sb = program.command('sandbox').description('the sandbox itself');
-  sb.command('clock').description('the sandbox clock').command('advance <seconds>').description('move the clock forward; due steps run').action(act(async () => (await sandbox()).clockAdvance));
+  sb.command('clock')
+    .description('the sandbox clock')
+    .command('advance <seconds>')
+    .description('move the clock forward; due steps run')
+    .action(act(async () => (await sandbox()).clockAdvance));
   sb.command('faults')
     .description('show or set API and delivery faults')
     .option('--latency-ms <ms>')
@@ -169,15 +259,25 @@ export function buildProgram(): Command {
     .option('--all', 'every matching event')
     .description('newest first; says when there are more')
     .action(act(async () => (await events()).eventsList));
-  ev.command('show <seq>').description('one event with its replays').action(act(async () => (await events()).eventsShow));
+  ev.command('show <seq>')
+    .description('one event with its replays')
+    .action(act(async () => (await events()).eventsShow));
   ev.command('replay <seq>')
-    .description('re-run validation and the decision with today’s rules; with --to, redeliver the stored bytes to a URL')
-    .option('--to <url>', 'POST the exact stored bytes here, with the delivery’s headers recomputed: core Authorization: Bearer (PAYKIT_CORE_WEBHOOK_TOKEN, else the token file `webhooks register` wrote), cash X-Webhook-Timestamp and X-Webhook-Signature (PAYKIT_CASH_WEBHOOK_SECRET, else the secret file)')
+    .description(
+      're-run validation and the decision with today’s rules; with --to, redeliver the stored bytes to a URL',
+    )
+    .option(
+      '--to <url>',
+      'POST the exact stored bytes here, with the delivery’s headers recomputed: core Authorization: Bearer (PAYKIT_CORE_WEBHOOK_TOKEN, else the token file `webhooks register` wrote), cash X-Webhook-Timestamp and X-Webhook-Signature (PAYKIT_CASH_WEBHOOK_SECRET, else the secret file)',
+    )
     .action(act(async () => (await events()).eventsReplay));
   program
     .command('listen')
     .description('print deliveries as they reach the gateway, one line each (NDJSON with --json); Ctrl-C stops')
-    .option('--forward-to <url>', 'also redeliver each new event to this URL (headers recomputed as in `events replay --to`)')
+    .option(
+      '--forward-to <url>',
+      'also redeliver each new event to this URL (headers recomputed as in `events replay --to`)',
+    )
     .option('--interval <ms>', 'how often to ask the gateway (default 500)')
     .option('--source <source>', 'core, cash or direct_debit')
     .option('--type <type>', 'an event type, e.g. MONEY_IN')
@@ -185,18 +285,34 @@ export function buildProgram(): Command {
 
   program
     .command('drift')
-    .description('differences between stored deliveries and the specs, one record per source, event type, field and kind (the store)')
+    .description(
+      'differences between stored deliveries and the specs, one record per source, event type, field and kind (the store)',
+    )
     .option('--source <source>', 'core, cash or direct_debit')
     .option('--type <type>', 'an event type, e.g. MONEY_IN')
     .option('--limit <n>', 'at most this many records (default 200)')
-    .option('--overlay [file]', 'write an OpenAPI Overlay 1.0 proposing the spec change, one action per record (needs --source; stdout without a file)')
+    .option(
+      '--overlay [file]',
+      'write an OpenAPI Overlay 1.0 proposing the spec change, one action per record (needs --source; stdout without a file)',
+    )
     .option('--spec <file>', 'the spec the overlay targets (default specs/<source>.yaml)')
     .action(act(async () => (await import('./commands/drift.ts')).drift));
 
   const ledger = () => import('./commands/ledger.ts');
-  const reconcile = program.command('reconcile').description('the reconciliation ledger (the store the gateway and worker share)');
-  reconcile.command('run').option('--once', 'apply every waiting event, then stop').description('apply waiting events and print the summary').action(act(async () => (await ledger()).reconcileRun));
-  reconcile.command('summary').option('--from <day>', 'YYYY-MM-DD').option('--to <day>', 'YYYY-MM-DD').description('counts and amounts per state, by day and product, with the match rate').action(act(async () => (await ledger()).reconcileSummary));
+  const reconcile = program
+    .command('reconcile')
+    .description('the reconciliation ledger (the store the gateway and worker share)');
+  reconcile
+    .command('run')
+    .option('--once', 'apply every waiting event, then stop')
+    .description('apply waiting events and print the summary')
+    .action(act(async () => (await ledger()).reconcileRun));
+  reconcile
+    .command('summary')
+    .option('--from <day>', 'YYYY-MM-DD')
+    .option('--to <day>', 'YYYY-MM-DD')
+    .description('counts and amounts per state, by day and product, with the match rate')
+    .action(act(async () => (await ledger()).reconcileSummary));
   const receivables = program.command('receivables').description('credits we expect to receive');
   receivables
     .command('add')
@@ -208,20 +324,32 @@ export function buildProgram(): Command {
     .requiredOption('--due <day>', 'YYYY-MM-DD')
     .description('expect a credit')
     .action(act(async () => (await ledger()).receivablesAdd));
-  receivables.command('import <file>').description(`a CSV: ${'id,beneficiary_account,amount,reference,concept,due_date'}; all lines checked first`).action(act(async () => (await ledger()).receivablesImport));
-  program.command('reports').description('the platform’s report files').command('import <file>').description('import a report CSV (named as its REPORT event) and match it three ways').action(act(async () => (await ledger()).reportsImport));
+  receivables
+    .command('import <file>')
+    .description(`a CSV: ${'id,beneficiary_account,amount,reference,concept,due_date'}; all lines checked first`)
+    .action(act(async () => (await ledger()).receivablesImport));
+  program
+    .command('reports')
+    .description('the platform’s report files')
+    .command('import <file>')
+    .description('import a report CSV (named as its REPORT event) and match it three ways')
+    .action(act(async () => (await ledger()).reportsImport));
 
   program
     .command('migrate')
     .description('rewrite code for the platform’s dated API changes')
     .command('money-out [paths...]')
-    .description('rewrite internalTransaction calls of the core client to moneyOut, and flat transfer bodies to the nested one: a diff unless --write; exit 1 when some calls need a person')
+    .description(
+      'rewrite internalTransaction calls of the core client to moneyOut, and flat transfer bodies to the nested one: a diff unless --write; exit 1 when some calls need a person',
+    )
     .option('--write', 'apply the changes')
     .action(act(async () => (await import('./commands/migrate.ts')).migrateMoneyOut));
 
   program
     .command('completion <shell>')
-    .description('print a completion script for this binary, by the name it was invoked as: bash or zsh (e.g. source <(paykit completion bash), with paykit on the PATH)')
+    .description(
+      'print a completion script for this binary, by the name it was invoked as: bash or zsh (e.g. source <(paykit completion bash), with paykit on the PATH)',
+    )
     .action(async (shell: string) => {
       const { completionScript } = await import('./cli/completion.ts');
       process.stdout.write(completionScript(shell, program, invokedName()));

@@ -24,7 +24,8 @@ let sandbox: SandboxProcess;
 let dir: string;
 let env: Record<string, string>;
 
-const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> => runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
+const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> =>
+  runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
 const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
 
 /** A usage error: exit 2, one line on stderr, no stack trace. */
@@ -39,7 +40,14 @@ function expectUsage(run: Run, message: RegExp): void {
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-conventions-'));
-  env = { PAYKIT_SANDBOX_URL: sandbox.url, PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'), PAYKIT_CONFIG: '', HOME: dir, PAYKIT_DATA_DIR: path.join(dir, 'ledger'), DATABASE_URL: '' };
+  env = {
+    PAYKIT_SANDBOX_URL: sandbox.url,
+    PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'),
+    PAYKIT_CONFIG: '',
+    HOME: dir,
+    PAYKIT_DATA_DIR: path.join(dir, 'ledger'),
+    DATABASE_URL: '',
+  };
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -49,23 +57,82 @@ afterAll(async () => {
 describe('paykit conventions', () => {
   it('refuses values only the server would refuse with exit 2 and one line, sending nothing', async () => {
     const before = await sandbox.control.listDeliveries({ query: {} });
-    expectUsage(await paykit(['trigger', 'money-in', '--clabe', '646180000000000013', '--amount', '10.00']), /^error: --clabe is not a valid CLABE: .*control digit/);
-    expectUsage(await paykit(['trigger', 'money-in', '--clabe', '646180000000000012', '--amount', '10.5']), /--amount must be pesos with two decimals, e.g. 1500.00 \(got "10.5"\)/);
-    expectUsage(await paykit(['trigger', 'money-in', '--clabe', '6461800000', '--amount', '10.00']), /has exactly 18 digits/);
-    expectUsage(await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '0.00']), /--amount must be above 0.00/);
-    expectUsage(await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '1,500.00']), /--amount must be pesos with two decimals/);
-    expectUsage(await paykit(['penny-validate', '--source', ACME, '--destination', BBVA, '--reference', '12345678']), /--reference must be numeric, at most 7 digits/);
-    expectUsage(await paykit(['receivables', 'add', '--id', 'I-1', '--clabe', '646180000000000012', '--amount', '5', '--due', '2026-12-01']), /--amount must be pesos/);
-    expectUsage(await paykit(['receivables', 'add', '--id', 'I-1', '--clabe', '646180000000000012', '--amount', '5.00', '--due', '01-12-2026']), /--due must be a day, YYYY-MM-DD/);
+    expectUsage(
+      await paykit(['trigger', 'money-in', '--clabe', '646180000000000013', '--amount', '10.00']),
+      /^error: --clabe is not a valid CLABE: .*control digit/,
+    );
+    expectUsage(
+      await paykit(['trigger', 'money-in', '--clabe', '646180000000000012', '--amount', '10.5']),
+      /--amount must be pesos with two decimals, e.g. 1500.00 \(got "10.5"\)/,
+    );
+    expectUsage(
+      await paykit(['trigger', 'money-in', '--clabe', '6461800000', '--amount', '10.00']),
+      /has exactly 18 digits/,
+    );
+    expectUsage(
+      await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '0.00']),
+      /--amount must be above 0.00/,
+    );
+    expectUsage(
+      await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '1,500.00']),
+      /--amount must be pesos with two decimals/,
+    );
+    expectUsage(
+      await paykit(['penny-validate', '--source', ACME, '--destination', BBVA, '--reference', '12345678']),
+      /--reference must be numeric, at most 7 digits/,
+    );
+    expectUsage(
+      await paykit([
+        'receivables',
+        'add',
+        '--id',
+        'I-1',
+        '--clabe',
+        '646180000000000012',
+        '--amount',
+        '5',
+        '--due',
+        '2026-12-01',
+      ]),
+      /--amount must be pesos/,
+    );
+    expectUsage(
+      await paykit([
+        'receivables',
+        'add',
+        '--id',
+        'I-1',
+        '--clabe',
+        '646180000000000012',
+        '--amount',
+        '5.00',
+        '--due',
+        '01-12-2026',
+      ]),
+      /--due must be a day, YYYY-MM-DD/,
+    );
     expectUsage(await paykit(['sandbox', 'cash-operation', '--amount', '2.50']), /whole pesos/);
     expectUsage(await paykit(['dd', 'instruments', 'list', '--limit', 'ten']), /--limit must be a whole number/);
-    expectUsage(await paykit(['no-such-command']), /^error: unknown command 'no-such-command' \(run with --help for usage\)$/);
-    expectUsage(await paykit(['money-out', '--source', ACME]), /required option '--destination <instrumentId>' not specified/);
-    expectUsage(await paykit(['events', 'list', '--source', 'bank'], { GATEWAY_ADMIN_TOKEN: 'x'.repeat(32) }), /--source must be core, cash or direct_debit/);
+    expectUsage(
+      await paykit(['no-such-command']),
+      /^error: unknown command 'no-such-command' \(run with --help for usage\)$/,
+    );
+    expectUsage(
+      await paykit(['money-out', '--source', ACME]),
+      /required option '--destination <instrumentId>' not specified/,
+    );
+    expectUsage(
+      await paykit(['events', 'list', '--source', 'bank'], { GATEWAY_ADMIN_TOKEN: 'x'.repeat(32) }),
+      /--source must be core, cash or direct_debit/,
+    );
     // A CLABE is account data: the message says what is wrong without repeating it.
-    expect((await paykit(['trigger', 'money-in', '--clabe', '646180000000000013', '--amount', '10.00'])).stderr).not.toContain('646180000000000013');
+    expect(
+      (await paykit(['trigger', 'money-in', '--clabe', '646180000000000013', '--amount', '10.00'])).stderr,
+    ).not.toContain('646180000000000013');
     // A URL's user:password is a credential: the message shows the URL without it.
-    const withPassword = await paykit(['events', 'replay', '1', '--to', 'ftp://ops:hunter2-secret@127.0.0.1/'], { GATEWAY_ADMIN_TOKEN: 'x'.repeat(32) });
+    const withPassword = await paykit(['events', 'replay', '1', '--to', 'ftp://ops:hunter2-secret@127.0.0.1/'], {
+      GATEWAY_ADMIN_TOKEN: 'x'.repeat(32),
+    });
     expectUsage(withPassword, /--to must be an http\(s\) URL/);
     expect(withPassword.stderr).not.toContain('hunter2-secret');
     const after = await sandbox.control.listDeliveries({ query: {} });
@@ -75,7 +142,9 @@ describe('paykit conventions', () => {
   it('prints its version, and help for every command', async () => {
     const version = await paykit(['--version']);
     expect(version.code).toBe(0);
-    const { version: expected } = JSON.parse(readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
+    const { version: expected } = JSON.parse(
+      readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8'),
+    ) as { version: string };
     expect(version.stdout.trim()).toBe(`paykit ${expected} (node ${process.version})`);
     // Every command of the tree, in process (commander's own parse): help printed, exit 0.
     const paths: string[][] = [];
@@ -113,12 +182,17 @@ describe('paykit conventions', () => {
     const listed = await paykit(['--json', 'dd', 'instruments', 'list', '--limit', '1']);
     const jsonl = path.join(dir, 'instruments.jsonl');
     const csv = path.join(dir, 'instruments.csv');
-    const exports = [await paykit(['dd', 'instruments', 'export', '--out', jsonl]), await paykit(['dd', 'instruments', 'export', '--format', 'csv', '--out', csv])];
+    const exports = [
+      await paykit(['dd', 'instruments', 'export', '--out', jsonl]),
+      await paykit(['dd', 'instruments', 'export', '--format', 'csv', '--out', csv]),
+    ];
     for (const run of [table, listed, ...exports]) {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout + run.stderr).not.toContain(PAN);
     }
-    const cards = json<{ type: string; mx_direct_debit_card?: { card_number: string } }[]>(listed).filter((i) => i.type === 'mx_direct_debit_card');
+    const cards = json<{ type: string; mx_direct_debit_card?: { card_number: string } }[]>(listed).filter(
+      (i) => i.type === 'mx_direct_debit_card',
+    );
     expect(cards.length).toBeGreaterThan(0);
     for (const card of cards) expect(card.mx_direct_debit_card?.card_number).toBe('************1111');
     for (const file of [jsonl, csv]) {
@@ -138,12 +212,23 @@ describe('paykit conventions', () => {
 
     const again = await paykit(args);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`replay of ${made.id} created at ${made.audit.createdAt}; no new validation was made`);
+    expect(again.stderr).toContain(
+      `replay of ${made.id} created at ${made.audit.createdAt}; no new validation was made`,
+    );
     const repeated = await paykit(['--json', ...args]);
     expect(json<{ id: string; replayed: boolean }>(repeated)).toMatchObject({ id: made.id, replayed: true });
 
     // Another reference is another validation.
-    const other = await paykit(['--json', 'penny-validate', '--source', ACME, '--destination', BBVA, '--reference', '4243']);
+    const other = await paykit([
+      '--json',
+      'penny-validate',
+      '--source',
+      ACME,
+      '--destination',
+      BBVA,
+      '--reference',
+      '4243',
+    ]);
     expect(json<{ id: string; replayed: boolean }>(other)).toMatchObject({ replayed: false });
     expect(json<{ id: string }>(other).id).not.toBe(made.id);
   }, 180_000);
@@ -168,16 +253,25 @@ describe('paykit conventions', () => {
     const listed = spawnSync(BIN, ['--json', 'credentials', 'list'], { env: plainEnv, encoding: 'utf8' });
     expect(listed.status, listed.stderr).toBe(0);
     expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
-    const usage = spawnSync(BIN, ['money-out', '--source', ACME, '--destination', BBVA, '--amount', '1.5'], { env: plainEnv, encoding: 'utf8' });
+    const usage = spawnSync(BIN, ['money-out', '--source', ACME, '--destination', BBVA, '--amount', '1.5'], {
+      env: plainEnv,
+      encoding: 'utf8',
+    });
     expect(usage.status).toBe(2);
 
     // bash with the script sourced, the binary on the PATH under two names.
     const bin = path.join(dir, 'bin');
     mkdirSync(bin, { recursive: true });
     symlinkSync(path.join(ROOT, 'apps/scripts/bin/paykit.js'), path.join(bin, 'pk'));
-    const shell = (script: string) => spawnSync('bash', ['--norc', '-c', script], { env: { ...plainEnv, PATH: `${path.dirname(BIN)}:${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+    const shell = (script: string) =>
+      spawnSync('bash', ['--norc', '-c', script], {
+        env: { ...plainEnv, PATH: `${path.dirname(BIN)}:${bin}:${process.env.PATH}` },
+        encoding: 'utf8',
+      });
     const complete = (name: string, words: string) =>
-      shell(`source <(${name} completion bash) && complete -p ${name} && COMP_WORDS=(${name} ${words}) && COMP_CWORD=${words.split(' ').length} && _paykit && printf '%s\\n' "\${COMPREPLY[@]}"`);
+      shell(
+        `source <(${name} completion bash) && complete -p ${name} && COMP_WORDS=(${name} ${words}) && COMP_CWORD=${words.split(' ').length} && _paykit && printf '%s\\n' "\${COMPREPLY[@]}"`,
+      );
     const events = complete('paykit', 'events l');
     expect(events.status, events.stderr).toBe(0);
     expect(events.stdout).toContain('complete -F _paykit paykit');
@@ -188,7 +282,10 @@ describe('paykit conventions', () => {
     expect(linked.stdout).toContain('complete -F _paykit pk');
     expect(linked.stdout.split('\n')).toContain('events');
     // Not on the PATH: nothing registered, and it says why.
-    const absent = spawnSync('bash', ['--norc', '-c', `source <(${BIN} completion bash); complete -p paykit`], { env: { ...plainEnv, PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
+    const absent = spawnSync('bash', ['--norc', '-c', `source <(${BIN} completion bash); complete -p paykit`], {
+      env: { ...plainEnv, PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
     expect(absent.status).not.toBe(0);
     expect(absent.stderr).toContain('paykit completion: paykit is not on the PATH, nothing registered');
   }, 60_000);

@@ -40,7 +40,8 @@ let receiverStatus = 200;
 let receiver: Server;
 let receiverUrl: string;
 
-const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> => runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
+const paykit = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> =>
+  runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
 const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
 
 function verify(headers: IncomingHttpHeaders, body: Buffer): boolean {
@@ -81,7 +82,11 @@ beforeAll(async () => {
   });
   await cash.webhooks.update(Number(created.id), `${gateway.url}${CASH_WEBHOOK_PATH}`);
   await vi.waitFor(() => cash.webhooks.getActive(), { timeout: 10_000, interval: 100 });
-  await core.webhooks.register({ webhookType: 'MONEY_IN', url: `${gateway.url}${CORE_EVENT_PATHS.MONEY_IN}`, token: CORE_TOKEN });
+  await core.webhooks.register({
+    webhookType: 'MONEY_IN',
+    url: `${gateway.url}${CORE_EVENT_PATHS.MONEY_IN}`,
+    token: CORE_TOKEN,
+  });
 
   // The cash secret where `paykit cash webhook create` keeps it; the core token from the environment.
   const tokens = path.join(dir, 'tokens');
@@ -120,13 +125,23 @@ afterAll(async () => {
 
 /** A money-in and a paid cash operation, each delivered by the sandbox to the gateway. */
 async function deliverBoth(): Promise<{ transactionId: string; operationId: number }> {
-  const moneyIn = await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: '646180000000000012', amount: '1300.00' } as never });
+  const moneyIn = await sandbox.control.triggerIncomingSpei({
+    body: { beneficiaryClabe: '646180000000000012', amount: '1300.00' } as never,
+  });
   if (moneyIn.status !== 200) throw new Error(`money-in: ${moneyIn.status}`);
-  const operation = await sandbox.control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'listen-1', closedReference: true } });
+  const operation = await sandbox.control.createCashOperation({
+    body: { type: 'cash_in', amount: 500, externalUserId: 'listen-1', closedReference: true },
+  });
   if (operation.status !== 200) throw new Error(`cash operation: ${operation.status}`);
-  const paid = await sandbox.control.setCashOperationStatus({ params: { operationId: operation.body.operation_id }, body: { status: 'paid' } });
+  const paid = await sandbox.control.setCashOperationStatus({
+    params: { operationId: operation.body.operation_id },
+    body: { status: 'paid' },
+  });
   if (paid.status !== 200) throw new Error(`cash paid: ${paid.status}`);
-  return { transactionId: (moneyIn.body as { transactionId: string }).transactionId, operationId: operation.body.operation_id };
+  return {
+    transactionId: (moneyIn.body as { transactionId: string }).transactionId,
+    operationId: operation.body.operation_id,
+  };
 }
 
 interface Line {
@@ -140,7 +155,11 @@ interface Line {
 
 describe('paykit listen and events', () => {
   it('prints each delivery as it reaches the gateway, forwards it verified, and exits 0 on Ctrl-C', async () => {
-    const child = spawn(process.execPath, ['--conditions=@paykit/source', MAIN, '--json', 'listen', '--interval', '100', '--forward-to', receiverUrl], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@paykit/source', MAIN, '--json', 'listen', '--interval', '100', '--forward-to', receiverUrl],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -149,8 +168,14 @@ describe('paykit listen and events', () => {
     try {
       await vi.waitFor(() => expect(stderr).toContain('Listening to'), { timeout: 30_000, interval: 100 });
       const { transactionId, operationId } = await deliverBoth();
-      await vi.waitFor(() => expect(stdout.trim().split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2), { timeout: 30_000, interval: 100 });
-      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Line);
+      await vi.waitFor(() => expect(stdout.trim().split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2), {
+        timeout: 30_000,
+        interval: 100,
+      });
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Line);
       const moneyIn = lines.find((l) => l.type === 'MONEY_IN')!;
       const cashLine = lines.find((l) => l.source === 'cash')!;
       expect(moneyIn).toMatchObject({ source: 'core', forwarded: { status: 200 } });
@@ -171,7 +196,9 @@ describe('paykit listen and events', () => {
 
   it('redelivers a stored event byte for byte with its headers recomputed, and fails (1) when the receiver refuses', async () => {
     await deliverBoth();
-    const events = json<{ seq: string; source: string; eventType: string }[]>(await paykit(['--json', 'events', 'list', '--limit', '10']));
+    const events = json<{ seq: string; source: string; eventType: string }[]>(
+      await paykit(['--json', 'events', 'list', '--limit', '10']),
+    );
     const admin = { authorization: `Bearer ${TEST_SECRETS.adminToken}` };
     for (const source of ['core', 'cash']) {
       const event = events.find((e) => e.source === source && e.eventType !== 'activation')!;
@@ -181,10 +208,13 @@ describe('paykit listen and events', () => {
       expect(run.code, run.stderr).toBe(0);
       expect(json<{ status: number; seq: string }>(run)).toMatchObject({ status: 200, seq: event.seq });
       expect(received).toHaveLength(1);
-      const stored = (await (await fetch(`${gateway.url}/admin/events/${event.seq}`, { headers: admin })).json()) as { rawBody: string };
+      const stored = (await (await fetch(`${gateway.url}/admin/events/${event.seq}`, { headers: admin })).json()) as {
+        rawBody: string;
+      };
       expect(received[0]!.body.equals(Buffer.from(stored.rawBody, 'base64'))).toBe(true);
       expect(received[0]!.verified, source).toBe(true);
-      if (source === 'cash') expect(received[0]!.headers['x-webhook-signature']).toBe(hmacSha256Hex(cashSecret, received[0]!.body));
+      if (source === 'cash')
+        expect(received[0]!.headers['x-webhook-signature']).toBe(hmacSha256Hex(cashSecret, received[0]!.body));
       else expect(received[0]!.headers['x-webhook-signature']).toBeUndefined();
     }
     const seq = events[0]!.seq;
@@ -197,7 +227,10 @@ describe('paykit listen and events', () => {
       receiverStatus = 200;
     }
     const core = events.find((e) => e.source === 'core')!.seq;
-    const noToken = await paykit(['events', 'replay', core, '--to', receiverUrl], { PAYKIT_CORE_WEBHOOK_TOKEN: '', PAYKIT_TOKEN_DIR: path.join(dir, 'none') });
+    const noToken = await paykit(['events', 'replay', core, '--to', receiverUrl], {
+      PAYKIT_CORE_WEBHOOK_TOKEN: '',
+      PAYKIT_TOKEN_DIR: path.join(dir, 'none'),
+    });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/PAYKIT_CORE_WEBHOOK_TOKEN/);
     expect((await paykit(['events', 'replay', seq, '--to', 'ftp://x'])).code).toBe(2);
@@ -209,10 +242,23 @@ describe('paykit listen and events', () => {
     for (let start = 0; start < total; start += 25) {
       await Promise.all(
         Array.from({ length: Math.min(25, total - start) }, async (_, i) => {
-          const raw = JSON.stringify({ event: 'webhook.paid.success', operation_id: 900_000 + start + i, external_user_id: 'page', type: 'cash_in', amount: 10, reference: '1', status: 'paid', processed_at: '2026-11-21T10:00:00Z' });
+          const raw = JSON.stringify({
+            event: 'webhook.paid.success',
+            operation_id: 900_000 + start + i,
+            external_user_id: 'page',
+            type: 'cash_in',
+            amount: 10,
+            reference: '1',
+            status: 'paid',
+            processed_at: '2026-11-21T10:00:00Z',
+          });
           const answer = await fetch(`${gateway.url}${CASH_WEBHOOK_PATH}`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'x-webhook-signature': hmacSha256Hex(cashSecret, raw) },
+            headers: {
+              'content-type': 'application/json',
+              'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+              'x-webhook-signature': hmacSha256Hex(cashSecret, raw),
+            },
             body: raw,
           });
           expect(answer.status).toBe(200);

@@ -15,13 +15,19 @@ import { DryRunStop, dryRunFetch } from '../src/cli/dry-run.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 
-
 let sandbox: SandboxProcess;
 let dir: string;
 
 /** `paykit ARGS` as a child process with only the variables it needs; its output goes to the secret audit. */
 function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const env = { PATH: process.env.PATH ?? '', HOME: dir, PAYKIT_CONFIG: '', PAYKIT_SANDBOX_URL: sandbox.url, PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'), ...extraEnv };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    PAYKIT_CONFIG: '',
+    PAYKIT_SANDBOX_URL: sandbox.url,
+    PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'),
+    ...extraEnv,
+  };
   return runNode(MAIN, args, { name: 'paykit', env, cwd: dir });
 }
 
@@ -39,7 +45,12 @@ describe('--dry-run', () => {
   it('shows the headers (credentials redacted) and body of a request passed as a Request', async () => {
     const request = new Request('http://127.0.0.1:9/cash/api/v1/cash/webhooks', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-client-id': 'cashsandboxacme00000000000000001', 'x-signature': 'ab'.repeat(32), 'x-timestamp': '1795000000' },
+      headers: {
+        'content-type': 'application/json',
+        'x-client-id': 'cashsandboxacme00000000000000001',
+        'x-signature': 'ab'.repeat(32),
+        'x-timestamp': '1795000000',
+      },
       body: JSON.stringify({ endpoint_url: 'https://hooks.example.com/cash' }),
     });
     const stop = await dryRunFetch()(request).then(
@@ -50,7 +61,12 @@ describe('--dry-run', () => {
     expect((stop as DryRunStop).request).toEqual({
       method: 'POST',
       url: 'http://127.0.0.1:9/cash/api/v1/cash/webhooks',
-      headers: { 'content-type': 'application/json', 'x-client-id': '[redacted]', 'x-signature': '[redacted]', 'x-timestamp': '1795000000' },
+      headers: {
+        'content-type': 'application/json',
+        'x-client-id': '[redacted]',
+        'x-signature': '[redacted]',
+        'x-timestamp': '1795000000',
+      },
       body: { endpoint_url: 'https://hooks.example.com/cash' },
     });
   });
@@ -58,9 +74,15 @@ describe('--dry-run', () => {
   it('shows the signed cash request the CLI would send, and sends nothing', async () => {
     const run = await paykit(['--dry-run', 'cash', 'webhook', 'create', '--url', 'http://127.0.0.1:9/cash']);
     expect(run.code, run.stderr).toBe(0);
-    const { request } = JSON.parse(run.stdout) as { request: { method: string; headers: Record<string, string>; body: unknown } };
+    const { request } = JSON.parse(run.stdout) as {
+      request: { method: string; headers: Record<string, string>; body: unknown };
+    };
     expect(request.method).toBe('POST');
-    expect(request.headers).toMatchObject({ 'x-client-id': '[redacted]', 'x-signature': '[redacted]', 'x-timestamp': expect.stringMatching(/^\d+$/) });
+    expect(request.headers).toMatchObject({
+      'x-client-id': '[redacted]',
+      'x-signature': '[redacted]',
+      'x-timestamp': expect.stringMatching(/^\d+$/),
+    });
     expect(request.body).toEqual({ endpoint_url: 'http://127.0.0.1:9/cash' });
     expect((await paykit(['cash', 'webhook', 'get'])).code).toBe(1); // none was created
   });
@@ -79,10 +101,14 @@ describe('webhook and cash outputs', () => {
     const tokens = path.join(dir, 'tokens');
     const registered = readFileSync(path.join(tokens, 'sandbox-cep.token'), 'utf8').trim();
     declareSecret(registered);
-    const cep = (JSON.parse((await paykit(['--json', 'webhooks', 'list'])).stdout) as { id: string; webhookType: string }[]).find((w) => w.webhookType === 'CEP')!;
+    const cep = (
+      JSON.parse((await paykit(['--json', 'webhooks', 'list'])).stdout) as { id: string; webhookType: string }[]
+    ).find((w) => w.webhookType === 'CEP')!;
     const rotated = await paykit(['--json', 'webhooks', 'rotate-token', cep.id]);
     expect(rotated.code, rotated.stderr).toBe(0);
-    expect((JSON.parse(rotated.stdout) as { tokenFile: string }).tokenFile).toBe(path.join(tokens, 'sandbox-cep.token'));
+    expect((JSON.parse(rotated.stdout) as { tokenFile: string }).tokenFile).toBe(
+      path.join(tokens, 'sandbox-cep.token'),
+    );
     const replaced = readFileSync(path.join(tokens, 'sandbox-cep.token'), 'utf8').trim();
     declareSecret(replaced);
     expect(replaced).not.toBe(registered);
@@ -94,7 +120,10 @@ describe('webhook and cash outputs', () => {
     expect(run.code, run.stderr).toBe(0);
     const secret = readFileSync(path.join(dir, 'tokens', 'sandbox-cash.secret'), 'utf8').trim();
     declareSecret(secret);
-    const keys = run.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0]);
+    const keys = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/)[0]);
     expect(keys).not.toContain('secret_token');
     expect(keys).toEqual(expect.arrayContaining(['id', 'endpoint_url', 'secretTokenMasked', 'secretTokenFile']));
     expect(run.stdout).not.toContain(secret);
@@ -122,7 +151,10 @@ describe('store errors', () => {
 
   it('calls a database secret the environment lacks wrong usage (exit 2)', async () => {
     const config = path.join(dir, 'store-profile.json');
-    writeFileSync(config, JSON.stringify({ profiles: { ops: { environment: 'staging', database: { url: { env: 'OPS_DATABASE_URL' } } } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ profiles: { ops: { environment: 'staging', database: { url: { env: 'OPS_DATABASE_URL' } } } } }),
+    );
     const run = await paykit(['--config', config, '--profile', 'ops', 'reconcile', 'summary']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/OPS_DATABASE_URL is not set/);

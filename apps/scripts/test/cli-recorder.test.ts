@@ -93,7 +93,13 @@ describe.each(stores)('the CLI records the money it moves ($name)', (kind) => {
     sandbox = await startSandboxProcess({ randomSeed: `cli-recorder-${kind.name}` });
     dir = mkdtempSync(path.join(tmpdir(), 'paykit-cli-recorder-'));
     store = await kind.open(dir);
-    env = { PAYKIT_SANDBOX_URL: sandbox.url, PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'), PAYKIT_CONFIG: '', HOME: dir, ...store.env };
+    env = {
+      PAYKIT_SANDBOX_URL: sandbox.url,
+      PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'),
+      PAYKIT_CONFIG: '',
+      HOME: dir,
+      ...store.env,
+    };
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -109,19 +115,56 @@ describe.each(stores)('the CLI records the money it moves ($name)', (kind) => {
     await ok(['webhooks', 'register', '--all-types', gatewayUrl]);
     const spei = await ok<{ id: string }>(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '150.00']);
     const penny = await ok<{ id: string }>(['penny-validate', '--source', ACME, '--destination', BBVA]);
-    const internal = await ok<{ id: string }>(['money-out', '--source', ACME, '--destination', BODEGA, '--amount', '25.00']);
-    const deprecated = await ok<{ id: string }>(['internal-transaction', '--source', ACME, '--destination', BODEGA, '--amount', '5.00']);
+    const internal = await ok<{ id: string }>([
+      'money-out',
+      '--source',
+      ACME,
+      '--destination',
+      BODEGA,
+      '--amount',
+      '25.00',
+    ]);
+    const deprecated = await ok<{ id: string }>([
+      'internal-transaction',
+      '--source',
+      ACME,
+      '--destination',
+      BODEGA,
+      '--amount',
+      '5.00',
+    ]);
     // The same transfer unrecorded: what the CLI did before it recorded, and why it must.
-    const unrecorded = await paykit(['--json', 'money-out', '--source', ACME, '--destination', BBVA, '--amount', '75.00', '--no-record']);
+    const unrecorded = await paykit([
+      '--json',
+      'money-out',
+      '--source',
+      ACME,
+      '--destination',
+      BBVA,
+      '--amount',
+      '75.00',
+      '--no-record',
+    ]);
     expect(unrecorded.code).toBe(0);
     expect(unrecorded.stderr).toMatch(/Not recorded in the ledger \(--no-record\)/);
     const orphan = (JSON.parse(unrecorded.stdout) as { id: string }).id;
 
-    const tokens = Object.fromEntries(TYPES.map((type) => [`GATEWAY_CORE_TOKENS_${type}`, readFileSync(path.join(dir, 'tokens', `sandbox-${type.toLowerCase()}.token`), 'utf8').trim()]));
+    const tokens = Object.fromEntries(
+      TYPES.map((type) => [
+        `GATEWAY_CORE_TOKENS_${type}`,
+        readFileSync(path.join(dir, 'tokens', `sandbox-${type.toLowerCase()}.token`), 'utf8').trim(),
+      ]),
+    );
     const gateway = await startAppProcess({
       name: 'The gateway',
       main: GATEWAY_MAIN,
-      env: { ...store.env, GATEWAY_PORT: String(port), ...tokens, GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken, GATEWAY_LOG_LEVEL: 'warn' },
+      env: {
+        ...store.env,
+        GATEWAY_PORT: String(port),
+        ...tokens,
+        GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken,
+        GATEWAY_LOG_LEVEL: 'warn',
+      },
       onOutput: (text) => record('gateway output', text),
     });
     try {
@@ -148,27 +191,67 @@ describe.each(stores)('the CLI records the money it moves ($name)', (kind) => {
     expect(item(deprecated.id)).toMatchObject({ kind: 'outbound', state: 'matched' });
     expect(item(orphan)).toMatchObject({ kind: 'status_update', state: 'orphan' });
     // Only the unrecorded transfer's status update is orphan.
-    expect(items.filter((candidate) => candidate.state === 'orphan' && candidate.kind === 'status_update').map((candidate) => candidate.id)).toEqual([orphan]);
+    expect(
+      items
+        .filter((candidate) => candidate.state === 'orphan' && candidate.kind === 'status_update')
+        .map((candidate) => candidate.id),
+    ).toEqual([orphan]);
   }, 120_000);
 
   it('refuses to move money, in one line, when the ledger cannot be opened; nothing reaches the sandbox', async () => {
     const before = await moneyOutRequests(sandbox);
-    const unreachable = await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '10.00'], { DATABASE_URL: 'postgres://paykit@127.0.0.1:9/paykit' });
+    const unreachable = await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '10.00'], {
+      DATABASE_URL: 'postgres://paykit@127.0.0.1:9/paykit',
+    });
     // Held by another process (as `pnpm start` holds its PGlite folder): the lock names a live pid.
     const held = path.join(dir, 'held');
     mkdirSync(held, { recursive: true });
     writeFileSync(`${path.join(held, 'pglite')}.lock`, String(process.pid));
-    const heldRun = await paykit(['penny-validate', '--source', ACME, '--destination', BBVA], { PAYKIT_DATA_DIR: held, DATABASE_URL: '' });
+    const heldRun = await paykit(['penny-validate', '--source', ACME, '--destination', BBVA], {
+      PAYKIT_DATA_DIR: held,
+      DATABASE_URL: '',
+    });
     // Staging or production money is never recorded in a PGlite folder no worker reads.
     const config = path.join(dir, 'staging.json');
-    writeFileSync(config, JSON.stringify({ profiles: { ops: { environment: 'staging', core: { baseUrl: sandbox.urls.core, clientId: '11111111-1111-4111-8111-111111111111', apiKey: { env: 'OPS_KEY' } } } } }));
-    const staging = await paykit(['--config', config, '--profile', 'ops', 'money-out', '--source', ACME, '--destination', BBVA, '--amount', '10.00'], { OPS_KEY: 'k'.repeat(32), DATABASE_URL: '' });
+    writeFileSync(
+      config,
+      JSON.stringify({
+        profiles: {
+          ops: {
+            environment: 'staging',
+            core: {
+              baseUrl: sandbox.urls.core,
+              clientId: '11111111-1111-4111-8111-111111111111',
+              apiKey: { env: 'OPS_KEY' },
+            },
+          },
+        },
+      }),
+    );
+    const staging = await paykit(
+      [
+        '--config',
+        config,
+        '--profile',
+        'ops',
+        'money-out',
+        '--source',
+        ACME,
+        '--destination',
+        BBVA,
+        '--amount',
+        '10.00',
+      ],
+      { OPS_KEY: 'k'.repeat(32), DATABASE_URL: '' },
+    );
     expect(staging.stderr).toMatch(/profile "ops" is staging and names no database/);
     for (const run of [unreachable, heldRun, staging]) {
       expect(run.code).toBe(1);
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^error: No ledger to record this transfer in.*nothing was sent: set DATABASE_URL .* or pass --no-record/);
+      expect(lines[0]).toMatch(
+        /^error: No ledger to record this transfer in.*nothing was sent: set DATABASE_URL .* or pass --no-record/,
+      );
     }
     expect(heldRun.stderr).toMatch(/pnpm start/);
     expect(await moneyOutRequests(sandbox)).toBe(before);

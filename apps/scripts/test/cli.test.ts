@@ -16,14 +16,17 @@ const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../webhook-gateway/sr
 const ACME = '66666666-6666-4666-8666-000000000001';
 const BBVA = '66666666-6666-4666-8666-000000000005';
 
-
 let sandbox: SandboxProcess;
 let dir: string;
 let env: Record<string, string>;
 const secrets: string[] = [];
 
 async function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const run = await runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000 });
+  const run = await runNode(MAIN, args, {
+    name: 'paykit',
+    env: { ...process.env, ...env, ...extraEnv },
+    timeoutMs: 90_000,
+  });
   for (const secret of secrets) {
     expect(run.stdout, `stdout of paykit ${args.join(' ')}`).not.toContain(secret);
     expect(run.stderr, `stderr of paykit ${args.join(' ')}`).not.toContain(secret);
@@ -37,11 +40,24 @@ beforeAll(async () => {
   sandbox = await startSandboxProcess();
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-cli-'));
   // The ledger the money-moving commands record in: a PGlite folder of this test's own.
-  env = { PAYKIT_SANDBOX_URL: sandbox.url, PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'), PAYKIT_CONFIG: '', HOME: dir, PAYKIT_DATA_DIR: path.join(dir, 'cli-ledger'), DATABASE_URL: '' };
+  env = {
+    PAYKIT_SANDBOX_URL: sandbox.url,
+    PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'),
+    PAYKIT_CONFIG: '',
+    HOME: dir,
+    PAYKIT_DATA_DIR: path.join(dir, 'cli-ledger'),
+    DATABASE_URL: '',
+  };
   const seed = await sandbox.control.getSeed();
   if (seed.status !== 200) throw new Error('no seed');
   const client = seed.body.core.clients[0]!;
-  secrets.push(client.apiKeys.staging, client.apiKeys.production, ...client.credentials.map((c) => c.clientSecret), seed.body.cash[0]!.apiSecret, ...(seed.body.directDebit?.apiKeys ?? []));
+  secrets.push(
+    client.apiKeys.staging,
+    client.apiKeys.production,
+    ...client.credentials.map((c) => c.clientSecret),
+    seed.body.cash[0]!.apiSecret,
+    ...(seed.body.directDebit?.apiKeys ?? []),
+  );
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -52,7 +68,19 @@ describe('paykit', () => {
   it('prints help fast and exits 0; wrong usage exits 2', async () => {
     const help = await paykit(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['auth', 'webhooks', 'money-out', 'internal-transaction', 'accounts', 'direct-debit', 'cash', 'trigger', 'events', 'completion']) expect(help.stdout).toContain(command);
+    for (const command of [
+      'auth',
+      'webhooks',
+      'money-out',
+      'internal-transaction',
+      'accounts',
+      'direct-debit',
+      'cash',
+      'trigger',
+      'events',
+      'completion',
+    ])
+      expect(help.stdout).toContain(command);
     expect((await paykit(['no-such-command'])).code).toBe(2);
     expect((await paykit(['money-out', '--source', ACME])).code).toBe(2);
     const amount = await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '12.5']);
@@ -91,22 +119,45 @@ describe('paykit', () => {
   it('moves money with decimal-string amounts, warns about internal_transaction, and shows instead of sends with --dry-run', async () => {
     const sent = await paykit(['--json', 'money-out', '--source', ACME, '--destination', BBVA, '--amount', '150.00']);
     expect(sent.code).toBe(0);
-    expect(json<{ amount: string; subCategory: string }>(sent)).toMatchObject({ amount: '150.00', subCategory: 'SPEI_DEBIT' });
+    expect(json<{ amount: string; subCategory: string }>(sent)).toMatchObject({
+      amount: '150.00',
+      subCategory: 'SPEI_DEBIT',
+    });
 
-    const deprecated = await paykit(['--json', 'internal-transaction', '--source', ACME, '--destination', '66666666-6666-4666-8666-000000000002', '--amount', '5.00']);
+    const deprecated = await paykit([
+      '--json',
+      'internal-transaction',
+      '--source',
+      ACME,
+      '--destination',
+      '66666666-6666-4666-8666-000000000002',
+      '--amount',
+      '5.00',
+    ]);
     expect(deprecated.code).toBe(0);
     expect(deprecated.stderr).toContain('deprecated since 2026-05-07');
-    expect(deprecated.stderr).toContain(`paykit money-out --source ${ACME} --destination 66666666-6666-4666-8666-000000000002 --amount 5.00`);
+    expect(deprecated.stderr).toContain(
+      `paykit money-out --source ${ACME} --destination 66666666-6666-4666-8666-000000000002 --amount 5.00`,
+    );
 
     const before = await sandbox.control.getCounters();
     const dry = await paykit(['--dry-run', 'money-out', '--source', ACME, '--destination', BBVA, '--amount', '99.00']);
     expect(dry.code).toBe(0);
-    const shown = json<{ dryRun: boolean; request: { method: string; url: string; headers: Record<string, string>; body: Record<string, unknown> } }>(dry);
-    expect(shown.request).toMatchObject({ method: 'POST', body: { transaction_request: { amount: '99.00', currency: 'MXN' }, source_instrument_id: ACME } });
+    const shown = json<{
+      dryRun: boolean;
+      request: { method: string; url: string; headers: Record<string, string>; body: Record<string, unknown> };
+    }>(dry);
+    expect(shown.request).toMatchObject({
+      method: 'POST',
+      body: { transaction_request: { amount: '99.00', currency: 'MXN' }, source_instrument_id: ACME },
+    });
     expect(shown.request.url).toMatch(/\/core\/v1\/transactions\/money_out$/);
     expect(shown.request.headers.authorization).not.toMatch(/eyJ/);
     const after = await sandbox.control.getCounters();
-    const moneyOuts = (counters: typeof before) => (counters.status === 200 ? JSON.stringify(counters.body).match(/POST \/core\/v1\/transactions\/money_out":(\d+)/)?.[1] : undefined);
+    const moneyOuts = (counters: typeof before) =>
+      counters.status === 200
+        ? JSON.stringify(counters.body).match(/POST \/core\/v1\/transactions\/money_out":(\d+)/)?.[1]
+        : undefined;
     expect(moneyOuts(after)).toBe(moneyOuts(before));
     // The first command that records opens (and migrates) a fresh PGlite ledger: tens of seconds on busy cores.
   }, 120_000);
@@ -119,7 +170,12 @@ describe('paykit', () => {
         profiles: {
           live: {
             environment: 'production',
-            core: { baseUrl: sandbox.urls.core, clientId: '11111111-1111-4111-8111-111111111111', apiKey: { env: 'LIVE_CORE_API_KEY' }, clientSecret: { file: path.join(dir, 'live-secret') } },
+            core: {
+              baseUrl: sandbox.urls.core,
+              clientId: '11111111-1111-4111-8111-111111111111',
+              apiKey: { env: 'LIVE_CORE_API_KEY' },
+              clientSecret: { file: path.join(dir, 'live-secret') },
+            },
           },
         },
       }),
@@ -127,10 +183,26 @@ describe('paykit', () => {
     const seed = await sandbox.control.getSeed();
     if (seed.status !== 200) throw new Error('no seed');
     const client = seed.body.core.clients[0]!;
-    writeFileSync(path.join(dir, 'live-secret'), client.credentials.find((c) => c.environment === 'production')!.clientSecret);
+    writeFileSync(
+      path.join(dir, 'live-secret'),
+      client.credentials.find((c) => c.environment === 'production')!.clientSecret,
+    );
     const live = { LIVE_CORE_API_KEY: client.apiKeys.production };
     // This profile names no database: --no-record, or the CLI refuses before asking.
-    const args = ['--config', config, '--profile', 'live', 'money-out', '--source', ACME, '--destination', BBVA, '--amount', '10.00', '--no-record'];
+    const args = [
+      '--config',
+      config,
+      '--profile',
+      'live',
+      'money-out',
+      '--source',
+      ACME,
+      '--destination',
+      BBVA,
+      '--amount',
+      '10.00',
+      '--no-record',
+    ];
     const refused = await paykit(args, live);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/refused: this is production/);
@@ -159,7 +231,9 @@ describe('paykit', () => {
     const hooks = await run<{ id: string; webhookType: string }[]>(['webhooks', 'list']);
     const cep = hooks.find((h) => h.webhookType === 'CEP')!;
     expect((await run<{ id: string }>(['webhooks', 'get', cep.id])).id).toBe(cep.id);
-    expect(await run<{ url: string }>(['webhooks', 'update', cep.id, '--url', 'http://127.0.0.1:4020/cep-v2'])).toMatchObject({ url: 'http://127.0.0.1:4020/cep-v2' });
+    expect(
+      await run<{ url: string }>(['webhooks', 'update', cep.id, '--url', 'http://127.0.0.1:4020/cep-v2']),
+    ).toMatchObject({ url: 'http://127.0.0.1:4020/cep-v2' });
     const rotated = await run<{ tokenFile: string; tokenMasked: string }>(['webhooks', 'rotate-token', cep.id]);
     const token = readFileSync(rotated.tokenFile, 'utf8').trim();
     declareSecret(token);
@@ -174,50 +248,121 @@ describe('paykit', () => {
     expect(await run<{ status: string }>(['accounts', 'cancel', account])).toMatchObject({ status: 'CANCELLED' });
 
     // A penny validation through its CEP, and transfers through every trigger.
-    const penny = await run<{ id: string; amount: string }>(['penny-validate', '--source', ACME, '--destination', BBVA]);
+    const penny = await run<{ id: string; amount: string }>([
+      'penny-validate',
+      '--source',
+      ACME,
+      '--destination',
+      BBVA,
+    ]);
     expect(penny.amount).toBe('0.01');
-    expect(await run<{ status: string }>(['trigger', 'cep', penny.id, '--status', 'COMPLETED'])).toMatchObject({ status: 'COMPLETED' });
+    expect(await run<{ status: string }>(['trigger', 'cep', penny.id, '--status', 'COMPLETED'])).toMatchObject({
+      status: 'COMPLETED',
+    });
     // Each transfer its own reference: an identical money-out derives the same Idempotency-Key
     // and gets the first transfer back, as the platform answers a retry.
     let reference = 0;
-    const transfer = async () => (await run<{ id: string }>(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '20.00', '--reference', String(++reference)])).id;
+    const transfer = async () =>
+      (
+        await run<{ id: string }>([
+          'money-out',
+          '--source',
+          ACME,
+          '--destination',
+          BBVA,
+          '--amount',
+          '20.00',
+          '--reference',
+          String(++reference),
+        ])
+      ).id;
     const settled = await transfer();
     expect(await run<{ status: string }>(['trigger', 'spei-settle', settled])).toMatchObject({ status: 'LIQUIDATED' });
-    expect(await run<{ refundTransactionId: string }>(['trigger', 'spei-reverse', settled])).toHaveProperty('refundTransactionId');
-    expect(await run<{ status: string }>(['trigger', 'spei-reject', await transfer(), '--status', 'DECLINED'])).toMatchObject({ status: 'DECLINED' });
+    expect(await run<{ refundTransactionId: string }>(['trigger', 'spei-reverse', settled])).toHaveProperty(
+      'refundTransactionId',
+    );
+    expect(
+      await run<{ status: string }>(['trigger', 'spei-reject', await transfer(), '--status', 'DECLINED']),
+    ).toMatchObject({ status: 'DECLINED' });
     expect(await run<{ fileName: string }>(['trigger', 'report', '--period', 'MONTHLY'])).toHaveProperty('fileName');
     expect((await paykit(['trigger', 'spei-settle'])).code).toBe(2);
     expect((await paykit(['trigger', 'nonsense'])).code).toBe(2);
     expect(await run<{ now: string }>(['sandbox', 'clock', 'advance', '60'])).toHaveProperty('now');
 
     // Cash: the webhook (its secret in a file), an operation and its three triggers.
-    const created = await run<{ id: number; secretTokenFile: string }>(['cash', 'webhook', 'create', '--url', 'http://127.0.0.1:9/cash']);
+    const created = await run<{ id: number; secretTokenFile: string }>([
+      'cash',
+      'webhook',
+      'create',
+      '--url',
+      'http://127.0.0.1:9/cash',
+    ]);
     const secret = readFileSync(created.secretTokenFile, 'utf8').trim();
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     declareSecret(secret);
     secrets.push(secret);
     expect(statSync(created.secretTokenFile).mode & 0o777).toBe(0o600);
-    expect((await paykit(['cash', 'webhook', 'update', String(created.id), '--url', 'http://127.0.0.1:9/cash-v2'])).code).toBe(0);
-    for (const [status, next] of [['paid', 'cash-paid'], ['expired', 'cash-expired']] as const) {
+    expect(
+      (await paykit(['cash', 'webhook', 'update', String(created.id), '--url', 'http://127.0.0.1:9/cash-v2'])).code,
+    ).toBe(0);
+    for (const [status, next] of [
+      ['paid', 'cash-paid'],
+      ['expired', 'cash-expired'],
+    ] as const) {
       const operation = await run<{ operation_id: number }>(['sandbox', 'cash-operation', '--amount', '250']);
-      expect(await run<{ status: string }>(['trigger', next, String(operation.operation_id)])).toMatchObject({ status });
+      expect(await run<{ status: string }>(['trigger', next, String(operation.operation_id)])).toMatchObject({
+        status,
+      });
     }
     const paid = await run<{ operation_id: number }>(['sandbox', 'cash-operation', '--amount', '100']);
     await run(['trigger', 'cash-paid', String(paid.operation_id)]);
-    expect(await run<{ status: string }>(['trigger', 'cash-reversed', String(paid.operation_id)])).toMatchObject({ status: 'reversed' });
+    expect(await run<{ status: string }>(['trigger', 'cash-reversed', String(paid.operation_id)])).toMatchObject({
+      status: 'reversed',
+    });
     expect((await paykit(['sandbox', 'cash-operation', '--amount', '2.50'])).code).toBe(2);
 
     // Remittance from a file, a direct debit customer.
     const request = path.join(dir, 'remittance.json');
-    writeFileSync(request, JSON.stringify({ partner_transaction_session_id: 'cli-1', reference: 'REM-9', amount: '3200.00', currency: 'MXN' }));
+    writeFileSync(
+      request,
+      JSON.stringify({
+        partner_transaction_session_id: 'cli-1',
+        reference: 'REM-9',
+        amount: '3200.00',
+        currency: 'MXN',
+      }),
+    );
     expect(await run<{ status: string }>(['remittance', 'receive', '--file', request])).toHaveProperty('status');
     expect((await paykit(['remittance', 'receive', '--file', path.join(dir, 'missing.json')])).code).toBe(2);
-    expect(await run<{ id: string }>(['dd', 'customers', 'create', '--name', 'Ana López', '--document-type', 'mx_rfc', '--document-number', 'LOAA800101ABC'])).toHaveProperty('id');
+    expect(
+      await run<{ id: string }>([
+        'dd',
+        'customers',
+        'create',
+        '--name',
+        'Ana López',
+        '--document-type',
+        'mx_rfc',
+        '--document-number',
+        'LOAA800101ABC',
+      ]),
+    ).toHaveProperty('id');
   }, 120_000);
 
   it('walks and exports direct debit instruments over the cursor', async () => {
     const out = path.join(dir, 'instruments.csv');
-    const run = await paykit(['--json', 'dd', 'instruments', 'export', '--format', 'csv', '--out', out, '--limit', '1']);
+    const run = await paykit([
+      '--json',
+      'dd',
+      'instruments',
+      'export',
+      '--format',
+      'csv',
+      '--out',
+      out,
+      '--limit',
+      '1',
+    ]);
     expect(run.code).toBe(0);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(lines[0]).toMatch(/^id,/);
@@ -227,7 +372,8 @@ describe('paykit', () => {
   });
 
   it('reads the bearer products’ accounts and the cash webhook', async () => {
-    for (const product of ['billpay', 'gift-cards', 'lottery']) expect((await paykit(['--json', product, 'account'])).code, product).toBe(0);
+    for (const product of ['billpay', 'gift-cards', 'lottery'])
+      expect((await paykit(['--json', product, 'account'])).code, product).toBe(0);
     const missing = await paykit(['cash', 'webhook', 'get']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/404|No cash webhook/);
@@ -257,21 +403,38 @@ describe('paykit', () => {
       expect(moneyIn).toBe(200);
       const webhooks = json<{ id: string; webhookType: string }[]>(await paykit(['--json', 'webhooks', 'list']));
       const moneyInHook = webhooks.find((w) => w.webhookType === 'MONEY_IN')!;
-      expect((await paykit(['webhooks', 'update', moneyInHook.id, '--url', `${url}/webhooks/core/money-in`])).code).toBe(0);
+      expect(
+        (await paykit(['webhooks', 'update', moneyInHook.id, '--url', `${url}/webhooks/core/money-in`])).code,
+      ).toBe(0);
 
-      const triggered = await paykit(['--json', 'trigger', 'money-in', '--clabe', '646180000000000012', '--amount', '321.00']);
+      const triggered = await paykit([
+        '--json',
+        'trigger',
+        'money-in',
+        '--clabe',
+        '646180000000000012',
+        '--amount',
+        '321.00',
+      ]);
       expect(triggered.code).toBe(0);
       const { transactionId } = json<{ transactionId: string }>(triggered);
       const gatewayEnv = { PAYKIT_GATEWAY_URL: url, GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken };
       const listed = await paykit(['--json', 'events', 'list', '--type', 'MONEY_IN'], gatewayEnv);
       expect(listed.code).toBe(0);
-      const event = json<{ seq: string; payload: { body: { id: string } }; outcome: string }[]>(listed).find((e) => e.payload.body.id === transactionId)!;
+      const event = json<{ seq: string; payload: { body: { id: string } }; outcome: string }[]>(listed).find(
+        (e) => e.payload.body.id === transactionId,
+      )!;
       expect(event.outcome).toBe('rejected'); // the account is unknown to this gateway's store
       const shown = json<{ event: { seq: string } }>(await paykit(['--json', 'events', 'show', event.seq], gatewayEnv));
       expect(shown.event.seq).toBe(event.seq);
-      const replayed = json<{ outcome: string; sameAsStored: boolean }>(await paykit(['--json', 'events', 'replay', event.seq], gatewayEnv));
+      const replayed = json<{ outcome: string; sameAsStored: boolean }>(
+        await paykit(['--json', 'events', 'replay', event.seq], gatewayEnv),
+      );
       expect(replayed).toMatchObject({ outcome: 'rejected', sameAsStored: true });
-      const wrong = await paykit(['events', 'list'], { ...gatewayEnv, GATEWAY_ADMIN_TOKEN: 'adm_wrong_0000000000000000000000000000' });
+      const wrong = await paykit(['events', 'list'], {
+        ...gatewayEnv,
+        GATEWAY_ADMIN_TOKEN: 'adm_wrong_0000000000000000000000000000',
+      });
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toMatch(/401/);
     } finally {
@@ -281,16 +444,41 @@ describe('paykit', () => {
 
   it('registers receivables, refuses a bad file by line importing nothing, reconciles and summarises', async () => {
     const store = { PAYKIT_DATA_DIR: path.join(dir, 'ledger-data'), DATABASE_URL: '' };
-    const added = await paykit(['--json', 'receivables', 'add', '--id', 'INV-1', '--clabe', '646180000000000012', '--amount', '1200.00', '--reference', '4400001', '--due', '2026-12-31'], store);
+    const added = await paykit(
+      [
+        '--json',
+        'receivables',
+        'add',
+        '--id',
+        'INV-1',
+        '--clabe',
+        '646180000000000012',
+        '--amount',
+        '1200.00',
+        '--reference',
+        '4400001',
+        '--due',
+        '2026-12-31',
+      ],
+      store,
+    );
     expect(added.code).toBe(0);
     expect(json<{ id: string }>(added).id).toBe('INV-1');
     const bad = path.join(dir, 'receivables.csv');
-    writeFileSync(bad, 'id,beneficiary_account,amount,reference,concept,due_date\nINV-2,646180000000000012,10.00,,Renta,2026-12-01\nINV-3,6461800000,5.00,,,2026-12-01\n');
+    writeFileSync(
+      bad,
+      'id,beneficiary_account,amount,reference,concept,due_date\nINV-2,646180000000000012,10.00,,Renta,2026-12-01\nINV-3,6461800000,5.00,,,2026-12-01\n',
+    );
     const refused = await paykit(['receivables', 'import', bad], store);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/line 3: beneficiary_account must be an 18-digit CLABE; nothing was imported/);
-    writeFileSync(bad, 'id,beneficiary_account,amount,reference,concept,due_date\nINV-2,646180000000000012,10.00,,Renta,2026-12-01\n');
-    expect(json<{ registered: number }>(await paykit(['--json', 'receivables', 'import', bad], store)).registered).toBe(1);
+    writeFileSync(
+      bad,
+      'id,beneficiary_account,amount,reference,concept,due_date\nINV-2,646180000000000012,10.00,,Renta,2026-12-01\n',
+    );
+    expect(json<{ registered: number }>(await paykit(['--json', 'receivables', 'import', bad], store)).registered).toBe(
+      1,
+    );
     const run = await paykit(['--json', 'reconcile', 'run', '--once'], store);
     expect(run.code).toBe(0);
     expect(Array.isArray(JSON.parse(run.stdout))).toBe(true);

@@ -22,8 +22,14 @@ describe('the CLI’s CSV cells', () => {
   });
 
   it('writes numbers and booleans as their text, and the first record’s fields as the header', () => {
-    expect(stringify([{ id: 'x', amount: -5, active: true, ok: false }, { id: 'y', amount: 12.5, active: false, ok: true }], CSV_EXPORT_OPTIONS)).toBe(
-      'id,amount,active,ok\nx,-5,true,false\ny,12.5,false,true\n',
-    );
+    expect(
+      stringify(
+        [
+          { id: 'x', amount: -5, active: true, ok: false },
+          { id: 'y', amount: 12.5, active: false, ok: true },
+        ],
+        CSV_EXPORT_OPTIONS,
+      ),
+    ).toBe('id,amount,active,ok\nx,-5,true,false\ny,12.5,false,true\n');
   });
 });

@@ -15,23 +15,48 @@ let dir: string;
 
 function moneyIn(minute: number, drift: DriftNote[]): NewEvent {
   const idMsg = randomUUID();
-  const payload = { msg_name: 'MONEY_IN', id_msg: idMsg, body: { id: randomUUID(), amount: '10.00', new_field: 'secret-looking-value' } };
+  const payload = {
+    msg_name: 'MONEY_IN',
+    id_msg: idMsg,
+    body: { id: randomUUID(), amount: '10.00', new_field: 'secret-looking-value' },
+  };
   return {
-    source: 'core', eventType: 'MONEY_IN', dedupeKey: `core:MONEY_IN:${idMsg}`, idMsg, transactionId: payload.body.id, operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)), payload, headers: {}, receivedAt: new Date(Date.UTC(2026, 10, 21, 9, minute)),
-    drift, outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null,
+    source: 'core',
+    eventType: 'MONEY_IN',
+    dedupeKey: `core:MONEY_IN:${idMsg}`,
+    idMsg,
+    transactionId: payload.body.id,
+    operationId: null,
+    rawBody: new TextEncoder().encode(JSON.stringify(payload)),
+    payload,
+    headers: {},
+    receivedAt: new Date(Date.UTC(2026, 10, 21, 9, minute)),
+    drift,
+    outcome: 'accepted',
+    reason: null,
+    answerStatus: 201,
+    refundReason: null,
   };
 }
 
 const paykit = (args: string[]): Promise<NodeRun> =>
-  runNode(MAIN, args, { name: 'paykit', env: { ...process.env, PAYKIT_CONFIG: '', HOME: dir, PAYKIT_DATA_DIR: dir, DATABASE_URL: '' }, timeoutMs: 60_000 });
+  runNode(MAIN, args, {
+    name: 'paykit',
+    env: { ...process.env, PAYKIT_CONFIG: '', HOME: dir, PAYKIT_DATA_DIR: dir, DATABASE_URL: '' },
+    timeoutMs: 60_000,
+  });
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-drift-'));
   const db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
   await migrate(db);
   const store = createEventStore(db);
-  const note: DriftNote = { path: 'body.new_field', kind: 'extra-field', expected: 'absent: not in the schema', seen: 'string (20 chars)' };
+  const note: DriftNote = {
+    path: 'body.new_field',
+    kind: 'extra-field',
+    expected: 'absent: not in the schema',
+    seen: 'string (20 chars)',
+  };
   for (let i = 0; i < 14; i++) await store.append(moneyIn(i, [note]));
   await store.close();
   await db.close();
@@ -43,8 +68,22 @@ describe('paykit drift', () => {
   it('lists one record for one unexpected field seen in 14 deliveries, never its value', async () => {
     const run = await paykit(['--json', 'drift']);
     expect(run.code, run.stderr).toBe(0);
-    const records = JSON.parse(run.stdout) as { pointer: string; count: number; kind: string; firstSeen: string; lastSeen: string }[];
-    expect(records).toEqual([expect.objectContaining({ pointer: '/body/new_field', kind: 'extra-field', count: 14, firstSeen: '2026-11-21T09:00:00.000Z', lastSeen: '2026-11-21T09:13:00.000Z' })]);
+    const records = JSON.parse(run.stdout) as {
+      pointer: string;
+      count: number;
+      kind: string;
+      firstSeen: string;
+      lastSeen: string;
+    }[];
+    expect(records).toEqual([
+      expect.objectContaining({
+        pointer: '/body/new_field',
+        kind: 'extra-field',
+        count: 14,
+        firstSeen: '2026-11-21T09:00:00.000Z',
+        lastSeen: '2026-11-21T09:13:00.000Z',
+      }),
+    ]);
     const table = await paykit(['drift']);
     expect(table.stdout).toContain('/body/new_field');
     expect(table.stdout + table.stderr).not.toContain('secret-looking-value');
@@ -55,12 +94,26 @@ describe('paykit drift', () => {
     const run = await paykit(['drift', '--source', 'core', '--overlay', file]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('Wrote 1 action to');
-    const overlay = parse(readFileSync(file, 'utf8')) as { overlay: string; extends: string; actions: { target: string; update: unknown }[] };
-    expect(overlay).toMatchObject({ overlay: '1.0.0', extends: 'core.yaml', actions: [{ target: '$.components.schemas.MoneyInBody', update: { properties: { new_field: { type: 'string' } } } }] });
+    const overlay = parse(readFileSync(file, 'utf8')) as {
+      overlay: string;
+      extends: string;
+      actions: { target: string; update: unknown }[];
+    };
+    expect(overlay).toMatchObject({
+      overlay: '1.0.0',
+      extends: 'core.yaml',
+      actions: [
+        { target: '$.components.schemas.MoneyInBody', update: { properties: { new_field: { type: 'string' } } } },
+      ],
+    });
   }, 60_000);
 
   it('refuses an unknown source, an overlay without a source and a bad limit (exit 2)', async () => {
-    const runs = await Promise.all([paykit(['drift', '--source', 'wire']), paykit(['drift', '--overlay']), paykit(['drift', '--limit', 'ten'])]);
+    const runs = await Promise.all([
+      paykit(['drift', '--source', 'wire']),
+      paykit(['drift', '--overlay']),
+      paykit(['drift', '--limit', 'ten']),
+    ]);
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2]);
     expect(runs[0]!.stderr).toContain('--source is one of core, cash, direct_debit');
     expect(runs[1]!.stderr).toContain('add --source');

@@ -12,13 +12,31 @@ type Node = Record<string, unknown>;
 const SPEC = path.resolve(import.meta.dirname, '../../../specs/core.yaml');
 const loadSpec = (): Node => parse(readFileSync(SPEC, 'utf8')) as Node;
 
-function record(pointer: string, kind: string, seen: string, expected = 'absent: not in the schema', count = 3): DriftRecord {
-  return { source: 'core', eventType: 'MONEY_IN', pointer, path: pointer, kind, count, firstSeen: new Date('2026-11-20T10:00:00Z'), lastSeen: new Date('2026-11-21T10:00:00Z'), example: { seq: '42', expected, seen } };
+function record(
+  pointer: string,
+  kind: string,
+  seen: string,
+  expected = 'absent: not in the schema',
+  count = 3,
+): DriftRecord {
+  return {
+    source: 'core',
+    eventType: 'MONEY_IN',
+    pointer,
+    path: pointer,
+    kind,
+    count,
+    firstSeen: new Date('2026-11-20T10:00:00Z'),
+    lastSeen: new Date('2026-11-21T10:00:00Z'),
+    example: { seq: '42', expected, seen },
+  };
 }
 
 /** The nodes a target names, each as its parent and key (so it can be removed). */
 function select(doc: Node, target: string): { parent: Node | unknown[]; key: string | number }[] {
-  const tokens = [...target.slice(1).matchAll(/\.([A-Za-z_]\w*)|\['((?:[^'\\]|\\.)*)'\]|\[\?\(@ == '((?:[^'\\]|\\.)*)'\)\]/g)];
+  const tokens = [
+    ...target.slice(1).matchAll(/\.([A-Za-z_]\w*)|\['((?:[^'\\]|\\.)*)'\]|\[\?\(@ == '((?:[^'\\]|\\.)*)'\)\]/g),
+  ];
   expect(tokens.map((t) => t[0]).join('')).toBe(target.slice(1));
   let current: { parent: Node | unknown[]; key: string | number }[] = [{ parent: { $: doc }, key: '$' }];
   for (const t of tokens) {
@@ -30,7 +48,8 @@ function select(doc: Node, target: string): { parent: Node | unknown[]; key: str
         if (Array.isArray(value)) value.forEach((v, i) => v === wanted && next.push({ parent: value, key: i }));
       } else {
         const name = t[1] ?? t[2]!.replace(/\\(.)/g, '$1');
-        if (typeof value === 'object' && value !== null && name in value) next.push({ parent: value as Node, key: name });
+        if (typeof value === 'object' && value !== null && name in value)
+          next.push({ parent: value as Node, key: name });
       }
     }
     current = next;
@@ -41,7 +60,15 @@ function select(doc: Node, target: string): { parent: Node | unknown[]; key: str
 function merge(into: Node, update: Node): void {
   for (const [k, v] of Object.entries(update)) {
     const existing = into[k];
-    if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof existing === 'object' && existing !== null && !Array.isArray(existing)) merge(existing as Node, v as Node);
+    if (
+      typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      typeof existing === 'object' &&
+      existing !== null &&
+      !Array.isArray(existing)
+    )
+      merge(existing as Node, v as Node);
     else into[k] = v;
   }
 }
@@ -70,9 +97,16 @@ describe('paykit drift --overlay', () => {
       record('/body/beneficiary_account', 'missing-field', 'absent', 'string', 1),
       record('/extra_top', 'extra-field', 'number (integer)'),
     ];
-    const { overlay, unplaced } = driftOverlay(doc, records, { specFile: 'core.yaml', version: '2026-11-21T10:00:00.000Z' });
+    const { overlay, unplaced } = driftOverlay(doc, records, {
+      specFile: 'core.yaml',
+      version: '2026-11-21T10:00:00.000Z',
+    });
     expect(unplaced).toEqual([]);
-    expect(overlay).toMatchObject({ overlay: '1.0.0', extends: 'core.yaml', info: { version: '2026-11-21T10:00:00.000Z' } });
+    expect(overlay).toMatchObject({
+      overlay: '1.0.0',
+      extends: 'core.yaml',
+      info: { version: '2026-11-21T10:00:00.000Z' },
+    });
     expect(overlay.actions.map((a) => a.target)).toEqual([
       '$.components.schemas.MoneyInBody',
       '$.components.schemas.MoneyInBody.properties.registered_at.format',
@@ -86,18 +120,29 @@ describe('paykit drift --overlay', () => {
     expect((schemas.MoneyInBody!.properties as Node).new_field).toMatchObject({ type: 'string' });
     expect((schemas.MoneyInEvent!.properties as Node).extra_top).toMatchObject({ type: 'integer' });
     expect(((schemas.MoneyInBody!.properties as Node).registered_at as Node).format).toBeUndefined();
-    expect(((schemas.MoneyInBody!.properties as Node).id as Node).description).toMatch(/older form\. Also sent as string \(9 chars\) \(the spec says string \(uuid\)\)\.$/);
+    expect(((schemas.MoneyInBody!.properties as Node).id as Node).description).toMatch(
+      /older form\. Also sent as string \(9 chars\) \(the spec says string \(uuid\)\)\.$/,
+    );
     expect(schemas.MoneyInBody!.required).not.toContain('beneficiary_account');
   });
 
   it('returns the records the spec has no place for instead of inventing a target', () => {
     const doc = loadSpec();
-    const { overlay, unplaced } = driftOverlay(doc, [record('/body/nowhere/deeper', 'extra-field', 'string (1 char)'), { ...record('/x', 'extra-field', 'null'), eventType: 'NOT_AN_EVENT' }], { specFile: 'core.yaml', version: 'v' });
+    const { overlay, unplaced } = driftOverlay(
+      doc,
+      [
+        record('/body/nowhere/deeper', 'extra-field', 'string (1 char)'),
+        { ...record('/x', 'extra-field', 'null'), eventType: 'NOT_AN_EVENT' },
+      ],
+      { specFile: 'core.yaml', version: 'v' },
+    );
     expect(overlay.actions).toEqual([]);
     expect(unplaced).toHaveLength(2);
   });
 
   it('quotes names JSONPath cannot take bare', () => {
-    expect(jsonPath(['webhooks', 'MONEY_IN', 'content', 'application/json', "it's"])).toBe("$.webhooks.MONEY_IN.content['application/json']['it\\'s']");
+    expect(jsonPath(['webhooks', 'MONEY_IN', 'content', 'application/json', "it's"])).toBe(
+      "$.webhooks.MONEY_IN.content['application/json']['it\\'s']",
+    );
   });
 });

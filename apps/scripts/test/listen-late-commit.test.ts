@@ -30,7 +30,13 @@ describe.skipIf(!postgres)('paykit listen on PostgreSQL', () => {
     gateway = await startAppProcess({
       name: 'The gateway',
       main: GATEWAY_MAIN,
-      env: { GATEWAY_PORT: '0', DATABASE_URL: opened.url!, GATEWAY_CORE_TOKENS_STATUS_UPDATE: TEST_SECRETS.coreWebhookToken, GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken, GATEWAY_LOG_LEVEL: 'warn' },
+      env: {
+        GATEWAY_PORT: '0',
+        DATABASE_URL: opened.url!,
+        GATEWAY_CORE_TOKENS_STATUS_UPDATE: TEST_SECRETS.coreWebhookToken,
+        GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken,
+        GATEWAY_LOG_LEVEL: 'warn',
+      },
       onOutput: (text) => record('gateway output', text),
       startTimeoutMs: 90_000,
     });
@@ -42,14 +48,28 @@ describe.skipIf(!postgres)('paykit listen on PostgreSQL', () => {
   });
 
   it('prints an event whose transaction commits after a later event was printed', async () => {
-    const env = { PAYKIT_GATEWAY_URL: gateway.url, GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken, PAYKIT_CONFIG: '', HOME: dir };
-    const child = spawn(process.execPath, ['--conditions=@paykit/source', MAIN, '--json', 'listen', '--interval', '100'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      PAYKIT_GATEWAY_URL: gateway.url,
+      GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken,
+      PAYKIT_CONFIG: '',
+      HOME: dir,
+    };
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@paykit/source', MAIN, '--json', 'listen', '--interval', '100'],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const printed = () => stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { seq: string; id: string }).id);
+    const printed = () =>
+      stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { seq: string; id: string }).id);
     try {
       await vi.waitFor(() => expect(stderr).toContain('Listening to'), { timeout: 60_000, interval: 100 });
       let commitLate!: () => void;

@@ -46,9 +46,18 @@ async function sendDeliveries(connections: Connection[], count: number): Promise
         sent++;
         connection.send(moneyInDelivery(BENCH_ACCOUNT).body, ANSWER_TIMEOUT_MS, (outcome) => {
           if (outcome.kind !== 'answer') {
-            return reject(new Error(outcome.kind === 'error' ? `a delivery failed: ${outcome.error.message}` : `a delivery got no answer within ${ANSWER_TIMEOUT_MS / 1000} s`));
+            return reject(
+              new Error(
+                outcome.kind === 'error'
+                  ? `a delivery failed: ${outcome.error.message}`
+                  : `a delivery got no answer within ${ANSWER_TIMEOUT_MS / 1000} s`,
+              ),
+            );
           }
-          if (outcome.status < 200 || outcome.status > 299) return reject(new Error(`a delivery was answered ${outcome.status}, not 2xx: the count would not be of intake`));
+          if (outcome.status < 200 || outcome.status > 299)
+            return reject(
+              new Error(`a delivery was answered ${outcome.status}, not 2xx: the count would not be of intake`),
+            );
           if (++answered === count) resolve();
           else next(connection);
         });
@@ -91,10 +100,18 @@ try {
     secrets: [token, urlPassword(config.adminUrl)],
     // Node starts in about a minute under valgrind.
     readyTimeoutMs: 300_000,
-    launcher: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${path.join(outDir, 'callgrind.out.%p')}`],
+    launcher: [
+      'valgrind',
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${path.join(outDir, 'callgrind.out.%p')}`,
+    ],
   });
   const forgetReceiver = onInterrupt(() => receiver.stop());
-  const connections = await openConnections(deliveryTarget(`${receiver.url}${MONEY_IN_PATH}`, token), config.connections);
+  const connections = await openConnections(
+    deliveryTarget(`${receiver.url}${MONEY_IN_PATH}`, token),
+    config.connections,
+  );
   const started = performance.now();
   try {
     await sendDeliveries(connections, warmup);
@@ -113,7 +130,8 @@ try {
     const totals = /^totals: (\d+)$/m.exec(readFileSync(path.join(outDir, file), 'utf8'));
     if (totals) instructions = Math.max(instructions ?? 0, Number(totals[1]));
   }
-  if (instructions === undefined) throw new Error(`callgrind wrote no counts (the receiver exited with ${exit}). Its output:\n${receiver.output()}`);
+  if (instructions === undefined)
+    throw new Error(`callgrind wrote no counts (the receiver exited with ${exit}). Its output:\n${receiver.output()}`);
   console.log(
     `${contender.label}: ${(instructions / deliveries / 1000).toFixed(1)} k instructions per delivery ` +
       `(${deliveries} deliveries counted after ${warmup} to warm up, ${config.connections} connections; ${((performance.now() - started) / 1000).toFixed(0)} s under valgrind)`,

@@ -41,13 +41,20 @@ async function gatewayFigures(url: string): Promise<GatewayFigures> {
   const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
   const batches = value(/^gateway_store_batch_events_count (\S+)$/m);
   const gc: GatewayFigures['gc'] = {};
-  for (const [, kind, count] of text.matchAll(/^gateway_process_nodejs_gc_duration_seconds_count\{kind="(\w+)"\} (\S+)$/gm)) {
-    gc[kind!] = { count: Number(count), ms: 1000 * value(new RegExp(`^gateway_process_nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\} (\\S+)$`, 'm')) };
+  for (const [, kind, count] of text.matchAll(
+    /^gateway_process_nodejs_gc_duration_seconds_count\{kind="(\w+)"\} (\S+)$/gm,
+  )) {
+    gc[kind!] = {
+      count: Number(count),
+      ms: 1000 * value(new RegExp(`^gateway_process_nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\} (\\S+)$`, 'm')),
+    };
   }
   return {
     batches,
     averageBatch: value(/^gateway_store_batch_events_sum (\S+)$/m) / batches,
-    averageMs: (1000 * value(/^gateway_store_commit_seconds_sum\{ok="true"\} (\S+)$/m)) / value(/^gateway_store_commit_seconds_count\{ok="true"\} (\S+)$/m),
+    averageMs:
+      (1000 * value(/^gateway_store_commit_seconds_sum\{ok="true"\} (\S+)$/m)) /
+      value(/^gateway_store_commit_seconds_count\{ok="true"\} (\S+)$/m),
     gc,
     loopDelayP99Ms: 1000 * value(/^gateway_process_nodejs_eventloop_lag_p99_seconds (\S+)$/m),
     loopDelayMaxMs: 1000 * value(/^gateway_process_nodejs_eventloop_lag_max_seconds (\S+)$/m),
@@ -58,7 +65,9 @@ const { name, config } = readOneContenderOrExit();
 const rateText = process.env.BENCH_RATE;
 const rate = rateText ? Number(rateText) : undefined;
 if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) {
-  console.error(`BENCH_RATE="${rateText}": give a whole number of requests per second above 0, or leave it unset for a closed loop.`);
+  console.error(
+    `BENCH_RATE="${rateText}": give a whole number of requests per second above 0, or leave it unset for a closed loop.`,
+  );
   process.exit(2);
 }
 const profiling = process.env.PROFILE !== '0';
@@ -66,7 +75,9 @@ installInterruptHandler();
 
 const contender = CONTENDERS[name];
 const token = randomBytes(32).toString('base64url');
-const profileDir = process.env.PROFILE_DIR ? path.resolve(process.env.PROFILE_DIR) : mkdtempSync(path.join(os.tmpdir(), 'paykit-intake-profile-'));
+const profileDir = process.env.PROFILE_DIR
+  ? path.resolve(process.env.PROFILE_DIR)
+  : mkdtempSync(path.join(os.tmpdir(), 'paykit-intake-profile-'));
 const database = await createBenchDatabase(config.adminUrl, name);
 const forgetDatabase = onInterrupt(() => database.drop());
 try {
@@ -81,12 +92,25 @@ try {
     nodeArgs: profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   const forgetReceiver = onInterrupt(() => receiver.stop());
-  const plan = { url: `${receiver.url}${MONEY_IN_PATH}`, connections: config.connections, timeoutMs: 5_000, warmupSeconds: 1, account: BENCH_ACCOUNT };
+  const plan = {
+    url: `${receiver.url}${MONEY_IN_PATH}`,
+    connections: config.connections,
+    timeoutMs: 5_000,
+    warmupSeconds: 1,
+    account: BENCH_ACCOUNT,
+  };
   await runLoad({ ...plan, mode: 'closed', seconds: config.warmupSeconds }, token);
 
-  const pgBefore = new Map((await backendPids(config.adminUrl, database.name)).map((pid) => [pid, cpuSecondsOf(pid) ?? 0]));
+  const pgBefore = new Map(
+    (await backendPids(config.adminUrl, database.name)).map((pid) => [pid, cpuSecondsOf(pid) ?? 0]),
+  );
   const ownBefore = cpuTimesOf(receiver.pid) ?? { user: 0, system: 0 };
-  const result = await runLoad(rate === undefined ? { ...plan, mode: 'closed', seconds: config.seconds } : { ...plan, mode: 'paced', seconds: config.seconds, rate }, token);
+  const result = await runLoad(
+    rate === undefined
+      ? { ...plan, mode: 'closed', seconds: config.seconds }
+      : { ...plan, mode: 'paced', seconds: config.seconds, rate },
+    token,
+  );
   const ownAfter = cpuTimesOf(receiver.pid) ?? ownBefore;
   const figures = name === 'gateway' ? await gatewayFigures(receiver.url) : undefined;
   const ownUser = ownAfter.user - ownBefore.user;
@@ -104,14 +128,24 @@ try {
   const delivered = ok + result.unmeasuredOkIdMsgs.length;
   const elapsed = result.seconds + plan.warmupSeconds;
   const perDelivery = (seconds: number) => `${((seconds * 1e6) / Math.max(1, delivered)).toFixed(1)} µs`;
-  console.log(`${contender.label}: ${ok} answered 2xx in ${result.seconds.toFixed(1)} s (${Math.round(okPerSecond(result))}/s), statuses ${JSON.stringify(result.statuses)}, p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms`);
-  console.log(`CPU per delivery: ${name} process ${perDelivery(own)} (user ${perDelivery(ownUser)}, system ${perDelivery(ownSystem)}), its PostgreSQL backends ${perDelivery(pg)} (${backendsAfter.length} connections), loader ${perDelivery(result.loaderCpuSeconds ?? 0)}`);
-  console.log(`CPU in all: ${name} ${(own / elapsed).toFixed(2)} cores, PostgreSQL backends ${(pg / elapsed).toFixed(2)}, loader ${((result.loaderCpuSeconds ?? 0) / elapsed).toFixed(2)}`);
+  console.log(
+    `${contender.label}: ${ok} answered 2xx in ${result.seconds.toFixed(1)} s (${Math.round(okPerSecond(result))}/s), statuses ${JSON.stringify(result.statuses)}, p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms`,
+  );
+  console.log(
+    `CPU per delivery: ${name} process ${perDelivery(own)} (user ${perDelivery(ownUser)}, system ${perDelivery(ownSystem)}), its PostgreSQL backends ${perDelivery(pg)} (${backendsAfter.length} connections), loader ${perDelivery(result.loaderCpuSeconds ?? 0)}`,
+  );
+  console.log(
+    `CPU in all: ${name} ${(own / elapsed).toFixed(2)} cores, PostgreSQL backends ${(pg / elapsed).toFixed(2)}, loader ${((result.loaderCpuSeconds ?? 0) / elapsed).toFixed(2)}`,
+  );
 
   if (figures) {
-    console.log(`group commit (whole run): ${figures.batches} batches of ${figures.averageBatch.toFixed(1)} events on average, ${figures.averageMs.toFixed(2)} ms each`);
+    console.log(
+      `group commit (whole run): ${figures.batches} batches of ${figures.averageBatch.toFixed(1)} events on average, ${figures.averageMs.toFixed(2)} ms each`,
+    );
     const gc = Object.entries(figures.gc).map(([kind, { count, ms }]) => `${kind} ${count}× ${ms.toFixed(0)} ms`);
-    console.log(`gateway pauses (whole run): GC ${gc.join(', ')}; event loop delay p99 ${figures.loopDelayP99Ms.toFixed(1)} ms, max ${figures.loopDelayMaxMs.toFixed(1)} ms`);
+    console.log(
+      `gateway pauses (whole run): GC ${gc.join(', ')}; event loop delay p99 ${figures.loopDelayP99Ms.toFixed(1)} ms, max ${figures.loopDelayMaxMs.toFixed(1)} ms`,
+    );
   }
 
   const file = readdirSync(profileDir).find((entry) => entry.endsWith('.cpuprofile'));
@@ -121,7 +155,9 @@ try {
       console.log(`\n${title}`);
       for (const share of shares) console.log(`${(share.share * 100).toFixed(1).padStart(6)}%  ${share.name}`);
     };
-    console.log(`\nprofile: ${summary.busyMs.toFixed(0)} ms busy in the whole run (start-up and warm-up included)${process.env.PROFILE_DIR ? `, kept in ${path.join(profileDir, file)}` : ''}`);
+    console.log(
+      `\nprofile: ${summary.busyMs.toFixed(0)} ms busy in the whole run (start-up and warm-up included)${process.env.PROFILE_DIR ? `, kept in ${path.join(profileDir, file)}` : ''}`,
+    );
     table('self time by area', summary.areas);
     table('self time by function', summary.self);
     table('inclusive time by function', summary.inclusive);

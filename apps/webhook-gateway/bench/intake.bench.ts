@@ -44,7 +44,9 @@ installInterruptHandler();
 const token = randomBytes(32).toString('base64url');
 const context = { config, token, account: BENCH_ACCOUNT, secrets: [token, urlPassword(config.adminUrl)] };
 const slice = config.seconds / config.rounds;
-console.log(`contenders: ${config.contenders.join(', ')}; ${describeDatabaseUrl(config.adminUrl)}; ${config.seconds} s per phase and contender in ${config.rounds} rounds; ${config.connections} connections`);
+console.log(
+  `contenders: ${config.contenders.join(', ')}; ${describeDatabaseUrl(config.adminUrl)}; ${config.seconds} s per phase and contender in ${config.rounds} rounds; ${config.connections} connections`,
+);
 
 const contest: Contest = { live: [], crashed: [] };
 const sessions: ContenderSession[] = [];
@@ -66,23 +68,49 @@ if (sessions.length === 0) {
 }
 
 await runRounds(contest, `warm-up (${config.warmupSeconds} s)`, 1, { mode: 'closed', seconds: config.warmupSeconds });
-const peak = await runRounds(contest, `peak (${slice.toFixed(1)} s slices)`, config.rounds, { mode: 'closed', seconds: slice });
+const peak = await runRounds(contest, `peak (${slice.toFixed(1)} s slices)`, config.rounds, {
+  mode: 'closed',
+  seconds: slice,
+});
 // The gateway's peak sets the one rate every contender is paced at; without it, the first contender's.
 const reference = contest.live.find((s) => s.contender.name === 'gateway') ?? contest.live[0];
 const referencePeak = reference ? combineSlices(peak.get(reference.contender.name) ?? []).okPerSecond : 0;
 const pacedRate = Math.round(referencePeak / 2);
-if (reference && reference.contender.name !== 'gateway') console.log(`  (no gateway in this run: ${reference.contender.name}'s peak sets the paced rate, and the targets are not judged)`);
-const paced = pacedRate > 0 ? await runRounds(contest, `paced at ${pacedRate} req/s (${slice.toFixed(1)} s slices)`, config.rounds, { mode: 'paced', seconds: slice, rate: pacedRate }) : new Map();
-if (pacedRate <= 0 && reference) contest.crashed.push(`${reference.contender.name} answered no delivery with 2xx at peak: there is no rate to pace at`);
+if (reference && reference.contender.name !== 'gateway')
+  console.log(
+    `  (no gateway in this run: ${reference.contender.name}'s peak sets the paced rate, and the targets are not judged)`,
+  );
+const paced =
+  pacedRate > 0
+    ? await runRounds(contest, `paced at ${pacedRate} req/s (${slice.toFixed(1)} s slices)`, config.rounds, {
+        mode: 'paced',
+        seconds: slice,
+        rate: pacedRate,
+      })
+    : new Map();
+if (pacedRate <= 0 && reference)
+  contest.crashed.push(
+    `${reference.contender.name} answered no delivery with 2xx at peak: there is no rate to pace at`,
+  );
 
 const runs: ContenderRun[] = [];
 for (const session of sessions) {
   const name = session.contender.name;
   try {
     const audit = await session.finish();
-    console.log(`${name}: audit: ${audit.answeredOk} answered 2xx, ${audit.storedRows} rows stored, ${audit.missing === 0 ? 'none missing' : `${audit.missing} MISSING (answered 2xx, not stored)`}`);
-    if (contest.live.includes(session)) runs.push({ name, label: session.contender.label, peak: combineSlices(peak.get(name) ?? []), paced: combineSlices(paced.get(name) ?? []), audit });
-    else if (audit.missing > 0) contest.crashed.push(`${name}: ${audit.missing} deliveries answered 2xx are not in its database`);
+    console.log(
+      `${name}: audit: ${audit.answeredOk} answered 2xx, ${audit.storedRows} rows stored, ${audit.missing === 0 ? 'none missing' : `${audit.missing} MISSING (answered 2xx, not stored)`}`,
+    );
+    if (contest.live.includes(session))
+      runs.push({
+        name,
+        label: session.contender.label,
+        peak: combineSlices(peak.get(name) ?? []),
+        paced: combineSlices(paced.get(name) ?? []),
+        audit,
+      });
+    else if (audit.missing > 0)
+      contest.crashed.push(`${name}: ${audit.missing} deliveries answered 2xx are not in its database`);
   } catch (error) {
     contest.crashed.push(`${name}: the audit failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -94,8 +122,26 @@ console.log(formatReport(runs, verdict, pacedRate, config.connections));
 if (runs.some((run) => run.name === 'gateway')) {
   const figures = Object.fromEntries(
     runs.map((run) => {
-      const phase = (f: ContenderRun['peak']) => ({ okPerSecond: Math.round(f.okPerSecond), sliceOkPerSecond: f.sliceOkPerSecond.map(Math.round), p50Ms: f.latency.p50, p99Ms: f.latency.p99, maxMs: f.latency.max, statuses: f.statuses, errors: f.errors, timeouts: f.timeouts, ...(f.sendLagP99Ms === undefined ? {} : { loaderSendLagP99Ms: f.sendLagP99Ms }) });
-      return [run.name, { label: run.label, peak: phase(run.peak), paced: phase(run.paced), audit: { answeredOk: run.audit.answeredOk, storedRows: run.audit.storedRows, missing: run.audit.missing } }];
+      const phase = (f: ContenderRun['peak']) => ({
+        okPerSecond: Math.round(f.okPerSecond),
+        sliceOkPerSecond: f.sliceOkPerSecond.map(Math.round),
+        p50Ms: f.latency.p50,
+        p99Ms: f.latency.p99,
+        maxMs: f.latency.max,
+        statuses: f.statuses,
+        errors: f.errors,
+        timeouts: f.timeouts,
+        ...(f.sendLagP99Ms === undefined ? {} : { loaderSendLagP99Ms: f.sendLagP99Ms }),
+      });
+      return [
+        run.name,
+        {
+          label: run.label,
+          peak: phase(run.peak),
+          paced: phase(run.paced),
+          audit: { answeredOk: run.audit.answeredOk, storedRows: run.audit.storedRows, missing: run.audit.missing },
+        },
+      ];
     }),
   );
   const file = await recordResult('gateway-intake', {

@@ -26,7 +26,11 @@ export interface AccountCacheCounters {
 /** Enough for every account of a large company; past it, the oldest entry makes room (a miss costs one lookup, nothing else). */
 export const DEFAULT_MAX_ACCOUNTS = 100_000;
 
-export function createAccountCache(store: Pick<AccountStore, 'lookup'>, counters: AccountCacheCounters, maxEntries = DEFAULT_MAX_ACCOUNTS): AccountCache {
+export function createAccountCache(
+  store: Pick<AccountStore, 'lookup'>,
+  counters: AccountCacheCounters,
+  maxEntries = DEFAULT_MAX_ACCOUNTS,
+): AccountCache {
   // Unknown accounts are kept too (undefined): a credit to one is judged without a lookup each time.
   // A copy that says "unknown" after another process created the account is caught like any other
   // outdated copy: the commit's guard (version null) sees the row and the credit is decided again.

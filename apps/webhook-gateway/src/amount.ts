@@ -17,12 +17,29 @@ const shown = (value: string): string => JSON.stringify(value.length > 40 ? `${v
 
 export function readCreditAmount(value: unknown): AmountReading {
   if (value === undefined || value === null || value === '') return { ok: false, problem: 'amount is missing' };
-  if (typeof value === 'number') return { ok: false, problem: `amount is the JSON number ${String(value).slice(0, 40)}, not a decimal string with two decimals: a number may already have lost centavos` };
-  if (typeof value !== 'string') return { ok: false, problem: `amount is a JSON ${Array.isArray(value) ? 'array' : typeof value}, not a decimal string with two decimals` };
-  if (value.trim() !== value) return { ok: false, problem: `amount ${shown(value)} is padded with white space; the platform sends a bare decimal with two decimals` };
-  if (!TWO_DECIMALS.test(value)) return { ok: false, problem: `amount ${shown(value)} is not a decimal with two decimals (like "123.00")` };
+  if (typeof value === 'number')
+    return {
+      ok: false,
+      problem: `amount is the JSON number ${String(value).slice(0, 40)}, not a decimal string with two decimals: a number may already have lost centavos`,
+    };
+  if (typeof value !== 'string')
+    return {
+      ok: false,
+      problem: `amount is a JSON ${Array.isArray(value) ? 'array' : typeof value}, not a decimal string with two decimals`,
+    };
+  if (value.trim() !== value)
+    return {
+      ok: false,
+      problem: `amount ${shown(value)} is padded with white space; the platform sends a bare decimal with two decimals`,
+    };
+  if (!TWO_DECIMALS.test(value))
+    return { ok: false, problem: `amount ${shown(value)} is not a decimal with two decimals (like "123.00")` };
   const centavos = toCentavos(value);
   if (centavos === 0n) return { ok: false, problem: `amount ${shown(value)} is zero: no money moved` };
-  if (centavos > LEDGER_MAX_CENTAVOS) return { ok: false, problem: `amount ${shown(value)} has more digits than the ledger holds (numeric(18,2): at most 9999999999999999.99)` };
+  if (centavos > LEDGER_MAX_CENTAVOS)
+    return {
+      ok: false,
+      problem: `amount ${shown(value)} has more digits than the ledger holds (numeric(18,2): at most 9999999999999999.99)`,
+    };
   return { ok: true, amount: value, centavos };
 }

@@ -31,7 +31,10 @@ export function credentialHeaders(rawHeaders: readonly string[]): Record<string,
 export function coreAuthenticator(type: CoreEventType, config: CoreAuthConfig): (headers: HeaderSource) => AuthResult {
   if (config.noAuth) return () => ({ ok: true, by: 'no auth (NO_AUTH)' });
   if (config.tokens.length === 0) {
-    const refusal: AuthResult = { ok: false, message: `This gateway takes no ${type} deliveries: no token is configured for the type (GATEWAY_CORE_TOKENS_${type}).` };
+    const refusal: AuthResult = {
+      ok: false,
+      message: `This gateway takes no ${type} deliveries: no token is configured for the type (GATEWAY_CORE_TOKENS_${type}).`,
+    };
     return () => refusal;
   }
   const verify = createCoreWebhookVerifier(config.tokens);
@@ -39,23 +42,34 @@ export function coreAuthenticator(type: CoreEventType, config: CoreAuthConfig): 
     try {
       return { ok: true, by: `bearer token ${verify(headers) + 1} of ${config.tokens.length}` };
     } catch (error) {
-      if (error instanceof WebhookVerificationError) return { ok: false, message: `Not authenticated: ${error.message}.` };
+      if (error instanceof WebhookVerificationError)
+        return { ok: false, message: `Not authenticated: ${error.message}.` };
       throw error;
     }
   };
 }
 
 /** Before the body is read: the two cash headers must be there (else 401 without reading further). */
-export function cashHeadersPresent(headers: Record<string, string | string[] | undefined>, config: GatewayConfig['cash']): string | undefined {
-  if (config.secretTokens.length === 0) return 'This gateway takes no cash deliveries: no secret_token is configured (GATEWAY_CASH_SECRET_TOKENS).';
+export function cashHeadersPresent(
+  headers: Record<string, string | string[] | undefined>,
+  config: GatewayConfig['cash'],
+): string | undefined {
+  if (config.secretTokens.length === 0)
+    return 'This gateway takes no cash deliveries: no secret_token is configured (GATEWAY_CASH_SECRET_TOKENS).';
   for (const name of ['x-webhook-signature', 'x-webhook-timestamp']) {
-    if (headers[name] === undefined || headers[name] === '') return `Not authenticated: the ${name} header is missing; cash deliveries are signed by the platform.`;
+    if (headers[name] === undefined || headers[name] === '')
+      return `Not authenticated: the ${name} header is missing; cash deliveries are signed by the platform.`;
   }
   return undefined;
 }
 
 /** The signature over the raw bytes, under each configured secret (a new webhook brings a new one). */
-export function verifyCash(raw: Uint8Array, headers: HeaderSource, config: GatewayConfig['cash'], now: Date): AuthResult {
+export function verifyCash(
+  raw: Uint8Array,
+  headers: HeaderSource,
+  config: GatewayConfig['cash'],
+  now: Date,
+): AuthResult {
   let last: WebhookVerificationError | undefined;
   for (const [index, secret] of config.secretTokens.entries()) {
     try {

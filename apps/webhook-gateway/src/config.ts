@@ -67,7 +67,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`The webhook gateway's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/webhook-gateway/README.md for every variable.`);
+    super(
+      `The webhook gateway's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/webhook-gateway/README.md for every variable.`,
+    );
     this.problems = problems;
   }
 }
@@ -94,7 +96,10 @@ const integer = (name: string, min: number, max: number, fallback: number) =>
       if (value === undefined || value.trim() === '') return fallback;
       const n = Number(value);
       if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max} (got "${value.slice(0, 32)}")` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from ${min} to ${max} (got "${value.slice(0, 32)}")`,
+        });
         return z.NEVER;
       }
       return n;
@@ -118,11 +123,16 @@ const Env = z.object({
   GATEWAY_HEADERS_TIMEOUT_MS: integer('GATEWAY_HEADERS_TIMEOUT_MS', 500, 60_000, 10_000),
   GATEWAY_REQUEST_TIMEOUT_MS: integer('GATEWAY_REQUEST_TIMEOUT_MS', 500, 300_000, 30_000),
   GATEWAY_UNKNOWN_ACCOUNT: z
-    .enum(['hold', 'reject', 'accept'], { message: 'GATEWAY_UNKNOWN_ACCOUNT must be "hold" (store the credit and hold it for review, the default), "reject" (refuse it: the platform refunds it) or "accept"' })
+    .enum(['hold', 'reject', 'accept'], {
+      message:
+        'GATEWAY_UNKNOWN_ACCOUNT must be "hold" (store the credit and hold it for review, the default), "reject" (refuse it: the platform refunds it) or "accept"',
+    })
     .optional()
     .default('hold'),
   GATEWAY_LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'GATEWAY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' })
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'GATEWAY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
     .optional()
     .default('info'),
   GATEWAY_LOG_FILE: z.string().optional(),
@@ -134,41 +144,75 @@ const MIN_TOKEN_LENGTH = 32;
 export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   const problems: string[] = [];
   const parsed = Env.safeParse(env);
-  if (!parsed.success) for (const issue of parsed.error.issues) problems.push(issue.path.length && !issue.message.includes(String(issue.path[0])) ? `${String(issue.path[0])}: ${issue.message}` : issue.message);
+  if (!parsed.success)
+    for (const issue of parsed.error.issues)
+      problems.push(
+        issue.path.length && !issue.message.includes(String(issue.path[0]))
+          ? `${String(issue.path[0])}: ${issue.message}`
+          : issue.message,
+      );
 
   const core = {} as Record<CoreEventType, CoreAuthConfig>;
   const noAuth = new Set(list(env.GATEWAY_CORE_NO_AUTH).map((t) => t.toUpperCase()));
   for (const type of noAuth) {
-    if (!(CORE_EVENT_TYPES as string[]).includes(type)) problems.push(`GATEWAY_CORE_NO_AUTH names "${type.slice(0, 32)}", which is not a core event type (${CORE_EVENT_TYPES.join(', ')})`);
+    if (!(CORE_EVENT_TYPES as string[]).includes(type))
+      problems.push(
+        `GATEWAY_CORE_NO_AUTH names "${type.slice(0, 32)}", which is not a core event type (${CORE_EVENT_TYPES.join(', ')})`,
+      );
   }
   for (const type of CORE_EVENT_TYPES) {
     const name = `GATEWAY_CORE_TOKENS_${ENV_SUFFIX[type]}`;
     const tokens = list(env[name]);
-    if (tokens.length > 2) problems.push(`${name} holds ${tokens.length} tokens: give one, or two during a rotation (comma-separated)`);
+    if (tokens.length > 2)
+      problems.push(`${name} holds ${tokens.length} tokens: give one, or two during a rotation (comma-separated)`);
     tokens.forEach((token, i) => {
-      if (token.length < MIN_TOKEN_LENGTH) problems.push(`${name}: token ${i + 1} is ${token.length} characters; webhook tokens are random and at least ${MIN_TOKEN_LENGTH} bytes (paykit generates them when registering)`);
+      if (token.length < MIN_TOKEN_LENGTH)
+        problems.push(
+          `${name}: token ${i + 1} is ${token.length} characters; webhook tokens are random and at least ${MIN_TOKEN_LENGTH} bytes (paykit generates them when registering)`,
+        );
     });
-    if (tokens.length > 0 && noAuth.has(type)) problems.push(`${type} is both in GATEWAY_CORE_NO_AUTH and has tokens in ${name}: choose one (the webhook's auth_type)`);
+    if (tokens.length > 0 && noAuth.has(type))
+      problems.push(
+        `${type} is both in GATEWAY_CORE_NO_AUTH and has tokens in ${name}: choose one (the webhook's auth_type)`,
+      );
     core[type] = { tokens, noAuth: noAuth.has(type) };
   }
 
   const cashSecrets = list(env.GATEWAY_CASH_SECRET_TOKENS);
   cashSecrets.forEach((secret, i) => {
-    if (!/^[0-9a-fA-F]{64}$/.test(secret)) problems.push(`GATEWAY_CASH_SECRET_TOKENS: secret ${i + 1} is not 64 hexadecimal characters (the secret_token returned when the cash webhook was created)`);
+    if (!/^[0-9a-fA-F]{64}$/.test(secret))
+      problems.push(
+        `GATEWAY_CASH_SECRET_TOKENS: secret ${i + 1} is not 64 hexadecimal characters (the secret_token returned when the cash webhook was created)`,
+      );
   });
   const directDebitValues = list(env.GATEWAY_DIRECT_DEBIT_TOKENS);
-  if (directDebitValues.length > 2) problems.push(`GATEWAY_DIRECT_DEBIT_TOKENS holds ${directDebitValues.length} values: give one, or two during a rotation (comma-separated)`);
+  if (directDebitValues.length > 2)
+    problems.push(
+      `GATEWAY_DIRECT_DEBIT_TOKENS holds ${directDebitValues.length} values: give one, or two during a rotation (comma-separated)`,
+    );
   directDebitValues.forEach((value, i) => {
-    if (value.length < MIN_TOKEN_LENGTH) problems.push(`GATEWAY_DIRECT_DEBIT_TOKENS: value ${i + 1} is ${value.length} characters; the Authorization value set in the direct debit portal is a secret: make it random and at least ${MIN_TOKEN_LENGTH} characters`);
+    if (value.length < MIN_TOKEN_LENGTH)
+      problems.push(
+        `GATEWAY_DIRECT_DEBIT_TOKENS: value ${i + 1} is ${value.length} characters; the Authorization value set in the direct debit portal is a secret: make it random and at least ${MIN_TOKEN_LENGTH} characters`,
+      );
   });
   const adminToken = env.GATEWAY_ADMIN_TOKEN?.trim() || undefined;
-  if (adminToken !== undefined && adminToken.length < MIN_TOKEN_LENGTH) problems.push(`GATEWAY_ADMIN_TOKEN is ${adminToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
+  if (adminToken !== undefined && adminToken.length < MIN_TOKEN_LENGTH)
+    problems.push(
+      `GATEWAY_ADMIN_TOKEN is ${adminToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
+    );
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
-  if (metricsToken !== undefined && metricsToken.length < MIN_TOKEN_LENGTH) problems.push(`METRICS_TOKEN is ${metricsToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
+  if (metricsToken !== undefined && metricsToken.length < MIN_TOKEN_LENGTH)
+    problems.push(
+      `METRICS_TOKEN is ${metricsToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
+    );
 
   const denyPayers = list(env.GATEWAY_DENY_PAYERS).map((p) => p.toUpperCase());
   for (const payer of denyPayers) {
-    if (!isValidClabe(payer) && !isValidRfc(payer)) problems.push(`GATEWAY_DENY_PAYERS: "${payer.slice(0, 24)}" is neither a valid CLABE (18 digits with its control digit) nor an RFC`);
+    if (!isValidClabe(payer) && !isValidRfc(payer))
+      problems.push(
+        `GATEWAY_DENY_PAYERS: "${payer.slice(0, 24)}" is neither a valid CLABE (18 digits with its control digit) nor an RFC`,
+      );
   }
   let defaultCreditLimitCentavos: bigint | null = null;
   const limit = env.GATEWAY_CREDIT_LIMIT?.trim();
@@ -177,7 +221,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       defaultCreditLimitCentavos = toCentavos(limit);
       if (defaultCreditLimitCentavos <= 0n) problems.push('GATEWAY_CREDIT_LIMIT must be above 0.00');
     } catch {
-      problems.push(`GATEWAY_CREDIT_LIMIT must be an amount in pesos with two decimals, e.g. "50000.00" (got "${limit.slice(0, 24)}")`);
+      problems.push(
+        `GATEWAY_CREDIT_LIMIT must be an amount in pesos with two decimals, e.g. "50000.00" (got "${limit.slice(0, 24)}")`,
+      );
     }
   }
 

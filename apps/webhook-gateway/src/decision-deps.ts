@@ -15,8 +15,15 @@ export interface DecisionDeps {
   onAccountChanged(clabe: string, account: Account | undefined): void;
 }
 
-export function decisionDeps(accounts: AccountStore, rules: readonly MoneyInRule[], metrics: GatewayMetrics): DecisionDeps {
-  const accountCache = createAccountCache(accounts, { hit: () => metrics.accountReads.inc({ result: 'hit' }), miss: () => metrics.accountReads.inc({ result: 'miss' }) });
+export function decisionDeps(
+  accounts: AccountStore,
+  rules: readonly MoneyInRule[],
+  metrics: GatewayMetrics,
+): DecisionDeps {
+  const accountCache = createAccountCache(accounts, {
+    hit: () => metrics.accountReads.inc({ result: 'hit' }),
+    miss: () => metrics.accountReads.inc({ result: 'miss' }),
+  });
   return {
     deps: { readAccount: (clabe, deadline) => accountCache.read(clabe, deadline), rules },
     replayDeps: { readAccount: (clabe, deadline) => accounts.lookup(clabe, { deadline }), rules },

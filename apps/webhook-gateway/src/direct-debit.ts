@@ -18,7 +18,11 @@ import { readJsonObject, type Evaluation, type Refusal } from './evaluate.ts';
 export function directDebitAuthenticator(config: GatewayConfig['directDebit']): (headers: HeaderSource) => AuthResult {
   const count = config.authorizationValues.length;
   if (count === 0) {
-    const refusal: AuthResult = { ok: false, message: 'This gateway takes no direct debit deliveries: no Authorization value is configured (GATEWAY_DIRECT_DEBIT_TOKENS).' };
+    const refusal: AuthResult = {
+      ok: false,
+      message:
+        'This gateway takes no direct debit deliveries: no Authorization value is configured (GATEWAY_DIRECT_DEBIT_TOKENS).',
+    };
     return () => refusal;
   }
   const verify = createDirectDebitWebhookVerifier(config.authorizationValues);
@@ -26,7 +30,8 @@ export function directDebitAuthenticator(config: GatewayConfig['directDebit']): 
     try {
       return { ok: true, by: `direct debit value ${verify(headers) + 1} of ${count}` };
     } catch (error) {
-      if (error instanceof WebhookVerificationError) return { ok: false, message: `Not authenticated: ${error.message}.` };
+      if (error instanceof WebhookVerificationError)
+        return { ok: false, message: `Not authenticated: ${error.message}.` };
       throw error;
     }
   };
@@ -34,7 +39,8 @@ export function directDebitAuthenticator(config: GatewayConfig['directDebit']): 
 
 const STORED = { outcome: 'stored', answerStatus: 200, reason: null, refundReason: null, rule: null } as const;
 
-const text = (value: unknown, max: number): string | null => (typeof value === 'string' && value !== '' ? value.slice(0, max) : null);
+const text = (value: unknown, max: number): string | null =>
+  typeof value === 'string' && value !== '' ? value.slice(0, max) : null;
 
 /** An authenticated direct debit delivery. */
 export function evaluateDirectDebit(raw: Uint8Array): Evaluation | Refusal {
@@ -43,13 +49,25 @@ export function evaluateDirectDebit(raw: Uint8Array): Evaluation | Refusal {
   const record = read.value;
   const name = text(record.event, 64);
   if (name === null) {
-    return { refused: true, status: 422, error: 'not_an_event', message: `A direct debit delivery is {event, timestamp, data}; this body has ${record.event === undefined ? 'no event field' : `an event of type ${typeof record.event}`}.` };
+    return {
+      refused: true,
+      status: 422,
+      error: 'not_an_event',
+      message: `A direct debit delivery is {event, timestamp, data}; this body has ${record.event === undefined ? 'no event field' : `an event of type ${typeof record.event}`}.`,
+    };
   }
   const drift: DriftNote[] = [];
-  parseDirectDebitEvent(record, { onDrift: (report) => drift.push({ path: formatPath(report.path), kind: report.kind, expected: report.expected, seen: report.seen }) });
+  parseDirectDebitEvent(record, {
+    onDrift: (report) =>
+      drift.push({ path: formatPath(report.path), kind: report.kind, expected: report.expected, seen: report.seen }),
+  });
   const eventType = name.toLowerCase();
-  if (eventType !== 'charge_result') drift.push({ path: 'event', kind: 'mismatch', expected: 'charge_result', seen: describeValue(name) });
-  const data = record.data !== null && typeof record.data === 'object' && !Array.isArray(record.data) ? (record.data as Record<string, unknown>) : {};
+  if (eventType !== 'charge_result')
+    drift.push({ path: 'event', kind: 'mismatch', expected: 'charge_result', seen: describeValue(name) });
+  const data =
+    record.data !== null && typeof record.data === 'object' && !Array.isArray(record.data)
+      ? (record.data as Record<string, unknown>)
+      : {};
   const chargeId = text(data.charge_id, 128)?.toLowerCase() ?? null;
   const outcome = text(data.charge_result, 32)?.toLowerCase() ?? 'none';
   const timestamp = text(record.timestamp, 64) ?? 'none';
@@ -60,5 +78,15 @@ export function evaluateDirectDebit(raw: Uint8Array): Evaluation | Refusal {
   const dedupeKey = chargeId
     ? `direct_debit:${eventType}:${chargeId}:${outcome}:${timestamp}`
     : `direct_debit:${eventType}:sha256:${createHash('sha256').update(raw).digest('hex')}`;
-  return { source: 'direct_debit', eventType, dedupeKey, idMsg: null, transactionId: chargeId, operationId: null, payload: record, drift, decision: STORED };
+  return {
+    source: 'direct_debit',
+    eventType,
+    dedupeKey,
+    idMsg: null,
+    transactionId: chargeId,
+    operationId: null,
+    payload: record,
+    drift,
+    decision: STORED,
+  };
 }

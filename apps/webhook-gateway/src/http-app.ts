@@ -24,9 +24,20 @@ declare module 'fastify' {
 export const routeOf = (request: FastifyRequest): string | undefined => request.routeUrl ?? request.routeOptions.url;
 
 /** Counts and logs a refused request; returns its answer (status and short JSON error). */
-export type RefusalAnswer = <S extends number>(request: FastifyRequest, status: S, code: ProblemCode, message: string) => { status: S; body: GatewayProblem };
+export type RefusalAnswer = <S extends number>(
+  request: FastifyRequest,
+  status: S,
+  code: ProblemCode,
+  message: string,
+) => { status: S; body: GatewayProblem };
 /** The same, sent from a hook or handler outside ts-rest. */
-export type RefusalReply = (request: FastifyRequest, reply: FastifyReply, status: number, code: ProblemCode, message: string) => FastifyReply;
+export type RefusalReply = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: ProblemCode,
+  message: string,
+) => FastifyReply;
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -45,7 +56,10 @@ export function createHttpApp(config: GatewayConfig, metrics: GatewayMetrics, lo
     // Slow clients (slowloris): a request whose headers, or whole body, take longer than these is
     // answered 408 and closed. Node checks them every connectionsCheckingInterval (30 s unless set).
     requestTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1_000, Math.floor(config.headersTimeoutMs / 2)) },
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.floor(config.headersTimeoutMs / 2)),
+    },
   });
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('authenticatedBy', undefined);
@@ -53,7 +67,10 @@ export function createHttpApp(config: GatewayConfig, metrics: GatewayMetrics, lo
   // The hooks on every delivery's path take a callback rather than being async: no promise and no
   // extra turn of the microtask queue per hook and request.
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.answerSeconds.observe({ route: routeOf(request) ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.answerSeconds.observe(
+      { route: routeOf(request) ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   const refusal: RefusalAnswer = (request, status, code, message) => {
@@ -68,16 +85,38 @@ export function createHttpApp(config: GatewayConfig, metrics: GatewayMetrics, lo
   };
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
-    if (status === 413) return refuse(request, reply, 413, 'body_too_large', `The body is over ${config.bodyLimitBytes} bytes (GATEWAY_BODY_LIMIT_BYTES).`);
-    if (status === 415) return refuse(request, reply, 415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
-    if (status === 400 && error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return refuse(request, reply, 400, 'invalid_json', 'The body is empty; a delivery is a JSON object.');
-    if (status >= 400 && status < 500) return refuse(request, reply, status, 'bad_request', error.message.slice(0, 200));
+    if (status === 413)
+      return refuse(
+        request,
+        reply,
+        413,
+        'body_too_large',
+        `The body is over ${config.bodyLimitBytes} bytes (GATEWAY_BODY_LIMIT_BYTES).`,
+      );
+    if (status === 415)
+      return refuse(request, reply, 415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
+    if (status === 400 && error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+      return refuse(request, reply, 400, 'invalid_json', 'The body is empty; a delivery is a JSON object.');
+    if (status >= 400 && status < 500)
+      return refuse(request, reply, status, 'bad_request', error.message.slice(0, 200));
     // A fault of ours: nothing was stored, so ask for the delivery again rather than answer 500.
     logger.error({ err: { message: error.message, stack: error.stack }, route: routeOf(request) }, 'unexpected error');
-    return refuse(request, reply, 503, 'internal_error', 'The gateway could not process this delivery and stored nothing; it will be accepted when redelivered.');
+    return refuse(
+      request,
+      reply,
+      503,
+      'internal_error',
+      'The gateway could not process this delivery and stored nothing; it will be accepted when redelivered.',
+    );
   });
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
-    refuse(request, reply, 404, 'not_found', `No route ${request.method} ${problemPath(request.url)}. Deliveries go to ${Object.values(CORE_EVENT_PATHS).join(', ')}, ${CASH_WEBHOOK_PATH} or ${DIRECT_DEBIT_WEBHOOK_PATH}.`);
+    refuse(
+      request,
+      reply,
+      404,
+      'not_found',
+      `No route ${request.method} ${problemPath(request.url)}. Deliveries go to ${Object.values(CORE_EVENT_PATHS).join(', ')}, ${CASH_WEBHOOK_PATH} or ${DIRECT_DEBIT_WEBHOOK_PATH}.`,
+    );
   app.setNotFoundHandler(notFound);
   app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
@@ -86,6 +125,7 @@ export function createHttpApp(config: GatewayConfig, metrics: GatewayMetrics, lo
     if (request.is404) notFound(request, reply);
     else done();
   });
-  const invalidRequest = (error: RequestValidationError, request: FastifyRequest, reply: FastifyReply) => refuse(request, reply, 400, 'bad_request', validationMessage(error));
+  const invalidRequest = (error: RequestValidationError, request: FastifyRequest, reply: FastifyReply) =>
+    refuse(request, reply, 400, 'bad_request', validationMessage(error));
   return { app, refusal, refuse, invalidRequest };
 }

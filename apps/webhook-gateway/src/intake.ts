@@ -23,10 +23,19 @@ export interface Delivery {
   onAccountChanged?(clabe: string, account: Account | undefined): void;
 }
 
-const storedDecision = (decision: Decision) => ({ outcome: decision.outcome, reason: decision.reason, answerStatus: decision.answerStatus, refundReason: decision.refundReason });
+const storedDecision = (decision: Decision) => ({
+  outcome: decision.outcome,
+  reason: decision.reason,
+  answerStatus: decision.answerStatus,
+  refundReason: decision.refundReason,
+});
 
 /** The account guard of a MONEY_IN decision: taken again, and kept in `decided`, if the account changed before the commit. */
-function accountGuard(account: AccountRead, decided: { decision: Decision }, delivery: Delivery): NewEvent['accountGuard'] {
+function accountGuard(
+  account: AccountRead,
+  decided: { decision: Decision },
+  delivery: Delivery,
+): NewEvent['accountGuard'] {
   return {
     clabe: account.clabe,
     version: account.read?.version ?? null,
@@ -38,7 +47,12 @@ function accountGuard(account: AccountRead, decided: { decision: Decision }, del
   };
 }
 
-export async function storeEvaluation(events: EventStore, metrics: GatewayMetrics, evaluation: Evaluation, delivery: Delivery): Promise<IntakeResult> {
+export async function storeEvaluation(
+  events: EventStore,
+  metrics: GatewayMetrics,
+  evaluation: Evaluation,
+  delivery: Delivery,
+): Promise<IntakeResult> {
   // What was stored: the evaluation's decision, or the one taken again on a changed account.
   const decided = { decision: evaluation.decision };
   const event: NewEvent = {
@@ -61,17 +75,34 @@ export async function storeEvaluation(events: EventStore, metrics: GatewayMetric
   if (result.inserted) {
     metrics.events.inc({ ...labels, outcome: result.outcome });
     if (evaluation.drift.length > 0) metrics.drift.inc(labels);
-    if (evaluation.eventType === 'MONEY_IN') metrics.decisions.inc({ decision: decided.decision.outcome, rule: decided.decision.rule ?? 'none' });
+    if (evaluation.eventType === 'MONEY_IN')
+      metrics.decisions.inc({ decision: decided.decision.outcome, rule: decided.decision.rule ?? 'none' });
   } else {
     metrics.duplicates.inc(labels);
   }
-  return { seq: result.seq, duplicate: !result.inserted, answerStatus: result.answerStatus, refundReason: result.refundReason };
+  return {
+    seq: result.seq,
+    duplicate: !result.inserted,
+    answerStatus: result.answerStatus,
+    refundReason: result.refundReason,
+  };
 }
 
 /** The headers kept with an event: what helps an investigation, never a credential. */
-const KEPT = ['content-type', 'content-length', 'user-agent', 'x-request-id', 'x-forwarded-for', 'x-webhook-timestamp', 'x-webhook-signature'];
+const KEPT = [
+  'content-type',
+  'content-length',
+  'user-agent',
+  'x-request-id',
+  'x-forwarded-for',
+  'x-webhook-timestamp',
+  'x-webhook-signature',
+];
 
-export function keptHeaders(headers: Record<string, string | string[] | undefined>, auth: string | undefined): Record<string, string> {
+export function keptHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  auth: string | undefined,
+): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name of KEPT) {
     const value = headers[name];

@@ -14,7 +14,12 @@ export async function listen(app: FastifyInstance, config: GatewayConfig): Promi
 }
 
 /** The gateway's close, the same promise however often it is called. */
-export function stopper(app: FastifyInstance, events: EventStore, releaseDatabase: () => Promise<void>, logger: Logger): () => Promise<void> {
+export function stopper(
+  app: FastifyInstance,
+  events: EventStore,
+  releaseDatabase: () => Promise<void>,
+  logger: Logger,
+): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {

@@ -25,8 +25,15 @@ export const REDACT_PATHS = [
   'config.databaseUrl',
 ];
 
-export function createLogger(config: Pick<GatewayConfig, 'logLevel' | 'logFile'>, destination?: DestinationStream): Logger {
-  const options = { name: 'webhook-gateway', level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+export function createLogger(
+  config: Pick<GatewayConfig, 'logLevel' | 'logFile'>,
+  destination?: DestinationStream,
+): Logger {
+  const options = {
+    name: 'webhook-gateway',
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
   if (destination) return pino(options, destination);
   if (config.logFile) return pino(options, pino.destination({ dest: config.logFile, mkdir: true, sync: false }));
   return pino(options);

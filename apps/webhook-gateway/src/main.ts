@@ -27,14 +27,18 @@ try {
 try {
   const gateway = await startGateway({ config });
   // The kind of store only: its description names the database's user, host and name.
-  console.log(`listening on ${gateway.url} (store: ${gateway.database.kind}; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'})`);
+  console.log(
+    `listening on ${gateway.url} (store: ${gateway.database.kind}; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'})`,
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     gateway.logger.info({ signal }, 'stopping');
     setTimeout(() => {
-      console.error(`The gateway did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now (nothing unanswered was acknowledged)`);
+      console.error(
+        `The gateway did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now (nothing unanswered was acknowledged)`,
+      );
       process.exit(1);
     }, STOP_TIMEOUT_MS).unref();
     gateway.close().then(

@@ -22,7 +22,9 @@ export interface GatewayMetrics {
   batchSize: Histogram;
 }
 
-export function createMetrics(options: { defaultMetrics?: boolean; connections?: () => ConnectionStats | undefined } = {}): GatewayMetrics {
+export function createMetrics(
+  options: { defaultMetrics?: boolean; connections?: () => ConnectionStats | undefined } = {},
+): GatewayMetrics {
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'gateway_process_' });
   const registers = [registry];
@@ -59,17 +61,42 @@ export function createMetrics(options: { defaultMetrics?: boolean; connections?:
   }
   return {
     registry,
-    events: new Counter({ name: 'gateway_events_total', help: 'Deliveries stored, by source, event type and outcome', labelNames: ['source', 'type', 'outcome'], registers }),
-    duplicates: new Counter({ name: 'gateway_duplicates_total', help: 'Repeated deliveries answered again and not stored twice', labelNames: ['source', 'type'], registers }),
-    drift: new Counter({ name: 'gateway_drift_total', help: 'Deliveries that differ from the spec (stored with the differences)', labelNames: ['source', 'type'], registers }),
-    decisions: new Counter({ name: 'gateway_money_in_decisions_total', help: 'MONEY_IN decisions by decision and rule', labelNames: ['decision', 'rule'], registers }),
+    events: new Counter({
+      name: 'gateway_events_total',
+      help: 'Deliveries stored, by source, event type and outcome',
+      labelNames: ['source', 'type', 'outcome'],
+      registers,
+    }),
+    duplicates: new Counter({
+      name: 'gateway_duplicates_total',
+      help: 'Repeated deliveries answered again and not stored twice',
+      labelNames: ['source', 'type'],
+      registers,
+    }),
+    drift: new Counter({
+      name: 'gateway_drift_total',
+      help: 'Deliveries that differ from the spec (stored with the differences)',
+      labelNames: ['source', 'type'],
+      registers,
+    }),
+    decisions: new Counter({
+      name: 'gateway_money_in_decisions_total',
+      help: 'MONEY_IN decisions by decision and rule',
+      labelNames: ['decision', 'rule'],
+      registers,
+    }),
     accountReads: new Counter({
       name: 'gateway_account_reads_total',
       help: 'Account reads for MONEY_IN decisions: hit (kept in memory), miss (looked up in the store), changed (changed before the commit: decided again)',
       labelNames: ['result'],
       registers,
     }),
-    refused: new Counter({ name: 'gateway_refused_total', help: 'Requests answered with an error, by route and status', labelNames: ['route', 'status'], registers }),
+    refused: new Counter({
+      name: 'gateway_refused_total',
+      help: 'Requests answered with an error, by route and status',
+      labelNames: ['route', 'status'],
+      registers,
+    }),
     answerSeconds: new Histogram({
       name: 'gateway_answer_seconds',
       help: 'Time from request to answer',
@@ -84,6 +111,11 @@ export function createMetrics(options: { defaultMetrics?: boolean; connections?:
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
-    batchSize: new Histogram({ name: 'gateway_store_batch_events', help: 'Events per group commit', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500], registers }),
+    batchSize: new Histogram({
+      name: 'gateway_store_batch_events',
+      help: 'Events per group commit',
+      buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500],
+      registers,
+    }),
   };
 }

@@ -2,9 +2,23 @@
 // re-run its validation and decision with today's rules, keeping the result beside the event.
 // The admin API needs `Authorization: Bearer <GATEWAY_ADMIN_TOKEN>` and is off without one;
 // /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one is set. No probe names the database.
-import { CORE_EVENT_TYPES, gatewayOps, type CoreEventType, type GatewayProblem, type ReplayView, type StoredEventView } from '@paykit/contracts';
+import {
+  CORE_EVENT_TYPES,
+  gatewayOps,
+  type CoreEventType,
+  type GatewayProblem,
+  type ReplayView,
+  type StoredEventView,
+} from '@paykit/contracts';
 import { WebhookVerificationError, createCoreWebhookVerifier } from '@paykit/runtime';
-import { StoreInputError, StoreUnavailableError, type Database, type EventStore, type ReplayRecord, type StoredEvent } from '@paykit/store';
+import {
+  StoreInputError,
+  StoreUnavailableError,
+  type Database,
+  type EventStore,
+  type ReplayRecord,
+  type StoredEvent,
+} from '@paykit/store';
 import { initServer, type RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { credentialHeaders } from './auth.ts';
@@ -21,9 +35,20 @@ export interface OpsDeps {
   metrics: GatewayMetrics;
   deps: EvaluationDeps;
   /** Sends an error answer from a hook. */
-  refuse(request: FastifyRequest, reply: FastifyReply, status: number, code: ProblemCode, message: string): FastifyReply;
+  refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    code: ProblemCode,
+    message: string,
+  ): FastifyReply;
   /** An error answer for a ts-rest handler to return. */
-  refusal<S extends number>(request: FastifyRequest, status: S, code: ProblemCode, message: string): { status: S; body: GatewayProblem };
+  refusal<S extends number>(
+    request: FastifyRequest,
+    status: S,
+    code: ProblemCode,
+    message: string,
+  ): { status: S; body: GatewayProblem };
   /** Answers a request that breaks the contract (query, path) with 400. */
   invalidRequest(error: RequestValidationError, request: FastifyRequest, reply: FastifyReply): FastifyReply;
 }
@@ -70,17 +95,38 @@ async function replay(event: StoredEvent, deps: EvaluationDeps): Promise<Omit<Re
       ? evaluateCash(event.rawBody)
       : event.source === 'direct_debit'
         ? evaluateDirectDebit(event.rawBody)
-      : (CORE_EVENT_TYPES as string[]).includes(event.eventType)
-        ? await evaluateCore(event.eventType as CoreEventType, event.rawBody, deps)
-        : undefined;
+        : (CORE_EVENT_TYPES as string[]).includes(event.eventType)
+          ? await evaluateCore(event.eventType as CoreEventType, event.rawBody, deps)
+          : undefined;
   if (evaluation === undefined) {
-    return { seq: event.seq, drift: [], outcome: 'stored', reason: `no evaluation for a ${event.source} ${event.eventType} event; kept as stored`, answerStatus: event.answerStatus, refundReason: null };
+    return {
+      seq: event.seq,
+      drift: [],
+      outcome: 'stored',
+      reason: `no evaluation for a ${event.source} ${event.eventType} event; kept as stored`,
+      answerStatus: event.answerStatus,
+      refundReason: null,
+    };
   }
   if ('refused' in evaluation) {
-    return { seq: event.seq, drift: [], outcome: 'rejected', reason: `today this body would be refused ${evaluation.status} ${evaluation.error}: ${evaluation.message}`, answerStatus: evaluation.status, refundReason: null };
+    return {
+      seq: event.seq,
+      drift: [],
+      outcome: 'rejected',
+      reason: `today this body would be refused ${evaluation.status} ${evaluation.error}: ${evaluation.message}`,
+      answerStatus: evaluation.status,
+      refundReason: null,
+    };
   }
   const { decision } = evaluation;
-  return { seq: event.seq, drift: evaluation.drift, outcome: decision.outcome, reason: decision.reason, answerStatus: decision.answerStatus, refundReason: decision.refundReason };
+  return {
+    seq: event.seq,
+    drift: evaluation.drift,
+    outcome: decision.outcome,
+    reason: decision.reason,
+    answerStatus: decision.answerStatus,
+    refundReason: decision.refundReason,
+  };
 }
 
 export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<void> {
@@ -92,25 +138,42 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
       try {
         verifyMetrics(credentialHeaders(request.raw.rawHeaders));
       } catch (error) {
-        if (error instanceof WebhookVerificationError) return refuse(request, reply.header('www-authenticate', 'Bearer'), 401, 'unauthorized', 'Send Authorization: Bearer <METRICS_TOKEN>.');
+        if (error instanceof WebhookVerificationError)
+          return refuse(
+            request,
+            reply.header('www-authenticate', 'Bearer'),
+            401,
+            'unauthorized',
+            'Send Authorization: Bearer <METRICS_TOKEN>.',
+          );
         throw error;
       }
       return undefined;
     }
     if (!isAdminRequest(request)) return undefined;
-    if (!verifyAdmin) return refuse(request, reply, 403, 'admin_disabled', 'The admin API is off: set GATEWAY_ADMIN_TOKEN (a random token of 32+ characters) and restart the gateway.');
+    if (!verifyAdmin)
+      return refuse(
+        request,
+        reply,
+        403,
+        'admin_disabled',
+        'The admin API is off: set GATEWAY_ADMIN_TOKEN (a random token of 32+ characters) and restart the gateway.',
+      );
     try {
       verifyAdmin(credentialHeaders(request.raw.rawHeaders));
     } catch (error) {
-      if (error instanceof WebhookVerificationError) return refuse(request, reply, 401, 'unauthorized', 'Send Authorization: Bearer <GATEWAY_ADMIN_TOKEN>.');
+      if (error instanceof WebhookVerificationError)
+        return refuse(request, reply, 401, 'unauthorized', 'Send Authorization: Bearer <GATEWAY_ADMIN_TOKEN>.');
       throw error;
     }
     return undefined;
   });
   /** The store's refusals as answers: an outage is 503; a value it cannot take (a seq past bigint, a NUL) is 400. */
   const outage = (request: FastifyRequest, error: unknown) => {
-    if (error instanceof StoreUnavailableError) return refusal(request, 503, 'store_unavailable', 'The event store does not answer; try again shortly.');
-    if (error instanceof StoreInputError) return refusal(request, 400, 'bad_request', `${error.message.slice(0, 200)}.`);
+    if (error instanceof StoreUnavailableError)
+      return refusal(request, 503, 'store_unavailable', 'The event store does not answer; try again shortly.');
+    if (error instanceof StoreInputError)
+      return refusal(request, 400, 'bad_request', `${error.message.slice(0, 200)}.`);
     throw error;
   };
 
@@ -121,7 +184,13 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
       healthz: async () => ({ status: 200, body: { status: 'ok' } }),
       readyz: async () => {
         // Says which kind of store only: the description names its user, host and database.
-        const unready = (why: string) => ({ status: 503 as const, body: problem('store_unavailable', `The ${database.kind} store ${why}; deliveries are answered 503 until it answers again.`) });
+        const unready = (why: string) => ({
+          status: 503 as const,
+          body: problem(
+            'store_unavailable',
+            `The ${database.kind} store ${why}; deliveries are answered 503 until it answers again.`,
+          ),
+        });
         try {
           await database.ping(READY_TIMEOUT_MS);
         } catch {
@@ -129,8 +198,14 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
         }
         // A fresh connection may answer while the ones in use hang: those would hold every commit.
         const connections = database.connections?.();
-        if (connections && connections.queryTimeoutMs > 0 && connections.longestBusyMs > connections.queryTimeoutMs + READY_TIMEOUT_MS) {
-          return unready(`has a connection in use for ${connections.longestBusyMs} ms, past its ${connections.queryTimeoutMs} ms deadline`);
+        if (
+          connections &&
+          connections.queryTimeoutMs > 0 &&
+          connections.longestBusyMs > connections.queryTimeoutMs + READY_TIMEOUT_MS
+        ) {
+          return unready(
+            `has a connection in use for ${connections.longestBusyMs} ms, past its ${connections.queryTimeoutMs} ms deadline`,
+          );
         }
         return { status: 200, body: { status: 'ready', store: database.kind } };
       },
@@ -141,7 +216,13 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
       },
       listEvents: async ({ query, request }) => {
         try {
-          const list = await events.list({ source: query.source, eventType: query.eventType, outcome: query.outcome, before: query.before, limit: query.limit });
+          const list = await events.list({
+            source: query.source,
+            eventType: query.eventType,
+            outcome: query.outcome,
+            before: query.before,
+            limit: query.limit,
+          });
           return { status: 200, body: { events: list.map(view) } };
         } catch (error) {
           return outage(request, error);
@@ -150,8 +231,19 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
       getEvent: async ({ params, request }) => {
         try {
           const event = await events.get(params.seq);
-          if (!event) return { status: 404, body: problem('not_found', `No stored event ${params.seq}; list them with GET /admin/events.`) };
-          return { status: 200, body: { event: view(event), replays: (await events.replays(params.seq)).map(replayView), rawBody: Buffer.from(event.rawBody).toString('base64') } };
+          if (!event)
+            return {
+              status: 404,
+              body: problem('not_found', `No stored event ${params.seq}; list them with GET /admin/events.`),
+            };
+          return {
+            status: 200,
+            body: {
+              event: view(event),
+              replays: (await events.replays(params.seq)).map(replayView),
+              rawBody: Buffer.from(event.rawBody).toString('base64'),
+            },
+          };
         } catch (error) {
           return outage(request, error);
         }
@@ -159,9 +251,16 @@ export async function registerOps(app: FastifyInstance, ops: OpsDeps): Promise<v
       replayEvent: async ({ params, request }) => {
         try {
           const event = await events.get(params.seq);
-          if (!event) return { status: 404, body: problem('not_found', `No stored event ${params.seq}; list them with GET /admin/events.`) };
+          if (!event)
+            return {
+              status: 404,
+              body: problem('not_found', `No stored event ${params.seq}; list them with GET /admin/events.`),
+            };
           const result = await events.recordReplay(await replay(event, ops.deps));
-          const sameAsStored = result.outcome === event.outcome && result.answerStatus === event.answerStatus && result.refundReason === event.refundReason;
+          const sameAsStored =
+            result.outcome === event.outcome &&
+            result.answerStatus === event.answerStatus &&
+            result.refundReason === event.refundReason;
           return { status: 200, body: { ...replayView(result), sameAsStored } };
         } catch (error) {
           return outage(request, error);

@@ -89,7 +89,9 @@ export function moneyInFacts(body: unknown): MoneyInFacts {
  */
 function accountLabel(account: string | undefined): string {
   if (account === undefined) return '(none)';
-  return isValidClabe(account) ? account : `of ${account.length} characters ending in ${JSON.stringify(account.slice(-4))}`;
+  return isValidClabe(account)
+    ? account
+    : `of ${account.length} characters ending in ${JSON.stringify(account.slice(-4))}`;
 }
 
 export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
@@ -102,11 +104,20 @@ export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
         const unknown = `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is not among the accounts the store knows`;
         // An account the store does not know yet is usually one it has not been told about: the
         // credit is kept until it is, unless the operator chose to refuse such credits.
-        if (policy.unknownAccount === 'hold') return { action: 'hold', rule: 'unknown-account', reason: `${unknown}: held for a person to decide (GATEWAY_UNKNOWN_ACCOUNT=hold; a replay shows the decision on the account as the store knows it now)` };
+        if (policy.unknownAccount === 'hold')
+          return {
+            action: 'hold',
+            rule: 'unknown-account',
+            reason: `${unknown}: held for a person to decide (GATEWAY_UNKNOWN_ACCOUNT=hold; a replay shows the decision on the account as the store knows it now)`,
+          };
         // A refusal rests on the account being unknown, never on how it is written: one that fails
         // the CLABE check digit may be a form the gateway misreads, so it is held, not refunded.
         if (facts.beneficiaryAccount === undefined || !isValidClabe(facts.beneficiaryAccount)) {
-          return { action: 'hold', rule: 'unknown-account', reason: `${unknown} and is not a valid CLABE: held rather than refused (a format is never a reason to refund)` };
+          return {
+            action: 'hold',
+            rule: 'unknown-account',
+            reason: `${unknown} and is not a valid CLABE: held rather than refused (a format is never a reason to refund)`,
+          };
         }
         return { rule: 'unknown-account', refundReason: 'Beneficiary account unknown', reason: unknown };
       },
@@ -114,8 +125,18 @@ export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
     {
       name: 'account-status',
       check: (facts, account) => {
-        if (account?.status === 'BLOCKED') return { rule: 'account-blocked', refundReason: 'Beneficiary account blocked', reason: `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is BLOCKED` };
-        if (account?.status === 'CANCELLED') return { rule: 'account-cancelled', refundReason: 'Beneficiary account cancelled', reason: `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is CANCELLED` };
+        if (account?.status === 'BLOCKED')
+          return {
+            rule: 'account-blocked',
+            refundReason: 'Beneficiary account blocked',
+            reason: `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is BLOCKED`,
+          };
+        if (account?.status === 'CANCELLED')
+          return {
+            rule: 'account-cancelled',
+            refundReason: 'Beneficiary account cancelled',
+            reason: `beneficiary account ${accountLabel(facts.beneficiaryAccount)} is CANCELLED`,
+          };
         return undefined;
       },
     },
@@ -123,7 +144,13 @@ export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
       name: 'denied-payer',
       check: (facts) => {
         const hit = [facts.payerAccount, facts.payerRfc].find((id) => id !== undefined && denied.has(id.toUpperCase()));
-        return hit ? { rule: 'denied-payer', refundReason: 'Payer not accepted', reason: `payer ${hit} is on the deny list (GATEWAY_DENY_PAYERS)` } : undefined;
+        return hit
+          ? {
+              rule: 'denied-payer',
+              refundReason: 'Payer not accepted',
+              reason: `payer ${hit} is on the deny list (GATEWAY_DENY_PAYERS)`,
+            }
+          : undefined;
       },
     },
     {
@@ -133,7 +160,11 @@ export function defaultRules(policy: PolicyConfig): MoneyInRule[] {
         const limit = own !== null ? toCentavos(own) : policy.defaultCreditLimitCentavos;
         if (limit === null || facts.amountCentavos === undefined || facts.amountCentavos <= limit) return undefined;
         const source = own !== null ? "the account's credit limit" : 'GATEWAY_CREDIT_LIMIT';
-        return { rule: 'credit-limit', refundReason: 'Amount over the account limit', reason: `amount ${facts.amount} is over ${source}` };
+        return {
+          rule: 'credit-limit',
+          refundReason: 'Amount over the account limit',
+          reason: `amount ${facts.amount} is over ${source}`,
+        };
       },
     },
   ];
@@ -151,7 +182,8 @@ function needsReview(facts: MoneyInFacts): string | undefined {
   if (facts.subCategory !== undefined && facts.subCategory !== 'SPEI_CREDIT' && facts.subCategory !== 'INT_CREDIT') {
     return `sub_category ${JSON.stringify(facts.subCategory.slice(0, 32))} is neither SPEI_CREDIT nor INT_CREDIT, so what a 422 would do is unknown`;
   }
-  if (facts.beneficiaryAccount === undefined) return 'beneficiary_account is missing: whose credit this is cannot be known';
+  if (facts.beneficiaryAccount === undefined)
+    return 'beneficiary_account is missing: whose credit this is cannot be known';
   if (!ACCOUNT_NUMBER.test(facts.beneficiaryAccount)) {
     const account = facts.beneficiaryAccount;
     return account.length > 64
@@ -166,7 +198,13 @@ export function accountToRead(facts: MoneyInFacts): string | undefined {
   return needsReview(facts) === undefined ? facts.beneficiaryAccount : undefined;
 }
 
-const held = (reason: string, rule: string): Decision => ({ outcome: 'stored', answerStatus: 202, reason, refundReason: null, rule });
+const held = (reason: string, rule: string): Decision => ({
+  outcome: 'stored',
+  answerStatus: 202,
+  reason,
+  refundReason: null,
+  rule,
+});
 
 /**
  * The decision for one MONEY_IN. SPEI_CREDIT: 201 accepted, or 422 with refundReason. INT_CREDIT:
@@ -176,7 +214,11 @@ const held = (reason: string, rule: string): Decision => ({ outcome: 'stored', a
  * not an internal one, and the ledger must not record a refund that never happened.
  * A hold, by a rule or because the credit cannot be judged, is stored and answered 202.
  */
-export function decideMoneyIn(facts: MoneyInFacts, account: Account | undefined, rules: readonly MoneyInRule[]): Decision {
+export function decideMoneyIn(
+  facts: MoneyInFacts,
+  account: Account | undefined,
+  rules: readonly MoneyInRule[],
+): Decision {
   const review = needsReview(facts);
   if (review) return held(`held for review: ${review}`, 'review');
   const internal = facts.subCategory === 'INT_CREDIT';
@@ -184,11 +226,27 @@ export function decideMoneyIn(facts: MoneyInFacts, account: Account | undefined,
     const verdict = rule.check(facts, account);
     if (!verdict) continue;
     if (verdict.action === 'hold') return held(`held for review: ${verdict.reason}`, verdict.rule);
-    if (internal) return { outcome: 'flagged', answerStatus: 200, reason: `${verdict.reason} (INT_CREDIT: stored flagged, nothing is refunded)`, refundReason: null, rule: verdict.rule };
+    if (internal)
+      return {
+        outcome: 'flagged',
+        answerStatus: 200,
+        reason: `${verdict.reason} (INT_CREDIT: stored flagged, nothing is refunded)`,
+        refundReason: null,
+        rule: verdict.rule,
+      };
     if (facts.subCategory === undefined) {
-      return held(`held for review: ${verdict.reason}; without sub_category a 422 might refund it (SPEI_CREDIT) or nothing (INT_CREDIT), so a person decides`, verdict.rule);
+      return held(
+        `held for review: ${verdict.reason}; without sub_category a 422 might refund it (SPEI_CREDIT) or nothing (INT_CREDIT), so a person decides`,
+        verdict.rule,
+      );
     }
-    return { outcome: 'rejected', answerStatus: 422, reason: verdict.reason, refundReason: verdict.refundReason, rule: verdict.rule };
+    return {
+      outcome: 'rejected',
+      answerStatus: 422,
+      reason: verdict.reason,
+      refundReason: verdict.refundReason,
+      rule: verdict.rule,
+    };
   }
   return { outcome: 'accepted', answerStatus: internal ? 200 : 201, reason: null, refundReason: null, rule: null };
 }

@@ -49,15 +49,37 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
   const logger = createLogger(config, options.logDestination);
   const { database, release } = await openGatewayDatabase(config, options.database, logger);
-  const metrics = createMetrics({ defaultMetrics: options.processMetrics ?? true, connections: () => database.connections?.() });
+  const metrics = createMetrics({
+    defaultMetrics: options.processMetrics ?? true,
+    connections: () => database.connections?.(),
+  });
   const { events, accounts } = openStores(database, metrics);
   const decisions = decisionDeps(accounts, options.rules ?? defaultRules(config.policy), metrics);
 
   const http = createHttpApp(config, metrics, logger);
   const { app, refuse, refusal, invalidRequest } = http;
-  const handlers = deliveryHandlers({ config, events, metrics, logger, decisions, refusal, now: options.now ?? (() => new Date()) });
+  const handlers = deliveryHandlers({
+    config,
+    events,
+    metrics,
+    logger,
+    decisions,
+    refusal,
+    now: options.now ?? (() => new Date()),
+  });
   await registerWebhookRoutes(app, config, http, handlers);
-  await app.register(async (ops) => registerOps(ops, { config, database, events, metrics, deps: decisions.replayDeps, refuse, refusal, invalidRequest }));
+  await app.register(async (ops) =>
+    registerOps(ops, {
+      config,
+      database,
+      events,
+      metrics,
+      deps: decisions.replayDeps,
+      refuse,
+      refusal,
+      invalidRequest,
+    }),
+  );
 
   let address: { url: string; port: number };
   try {

@@ -1,6 +1,16 @@
 // The gateway's store, opened and migrated before anything listens: the database (the one given,
 // or one opened from config), the event store whose commits feed the metrics, and the accounts.
-import { createAccountStore, createEventStore, migrate, openDatabase, withLongStatements, type AccountStore, type CommitInfo, type Database, type EventStore } from '@paykit/store';
+import {
+  createAccountStore,
+  createEventStore,
+  migrate,
+  openDatabase,
+  withLongStatements,
+  type AccountStore,
+  type CommitInfo,
+  type Database,
+  type EventStore,
+} from '@paykit/store';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -12,7 +22,11 @@ export interface OpenedDatabase {
 }
 
 /** Opens (unless given) and migrates the database; closes it again if the migration fails. */
-export async function openGatewayDatabase(config: GatewayConfig, given: Database | undefined, logger: Logger): Promise<OpenedDatabase> {
+export async function openGatewayDatabase(
+  config: GatewayConfig,
+  given: Database | undefined,
+  logger: Logger,
+): Promise<OpenedDatabase> {
   const owned = given === undefined;
   const databaseOptions = {
     databaseUrl: config.databaseUrl,
@@ -36,7 +50,10 @@ export async function openGatewayDatabase(config: GatewayConfig, given: Database
 }
 
 /** The event store (each commit timed and its batch size counted) and the account store. */
-export function openStores(database: Database, metrics: GatewayMetrics): { events: EventStore; accounts: AccountStore } {
+export function openStores(
+  database: Database,
+  metrics: GatewayMetrics,
+): { events: EventStore; accounts: AccountStore } {
   const events = createEventStore(database, {
     onCommit: ({ events: size, ms, ok }: CommitInfo) => {
       metrics.commitSeconds.observe({ ok: String(ok) }, ms / 1000);

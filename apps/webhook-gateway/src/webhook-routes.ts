@@ -1,7 +1,13 @@
 // The webhook routes (gatewayWebhooks) in a context of their own that keeps raw bodies: each
 // delivery is authenticated on its headers before its body is read (cash: both signature headers
 // present; its signature is checked over the body in deliveries.ts), then handed to its handler.
-import { CASH_WEBHOOK_PATH, CORE_EVENT_PATHS, CORE_EVENT_TYPES, DIRECT_DEBIT_WEBHOOK_PATH, gatewayWebhooks } from '@paykit/contracts';
+import {
+  CASH_WEBHOOK_PATH,
+  CORE_EVENT_PATHS,
+  CORE_EVENT_TYPES,
+  DIRECT_DEBIT_WEBHOOK_PATH,
+  gatewayWebhooks,
+} from '@paykit/contracts';
 import { initServer } from '@ts-rest/fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cashHeadersPresent, coreAuthenticator, credentialHeaders } from './auth.ts';
@@ -12,7 +18,9 @@ import { routeOf, type HttpApp } from './http-app.ts';
 
 /** Why a delivery is not authenticated, judged on its headers alone; undefined when it is (request.authenticatedBy says how). */
 function headerAuthentication(config: GatewayConfig): (request: FastifyRequest) => string | undefined {
-  const authenticators = new Map(CORE_EVENT_TYPES.map((type) => [CORE_EVENT_PATHS[type] as string, coreAuthenticator(type, config.core[type])]));
+  const authenticators = new Map(
+    CORE_EVENT_TYPES.map((type) => [CORE_EVENT_PATHS[type] as string, coreAuthenticator(type, config.core[type])]),
+  );
   authenticators.set(DIRECT_DEBIT_WEBHOOK_PATH, directDebitAuthenticator(config.directDebit));
   return (request) => {
     const route = routeOf(request);
@@ -27,14 +35,21 @@ function headerAuthentication(config: GatewayConfig): (request: FastifyRequest) 
   };
 }
 
-export async function registerWebhookRoutes(app: FastifyInstance, config: GatewayConfig, http: HttpApp, handlers: DeliveryHandlers): Promise<void> {
+export async function registerWebhookRoutes(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  http: HttpApp,
+  handlers: DeliveryHandlers,
+): Promise<void> {
   const { refuse, invalidRequest } = http;
   const authenticationProblem = headerAuthentication(config);
   const s = initServer();
   await app.register(async (webhooks) => {
     // Raw bytes: the cash signature covers them exactly, and evaluate.ts reads the JSON itself.
     webhooks.removeAllContentTypeParsers();
-    webhooks.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    webhooks.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
     // Authentication before the body is read: a request without valid credentials costs nothing more.
     // A hook that answers does not call done(): the request goes no further.
     webhooks.addHook('onRequest', (request, reply, done) => {

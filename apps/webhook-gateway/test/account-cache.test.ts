@@ -4,7 +4,16 @@
 import { openDatabase, createAccountStore, type AccountStore, type Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountCache } from '../src/account-cache.ts';
-import { CLABES, TOKENS, bearer, databaseKinds, moneyInEnvelope, post, startTestGateway, type TestGateway } from './helpers.ts';
+import {
+  CLABES,
+  TOKENS,
+  bearer,
+  databaseKinds,
+  moneyInEnvelope,
+  post,
+  startTestGateway,
+  type TestGateway,
+} from './helpers.ts';
 
 const FRESH = '646180000000000067';
 
@@ -29,8 +38,10 @@ describe.each(databaseKinds)('accounts kept in memory on $name', (kind) => {
     const answer = await post(`${t.url}/webhooks/core/money-in`, JSON.stringify(delivery), bearer());
     return { ...answer, stored: await t.gateway.events.getByDedupeKey(`core:MONEY_IN:${delivery.id_msg as string}`) };
   };
-  const metric = async (pattern: RegExp): Promise<number> => Number(pattern.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1] ?? 0);
-  const reads = (result: string) => metric(new RegExp(`^gateway_account_reads_total\\{result="${result}"\\} (\\d+)$`, 'm'));
+  const metric = async (pattern: RegExp): Promise<number> =>
+    Number(pattern.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1] ?? 0);
+  const reads = (result: string) =>
+    metric(new RegExp(`^gateway_account_reads_total\\{result="${result}"\\} (\\d+)$`, 'm'));
 
   it('looks an account up once, then answers credits to it from memory', async () => {
     const [hits, misses] = [await reads('hit'), await reads('miss')];
@@ -47,10 +58,16 @@ describe.each(databaseKinds)('accounts kept in memory on $name', (kind) => {
     const refused = await credit();
     expect(refused.status).toBe(422);
     expect(refused.json).toMatchObject({ refundReason: 'Beneficiary account blocked' });
-    expect(refused.stored).toMatchObject({ outcome: 'rejected', answerStatus: 422, refundReason: 'Beneficiary account blocked' });
+    expect(refused.stored).toMatchObject({
+      outcome: 'rejected',
+      answerStatus: 422,
+      refundReason: 'Beneficiary account blocked',
+    });
     expect(refused.stored!.reason).toMatch(/BLOCKED/);
     expect(await reads('changed')).toBe(changed + 1);
-    expect(await metric(/^gateway_money_in_decisions_total\{decision="rejected",rule="account-blocked"\} (\d+)$/m)).toBe(1);
+    expect(
+      await metric(/^gateway_money_in_decisions_total\{decision="rejected",rule="account-blocked"\} (\d+)$/m),
+    ).toBe(1);
 
     // The copy in memory is the new account now: the next credit needs no second decision.
     expect((await credit()).status).toBe(422);
@@ -70,16 +87,25 @@ describe.each(databaseKinds)('accounts kept in memory on $name', (kind) => {
     expect(accepted.stored).toMatchObject({ outcome: 'accepted' });
     // A new limit applies at once as well.
     await otherAccounts.upsert({ clabe: FRESH, ownerId: null, status: 'ACTIVE', creditLimit: '50.00' });
-    expect((await credit({ beneficiary_account: FRESH, amount: '99.99' })).json).toMatchObject({ refundReason: 'Amount over the account limit' });
+    expect((await credit({ beneficiary_account: FRESH, amount: '99.99' })).json).toMatchObject({
+      refundReason: 'Amount over the account limit',
+    });
   });
 
   it('replays a stored credit on the account as it is in the store, not as kept in memory', async () => {
     const accepted = await credit();
     expect(accepted.status).toBe(201);
     await otherAccounts.setStatus(CLABES.acme, 'CANCELLED');
-    const replay = await fetch(`${t.url}/admin/events/${accepted.stored!.seq}/replay`, { method: 'POST', headers: { authorization: `Bearer ${TOKENS.adminToken}` } });
+    const replay = await fetch(`${t.url}/admin/events/${accepted.stored!.seq}/replay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.adminToken}` },
+    });
     expect(replay.status).toBe(200);
-    expect(await replay.json()).toMatchObject({ outcome: 'rejected', refundReason: 'Beneficiary account cancelled', sameAsStored: false });
+    expect(await replay.json()).toMatchObject({
+      outcome: 'rejected',
+      refundReason: 'Beneficiary account cancelled',
+      sameAsStored: false,
+    });
     await otherAccounts.setStatus(CLABES.acme, 'ACTIVE');
   });
 });
@@ -94,7 +120,8 @@ describe('createAccountCache over the store on PGlite', () => {
   beforeAll(async () => {
     ({ db, drop } = await databaseKinds[0]!.open());
     accounts = createAccountStore(db);
-    for (const clabe of [CLABE_1, CLABE_2]) await accounts.upsert({ clabe, ownerId: null, status: 'ACTIVE', creditLimit: null });
+    for (const clabe of [CLABE_1, CLABE_2])
+      await accounts.upsert({ clabe, ownerId: null, status: 'ACTIVE', creditLimit: null });
   });
   afterAll(() => drop?.());
 

@@ -8,22 +8,42 @@ import { CLABES, bearer, databaseKinds, gatewayForSuite, moneyInEnvelope, post }
 
 describe.each(databaseKinds)('MONEY_IN amounts at the edge on $name', (kind) => {
   // Rules that would refuse (422, a refund) if an amount reached them: a limit, unknown accounts refused.
-  const gateway = gatewayForSuite(kind, { GATEWAY_CREDIT_LIMIT: '1000.00', GATEWAY_UNKNOWN_ACCOUNT: 'reject' }, async (t) => {
-    await t.gateway.accounts.upsert({ clabe: CLABES.acme, ownerId: null, status: 'ACTIVE', creditLimit: null });
-    await t.gateway.accounts.upsert({ clabe: CLABES.bodega, ownerId: null, status: 'ACTIVE', creditLimit: '9999999999999999.99' });
-  });
+  const gateway = gatewayForSuite(
+    kind,
+    { GATEWAY_CREDIT_LIMIT: '1000.00', GATEWAY_UNKNOWN_ACCOUNT: 'reject' },
+    async (t) => {
+      await t.gateway.accounts.upsert({ clabe: CLABES.acme, ownerId: null, status: 'ACTIVE', creditLimit: null });
+      await t.gateway.accounts.upsert({
+        clabe: CLABES.bodega,
+        ownerId: null,
+        status: 'ACTIVE',
+        creditLimit: '9999999999999999.99',
+      });
+    },
+  );
 
   const send = async (body: Record<string, unknown>) => {
     const t = gateway();
     const answer = await post(`${t.url}/webhooks/core/money-in`, JSON.stringify(moneyInEnvelope(body)), bearer());
-    return { ...answer, stored: typeof answer.json.seq === 'string' ? await t.gateway.events.get(answer.json.seq) : undefined };
+    return {
+      ...answer,
+      stored: typeof answer.json.seq === 'string' ? await t.gateway.events.get(answer.json.seq) : undefined,
+    };
   };
 
   it.each([
     { name: 'zero', amount: '0.00', reason: /amount "0.00" is zero: no money moved/ },
     { name: 'zero with leading zeros', amount: '000.00', reason: /is zero/ },
-    { name: '17 digits before the point', amount: '12345678901234567.00', reason: /more digits than the ledger holds \(numeric\(18,2\)/ },
-    { name: 'one centavo past numeric(18,2)', amount: '10000000000000000.00', reason: /more digits than the ledger holds/ },
+    {
+      name: '17 digits before the point',
+      amount: '12345678901234567.00',
+      reason: /more digits than the ledger holds \(numeric\(18,2\)/,
+    },
+    {
+      name: 'one centavo past numeric(18,2)',
+      amount: '10000000000000000.00',
+      reason: /more digits than the ledger holds/,
+    },
     { name: 'padded with spaces', amount: ' 100.00 ', reason: /amount " 100.00 " is padded with white space/ },
     { name: 'a trailing newline', amount: '100.00\n', reason: /padded with white space/ },
     { name: 'a JSON number', amount: 100, reason: /the JSON number 100, not a decimal string/ },

@@ -40,14 +40,22 @@ interface HttpServer {
 }
 
 /** A node:http server on an OS-picked port; `answer` runs once the request's body is read. */
-async function httpServer(answer: (req: http.IncomingMessage, res: http.ServerResponse, received: Received, index: number) => void, configure?: (server: http.Server) => void): Promise<HttpServer> {
+async function httpServer(
+  answer: (req: http.IncomingMessage, res: http.ServerResponse, received: Received, index: number) => void,
+  configure?: (server: http.Server) => void,
+): Promise<HttpServer> {
   const received: Received[] = [];
   let connections = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: Received = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) };
+      const request: Received = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       received.push(request);
       answer(req, res, request, received.length - 1);
     });
@@ -70,7 +78,9 @@ async function httpServer(answer: (req: http.IncomingMessage, res: http.ServerRe
  * A raw TCP server: reads whole requests (framed by Content-Length) and calls `answer` with the
  * socket for each, in order.
  */
-async function rawServer(answer: (socket: net.Socket, request: string, index: number) => void): Promise<{ port: number; connections: () => number }> {
+async function rawServer(
+  answer: (socket: net.Socket, request: string, index: number) => void,
+): Promise<{ port: number; connections: () => number }> {
   let connections = 0;
   let requests = 0;
   const sockets = new Set<net.Socket>();
@@ -134,7 +144,16 @@ function send(conn: Connection, body: string, timeoutMs = 2000): { outcome: Prom
 }
 
 function plan(url: string, overrides: Partial<LoadPlan>): LoadPlan {
-  return { mode: 'closed', url, seconds: 1, connections: 4, warmupSeconds: 0, timeoutMs: 2000, account: BENCH_ACCOUNT, ...overrides };
+  return {
+    mode: 'closed',
+    url,
+    seconds: 1,
+    connections: 4,
+    warmupSeconds: 0,
+    timeoutMs: 2000,
+    account: BENCH_ACCOUNT,
+    ...overrides,
+  };
 }
 
 function sum(record: Record<string, number>): number {
@@ -142,7 +161,9 @@ function sum(record: Record<string, number>): number {
 }
 
 describe('keep-alive connection', () => {
-  it('sends the body, the headers and a byte-exact Content-Length, and reads a Content-Length answer', { timeout: 5_000 }, async () => {
+  it('sends the body, the headers and a byte-exact Content-Length, and reads a Content-Length answer', {
+    timeout: 5_000,
+  }, async () => {
     const server = await httpServer((_req, res) => {
       const json = JSON.stringify({ status: 'accepted', note: 'recibido en Bajío' });
       res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
@@ -150,7 +171,11 @@ describe('keep-alive connection', () => {
     });
     const conn = connection(server.url);
     await conn.open();
-    const body = JSON.stringify({ id_msg: 'a', beneficiary_name: 'Comercializadora del Bajío SA de CV', payer_name: 'Ana López Ruiz' });
+    const body = JSON.stringify({
+      id_msg: 'a',
+      beneficiary_name: 'Comercializadora del Bajío SA de CV',
+      payer_name: 'Ana López Ruiz',
+    });
     expect(Buffer.byteLength(body)).toBeGreaterThan(body.length); // non-ASCII: bytes ≠ UTF-16 units
 
     const { outcome } = send(conn, body);
@@ -178,7 +203,9 @@ describe('keep-alive connection', () => {
     for (let i = 0; i < 6; i++) statuses.push(await send(conn, JSON.stringify({ i, name: 'Bajío' })).outcome);
 
     expect(statuses).toEqual([201, 200, 201, 200, 201, 200].map((status) => ({ kind: 'answer', status })));
-    expect(server.received.map((request) => JSON.parse(request.body.toString('utf8')) as unknown)).toEqual([0, 1, 2, 3, 4, 5].map((i) => ({ i, name: 'Bajío' })));
+    expect(server.received.map((request) => JSON.parse(request.body.toString('utf8')) as unknown)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => ({ i, name: 'Bajío' })),
+    );
     expect(server.connections()).toBe(1);
   });
 
@@ -216,7 +243,14 @@ describe('keep-alive connection', () => {
   it('reads an answer split over many TCP writes (status line, headers, body)', { timeout: 5_000 }, async () => {
     let ended = 0;
     const server = await rawServer((socket) => {
-      const pieces = ['HTTP/1.1 2', '01 Created\r\nContent-Type: application/json\r\n', 'Content-Len', 'gth: 11\r\n\r', '\n{"ok"', ':true}'];
+      const pieces = [
+        'HTTP/1.1 2',
+        '01 Created\r\nContent-Type: application/json\r\n',
+        'Content-Len',
+        'gth: 11\r\n\r',
+        '\n{"ok"',
+        ':true}',
+      ];
       void writeSlowly(socket, pieces).then(() => ended++);
     });
     const conn = connection(`http://127.0.0.1:${server.port}${PATH}`);
@@ -228,12 +262,24 @@ describe('keep-alive connection', () => {
     expect(server.connections()).toBe(1);
   });
 
-  it('reads a chunked answer whose chunks are split over TCP writes and whose data looks like a last chunk', { timeout: 5_000 }, async () => {
+  it('reads a chunked answer whose chunks are split over TCP writes and whose data looks like a last chunk', {
+    timeout: 5_000,
+  }, async () => {
     let ended = 0;
     const server = await rawServer((socket) => {
       // Chunk data "0\r\n\r\n" (5 bytes) must not be taken for the last chunk; the last chunk is
       // complete only with the blank line after its trailers.
-      const pieces = ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', '5\r\n0\r\n', '\r\n\r\n', 'a\r\n0123', '456789\r\n', '0\r', '\n', 'X-Checksum: 1\r\n', '\r\n'];
+      const pieces = [
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n',
+        '5\r\n0\r\n',
+        '\r\n\r\n',
+        'a\r\n0123',
+        '456789\r\n',
+        '0\r',
+        '\n',
+        'X-Checksum: 1\r\n',
+        '\r\n',
+      ];
       void writeSlowly(socket, pieces).then(() => ended++);
     });
     const conn = connection(`http://127.0.0.1:${server.port}${PATH}`);
@@ -245,7 +291,9 @@ describe('keep-alive connection', () => {
     expect(server.connections()).toBe(1);
   });
 
-  it('reconnects for the next request after Connection: close (node:http), even when sent from the callback', { timeout: 5_000 }, async () => {
+  it('reconnects for the next request after Connection: close (node:http), even when sent from the callback', {
+    timeout: 5_000,
+  }, async () => {
     const server = await httpServer((_req, res, _received, index) => {
       res.writeHead(index === 0 ? 201 : 200, { 'Content-Type': 'application/json', Connection: 'close' });
       res.end('{"ok":true}');
@@ -270,7 +318,11 @@ describe('keep-alive connection', () => {
 
   it('reads an answer framed by the end of the connection, then reconnects', { timeout: 5_000 }, async () => {
     const server = await rawServer((socket, _request, index) => {
-      void writeSlowly(socket, [`HTTP/1.1 ${index === 0 ? 201 : 202} OK\r\nContent-Type: text/plain\r\n\r\n`, 'no length, ', 'ends with the connection']).then(() => socket.end());
+      void writeSlowly(socket, [
+        `HTTP/1.1 ${index === 0 ? 201 : 202} OK\r\nContent-Type: text/plain\r\n\r\n`,
+        'no length, ',
+        'ends with the connection',
+      ]).then(() => socket.end());
     });
     const conn = connection(`http://127.0.0.1:${server.port}${PATH}`);
     await conn.open();
@@ -279,7 +331,9 @@ describe('keep-alive connection', () => {
     expect(server.connections()).toBe(2);
   });
 
-  it('reconnects after the server ended an idle keep-alive socket (no Connection: close)', { timeout: 5_000 }, async () => {
+  it('reconnects after the server ended an idle keep-alive socket (no Connection: close)', {
+    timeout: 5_000,
+  }, async () => {
     const server = await rawServer((socket) => {
       socket.write('HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}');
       setTimeout(() => socket.end(), 30); // an idle timeout, as a keep-alive server has
@@ -291,7 +345,9 @@ describe('keep-alive connection', () => {
     expect(server.connections()).toBe(2);
   });
 
-  it('gives one error when the server destroys the socket before answering (node:http), and works again after', { timeout: 5_000 }, async () => {
+  it('gives one error when the server destroys the socket before answering (node:http), and works again after', {
+    timeout: 5_000,
+  }, async () => {
     const server = await httpServer((req, res, _received, index) => {
       if (index === 0) req.socket.destroy();
       else res.writeHead(201, { 'Content-Length': 0 }).end();
@@ -309,7 +365,9 @@ describe('keep-alive connection', () => {
     expect(server.connections()).toBe(2);
   });
 
-  it('gives one error when the raw socket is destroyed on the request, or ends inside an answer', { timeout: 5_000 }, async () => {
+  it('gives one error when the raw socket is destroyed on the request, or ends inside an answer', {
+    timeout: 5_000,
+  }, async () => {
     const server = await rawServer((socket, _request, index) => {
       if (index === 0) socket.destroy();
       else socket.end('HTTP/1.1 201 Created\r\nContent-Length: 100\r\n\r\nonly a part');
@@ -324,7 +382,9 @@ describe('keep-alive connection', () => {
     }
   });
 
-  it('gives one timeout when the server never answers and expire() passes the deadline', { timeout: 5_000 }, async () => {
+  it('gives one timeout when the server never answers and expire() passes the deadline', {
+    timeout: 5_000,
+  }, async () => {
     const serverSockets: net.Socket[] = [];
     const server = await httpServer((req) => {
       serverSockets.push(req.socket); // never answered
@@ -360,7 +420,9 @@ describe('keep-alive connection', () => {
 });
 
 describe('closedLoad', () => {
-  it('counts only the measured window, and every 2xx id was received and answered 2xx', { timeout: 10_000 }, async () => {
+  it('counts only the measured window, and every 2xx id was received and answered 2xx', {
+    timeout: 10_000,
+  }, async () => {
     const answered = new Map<string, number>();
     /** When the server answered each 2xx (this process's performance.now(), the loader's clock too). */
     const answeredAt = new Map<string, number>();
@@ -377,7 +439,10 @@ describe('closedLoad', () => {
     });
 
     const startedAt = performance.now();
-    const result = await closedLoad(plan(server.url, { mode: 'closed', warmupSeconds: 0.3, seconds: 0.7, connections: 4 }), TOKEN);
+    const result = await closedLoad(
+      plan(server.url, { mode: 'closed', warmupSeconds: 0.3, seconds: 0.7, connections: 4 }),
+      TOKEN,
+    );
     const endedAt = performance.now();
 
     expect(result.mode).toBe('closed');
@@ -414,7 +479,9 @@ describe('closedLoad', () => {
     // are warm-up, and those in the middle of the run are measured.
     expect(endedAt - startedAt).toBeLessThan(1_400);
     const warmup = [...answeredAt].filter(([, at]) => at < startedAt + 200).map(([idMsg]) => idMsg);
-    const middle = [...answeredAt].filter(([, at]) => at > endedAt - 600 && at < startedAt + 900).map(([idMsg]) => idMsg);
+    const middle = [...answeredAt]
+      .filter(([, at]) => at > endedAt - 600 && at < startedAt + 900)
+      .map(([idMsg]) => idMsg);
     expect(warmup.length).toBeGreaterThan(0);
     expect(middle.length).toBeGreaterThan(0);
     for (const idMsg of warmup) expect(unmeasured.has(idMsg)).toBe(true);
@@ -434,7 +501,10 @@ describe('pacedLoad', () => {
       res.end('{}');
     });
 
-    const result = await pacedLoad(plan(server.url, { mode: 'paced', rate: 200, warmupSeconds: 0.5, seconds: 1, connections: 4 }), TOKEN);
+    const result = await pacedLoad(
+      plan(server.url, { mode: 'paced', rate: 200, warmupSeconds: 0.5, seconds: 1, connections: 4 }),
+      TOKEN,
+    );
 
     expect(result.mode).toBe('paced');
     expect(result.completed).toBe(200);

@@ -79,7 +79,14 @@ describe('gateway configuration', () => {
       expect(text, name).toContain(name);
     }
     expect(text).toContain('both in GATEWAY_CORE_NO_AUTH and has tokens');
-    for (const secret of ['short-secret-token', 'not-hex-secret', 'tiny-admin', 'tiny-scrape', ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
+    for (const secret of [
+      'short-secret-token',
+      'not-hex-secret',
+      'tiny-admin',
+      'tiny-scrape',
+      ...Object.values(TOKENS),
+    ])
+      expect(text).not.toContain(secret);
   });
 
   it('refuses a GATEWAY_LOG_FILE it cannot write, at start, instead of dropping the logs', async () => {
@@ -91,14 +98,27 @@ describe('gateway configuration', () => {
       const unwritable = path.join(blocker, 'gateway.log');
       const found = problems({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_LOG_FILE: unwritable });
       expect(found).toHaveLength(1);
-      expect(found[0]).toMatch(/^GATEWAY_LOG_FILE \S+ cannot be written \(E[A-Z]+\): point it at a file in a directory the gateway's user can write, or unset it to log to stdout$/);
-      const run = await runNode(path.resolve(import.meta.dirname, '../src/main.ts'), [], { name: 'gateway', env: { PATH: process.env.PATH, GATEWAY_PORT: '0', GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_LOG_FILE: unwritable, PAYKIT_DATA_DIR: dir } });
+      expect(found[0]).toMatch(
+        /^GATEWAY_LOG_FILE \S+ cannot be written \(E[A-Z]+\): point it at a file in a directory the gateway's user can write, or unset it to log to stdout$/,
+      );
+      const run = await runNode(path.resolve(import.meta.dirname, '../src/main.ts'), [], {
+        name: 'gateway',
+        env: {
+          PATH: process.env.PATH,
+          GATEWAY_PORT: '0',
+          GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken,
+          GATEWAY_LOG_FILE: unwritable,
+          PAYKIT_DATA_DIR: dir,
+        },
+      });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(found[0]);
       expect(run.stderr).not.toMatch(/\n\s+at /);
       // A writable one (its folder made) is taken, and the file exists before the first line.
       const writable = path.join(dir, 'logs', 'gateway.log');
-      expect(loadConfig({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_LOG_FILE: writable }).logFile).toBe(writable);
+      expect(loadConfig({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_LOG_FILE: writable }).logFile).toBe(
+        writable,
+      );
       expect(readFileSync(writable, 'utf8')).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -114,9 +134,19 @@ describe('slow-client timeouts in the configuration', () => {
   it('defaults to 10 s for headers and 30 s for the whole request, and refuses a headers timeout longer than the request timeout', () => {
     const config = loadConfig({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken });
     expect(config).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
-    const text = problems({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_HEADERS_TIMEOUT_MS: '100', GATEWAY_REQUEST_TIMEOUT_MS: 'soon' }).join('\n');
+    const text = problems({
+      GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken,
+      GATEWAY_HEADERS_TIMEOUT_MS: '100',
+      GATEWAY_REQUEST_TIMEOUT_MS: 'soon',
+    }).join('\n');
     expect(text).toContain('GATEWAY_HEADERS_TIMEOUT_MS must be a whole number from 500 to 60000');
     expect(text).toContain('GATEWAY_REQUEST_TIMEOUT_MS must be a whole number from 500 to 300000');
-    expect(problems({ GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken, GATEWAY_HEADERS_TIMEOUT_MS: '20000', GATEWAY_REQUEST_TIMEOUT_MS: '5000' }).join('\n')).toContain('must not exceed GATEWAY_REQUEST_TIMEOUT_MS');
+    expect(
+      problems({
+        GATEWAY_CORE_TOKENS_CEP: TOKENS.coreWebhookToken,
+        GATEWAY_HEADERS_TIMEOUT_MS: '20000',
+        GATEWAY_REQUEST_TIMEOUT_MS: '5000',
+      }).join('\n'),
+    ).toContain('must not exceed GATEWAY_REQUEST_TIMEOUT_MS');
   });
 });

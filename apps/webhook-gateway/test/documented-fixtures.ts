@@ -17,9 +17,14 @@ export interface DocumentedEvent {
 export function documentedEvents(): DocumentedEvent[] {
   return documentedFixtures<Omit<DocumentedEvent, 'file'> & { kind: string }>('events').map((fixture) => {
     const { file } = fixture;
-    if (fixture.kind !== 'event' || !(fixture.type in CORE_EVENT_PATHS)) throw new Error(`${file}: kind must be "event" and type a core event type`);
-    if (CORE_EVENT_PATHS[fixture.type] !== fixture.route) throw new Error(`${file}: route ${fixture.route} is not the gateway's URL for ${fixture.type} (${CORE_EVENT_PATHS[fixture.type]})`);
-    if (!fixture.source?.url || !fixture.source.title) throw new Error(`${file}: source must name the page (title and url) it came from`);
+    if (fixture.kind !== 'event' || !(fixture.type in CORE_EVENT_PATHS))
+      throw new Error(`${file}: kind must be "event" and type a core event type`);
+    if (CORE_EVENT_PATHS[fixture.type] !== fixture.route)
+      throw new Error(
+        `${file}: route ${fixture.route} is not the gateway's URL for ${fixture.type} (${CORE_EVENT_PATHS[fixture.type]})`,
+      );
+    if (!fixture.source?.url || !fixture.source.title)
+      throw new Error(`${file}: source must name the page (title and url) it came from`);
     return fixture;
   });
 }

@@ -42,7 +42,11 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
   });
 
   const start = async () =>
-    (gateway = await startAppProcess({ name: 'The gateway', main: MAIN, env: testEnv({ DATABASE_URL: proxiedUrl.toString(), GATEWAY_LOG_LEVEL: 'silent' }) }));
+    (gateway = await startAppProcess({
+      name: 'The gateway',
+      main: MAIN,
+      env: testEnv({ DATABASE_URL: proxiedUrl.toString(), GATEWAY_LOG_LEVEL: 'silent' }),
+    }));
   const deliver = async (raw: string) => {
     const started = performance.now();
     try {
@@ -53,11 +57,16 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
     }
   };
   const stored = async (idMsgs: string[]) => {
-    const { rows } = await db.query<{ id_msg: string; n: string }>('SELECT id_msg, count(*)::text AS n FROM webhook_events WHERE id_msg = ANY($1) GROUP BY id_msg', [idMsgs]);
+    const { rows } = await db.query<{ id_msg: string; n: string }>(
+      'SELECT id_msg, count(*)::text AS n FROM webhook_events WHERE id_msg = ANY($1) GROUP BY id_msg',
+      [idMsgs],
+    );
     return new Map(rows.map((row) => [row.id_msg, Number(row.n)]));
   };
 
-  it('answers 503 within 5 s while frozen, says so on /readyz, and answers 2xx within 15 s of the thaw with nothing acknowledged lost', { timeout: 90_000 }, async () => {
+  it('answers 503 within 5 s while frozen, says so on /readyz, and answers 2xx within 15 s of the thaw with nothing acknowledged lost', {
+    timeout: 90_000,
+  }, async () => {
     await start();
     const sent = new Map<string, string>();
     const acknowledged = new Set<string>();
@@ -88,7 +97,8 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
     for (const answer of answers) expect(answer).toMatchObject({ status: 503 });
     expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(5_000);
     expect(ready.status).toBe(503);
-    for (const secret of ['postgres@', proxiedUrl.pathname.slice(1), `:${proxy.port}`, '127.0.0.1']) expect(readyText).not.toContain(secret);
+    for (const secret of ['postgres@', proxiedUrl.pathname.slice(1), `:${proxy.port}`, '127.0.0.1'])
+      expect(readyText).not.toContain(secret);
 
     // The platform keeps delivering: the first 2xx after the thaw.
     let recovered: number | undefined;
@@ -118,7 +128,9 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
     expect([...sent.keys()].filter((idMsg) => counts.get(idMsg) !== 1)).toEqual([]);
   });
 
-  it('exits within 10 s of SIGTERM while its connection is frozen and a delivery waits on it', { timeout: 60_000 }, async () => {
+  it('exits within 10 s of SIGTERM while its connection is frozen and a delivery waits on it', {
+    timeout: 60_000,
+  }, async () => {
     const running = await start();
     expect((await deliver(JSON.stringify(moneyInEnvelope()))).status).toBe(201);
     proxy.freeze();

@@ -53,11 +53,20 @@ export function logCapture(): { logs: string[]; stream: Writable } {
 }
 
 /** A gateway over a fresh database of `kind`; close() stops it and drops the database. */
-export async function startTestGateway(kind: TestDatabaseKind, options: { env?: Record<string, string> } & Omit<GatewayOptions, 'config' | 'database'> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  kind: TestDatabaseKind,
+  options: { env?: Record<string, string> } & Omit<GatewayOptions, 'config' | 'database'> = {},
+): Promise<TestGateway> {
   const { db, drop, url: dbUrl } = await kind.open();
   const { logs, stream } = logCapture();
   const { env, ...rest } = options;
-  const gateway = await startGateway({ config: loadConfig(testEnv(env)), database: db, logDestination: stream, processMetrics: false, ...rest });
+  const gateway = await startGateway({
+    config: loadConfig(testEnv(env)),
+    database: db,
+    logDestination: stream,
+    processMetrics: false,
+    ...rest,
+  });
   return {
     gateway,
     url: gateway.url,
@@ -80,7 +89,11 @@ export const START_TIMEOUT_MS = 60_000;
  * A gateway for the enclosing describe block: started (and `seed`ed) before its tests, closed after.
  * Returns a getter, since the gateway exists only once the block runs.
  */
-export function gatewayForSuite(kind: TestDatabaseKind, env: Record<string, string> = {}, seed?: (t: TestGateway) => Promise<void>): () => TestGateway {
+export function gatewayForSuite(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+  seed?: (t: TestGateway) => Promise<void>,
+): () => TestGateway {
   let t: TestGateway | undefined;
   beforeAll(async () => {
     t = await startTestGateway(kind, { env });
@@ -104,7 +117,10 @@ export const CLABES = {
   banortePayer: '072180000012345672',
 } as const;
 
-export function moneyInEnvelope(body: Record<string, unknown> = {}, envelope: Record<string, unknown> = {}): Record<string, unknown> {
+export function moneyInEnvelope(
+  body: Record<string, unknown> = {},
+  envelope: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     id_msg: randomUUID(),
     msg_name: 'MONEY_IN',
@@ -132,7 +148,10 @@ export function moneyInEnvelope(body: Record<string, unknown> = {}, envelope: Re
   };
 }
 
-export function envelope(msgName: 'STATUS_UPDATE' | 'CEP' | 'REFUND', body: Record<string, unknown>): Record<string, unknown> {
+export function envelope(
+  msgName: 'STATUS_UPDATE' | 'CEP' | 'REFUND',
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   return { id_msg: randomUUID(), msg_name: msgName, msg_date: '2026-11-21', body };
 }
 
@@ -198,7 +217,10 @@ export function cashEvent(overrides: Record<string, unknown> = {}): Record<strin
 }
 
 /** The headers the cash service signs a delivery with. */
-export function cashHeaders(raw: string, options: { secret?: string; timestamp?: number } = {}): Record<string, string> {
+export function cashHeaders(
+  raw: string,
+  options: { secret?: string; timestamp?: number } = {},
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-webhook-timestamp': String(options.timestamp ?? Math.floor(Date.now() / 1000)),
@@ -206,10 +228,21 @@ export function cashHeaders(raw: string, options: { secret?: string; timestamp?:
   };
 }
 
-export const bearer = (token: string = TOKENS.coreWebhookToken): Record<string, string> => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` });
+export const bearer = (token: string = TOKENS.coreWebhookToken): Record<string, string> => ({
+  'content-type': 'application/json',
+  authorization: `Bearer ${token}`,
+});
 
-export async function post(url: string, body: string | Uint8Array, headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(url, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers });
+export async function post(
+  url: string,
+  body: string | Uint8Array,
+  headers: Record<string, string>,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+    headers,
+  });
   const text = await response.text();
   try {
     return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };

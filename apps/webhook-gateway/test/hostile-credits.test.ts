@@ -12,13 +12,19 @@ describe.each(databaseKinds)('hostile and drifted credits on $name', (kind) => {
   const send = async (raw: string) => {
     const t = gateway();
     const answer = await post(`${t.url}/webhooks/core/money-in`, raw, bearer());
-    return { ...answer, stored: typeof answer.json.seq === 'string' ? await t.gateway.events.get(answer.json.seq) : undefined };
+    return {
+      ...answer,
+      stored: typeof answer.json.seq === 'string' ? await t.gateway.events.get(answer.json.seq) : undefined,
+    };
   };
   const credit = (account: string) => JSON.stringify(moneyInEnvelope({ beneficiary_account: account }));
 
   it.each([
     { name: 'a NUL', raw: credit('64618000000000\u00000012') },
-    { name: 'a lone surrogate', raw: credit('646180000000000012').replace('646180000000000012', '6461800000\\ud800000012') },
+    {
+      name: 'a lone surrogate',
+      raw: credit('646180000000000012').replace('646180000000000012', '6461800000\\ud800000012'),
+    },
     { name: 'control characters', raw: credit('646180\t000000000012') },
     { name: 'an emoji', raw: credit('646180000000💸0012') },
     { name: '10,000 characters', raw: credit('6'.repeat(10_000)) },
@@ -30,11 +36,20 @@ describe.each(databaseKinds)('hostile and drifted credits on $name', (kind) => {
   });
 
   it('judges a sub_category in another letter case as the documented one (case is a format)', async () => {
-    await gateway().gateway.accounts.upsert({ clabe: CLABES.bodega, ownerId: null, status: 'BLOCKED', creditLimit: null });
-    const internal = await send(JSON.stringify(moneyInEnvelope({ beneficiary_account: CLABES.bodega, sub_category: 'int_credit' })));
+    await gateway().gateway.accounts.upsert({
+      clabe: CLABES.bodega,
+      ownerId: null,
+      status: 'BLOCKED',
+      creditLimit: null,
+    });
+    const internal = await send(
+      JSON.stringify(moneyInEnvelope({ beneficiary_account: CLABES.bodega, sub_category: 'int_credit' })),
+    );
     expect(internal.status).toBe(200);
     expect(internal.stored).toMatchObject({ outcome: 'flagged', refundReason: null });
-    const external = await send(JSON.stringify(moneyInEnvelope({ beneficiary_account: CLABES.bodega, sub_category: 'Spei_Credit' })));
+    const external = await send(
+      JSON.stringify(moneyInEnvelope({ beneficiary_account: CLABES.bodega, sub_category: 'Spei_Credit' })),
+    );
     expect(external).toMatchObject({ status: 422, json: { refundReason: 'Beneficiary account blocked' } });
   });
 

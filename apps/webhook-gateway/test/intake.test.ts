@@ -35,7 +35,12 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
   it('stores every core event type once and answers as the platform expects', async () => {
     const deliveries = [
       { path: 'money-in', body: moneyInEnvelope(), status: 201, type: 'MONEY_IN' },
-      { path: 'status-update', body: envelope('STATUS_UPDATE', statusUpdateBody()), status: 200, type: 'STATUS_UPDATE' },
+      {
+        path: 'status-update',
+        body: envelope('STATUS_UPDATE', statusUpdateBody()),
+        status: 200,
+        type: 'STATUS_UPDATE',
+      },
       { path: 'cep', body: envelope('CEP', cepBody()), status: 200, type: 'CEP' },
       { path: 'refund', body: envelope('REFUND', refundBody()), status: 200, type: 'REFUND' },
     ];
@@ -45,17 +50,29 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
       expect(answer.status, d.type).toBe(d.status);
       expect(answer.json).toMatchObject({ received: true, duplicate: false });
       const stored = await t.gateway.events.get(answer.json.seq as string);
-      expect(stored).toMatchObject({ source: 'core', eventType: d.type, idMsg: d.body.id_msg, deliveries: 1, drift: [] });
+      expect(stored).toMatchObject({
+        source: 'core',
+        eventType: d.type,
+        idMsg: d.body.id_msg,
+        deliveries: 1,
+        drift: [],
+      });
       expect(Buffer.from(stored!.rawBody).toString('utf8')).toBe(raw);
       expect(stored!.headers.authorization).toBeUndefined();
-      expect(stored!.headers['x-paykit-auth']).toBe(d.type === 'MONEY_IN' ? 'bearer token 1 of 2' : 'bearer token 1 of 1');
+      expect(stored!.headers['x-paykit-auth']).toBe(
+        d.type === 'MONEY_IN' ? 'bearer token 1 of 2' : 'bearer token 1 of 1',
+      );
     }
     // REPORT: flat, registered NO_AUTH here.
     const report = reportBody();
     const answer = await post(core('report'), JSON.stringify(report), { 'content-type': 'application/json' });
     expect(answer.status).toBe(200);
     const stored = await t.gateway.events.get(answer.json.seq as string);
-    expect(stored).toMatchObject({ eventType: 'REPORT', dedupeKey: `core:report:${report.client_id}:${report.file_name}`, headers: { 'x-paykit-auth': 'no auth (NO_AUTH)' } });
+    expect(stored).toMatchObject({
+      eventType: 'REPORT',
+      dedupeKey: `core:report:${report.client_id}:${report.file_name}`,
+      headers: { 'x-paykit-auth': 'no auth (NO_AUTH)' },
+    });
   });
 
   it('answers a repeat with the first answer and stores it once, however many arrive at once', async () => {
@@ -72,7 +89,10 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     const idMsg = (JSON.parse(burst) as { id_msg: string }).id_msg;
     const stored = await t.gateway.events.getByDedupeKey(`core:MONEY_IN:${idMsg}`);
     expect(stored?.deliveries).toBe(20);
-    const { rows } = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events WHERE id_msg = $1', [idMsg]);
+    const { rows } = await t.db.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM webhook_events WHERE id_msg = $1',
+      [idMsg],
+    );
     expect(rows[0]!.n).toBe('1');
   });
 
@@ -96,7 +116,9 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     // The previous token still works where a rotation is under way.
     const rotated = await post(core('money-in'), body, bearer(TOKENS.previousCoreWebhookToken));
     expect(rotated.status).toBe(201);
-    expect((await t.gateway.events.get(rotated.json.seq as string))?.headers['x-paykit-auth']).toBe('bearer token 2 of 2');
+    expect((await t.gateway.events.get(rotated.json.seq as string))?.headers['x-paykit-auth']).toBe(
+      'bearer token 2 of 2',
+    );
   });
 
   it('verifies cash deliveries over the raw bytes, answers the activation, dedupes by operation and event', async () => {
@@ -118,8 +140,14 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     const tampered = raw.replace('"amount":250', '"amount":950');
     expect((await post(`${t.url}/webhooks/cash`, tampered, cashHeaders(raw))).status).toBe(401);
     const other = JSON.stringify(cashEvent());
-    expect((await post(`${t.url}/webhooks/cash`, other, cashHeaders(other, { secret: 'f'.repeat(64) }))).status).toBe(401);
-    const stale = await post(`${t.url}/webhooks/cash`, other, cashHeaders(other, { timestamp: Math.floor(Date.now() / 1000) - 3600 }));
+    expect((await post(`${t.url}/webhooks/cash`, other, cashHeaders(other, { secret: 'f'.repeat(64) }))).status).toBe(
+      401,
+    );
+    const stale = await post(
+      `${t.url}/webhooks/cash`,
+      other,
+      cashHeaders(other, { timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+    );
     expect(stale.status).toBe(401);
     expect(String(stale.json.message)).toMatch(/away from now/);
     const unsigned = await post(`${t.url}/webhooks/cash`, other, { 'content-type': 'application/json' });
@@ -127,7 +155,10 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
   });
 
   it('stores a drifted delivery with its differences, counts it, and still answers 2xx', async () => {
-    const delivery = moneyInEnvelope({ registered_at: 'yesterday', surprise: { nested: true } }, { extra_envelope_field: 1 });
+    const delivery = moneyInEnvelope(
+      { registered_at: 'yesterday', surprise: { nested: true } },
+      { extra_envelope_field: 1 },
+    );
     const answer = await post(core('money-in'), JSON.stringify(delivery), bearer());
     expect(answer.status).toBe(201);
     const stored = await t.gateway.events.get(answer.json.seq as string);
@@ -138,23 +169,100 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
   });
 
   it('answers each bad input with its documented 4xx and a short JSON error, never 5xx', async () => {
-    const cases: { name: string; path: string; body: string | Uint8Array; headers: Record<string, string>; status: number; error: string }[] = [
-      { name: 'not JSON', path: 'status-update', body: '{"id_msg": ', headers: bearer(), status: 400, error: 'invalid_json' },
-      { name: 'invalid UTF-8', path: 'status-update', body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), headers: bearer(), status: 400, error: 'invalid_utf8' },
+    const cases: {
+      name: string;
+      path: string;
+      body: string | Uint8Array;
+      headers: Record<string, string>;
+      status: number;
+      error: string;
+    }[] = [
+      {
+        name: 'not JSON',
+        path: 'status-update',
+        body: '{"id_msg": ',
+        headers: bearer(),
+        status: 400,
+        error: 'invalid_json',
+      },
+      {
+        name: 'invalid UTF-8',
+        path: 'status-update',
+        body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        headers: bearer(),
+        status: 400,
+        error: 'invalid_utf8',
+      },
       { name: 'empty body', path: 'cep', body: '', headers: bearer(), status: 400, error: 'invalid_json' },
       { name: 'an array', path: 'cep', body: '[1,2]', headers: bearer(), status: 422, error: 'not_an_event' },
       { name: 'a string', path: 'cep', body: '"CEP"', headers: bearer(), status: 422, error: 'not_an_event' },
-      { name: 'wrong msg_name', path: 'cep', body: JSON.stringify(envelope('REFUND', refundBody())), headers: bearer(), status: 422, error: 'wrong_event' },
-      { name: 'envelope to REPORT', path: 'report', body: JSON.stringify(envelope('CEP', cepBody())), headers: { 'content-type': 'application/json' }, status: 422, error: 'wrong_event' },
-      { name: 'wrong content type', path: 'cep', body: JSON.stringify(envelope('CEP', cepBody())), headers: { ...bearer(), 'content-type': 'text/plain' }, status: 415, error: 'unsupported_media_type' },
-      { name: 'form content type', path: 'cep', body: 'a=1', headers: { ...bearer(), 'content-type': 'application/x-www-form-urlencoded' }, status: 415, error: 'unsupported_media_type' },
-      { name: 'nested past what jsonb holds', path: 'cep', body: `${'['.repeat(1500)}${']'.repeat(1500)}`, headers: bearer(), status: 422, error: 'not_an_event' },
-      { name: 'an event nested past what jsonb holds', path: 'status-update', body: JSON.stringify({ ...envelope('STATUS_UPDATE', statusUpdateBody()), deep: JSON.parse(`${'['.repeat(1500)}${']'.repeat(1500)}`) as unknown }), headers: bearer(), status: 400, error: 'unstorable' },
-      { name: 'oversize', path: 'cep', body: JSON.stringify({ ...envelope('CEP', cepBody()), pad: 'x'.repeat(1024 * 1024) }), headers: bearer(), status: 413, error: 'body_too_large' },
+      {
+        name: 'wrong msg_name',
+        path: 'cep',
+        body: JSON.stringify(envelope('REFUND', refundBody())),
+        headers: bearer(),
+        status: 422,
+        error: 'wrong_event',
+      },
+      {
+        name: 'envelope to REPORT',
+        path: 'report',
+        body: JSON.stringify(envelope('CEP', cepBody())),
+        headers: { 'content-type': 'application/json' },
+        status: 422,
+        error: 'wrong_event',
+      },
+      {
+        name: 'wrong content type',
+        path: 'cep',
+        body: JSON.stringify(envelope('CEP', cepBody())),
+        headers: { ...bearer(), 'content-type': 'text/plain' },
+        status: 415,
+        error: 'unsupported_media_type',
+      },
+      {
+        name: 'form content type',
+        path: 'cep',
+        body: 'a=1',
+        headers: { ...bearer(), 'content-type': 'application/x-www-form-urlencoded' },
+        status: 415,
+        error: 'unsupported_media_type',
+      },
+      {
+        name: 'nested past what jsonb holds',
+        path: 'cep',
+        body: `${'['.repeat(1500)}${']'.repeat(1500)}`,
+        headers: bearer(),
+        status: 422,
+        error: 'not_an_event',
+      },
+      {
+        name: 'an event nested past what jsonb holds',
+        path: 'status-update',
+        body: JSON.stringify({
+          ...envelope('STATUS_UPDATE', statusUpdateBody()),
+          deep: JSON.parse(`${'['.repeat(1500)}${']'.repeat(1500)}`) as unknown,
+        }),
+        headers: bearer(),
+        status: 400,
+        error: 'unstorable',
+      },
+      {
+        name: 'oversize',
+        path: 'cep',
+        body: JSON.stringify({ ...envelope('CEP', cepBody()), pad: 'x'.repeat(1024 * 1024) }),
+        headers: bearer(),
+        status: 413,
+        error: 'body_too_large',
+      },
     ];
     for (const c of cases) {
       const answer = await post(core(c.path), c.body, c.headers);
-      expect({ name: c.name, status: answer.status, error: answer.json.error }).toEqual({ name: c.name, status: c.status, error: c.error });
+      expect({ name: c.name, status: answer.status, error: answer.json.error }).toEqual({
+        name: c.name,
+        status: c.status,
+        error: c.error,
+      });
       expect(typeof answer.json.message).toBe('string');
     }
     const unknown = await post(`${t.url}/webhooks/core/nope`, '{}', bearer());
@@ -169,14 +277,25 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     const metrics = await fetch(`${t.url}/metrics`);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await metrics.text();
-    for (const name of ['gateway_events_total', 'gateway_duplicates_total', 'gateway_money_in_decisions_total', 'gateway_answer_seconds_bucket', 'gateway_store_commit_seconds_bucket', 'gateway_refused_total']) {
+    for (const name of [
+      'gateway_events_total',
+      'gateway_duplicates_total',
+      'gateway_money_in_decisions_total',
+      'gateway_answer_seconds_bucket',
+      'gateway_store_commit_seconds_bucket',
+      'gateway_refused_total',
+    ]) {
       expect(text).toContain(name);
     }
     expect(text).toMatch(/gateway_duplicates_total\{source="core",type="MONEY_IN"\} 19/);
   });
 
   it('keeps secrets out of its logs', async () => {
-    await post(core('money-in'), JSON.stringify(moneyInEnvelope()), bearer('whk_attacker_guess_000000000000000000000000'));
+    await post(
+      core('money-in'),
+      JSON.stringify(moneyInEnvelope()),
+      bearer('whk_attacker_guess_000000000000000000000000'),
+    );
     const logs = t.logs.join('');
     expect(logs).toContain('delivery stored');
     for (const secret of Object.values(TOKENS)) expect(logs).not.toContain(secret);
@@ -190,21 +309,35 @@ describe.each(databaseKinds)('gateway intake on $name', (kind) => {
     const answer = await post(core('money-in'), sent, bearer());
     // An account the store does not know: stored and held (202), never refused by default.
     expect(answer).toMatchObject({ status: 202, json: { received: true } });
-    const list = (await (await fetch(`${t.url}/admin/events?eventType=MONEY_IN&outcome=stored&limit=5`, { headers: admin })).json()) as { events: { seq: string; idMsg: string }[] };
+    const list = (await (
+      await fetch(`${t.url}/admin/events?eventType=MONEY_IN&outcome=stored&limit=5`, { headers: admin })
+    ).json()) as { events: { seq: string; idMsg: string }[] };
     const event = list.events.find((e) => e.idMsg === delivery.id_msg)!;
     expect(event).toBeDefined();
     // Ops learn the account and replay: today it would be accepted; the event keeps its decision.
     await t.gateway.accounts.upsert({ clabe: CLABES.juan, ownerId: null, status: 'ACTIVE', creditLimit: null });
-    const replay = (await (await fetch(`${t.url}/admin/events/${event.seq}/replay`, { method: 'POST', headers: admin })).json()) as Record<string, unknown>;
+    const replay = (await (
+      await fetch(`${t.url}/admin/events/${event.seq}/replay`, { method: 'POST', headers: admin })
+    ).json()) as Record<string, unknown>;
     expect(replay).toMatchObject({ seq: event.seq, outcome: 'accepted', answerStatus: 201, sameAsStored: false });
-    const shown = (await (await fetch(`${t.url}/admin/events/${event.seq}`, { headers: admin })).json()) as { event: { outcome: string }; replays: unknown[]; rawBody: string };
+    const shown = (await (await fetch(`${t.url}/admin/events/${event.seq}`, { headers: admin })).json()) as {
+      event: { outcome: string };
+      replays: unknown[];
+      rawBody: string;
+    };
     expect(shown.event.outcome).toBe('stored');
     expect(shown.replays).toHaveLength(1);
     // The exact bytes received, for a redelivery byte for byte.
     expect(Buffer.from(shown.rawBody, 'base64').toString('utf8')).toBe(sent);
 
     expect((await fetch(`${t.url}/admin/events/999999999`, { headers: admin })).status).toBe(404);
-    expect((await fetch(`${t.url}/admin/events`, { headers: { authorization: 'Bearer wrong-admin-token-000000000000000000' } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${t.url}/admin/events`, {
+          headers: { authorization: 'Bearer wrong-admin-token-000000000000000000' },
+        })
+      ).status,
+    ).toBe(401);
     expect((await fetch(`${t.url}/admin/events`)).status).toBe(401);
   });
 });

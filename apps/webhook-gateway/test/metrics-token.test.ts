@@ -12,7 +12,12 @@ describe.each(databaseKinds)('/metrics with METRICS_TOKEN ($name)', (kind) => {
 
   it('answers 401 without the bearer token, and the metrics with it', async () => {
     const { url } = gateway();
-    for (const authorization of [undefined, `Bearer ${METRICS_TOKEN.slice(1)}`, `Basic ${METRICS_TOKEN}`, `Bearer ${METRICS_TOKEN} ${METRICS_TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${METRICS_TOKEN.slice(1)}`,
+      `Basic ${METRICS_TOKEN}`,
+      `Bearer ${METRICS_TOKEN} ${METRICS_TOKEN}`,
+    ]) {
       const refused = await fetch(`${url}/metrics`, { headers: authorization ? { authorization } : {} });
       expect(refused.status, authorization).toBe(401);
       expect(refused.headers.get('www-authenticate')).toBe('Bearer');

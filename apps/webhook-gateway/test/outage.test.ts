@@ -25,7 +25,12 @@ describe.skipIf(!postgres)('the gateway when PostgreSQL is cut or slow', () => {
     proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.host = `127.0.0.1:${proxy.port}`;
     proxied = await openDatabase({ databaseUrl: url.toString(), connectTimeoutMs: 500, poolSize: 4 });
-    gateway = await startGateway({ config: loadConfig(testEnv({ GATEWAY_COMMIT_TIMEOUT_MS: String(COMMIT_TIMEOUT_MS) })), database: proxied, logDestination: logCapture().stream, processMetrics: false });
+    gateway = await startGateway({
+      config: loadConfig(testEnv({ GATEWAY_COMMIT_TIMEOUT_MS: String(COMMIT_TIMEOUT_MS) })),
+      database: proxied,
+      logDestination: logCapture().stream,
+      processMetrics: false,
+    });
     await gateway.accounts.upsert({ clabe: CLABES.acme, ownerId: null, status: 'ACTIVE', creditLimit: null });
   });
   afterAll(async () => {
@@ -41,7 +46,10 @@ describe.skipIf(!postgres)('the gateway when PostgreSQL is cut or slow', () => {
     return { ...answer, ms: performance.now() - started };
   };
   const storedCount = async (idMsg: string) => {
-    const { rows } = await proxied.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events WHERE id_msg = $1', [idMsg]);
+    const { rows } = await proxied.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM webhook_events WHERE id_msg = $1',
+      [idMsg],
+    );
     return Number(rows[0]!.n);
   };
 

@@ -63,47 +63,88 @@ describe('the sandbox delivering to the gateway', () => {
   });
 
   it('accepts an external credit to a known account (201)', async () => {
-    const credit = await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: CLABES.acme, amount: '1200.00' } });
+    const credit = await sandbox.control.triggerIncomingSpei({
+      body: { beneficiaryClabe: CLABES.acme, amount: '1200.00' },
+    });
     if (credit.status !== 200) throw new Error(`incoming SPEI: ${credit.status}`);
     const [event] = await stored('MONEY_IN', (p) => bodyOf(p).id === credit.body.transactionId);
     expect(event).toMatchObject({ outcome: 'accepted', answerStatus: 201, drift: [], deliveries: 1 });
   });
 
   it('refuses a credit to a blocked account (422) and receives the refund the platform makes', async () => {
-    const credit = await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: CLABES.bodega, amount: '800.00' } });
+    const credit = await sandbox.control.triggerIncomingSpei({
+      body: { beneficiaryClabe: CLABES.bodega, amount: '800.00' },
+    });
     if (credit.status !== 200) throw new Error(`incoming SPEI: ${credit.status}`);
     const [event] = await stored('MONEY_IN', (p) => bodyOf(p).id === credit.body.transactionId);
-    expect(event).toMatchObject({ outcome: 'rejected', answerStatus: 422, refundReason: 'Beneficiary account blocked' });
+    expect(event).toMatchObject({
+      outcome: 'rejected',
+      answerStatus: 422,
+      refundReason: 'Beneficiary account blocked',
+    });
     const deliveries = await sandbox.control.listDeliveries({ query: { eventType: 'MONEY_IN', state: 'rejected' } });
     expect(deliveries.status === 200 && deliveries.body.deliveries.some((d) => d.eventId.length > 0)).toBe(true);
     const refunds = await stored('REFUND', (p) => bodyOf(p).original_transaction_id === credit.body.transactionId);
     expect(refunds).toHaveLength(1);
-    expect(bodyOf(refunds[0]!.payload as Record<string, unknown>)).toMatchObject({ amount: '800.00', original_transaction_amount: '800.00' });
+    expect(bodyOf(refunds[0]!.payload as Record<string, unknown>)).toMatchObject({
+      amount: '800.00',
+      original_transaction_amount: '800.00',
+    });
   });
 
   it('never refuses an internal credit: stored flagged with 200, nothing refunded', async () => {
-    const transfer = await core.transactions.moneyOut({ source_instrument_id: ACME_INSTRUMENT, destination_instrument_id: BODEGA_INSTRUMENT, transaction_request: { amount: '75.00', currency: 'MXN' } });
+    const transfer = await core.transactions.moneyOut({
+      source_instrument_id: ACME_INSTRUMENT,
+      destination_instrument_id: BODEGA_INSTRUMENT,
+      transaction_request: { amount: '75.00', currency: 'MXN' },
+    });
     // An internal transfer settles on the sandbox's next clock step, which delivers the INT_CREDIT.
     await sandbox.control.advanceClock({ body: { seconds: 1 } });
-    const credits = await stored('MONEY_IN', (p) => bodyOf(p).sub_category === 'INT_CREDIT' && bodyOf(p).tracking_key === String(transfer.trackingId));
+    const credits = await stored(
+      'MONEY_IN',
+      (p) => bodyOf(p).sub_category === 'INT_CREDIT' && bodyOf(p).tracking_key === String(transfer.trackingId),
+    );
     expect(credits).toHaveLength(1);
     expect(credits[0]).toMatchObject({ outcome: 'flagged', answerStatus: 200 });
-    expect(await stored('REFUND', (p) => bodyOf(p).original_transaction_id === bodyOf(credits[0]!.payload as Record<string, unknown>).id)).toHaveLength(0);
+    expect(
+      await stored(
+        'REFUND',
+        (p) => bodyOf(p).original_transaction_id === bodyOf(credits[0]!.payload as Record<string, unknown>).id,
+      ),
+    ).toHaveLength(0);
   });
 
   it('stores the STATUS_UPDATEs of a SPEI transfer, the CEP of a penny validation and a REPORT', async () => {
-    const transfer = await core.transactions.moneyOut({ source_instrument_id: ACME_INSTRUMENT, destination_instrument_id: BBVA_INSTRUMENT, transaction_request: { amount: '300.00', currency: 'MXN' } });
-    const settled = await sandbox.control.triggerSpeiSettle({ params: { transactionId: String(transfer.id) }, body: {} });
+    const transfer = await core.transactions.moneyOut({
+      source_instrument_id: ACME_INSTRUMENT,
+      destination_instrument_id: BBVA_INSTRUMENT,
+      transaction_request: { amount: '300.00', currency: 'MXN' },
+    });
+    const settled = await sandbox.control.triggerSpeiSettle({
+      params: { transactionId: String(transfer.id) },
+      body: {},
+    });
     expect(settled.status).toBe(200);
     const updates = await stored('STATUS_UPDATE', (p) => bodyOf(p).id === transfer.id);
-    expect(updates.map((u) => bodyOf(u.payload as Record<string, unknown>).status).sort()).toEqual(['IN_PROGRESS', 'LIQUIDATED']);
+    expect(updates.map((u) => bodyOf(u.payload as Record<string, unknown>).status).sort()).toEqual([
+      'IN_PROGRESS',
+      'LIQUIDATED',
+    ]);
 
-    const validation = await core.transactions.pennyValidation({ source_instrument_id: ACME_INSTRUMENT, destination_instrument_id: BBVA_INSTRUMENT });
-    await sandbox.control.triggerCepOutcome({ params: { transactionId: validation.id }, body: { status: 'COMPLETED' } });
+    const validation = await core.transactions.pennyValidation({
+      source_instrument_id: ACME_INSTRUMENT,
+      destination_instrument_id: BBVA_INSTRUMENT,
+    });
+    await sandbox.control.triggerCepOutcome({
+      params: { transactionId: validation.id },
+      body: { status: 'COMPLETED' },
+    });
     const ceps = await stored('CEP', (p) => bodyOf(p).id === validation.id);
     expect(ceps.map((c) => bodyOf(c.payload as Record<string, unknown>).status)).toContain('COMPLETED');
 
-    const report = await sandbox.control.triggerReport({ body: { clientId, fileType: 'TRANSACTIONS', period: 'DAILY' } });
+    const report = await sandbox.control.triggerReport({
+      body: { clientId, fileType: 'TRANSACTIONS', period: 'DAILY' },
+    });
     if (report.status !== 200) throw new Error(`report: ${report.status}`);
     expect(await stored('REPORT', (p) => p.file_name === report.body.fileName)).toHaveLength(1);
     // Every delivery was authenticated and answered 2xx or the credit's 422: nothing left to redeliver.
@@ -112,23 +153,40 @@ describe('the sandbox delivering to the gateway', () => {
   });
 
   it('stores a signed cash event', async () => {
-    const operation = await sandbox.control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'customer-9' } });
+    const operation = await sandbox.control.createCashOperation({
+      body: { type: 'cash_in', amount: 500, externalUserId: 'customer-9' },
+    });
     if (operation.status !== 200) throw new Error(`cash operation: ${operation.status}`);
-    await sandbox.control.setCashOperationStatus({ params: { operationId: operation.body.operation_id }, body: { status: 'paid' } });
+    await sandbox.control.setCashOperationStatus({
+      params: { operationId: operation.body.operation_id },
+      body: { status: 'paid' },
+    });
     const event = await t!.gateway.events.getByDedupeKey(`cash:${operation.body.operation_id}:webhook.paid.success`);
     expect(event).toMatchObject({ source: 'cash', outcome: 'stored', answerStatus: 200, drift: [] });
   });
 
   it('stores duplicated deliveries once and answers each again', async () => {
-    await sandbox.control.setFaults({ body: { deliveries: { duplicates: { min: 3, max: 3 }, reorder: false, delayMs: 0 }, api: { latencyMs: 0, errorRate: 0 } } });
+    await sandbox.control.setFaults({
+      body: {
+        deliveries: { duplicates: { min: 3, max: 3 }, reorder: false, delayMs: 0 },
+        api: { latencyMs: 0, errorRate: 0 },
+      },
+    });
     try {
-      const credit = await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: CLABES.acme, amount: '42.00' } });
+      const credit = await sandbox.control.triggerIncomingSpei({
+        body: { beneficiaryClabe: CLABES.acme, amount: '42.00' },
+      });
       if (credit.status !== 200) throw new Error(`incoming SPEI: ${credit.status}`);
       const events = await stored('MONEY_IN', (p) => bodyOf(p).id === credit.body.transactionId);
       expect(events).toHaveLength(1);
       expect(events[0]!.deliveries).toBe(3);
     } finally {
-      await sandbox.control.setFaults({ body: { deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 }, api: { latencyMs: 0, errorRate: 0 } } });
+      await sandbox.control.setFaults({
+        body: {
+          deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0 },
+          api: { latencyMs: 0, errorRate: 0 },
+        },
+      });
     }
   });
 });

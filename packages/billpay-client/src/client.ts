@@ -1,5 +1,12 @@
 // The billpay client: a bearer token issued out of band, one account call. 401 → UnauthorizedError.
-import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
+import {
+  createClientContext,
+  createSdkClient,
+  type ClientOptions,
+  ConfigurationError,
+  invoke,
+  type RequestOptions,
+} from '@paykit/runtime';
 import { getClientAccount } from './generated/sdk.gen.ts';
 import type { ClientAccount } from './generated/types.gen.ts';
 import { zGetClientAccountResponse } from './generated/zod.gen.ts';
@@ -16,14 +23,26 @@ export interface BillpayClient {
 
 export function createBillpayClient(options: BillpayClientOptions): BillpayClient {
   if (typeof options.token !== 'string' || options.token.trim() === '') {
-    throw new ConfigurationError('createBillpayClient: token is missing. Pass the billpay API key issued to you (sent as the bearer token).');
+    throw new ConfigurationError(
+      'createBillpayClient: token is missing. Pass the billpay API key issued to you (sent as the bearer token).',
+    );
   }
   const { token } = options;
-  const { baseUrl, transport, ctx, headers } = createClientContext('billpay', options, { secrets: () => [token], moduleUrl: import.meta.url });
+  const { baseUrl, transport, ctx, headers } = createClientContext('billpay', options, {
+    secrets: () => [token],
+    moduleUrl: import.meta.url,
+  });
   const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
   return {
     account: {
-      get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),
+      get: (requestOptions) =>
+        invoke(
+          ctx,
+          'getClientAccount',
+          zGetClientAccountResponse,
+          (extra) => getClientAccount({ client: sdk, ...extra }),
+          requestOptions,
+        ),
     },
   };
 }

@@ -6,4 +6,17 @@ export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 
 // The hand-written layer.
 export { createBillpayClient, type BillpayClient, type BillpayClientOptions } from './client.ts';
-export { PaykitError, ApiError, ConfigurationError, UnauthorizedError, ConnectionError, TimeoutError, UnexpectedResponseError, DriftError, withResponse, responseOf, type ResponseInfo, type RequestOptions } from '@paykit/runtime';
+export {
+  PaykitError,
+  ApiError,
+  ConfigurationError,
+  UnauthorizedError,
+  ConnectionError,
+  TimeoutError,
+  UnexpectedResponseError,
+  DriftError,
+  withResponse,
+  responseOf,
+  type ResponseInfo,
+  type RequestOptions,
+} from '@paykit/runtime';

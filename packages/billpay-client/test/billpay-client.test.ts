@@ -11,11 +11,15 @@ describeBearerAccount({ product: 'billpay', token, create: createBillpayClient, 
   it("the generated SDK function, given the runtime's client, reads the account (and answers a 401 as { error, response })", async () => {
     const transport = createTransport({ product: 'billpay', retry: { maxRetries: 0 } });
     const baseUrl = sandbox().urls.billpay;
-    const read = await getClientAccount({ client: createSdkClient({ baseUrl, fetch: transport.fetch, auth: () => token }) });
+    const read = await getClientAccount({
+      client: createSdkClient({ baseUrl, fetch: transport.fetch, auth: () => token }),
+    });
     expect(read.error).toBeUndefined();
     expect(read.data).toEqual(account);
     expect(read.response?.status).toBe(200);
-    const refused = await getClientAccount({ client: createSdkClient({ baseUrl, fetch: transport.fetch, auth: () => 'bp_wrong_token' }) });
+    const refused = await getClientAccount({
+      client: createSdkClient({ baseUrl, fetch: transport.fetch, auth: () => 'bp_wrong_token' }),
+    });
     expect(refused.data).toBeUndefined();
     expect(refused.response?.status).toBe(401);
     expect(refused.error).toBeDefined();

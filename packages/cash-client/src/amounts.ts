@@ -5,12 +5,17 @@ import { MoneyError, fromCentavos } from '@paykit/runtime';
 /** Integer MXN (cash amounts) → centavos. Throws on fractions and on numbers past 2^53 (already inexact). */
 export function pesosToCentavos(pesos: number | bigint): bigint {
   if (typeof pesos === 'bigint') return pesos * 100n;
-  if (typeof pesos !== 'number') throw new MoneyError(`pesos are an integer number or bigint of MXN: got ${describe(pesos)}`);
+  if (typeof pesos !== 'number')
+    throw new MoneyError(`pesos are an integer number or bigint of MXN: got ${describe(pesos)}`);
   if (!Number.isInteger(pesos)) {
-    throw new MoneyError(`cash amounts are whole pesos (integer MXN): got ${describe(pesos)}; for centavos use a core decimal string and toCentavos`);
+    throw new MoneyError(
+      `cash amounts are whole pesos (integer MXN): got ${describe(pesos)}; for centavos use a core decimal string and toCentavos`,
+    );
   }
   if (!Number.isSafeInteger(pesos)) {
-    throw new MoneyError(`${pesos} is past Number.MAX_SAFE_INTEGER, so it is no longer exact: pass the amount as a bigint`);
+    throw new MoneyError(
+      `${pesos} is past Number.MAX_SAFE_INTEGER, so it is no longer exact: pass the amount as a bigint`,
+    );
   }
   return BigInt(pesos) * 100n;
 }
@@ -19,7 +24,9 @@ export function pesosToCentavos(pesos: number | bigint): bigint {
 export function centavosToPesos(centavos: bigint): bigint {
   if (typeof centavos !== 'bigint') throw new MoneyError(`centavos are a bigint: got ${describe(centavos)}`);
   if (centavos % 100n !== 0n) {
-    throw new MoneyError(`${fromCentavos(centavos)} MXN has centavos, but cash amounts are whole pesos: round it explicitly first`);
+    throw new MoneyError(
+      `${fromCentavos(centavos)} MXN has centavos, but cash amounts are whole pesos: round it explicitly first`,
+    );
   }
   return centavos / 100n;
 }

@@ -1,6 +1,13 @@
 // The cash client: every request signed over the exact bytes sent (see signing-fetch.ts), and
 // the webhook lifecycle: create (→ activation test), get the active one, change its endpoint.
-import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
+import {
+  createClientContext,
+  createSdkClient,
+  type ClientOptions,
+  ConfigurationError,
+  invoke,
+  type RequestOptions,
+} from '@paykit/runtime';
 import * as z from 'zod';
 import { createCashWebhook } from './generated/sdk.gen.ts';
 import type { CashWebhookConfiguration } from './generated/types.gen.ts';
@@ -62,7 +69,8 @@ export interface CashClient {
 }
 
 function required(value: unknown, name: string, what: string): void {
-  if (typeof value !== 'string' || value.trim() === '') throw new ConfigurationError(`createCashClient: ${name} is missing. Pass ${what}.`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ConfigurationError(`createCashClient: ${name} is missing. Pass ${what}.`);
 }
 
 export function createCashClient(options: CashClientOptions): CashClient {
@@ -70,7 +78,9 @@ export function createCashClient(options: CashClientOptions): CashClient {
   required(apiKey, 'apiKey', 'the cash api_key (32 characters), sent as X-Client-Id');
   required(apiSecret, 'apiSecret', 'the cash api_secret that signs requests');
   if (apiKey.length !== API_KEY_LENGTH) {
-    throw new ConfigurationError(`createCashClient: apiKey has ${apiKey.length} characters; the cash api_key has ${API_KEY_LENGTH}. Check that apiKey and apiSecret are not swapped.`);
+    throw new ConfigurationError(
+      `createCashClient: apiKey has ${apiKey.length} characters; the cash api_key has ${API_KEY_LENGTH}. Check that apiKey and apiSecret are not swapped.`,
+    );
   }
   const paths = {
     getActiveWebhook: options.paths?.getActiveWebhook ?? '/api/v1/cash/webhooks/active',
@@ -78,7 +88,9 @@ export function createCashClient(options: CashClientOptions): CashClient {
     updateWebhookMethod: options.paths?.updateWebhookMethod ?? 'PATCH',
   };
   if (!paths.updateWebhook.includes('{id}')) {
-    throw new ConfigurationError(`createCashClient: paths.updateWebhook "${paths.updateWebhook}" has no {id}; write where the webhook id goes, e.g. /api/v1/cash/webhooks/{id}.`);
+    throw new ConfigurationError(
+      `createCashClient: paths.updateWebhook "${paths.updateWebhook}" has no {id}; write where the webhook id goes, e.g. /api/v1/cash/webhooks/{id}.`,
+    );
   }
 
   // Signing sits inside the transport: each attempt is signed with its own timestamp.
@@ -101,7 +113,13 @@ export function createCashClient(options: CashClientOptions): CashClient {
         ),
 
       getActive: (requestOptions) =>
-        invoke<CashWebhookConfiguration>(ctx, 'getActiveCashWebhook', zCashWebhookConfiguration, (extra) => sdk.get({ url: paths.getActiveWebhook, ...extra }), requestOptions),
+        invoke<CashWebhookConfiguration>(
+          ctx,
+          'getActiveCashWebhook',
+          zCashWebhookConfiguration,
+          (extra) => sdk.get({ url: paths.getActiveWebhook, ...extra }),
+          requestOptions,
+        ),
 
       update: (id, endpointUrl, requestOptions) =>
         invoke(
@@ -117,7 +135,12 @@ export function createCashClient(options: CashClientOptions): CashClient {
               headers: { 'Content-Type': 'application/json' },
               // The spec's request schema of update (x-operations-not-shown), checked before signing.
               requestValidator: async (data) => {
-                await z.object({ path: z.object({ id: z.int().nonnegative() }), body: z.object({ endpoint_url: zCashEndpointUrl }) }).parseAsync(data);
+                await z
+                  .object({
+                    path: z.object({ id: z.int().nonnegative() }),
+                    body: z.object({ endpoint_url: zCashEndpointUrl }),
+                  })
+                  .parseAsync(data);
               },
               ...extra,
             }),

@@ -14,7 +14,12 @@ export type CashReversedEvent = CashWebhookEvent & { event: 'webhook.reversed.su
 export type CashEvent = CashActivation | CashPaidEvent | CashExpiredEvent | CashReversedEvent;
 export type CashEventName = CashEvent['event'];
 
-export const CASH_EVENT_NAMES: readonly CashEventName[] = ['webhook.activation', 'webhook.paid.success', 'webhook.expired.success', 'webhook.reversed.success'];
+export const CASH_EVENT_NAMES: readonly CashEventName[] = [
+  'webhook.activation',
+  'webhook.paid.success',
+  'webhook.expired.success',
+  'webhook.reversed.success',
+];
 
 /** A delivery that is not one of the four cash events (or not a JSON object at all). */
 export class CashEventError extends PaykitError {}
@@ -29,7 +34,9 @@ function jsonOf(body: unknown): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new CashEventError('The cash delivery body is not JSON. Pass the raw request body (string or bytes) or the parsed object.');
+    throw new CashEventError(
+      'The cash delivery body is not JSON. Pass the raw request body (string or bytes) or the parsed object.',
+    );
   }
 }
 
@@ -41,17 +48,29 @@ function jsonOf(body: unknown): unknown {
 export function parseCashEvent(body: unknown, options?: DriftOptions): CashEvent {
   const data = jsonOf(body);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CashEventError('The cash delivery body is not a JSON object; a cash event is an object with an `event` field.');
+    throw new CashEventError(
+      'The cash delivery body is not a JSON object; a cash event is an object with an `event` field.',
+    );
   }
   const event = (data as { event?: unknown }).event;
   if (!isEventName(event)) {
-    const seen = typeof event === 'string' ? `"${event.slice(0, 64)}"` : event === undefined ? 'no event field' : `a ${typeof event}`;
-    throw new CashEventError(`Unknown cash event (${seen}): expected one of ${CASH_EVENT_NAMES.join(', ')}. If the platform added an event, update @paykit/cash-client.`);
+    const seen =
+      typeof event === 'string'
+        ? `"${event.slice(0, 64)}"`
+        : event === undefined
+          ? 'no event field'
+          : `a ${typeof event}`;
+    throw new CashEventError(
+      `Unknown cash event (${seen}): expected one of ${CASH_EVENT_NAMES.join(', ')}. If the platform added an event, update @paykit/cash-client.`,
+    );
   }
   if (event === 'webhook.activation') {
     return readTolerantly(zCashActivationEvent, data, { product: 'cash', operation: event }, options) as CashActivation;
   }
-  return readTolerantly(zCashWebhookEvent, data, { product: 'cash', operation: event }, options) as CashPaidEvent | CashExpiredEvent | CashReversedEvent;
+  return readTolerantly(zCashWebhookEvent, data, { product: 'cash', operation: event }, options) as
+    | CashPaidEvent
+    | CashExpiredEvent
+    | CashReversedEvent;
 }
 
 /**

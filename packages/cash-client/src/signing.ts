@@ -3,7 +3,13 @@
 // X-Webhook-Signature, an HMAC of the raw payload keyed with the webhook's secret_token. The HMAC,
 // the constant-time comparison and the strict header reading are the runtime's, shared by every
 // product; no error built here ever contains a secret or the signature we expected.
-import { WebhookVerificationError, constantTimeEqual, hmacSha256Hex, singleHeader, type HeaderSource } from '@paykit/runtime';
+import {
+  WebhookVerificationError,
+  constantTimeEqual,
+  hmacSha256Hex,
+  singleHeader,
+  type HeaderSource,
+} from '@paykit/runtime';
 import { createHmac } from 'node:crypto';
 
 /**
@@ -18,13 +24,19 @@ export function signCashRequest(input: {
   timestampSeconds: number;
 }): Record<'X-Client-Id' | 'X-Timestamp' | 'X-Signature', string> {
   const { apiKey, apiSecret, body, timestampSeconds } = input;
-  if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('signCashRequest: apiKey is missing: pass the cash api_key (sent as X-Client-Id)');
-  if (typeof apiSecret !== 'string' || apiSecret === '') throw new TypeError('signCashRequest: apiSecret is missing: pass the cash api_secret');
+  if (typeof apiKey !== 'string' || apiKey === '')
+    throw new TypeError('signCashRequest: apiKey is missing: pass the cash api_key (sent as X-Client-Id)');
+  if (typeof apiSecret !== 'string' || apiSecret === '')
+    throw new TypeError('signCashRequest: apiSecret is missing: pass the cash api_secret');
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
-    throw new TypeError('signCashRequest: body must be the exact string or bytes sent (JSON.stringify it once and send that same string; "" when there is none)');
+    throw new TypeError(
+      'signCashRequest: body must be the exact string or bytes sent (JSON.stringify it once and send that same string; "" when there is none)',
+    );
   }
   if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-    throw new TypeError(`signCashRequest: timestampSeconds must be whole Unix seconds (Math.floor(Date.now() / 1000)), got ${String(timestampSeconds)}`);
+    throw new TypeError(
+      `signCashRequest: timestampSeconds must be whole Unix seconds (Math.floor(Date.now() / 1000)), got ${String(timestampSeconds)}`,
+    );
   }
   const timestamp = String(timestampSeconds);
   const signature = createHmac('sha256', apiSecret).update(`${timestamp}.`, 'utf8').update(body).digest('hex');
@@ -45,25 +57,36 @@ export function verifyCashWebhook(
   options: { toleranceSeconds?: number; now?: Date } = {},
 ): void {
   if (typeof secretToken !== 'string' || secretToken === '') {
-    throw new TypeError('verifyCashWebhook: secretToken is missing: pass the secret_token returned when the cash webhook was created');
+    throw new TypeError(
+      'verifyCashWebhook: secretToken is missing: pass the secret_token returned when the cash webhook was created',
+    );
   }
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
-    throw new TypeError('verifyCashWebhook: pass the raw request body (a string or bytes) exactly as received, not the parsed JSON');
+    throw new TypeError(
+      'verifyCashWebhook: pass the raw request body (a string or bytes) exactly as received, not the parsed JSON',
+    );
   }
   const toleranceSeconds = options.toleranceSeconds ?? 300;
   if (typeof toleranceSeconds !== 'number' || Number.isNaN(toleranceSeconds) || toleranceSeconds < 0) {
     throw new TypeError('verifyCashWebhook: toleranceSeconds must be a number of seconds, 0 or more');
   }
   const now = options.now ?? new Date();
-  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new TypeError('verifyCashWebhook: options.now must be a valid Date');
+  if (!(now instanceof Date) || Number.isNaN(now.getTime()))
+    throw new TypeError('verifyCashWebhook: options.now must be a valid Date');
 
   const signature = singleHeader(headers, 'X-Webhook-Signature');
   const timestamp = singleHeader(headers, 'X-Webhook-Timestamp');
   if (!/^[0-9a-fA-F]{64}$/.test(signature)) {
-    throw new WebhookVerificationError('malformed', 'X-Webhook-Signature is not 64 hexadecimal characters (a hex HMAC-SHA256): the request did not come from the platform, or a proxy changed it');
+    throw new WebhookVerificationError(
+      'malformed',
+      'X-Webhook-Signature is not 64 hexadecimal characters (a hex HMAC-SHA256): the request did not come from the platform, or a proxy changed it',
+    );
   }
   if (!/^\d{1,15}$/.test(timestamp)) {
-    throw new WebhookVerificationError('malformed', 'X-Webhook-Timestamp is not a Unix time in whole seconds: the request did not come from the platform, or a proxy changed it');
+    throw new WebhookVerificationError(
+      'malformed',
+      'X-Webhook-Timestamp is not a Unix time in whole seconds: the request did not come from the platform, or a proxy changed it',
+    );
   }
   const expected = hmacSha256Hex(secretToken, rawBody);
   if (!constantTimeEqual(expected, signature.toLowerCase())) {

@@ -46,7 +46,9 @@ class Receiver {
         }
         const refuse = entry.path.startsWith('/refuse');
         response.writeHead(refuse ? 503 : 200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(refuse ? { status: 'error', message: 'not now' } : { status: 'ok', message: 'activated' }));
+        response.end(
+          JSON.stringify(refuse ? { status: 'error', message: 'not now' } : { status: 'ok', message: 'activated' }),
+        );
       });
     });
   }
@@ -85,7 +87,13 @@ afterAll(async () => {
 });
 
 function client(overrides: Partial<CashClientOptions> = {}) {
-  return createCashClient({ environment: 'sandbox', baseUrl: sandbox.urls.cash, apiKey: API_KEY, apiSecret: API_SECRET, ...overrides });
+  return createCashClient({
+    environment: 'sandbox',
+    baseUrl: sandbox.urls.cash,
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    ...overrides,
+  });
 }
 
 /** Retries `read` until it stops throwing: activation answers settle just after the receiver answers. */
@@ -140,7 +148,9 @@ describe('cash webhooks', () => {
     const tampered = Buffer.from(activation.raw);
     tampered[tampered.length - 2] = tampered[tampered.length - 2]! ^ 1;
     expect(() => verifyCashWebhook(tampered, activation.headers, secretToken)).toThrow(WebhookVerificationError);
-    expect(() => verifyCashWebhook(activation.raw, activation.headers, 'ab'.repeat(32))).toThrow(WebhookVerificationError);
+    expect(() => verifyCashWebhook(activation.raw, activation.headers, 'ab'.repeat(32))).toThrow(
+      WebhookVerificationError,
+    );
     // A queued delivery checked much later is stale.
     const later = new Date(Number(activation.headers['x-webhook-timestamp']) * 1000 + 3600_000);
     const stale = (() => {
@@ -165,7 +175,9 @@ describe('cash webhooks', () => {
   it('update: the webhook is re-tested at the new endpoint with the same secret, and active there again', async () => {
     await client().webhooks.update(webhookId, `${receiver.url}/hooks/cash-v2`);
     const activation = await receiver.next((r) => r.path === '/hooks/cash-v2' && eventOf(r) === 'webhook.activation');
-    expect(parseCashEvent(constructCashEvent(activation.raw, activation.headers, secretToken)).event).toBe('webhook.activation');
+    expect(parseCashEvent(constructCashEvent(activation.raw, activation.headers, secretToken)).event).toBe(
+      'webhook.activation',
+    );
     const active = await eventually(
       () => client().webhooks.getActive(),
       (w) => w.endpoint_url === `${receiver.url}/hooks/cash-v2`,
@@ -176,7 +188,12 @@ describe('cash webhooks', () => {
   it('update to an endpoint that refuses the activation leaves no webhook active; updating back restores it', async () => {
     await client().webhooks.update(webhookId, `${receiver.url}/refuse`);
     await receiver.next((r) => r.path === '/refuse');
-    expect(await eventually(() => rejectionOf(client().webhooks.getActive()), (e) => e instanceof NotFoundError)).toBeInstanceOf(NotFoundError);
+    expect(
+      await eventually(
+        () => rejectionOf(client().webhooks.getActive()),
+        (e) => e instanceof NotFoundError,
+      ),
+    ).toBeInstanceOf(NotFoundError);
 
     await client().webhooks.update(webhookId, `${receiver.url}/hooks/cash`);
     const active = await eventually(
@@ -187,18 +204,31 @@ describe('cash webhooks', () => {
   });
 
   it('update of a webhook that is not the client’s is a NotFoundError', async () => {
-    expect(await rejectionOf(client().webhooks.update(987654, `${receiver.url}/hooks/cash`))).toBeInstanceOf(NotFoundError);
+    expect(await rejectionOf(client().webhooks.update(987654, `${receiver.url}/hooks/cash`))).toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it('an operation paid on the platform arrives as a signed, typed webhook.paid.success event', async () => {
-    const operation = await sandbox.control.createCashOperation({ body: { type: 'cash_in', amount: 500, externalUserId: 'user-42' } });
+    const operation = await sandbox.control.createCashOperation({
+      body: { type: 'cash_in', amount: 500, externalUserId: 'user-42' },
+    });
     expect(operation.status).toBe(200);
     if (operation.status !== 200) return;
-    await sandbox.control.setCashOperationStatus({ params: { operationId: operation.body.operation_id }, body: { status: 'paid' } });
+    await sandbox.control.setCashOperationStatus({
+      params: { operationId: operation.body.operation_id },
+      body: { status: 'paid' },
+    });
     const delivery = await receiver.next((r) => eventOf(r) === 'webhook.paid.success');
     const event = constructCashEvent(delivery.raw, delivery.headers, secretToken);
     if (event.event !== 'webhook.paid.success') throw new Error(`expected a paid event, got ${event.event}`);
-    expect(event).toMatchObject({ operation_id: operation.body.operation_id, external_user_id: 'user-42', type: 'cash_in', amount: 500, status: 'paid' });
+    expect(event).toMatchObject({
+      operation_id: operation.body.operation_id,
+      external_user_id: 'user-42',
+      type: 'cash_in',
+      amount: 500,
+      status: 'paid',
+    });
     expect(event.reference).toMatch(/^\d{20}$/);
     expect(event.reference).toBe(operation.body.reference);
   });

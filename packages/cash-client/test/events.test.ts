@@ -2,7 +2,14 @@
 // (verify over the raw bytes, then parse).
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CashEventError, constructCashEvent, DriftError, parseCashEvent, WebhookVerificationError, type CashEvent } from '@paykit/cash-client';
+import {
+  CashEventError,
+  constructCashEvent,
+  DriftError,
+  parseCashEvent,
+  WebhookVerificationError,
+  type CashEvent,
+} from '@paykit/cash-client';
 import type { DriftReport } from '@paykit/runtime';
 
 const SECRET = '0123456789abcdef'.repeat(4);
@@ -48,9 +55,15 @@ function describeEvent(event: CashEvent): string {
 describe('parseCashEvent', () => {
   it('types each of the four deliveries by its event', () => {
     expect(describeEvent(parseCashEvent(paid))).toBe('paid 500 MXN');
-    expect(describeEvent(parseCashEvent({ ...paid, event: 'webhook.expired.success', status: 'expired' }))).toBe('expired 12345678901234567890');
-    expect(describeEvent(parseCashEvent({ ...paid, event: 'webhook.reversed.success', status: 'reversed' }))).toBe('reversed 981234');
-    expect(describeEvent(parseCashEvent({ event: 'webhook.activation', processed_at: '2026-05-07T18:00:00Z' }))).toBe('activation');
+    expect(describeEvent(parseCashEvent({ ...paid, event: 'webhook.expired.success', status: 'expired' }))).toBe(
+      'expired 12345678901234567890',
+    );
+    expect(describeEvent(parseCashEvent({ ...paid, event: 'webhook.reversed.success', status: 'reversed' }))).toBe(
+      'reversed 981234',
+    );
+    expect(describeEvent(parseCashEvent({ event: 'webhook.activation', processed_at: '2026-05-07T18:00:00Z' }))).toBe(
+      'activation',
+    );
   });
 
   it('reads the raw body as a string or as bytes', () => {
@@ -98,13 +111,19 @@ describe('constructCashEvent', () => {
     const { raw, headers } = signed(payload, new Date('2026-05-07T18:00:00Z'));
     expect(constructCashEvent(raw, headers, SECRET, { now }).event).toBe('webhook.paid.success');
     // Re-serialised, the same event no longer matches its signature.
-    expect(() => constructCashEvent(JSON.stringify(JSON.parse(payload)), headers, SECRET, { now })).toThrow(WebhookVerificationError);
+    expect(() => constructCashEvent(JSON.stringify(JSON.parse(payload)), headers, SECRET, { now })).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it('refuses a stale delivery and a wrong secret before reading the body', () => {
     const { raw, headers } = signed('not json at all', new Date('2026-05-07T17:00:00Z'));
-    expect(() => constructCashEvent(raw, headers, SECRET, { now, toleranceSeconds: 300 })).toThrow(WebhookVerificationError);
+    expect(() => constructCashEvent(raw, headers, SECRET, { now, toleranceSeconds: 300 })).toThrow(
+      WebhookVerificationError,
+    );
     const fresh = signed(JSON.stringify(paid), now);
-    expect(() => constructCashEvent(fresh.raw, fresh.headers, 'ff'.repeat(32), { now })).toThrow(WebhookVerificationError);
+    expect(() => constructCashEvent(fresh.raw, fresh.headers, 'ff'.repeat(32), { now })).toThrow(
+      WebhookVerificationError,
+    );
   });
 });

@@ -15,8 +15,13 @@ const paid = {
 describe('cash schemas', () => {
   it('reads the paid, expired and reversed events', () => {
     expect(zCashWebhookEvent.parse(paid)).toEqual(paid);
-    expect(zCashWebhookEvent.parse({ ...paid, event: 'webhook.expired.success', status: 'expired' }).status).toBe('expired');
-    expect(zCashWebhookEvent.parse({ ...paid, event: 'webhook.reversed.success', status: 'reversed', type: 'cash_out' }).type).toBe('cash_out');
+    expect(zCashWebhookEvent.parse({ ...paid, event: 'webhook.expired.success', status: 'expired' }).status).toBe(
+      'expired',
+    );
+    expect(
+      zCashWebhookEvent.parse({ ...paid, event: 'webhook.reversed.success', status: 'reversed', type: 'cash_out' })
+        .type,
+    ).toBe('cash_out');
   });
 
   it('rejects a 19- or 21-digit reference', () => {
@@ -36,13 +41,23 @@ describe('cash schemas', () => {
   });
 
   it('reads the activation request', () => {
-    expect(zCashActivationEvent.parse({ event: 'webhook.activation', processed_at: '2026-05-07T18:00:00Z' }).event).toBe('webhook.activation');
+    expect(
+      zCashActivationEvent.parse({ event: 'webhook.activation', processed_at: '2026-05-07T18:00:00Z' }).event,
+    ).toBe('webhook.activation');
   });
 
   it('reads the creation response and insists on a 64-hex secret_token', () => {
-    const created = { id: 7, endpoint_url: 'https://hooks.example.com/cash', secret_token: 'a1'.repeat(32), created_at: '2026-05-07T18:00:00Z', event: 'webhook.created' };
+    const created = {
+      id: 7,
+      endpoint_url: 'https://hooks.example.com/cash',
+      secret_token: 'a1'.repeat(32),
+      created_at: '2026-05-07T18:00:00Z',
+      event: 'webhook.created',
+    };
     expect(zCashWebhookConfiguration.parse(created)).toEqual(created);
-    expect(zCashWebhookConfiguration.safeParse({ ...created, secret_token: 'a1'.repeat(31) + 'a' }).success).toBe(false);
+    expect(zCashWebhookConfiguration.safeParse({ ...created, secret_token: 'a1'.repeat(31) + 'a' }).success).toBe(
+      false,
+    );
     expect(zCashWebhookConfiguration.safeParse({ ...created, secret_token: 'zz'.repeat(32) }).success).toBe(false);
   });
 });

@@ -5,7 +5,12 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, createCashClient, RequestValidationError, type CashClientOptions } from '@paykit/cash-client';
+import {
+  ConfigurationError,
+  createCashClient,
+  RequestValidationError,
+  type CashClientOptions,
+} from '@paykit/cash-client';
 
 const API_KEY = 'k'.repeat(32);
 const API_SECRET = 'test-secret-not-a-real-one-000001';
@@ -30,7 +35,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      seen.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, raw: Buffer.concat(chunks) });
+      seen.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        raw: Buffer.concat(chunks),
+      });
       const answer = script.length > 1 ? script.shift()! : script[0]!;
       response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       response.end(JSON.stringify(answer.body));
@@ -74,7 +84,9 @@ const config = { id: 3, endpoint_url: 'https://hooks.example.com/cash', created_
 describe('cash request signing', () => {
   it('signs X-Timestamp + "." + the exact UTF-8 bytes of the body with the api_secret', async () => {
     script = [{ status: 201, body: { ...config, secret_token: 'ab'.repeat(32), event: 'webhook.created' } }];
-    const created = await client({ now: () => new Date('2026-05-07T18:00:00.900Z') }).webhooks.create('https://hooks.example.com/cash?owner=José Pérez');
+    const created = await client({ now: () => new Date('2026-05-07T18:00:00.900Z') }).webhooks.create(
+      'https://hooks.example.com/cash?owner=José Pérez',
+    );
     expect(created.secret_token).toBe('ab'.repeat(32));
     expect(seen).toHaveLength(1);
     const [request] = seen;
@@ -107,7 +119,9 @@ describe('cash request signing', () => {
 
   it('create is a POST without an Idempotency-Key: a 503 is not repeated', async () => {
     script = [{ status: 503, body: { error: 'busy' }, headers: { 'retry-after': '0' } }];
-    await expect(client({ maxRetries: 3 }).webhooks.create('https://hooks.example.com/cash')).rejects.toMatchObject({ status: 503 });
+    await expect(client({ maxRetries: 3 }).webhooks.create('https://hooks.example.com/cash')).rejects.toMatchObject({
+      status: 503,
+    });
     expect(seen).toHaveLength(1);
   });
 
@@ -116,7 +130,10 @@ describe('cash request signing', () => {
     await client().webhooks.getActive();
     const updated = await client().webhooks.update(3, 'https://hooks.example.com/cash-v2');
     expect(updated).toEqual(config);
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /api/v1/cash/webhooks/active', 'PATCH /api/v1/cash/webhooks/3']);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'GET /api/v1/cash/webhooks/active',
+      'PATCH /api/v1/cash/webhooks/3',
+    ]);
     expect(seen[1]!.raw.toString('utf8')).toBe('{"endpoint_url":"https://hooks.example.com/cash-v2"}');
     expect(seen[1]!.headers['content-type']).toMatch(/^application\/json/);
     for (const request of seen) expectSignedOverReceivedBytes(request);
@@ -124,7 +141,13 @@ describe('cash request signing', () => {
 
   it('the paths and the update method are configurable (the reference does not show them)', async () => {
     script = [{ status: 200, body: config }];
-    const cash = client({ paths: { getActiveWebhook: '/v9/hooks/current', updateWebhook: '/v9/hooks/{id}/endpoint', updateWebhookMethod: 'PUT' } });
+    const cash = client({
+      paths: {
+        getActiveWebhook: '/v9/hooks/current',
+        updateWebhook: '/v9/hooks/{id}/endpoint',
+        updateWebhookMethod: 'PUT',
+      },
+    });
     await cash.webhooks.getActive();
     await cash.webhooks.update(41, 'https://hooks.example.com/cash-v3');
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /v9/hooks/current', 'PUT /v9/hooks/41/endpoint']);

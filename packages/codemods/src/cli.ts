@@ -19,7 +19,11 @@ const USAGE = `usage: paykit-codemod money-out [paths…] [--write] [--json]
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { write: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { write: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
@@ -30,7 +34,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command !== 'money-out') {
-    console.error(`${command === undefined ? 'No codemod named.' : `Unknown codemod "${command}".`} The codemods are: money-out.\n${USAGE}`);
+    console.error(
+      `${command === undefined ? 'No codemod named.' : `Unknown codemod "${command}".`} The codemods are: money-out.\n${USAGE}`,
+    );
     return 2;
   }
   try {

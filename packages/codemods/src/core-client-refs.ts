@@ -45,14 +45,17 @@ function isCoreModuleLoad(node: Node | undefined): boolean {
   const expression = unwrap(Node.isAwaitExpression(node) ? node.getExpression() : node);
   if (!Node.isCallExpression(expression)) return false;
   const callee = expression.getExpression();
-  const isLoader = callee.getKind() === SyntaxKind.ImportKeyword || (Node.isIdentifier(callee) && callee.getText() === 'require');
+  const isLoader =
+    callee.getKind() === SyntaxKind.ImportKeyword || (Node.isIdentifier(callee) && callee.getText() === 'require');
   return isLoader && stringValue(expression.getArguments()[0]) === CORE_CLIENT_MODULE;
 }
 
 /** The export of `@paykit/core-client` a declaration binds, or 'module' for a namespace binding. */
 function coreImport(declaration: Node): string | undefined {
   if (Node.isImportSpecifier(declaration)) {
-    return declaration.getImportDeclaration().getModuleSpecifierValue() === CORE_CLIENT_MODULE ? declaration.getName() : undefined;
+    return declaration.getImportDeclaration().getModuleSpecifierValue() === CORE_CLIENT_MODULE
+      ? declaration.getName()
+      : undefined;
   }
   if (Node.isNamespaceImport(declaration)) {
     const owner = declaration.getFirstAncestorByKind(SyntaxKind.ImportDeclaration);
@@ -60,7 +63,9 @@ function coreImport(declaration: Node): string | undefined {
   }
   if (Node.isImportEqualsDeclaration(declaration)) {
     const reference = declaration.getModuleReference();
-    return Node.isExternalModuleReference(reference) && stringValue(reference.getExpression()) === CORE_CLIENT_MODULE ? 'module' : undefined;
+    return Node.isExternalModuleReference(reference) && stringValue(reference.getExpression()) === CORE_CLIENT_MODULE
+      ? 'module'
+      : undefined;
   }
   if (Node.isVariableDeclaration(declaration) && Node.isIdentifier(declaration.getNameNode())) {
     return isCoreModuleLoad(declaration.getInitializer()) ? 'module' : undefined;
@@ -183,7 +188,12 @@ export class CoreClientResolver {
     if (this.isCoreExport(name, 'CoreClient', depth + 1)) return 'client';
     if (name.getText() === 'ReturnType') {
       const argument = typeNode.getTypeArguments()[0];
-      if (argument && Node.isTypeQuery(argument) && this.isCoreExport(argument.getExprName(), 'createCoreClient', depth + 1)) return 'client';
+      if (
+        argument &&
+        Node.isTypeQuery(argument) &&
+        this.isCoreExport(argument.getExprName(), 'createCoreClient', depth + 1)
+      )
+        return 'client';
       return undefined;
     }
     if (Node.isIdentifier(name)) {

@@ -14,7 +14,8 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   let out = text;
   let limit = Number.POSITIVE_INFINITY;
   for (const edit of ordered) {
-    if (edit.end > limit) throw new Error(`Overlapping edits at offset ${edit.start}: a codemod bug, please report it with the file.`);
+    if (edit.end > limit)
+      throw new Error(`Overlapping edits at offset ${edit.start}: a codemod bug, please report it with the file.`);
     out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
     limit = edit.start;
   }
@@ -23,5 +24,7 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
 
 /** A unified diff of one file, named by its path relative to the run's folder. */
 export function unifiedDiff(relativePath: string, before: string, after: string): string {
-  return createTwoFilesPatch(`a/${relativePath}`, `b/${relativePath}`, before, after, undefined, undefined, { context: 3 });
+  return createTwoFilesPatch(`a/${relativePath}`, `b/${relativePath}`, before, after, undefined, undefined, {
+    context: 3,
+  });
 }

@@ -36,11 +36,16 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
     try {
       info = await stat(full);
     } catch {
-      throw new CodemodInputError(`${given}: no such file or folder (resolved from ${cwd}). Pass files or folders of the code base to migrate.`);
+      throw new CodemodInputError(
+        `${given}: no such file or folder (resolved from ${cwd}). Pass files or folders of the code base to migrate.`,
+      );
     }
     if (info.isDirectory()) await walk(full, found);
     else if (isScript(full)) found.push(full);
-    else throw new CodemodInputError(`${given}: not a TypeScript or JavaScript file (.ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs). Pass such files, or folders that hold them.`);
+    else
+      throw new CodemodInputError(
+        `${given}: not a TypeScript or JavaScript file (.ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs). Pass such files, or folders that hold them.`,
+      );
   }
   return [...new Set(found)].sort();
 }

@@ -8,7 +8,9 @@ export function formatMoneyOutReport(report: MoneyOutReport): string {
   if (!report.written) for (const { diff } of report.files) lines.push(diff);
   const verb = report.written ? 'rewrote' : 'would rewrite';
   for (const change of report.changes) {
-    lines.push(`${change.file}:${change.line}:${change.column}  ${verb} (${change.kind}): ${change.before}  →  ${change.after}`);
+    lines.push(
+      `${change.file}:${change.line}:${change.column}  ${verb} (${change.kind}): ${change.before}  →  ${change.after}`,
+    );
   }
   for (const skip of report.skipped) {
     lines.push(`${skip.file}:${skip.line}:${skip.column}  NOT rewritten: ${skip.code}\n    ${skip.reason}`);

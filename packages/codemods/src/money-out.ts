@@ -104,7 +104,10 @@ function localReferences(binding: Identifier): Identifier[] {
     .filter((candidate) => {
       if (candidate === binding || candidate.getText() !== OLD) return false;
       const parent = candidate.getParent();
-      const symbol = parent && Node.isShorthandPropertyAssignment(parent) ? checker.getShorthandAssignmentValueSymbol(parent) : candidate.getSymbol();
+      const symbol =
+        parent && Node.isShorthandPropertyAssignment(parent)
+          ? checker.getShorthandAssignmentValueSymbol(parent)
+          : candidate.getSymbol();
       return symbol === local;
     });
 }
@@ -134,7 +137,10 @@ function destructured(identifier: Identifier, element: Node): Finding | string {
   return { node: identifier, edits, kind: 'destructuring' };
 }
 
-function analyse(file: SourceFile, resolver: CoreClientResolver): { findings: Finding[]; skips: { node: Node; reason: string }[] } {
+function analyse(
+  file: SourceFile,
+  resolver: CoreClientResolver,
+): { findings: Finding[]; skips: { node: Node; reason: string }[] } {
   const findings: Finding[] = [];
   const skips: { node: Node; reason: string }[] = [];
   const importsCore = mentionsCoreClient(file);
@@ -146,27 +152,42 @@ function analyse(file: SourceFile, resolver: CoreClientResolver): { findings: Fi
       if (resolver.kindOf(owner) === 'transactions') {
         const call = parent.getParent();
         const isCall = Node.isCallExpression(call) && call.getExpression() === parent;
-        findings.push({ node: identifier, edits: [{ node: identifier, text: NEW }], kind: isCall ? 'call' : 'reference' });
+        findings.push({
+          node: identifier,
+          edits: [{ node: identifier, text: NEW }],
+          kind: isCall ? 'call' : 'reference',
+        });
       } else if (importsCore || /(^|\.)transactions$/.test(owner.getText())) {
         skips.push({
           node: identifier,
           reason: `cannot tell whether ${owner.getText()} is the core client's transactions (nothing here shows it comes from createCoreClient or is typed CoreClient). If it is, rename ${OLD} to ${NEW}: same body.`,
         });
       }
-    } else if (Node.isBindingElement(parent) && (parent.getPropertyNameNode() === identifier || (!parent.getPropertyNameNode() && parent.getNameNode() === identifier))) {
+    } else if (
+      Node.isBindingElement(parent) &&
+      (parent.getPropertyNameNode() === identifier ||
+        (!parent.getPropertyNameNode() && parent.getNameNode() === identifier))
+    ) {
       const pattern = parent.getParent();
       if (resolver.kindOfBindingSource(pattern, 0) === 'transactions') {
         const finding = destructured(identifier, parent);
         if (typeof finding === 'string') skips.push({ node: identifier, reason: finding });
         else findings.push(finding);
       } else if (importsCore) {
-        skips.push({ node: identifier, reason: `cannot tell whether this destructures the core client's transactions. If it does, take ${NEW} instead: same body.` });
+        skips.push({
+          node: identifier,
+          reason: `cannot tell whether this destructures the core client's transactions. If it does, take ${NEW} instead: same body.`,
+        });
       }
     }
   }
   for (const access of file.getDescendantsOfKind(SyntaxKind.ElementAccessExpression)) {
     const key = access.getArgumentExpression();
-    if (key && !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) && resolver.kindOf(access.getExpression()) === 'transactions') {
+    if (
+      key &&
+      !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) &&
+      resolver.kindOf(access.getExpression()) === 'transactions'
+    ) {
       // transactions[op]: which operation runs is known only when the code runs.
       skips.push({
         node: access,
@@ -174,12 +195,20 @@ function analyse(file: SourceFile, resolver: CoreClientResolver): { findings: Fi
       });
       continue;
     }
-    if (!key || !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) || key.getLiteralValue() !== OLD) continue;
+    if (
+      !key ||
+      !(Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) ||
+      key.getLiteralValue() !== OLD
+    )
+      continue;
     if (resolver.kindOf(access.getExpression()) === 'transactions') {
       const quote = key.getText()[0] ?? "'";
       findings.push({ node: key, edits: [{ node: key, text: `${quote}${NEW}${quote}` }], kind: 'reference' });
     } else if (importsCore) {
-      skips.push({ node: key, reason: `cannot tell whether ${access.getExpression().getText()} is the core client's transactions. If it is, use ['${NEW}']: same body.` });
+      skips.push({
+        node: key,
+        reason: `cannot tell whether ${access.getExpression().getText()} is the core client's transactions. If it is, use ['${NEW}']: same body.`,
+      });
     }
   }
   // The generated SDK function, imported from the client package: its options are not the client's.
@@ -196,7 +225,8 @@ function analyse(file: SourceFile, resolver: CoreClientResolver): { findings: Fi
   for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     if (!isTransferCall(call, resolver)) continue;
     const verdict = transferBodyVerdict(call);
-    if (verdict.kind === 'rewrite') findings.push({ node: verdict.node, edits: [{ node: verdict.node, text: verdict.text }], kind: 'body' });
+    if (verdict.kind === 'rewrite')
+      findings.push({ node: verdict.node, edits: [{ node: verdict.node, text: verdict.text }], kind: 'body' });
     else if (verdict.kind === 'report') skips.push({ node: verdict.node, reason: verdict.reason });
   }
   return { findings, skips };
@@ -207,10 +237,16 @@ const TRANSFER_METHODS = new Set([OLD, NEW]);
 /** A call of the core client's moneyOut or internalTransaction: on `transactions`, by key, or through a destructured binding. */
 function isTransferCall(call: CallExpression, resolver: CoreClientResolver): boolean {
   const callee = call.getExpression();
-  if (Node.isPropertyAccessExpression(callee)) return TRANSFER_METHODS.has(callee.getName()) && resolver.kindOf(callee.getExpression()) === 'transactions';
+  if (Node.isPropertyAccessExpression(callee))
+    return TRANSFER_METHODS.has(callee.getName()) && resolver.kindOf(callee.getExpression()) === 'transactions';
   if (Node.isElementAccessExpression(callee)) {
     const key = callee.getArgumentExpression();
-    return !!key && (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) && TRANSFER_METHODS.has(key.getLiteralValue()) && resolver.kindOf(callee.getExpression()) === 'transactions';
+    return (
+      !!key &&
+      (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) &&
+      TRANSFER_METHODS.has(key.getLiteralValue()) &&
+      resolver.kindOf(callee.getExpression()) === 'transactions'
+    );
   }
   if (!Node.isIdentifier(callee)) return false;
   return (callee.getSymbol()?.getDeclarations() ?? []).some((declaration) => {
@@ -229,7 +265,17 @@ export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<Mo
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const files = await collectFiles(options.paths?.length ? options.paths : ['.'], cwd);
   const project = new Project({
-    compilerOptions: { allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, allowImportingTsExtensions: true, jsx: ts.JsxEmit.Preserve },
+    compilerOptions: {
+      allowJs: true,
+      checkJs: false,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowImportingTsExtensions: true,
+      jsx: ts.JsxEmit.Preserve,
+    },
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
   });
@@ -258,13 +304,20 @@ export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<Mo
       if (outside) {
         const where = position(file, finding.node);
         const other = relative(cwd, outside.node.getSourceFile().getFilePath());
-        skipped.push({ file: relative(cwd, filePath), line: where.line, column: where.column, code: where.code, reason: `migrating this also needs a change in ${other}, which is not among the paths given: run the codemod over both.` });
+        skipped.push({
+          file: relative(cwd, filePath),
+          line: where.line,
+          column: where.column,
+          code: where.code,
+          reason: `migrating this also needs a change in ${other}, which is not among the paths given: run the codemod over both.`,
+        });
         continue;
       }
       for (const edit of finding.edits) {
         const target = edit.node.getSourceFile().getFilePath();
         const list = editsByFile.get(target) ?? [];
-        if (!list.some((e) => e.start === edit.node.getStart())) list.push({ start: edit.node.getStart(), end: edit.node.getEnd(), text: edit.text });
+        if (!list.some((e) => e.start === edit.node.getStart()))
+          list.push({ start: edit.node.getStart(), end: edit.node.getEnd(), text: edit.text });
         editsByFile.set(target, list);
       }
       changedAt.push({ file: filePath, node: finding.node, kind: finding.kind });
@@ -277,10 +330,19 @@ export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<Mo
     const sourceFile = project.getSourceFileOrThrow(file);
     const where = position(sourceFile, node);
     const afterLine = (results.get(file) ?? '').split(/\r?\n/)[where.line - 1]?.trim() ?? where.code;
-    changes.push({ file: relative(cwd, file), line: where.line, column: where.column, kind, before: where.code, after: afterLine });
+    changes.push({
+      file: relative(cwd, file),
+      line: where.line,
+      column: where.column,
+      kind,
+      before: where.code,
+      after: afterLine,
+    });
   }
-  const byPlace = (a: { file: string; line: number; column: number }, b: { file: string; line: number; column: number }) =>
-    a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+  const byPlace = (
+    a: { file: string; line: number; column: number },
+    b: { file: string; line: number; column: number },
+  ) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
   changes.sort(byPlace);
   skipped.sort(byPlace);
 
@@ -292,7 +354,10 @@ export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<Mo
     cwd,
     written: options.write === true,
     filesScanned: files.length,
-    files: changedFiles.map((file) => ({ file: relative(cwd, file), diff: unifiedDiff(relative(cwd, file), originals.get(file) ?? '', results.get(file) ?? '') })),
+    files: changedFiles.map((file) => ({
+      file: relative(cwd, file),
+      diff: unifiedDiff(relative(cwd, file), originals.get(file) ?? '', results.get(file) ?? ''),
+    })),
     changes,
     skipped,
     deprecation: INTERNAL_TRANSACTION_DEPRECATION,

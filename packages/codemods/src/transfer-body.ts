@@ -17,7 +17,11 @@ export type BodyVerdict =
 const HAND_EDIT = 'move amount, currency ("MXN"), description and external_reference into transaction_request: { … }';
 
 function propertyName(property: Node): string | undefined {
-  if (Node.isPropertyAssignment(property) || Node.isShorthandPropertyAssignment(property) || Node.isMethodDeclaration(property)) {
+  if (
+    Node.isPropertyAssignment(property) ||
+    Node.isShorthandPropertyAssignment(property) ||
+    Node.isMethodDeclaration(property)
+  ) {
     const name = property.getNameNode();
     if (Node.isIdentifier(name)) return name.getText();
     if (Node.isStringLiteral(name) || Node.isNoSubstitutionTemplateLiteral(name)) return name.getLiteralValue();
@@ -38,11 +42,19 @@ function rewriteLiteral(literal: ObjectLiteralExpression): BodyVerdict {
   const spread = properties.find((p) => Node.isSpreadAssignment(p));
   const money = properties.filter((_, i) => (MONEY_FIELDS as readonly (string | undefined)[]).includes(names[i]));
   if (spread) {
-    return { kind: 'report', node: literal, reason: `the body spreads ${spread.getText()}, which may carry flat money fields: ${HAND_EDIT}.` };
+    return {
+      kind: 'report',
+      node: literal,
+      reason: `the body spreads ${spread.getText()}, which may carry flat money fields: ${HAND_EDIT}.`,
+    };
   }
   if (money.length === 0) return { kind: 'nested' };
   if (properties.some((p) => !Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p))) {
-    return { kind: 'report', node: literal, reason: `the body has a method or accessor, which cannot be moved safely: ${HAND_EDIT}.` };
+    return {
+      kind: 'report',
+      node: literal,
+      reason: `the body has a method or accessor, which cannot be moved safely: ${HAND_EDIT}.`,
+    };
   }
   const rest = properties.filter((p) => !money.includes(p));
   const moved = money.map((p) => p.getText());
@@ -70,7 +82,9 @@ function rewriteLiteral(literal: ObjectLiteralExpression): BodyVerdict {
 function declaredWithType(argument: Expression): boolean {
   if (!Node.isIdentifier(argument)) return false;
   return (argument.getSymbol()?.getDeclarations() ?? []).some(
-    (d) => (Node.isParameterDeclaration(d) || Node.isVariableDeclaration(d) || Node.isPropertyDeclaration(d)) && d.getTypeNode() !== undefined,
+    (d) =>
+      (Node.isParameterDeclaration(d) || Node.isVariableDeclaration(d) || Node.isPropertyDeclaration(d)) &&
+      d.getTypeNode() !== undefined,
   );
 }
 
@@ -79,15 +93,24 @@ export function transferBodyVerdict(call: CallExpression): BodyVerdict {
   const [argument] = call.getArguments();
   if (!argument || !Node.isExpression(argument)) return { kind: 'nested' };
   let body: Expression = argument;
-  while (Node.isParenthesizedExpression(body) || Node.isAsExpression(body) || Node.isSatisfiesExpression(body)) body = body.getExpression();
+  while (Node.isParenthesizedExpression(body) || Node.isAsExpression(body) || Node.isSatisfiesExpression(body))
+    body = body.getExpression();
   if (Node.isObjectLiteralExpression(body)) return rewriteLiteral(body);
   const type = body.getType();
   if (type.getProperty('transaction_request')) return { kind: 'nested' };
   if (type.getProperty('amount')) {
-    return { kind: 'report', node: argument, reason: `${body.getText()} is a flat body (its type has amount at the top level): ${HAND_EDIT}, where it is built.` };
+    return {
+      kind: 'report',
+      node: argument,
+      reason: `${body.getText()} is a flat body (its type has amount at the top level): ${HAND_EDIT}, where it is built.`,
+    };
   }
   if ((type.isAny() || type.isUnknown()) && !declaredWithType(body)) {
-    return { kind: 'report', node: argument, reason: `cannot see the shape of ${body.getText()}: if it is flat, ${HAND_EDIT}, where it is built.` };
+    return {
+      kind: 'report',
+      node: argument,
+      reason: `cannot see the shape of ${body.getText()}: if it is flat, ${HAND_EDIT}, where it is built.`,
+    };
   }
   return { kind: 'nested' };
 }

@@ -57,7 +57,7 @@ describe.each(['plain', 'aliased', 'destructured', 'unsafe', 'flat'])('fixture %
     expect(again.changes).toEqual([]);
     // What is left for a hand edit is still reported (its line may have moved with the edits).
     expect(again.skipped.map((skip) => skip.reason)).toEqual(written.skipped.map((skip) => skip.reason));
-    }, 30_000);
+  }, 30_000);
 });
 
 describe('the report', () => {
@@ -72,7 +72,11 @@ describe('the report', () => {
       'src/payouts.ts:13 call',
       'src/payouts.ts:16 reference',
     ]);
-    expect(report.changes[0]).toMatchObject({ column: 28, before: 'return core.transactions.internalTransaction(body);', after: 'return core.transactions.moneyOut(body);' });
+    expect(report.changes[0]).toMatchObject({
+      column: 28,
+      before: 'return core.transactions.internalTransaction(body);',
+      after: 'return core.transactions.moneyOut(body);',
+    });
     // A JavaScript parameter: nothing shows whether the body is flat.
     expect(report.skipped.map(({ file, line, reason }) => `${file}:${line} ${reason}`)).toEqual([
       expect.stringMatching(/^src\/legacy\.cjs:7 cannot see the shape of body: if it is flat, move amount, currency/),
@@ -91,8 +95,14 @@ describe('the report', () => {
 
   it('reports what it could not rewrite safely, with file, line and what to do, and leaves code that is not paykit alone', async () => {
     const report = await migrateMoneyOut({ cwd: copyOf('unsafe') });
-    expect(report.skipped.map(({ file, line, column }) => `${file}:${line}:${column}`)).toEqual(['src/helpers.ts:9:30', 'src/helpers.ts:14:11', 'src/helpers.ts:19:16']);
-    expect(report.skipped[0]?.reason).toMatch(/cannot tell whether client\.transactions is the core client's transactions/);
+    expect(report.skipped.map(({ file, line, column }) => `${file}:${line}:${column}`)).toEqual([
+      'src/helpers.ts:9:30',
+      'src/helpers.ts:14:11',
+      'src/helpers.ts:19:16',
+    ]);
+    expect(report.skipped[0]?.reason).toMatch(
+      /cannot tell whether client\.transactions is the core client's transactions/,
+    );
     expect(report.skipped[1]?.reason).toMatch(/moneyOut is already a name in this scope/);
     expect(report.skipped[2]?.reason).toMatch(/exported: renaming it changes this module's exports/);
     expect(report.changes.map((c) => c.file)).toEqual(['src/helpers.ts']);
@@ -120,8 +130,16 @@ describe('the report', () => {
     const skipped = report.skipped.map(({ file, line, reason }) => ({ at: `${file}:${line}`, reason }));
     expect(skipped).toEqual(
       expect.arrayContaining([
-        { at: 'src/hidden.ts:1', reason: expect.stringMatching(/imports the generated createInternalTransaction, deprecated since 2026-05-07: call createMoneyOut/) },
-        { at: 'src/hidden.ts:5', reason: expect.stringMatching(/core\.transactions\[op\] picks the core client's operation by a computed key/) },
+        {
+          at: 'src/hidden.ts:1',
+          reason: expect.stringMatching(
+            /imports the generated createInternalTransaction, deprecated since 2026-05-07: call createMoneyOut/,
+          ),
+        },
+        {
+          at: 'src/hidden.ts:5',
+          reason: expect.stringMatching(/core\.transactions\[op\] picks the core client's operation by a computed key/),
+        },
       ]),
     );
     expect(skipped).toHaveLength(2);
@@ -140,7 +158,9 @@ describe('the report', () => {
     expect(all.changes.every((c) => c.file.startsWith('src/'))).toBe(true);
     expect(readFileSync(path.join(dir, 'dist/index.ts'), 'utf8')).toContain('internalTransaction(');
     await expect(migrateMoneyOut({ cwd: dir, paths: ['src/missing'] })).rejects.toThrow(CodemodInputError);
-    await expect(migrateMoneyOut({ cwd: dir, paths: ['src/missing'] })).rejects.toThrow(/src\/missing: no such file or folder/);
+    await expect(migrateMoneyOut({ cwd: dir, paths: ['src/missing'] })).rejects.toThrow(
+      /src\/missing: no such file or folder/,
+    );
   });
 
   it('does not rewrite a file when the change would reach a file outside the paths given', async () => {
@@ -164,7 +184,9 @@ describe('paykit-codemod (the bin)', () => {
     expect(unsafe.code).toBe(1);
     expect(unsafe.stdout).toContain(INTERNAL_TRANSACTION_DEPRECATION);
     expect(unsafe.stdout).toContain('-export const { internalTransaction: exported } = core.transactions;');
-    expect(unsafe.stdout).toContain('src/helpers.ts:9:30  NOT rewritten: return client.transactions.internalTransaction(body);');
+    expect(unsafe.stdout).toContain(
+      'src/helpers.ts:9:30  NOT rewritten: return client.transactions.internalTransaction(body);',
+    );
     const plainDir = copyOf('plain');
     const plain = await node(['money-out', 'src', '--write'], plainDir);
     expect(plain.code).toBe(1);
@@ -202,13 +224,17 @@ describe('flat transfer bodies', () => {
       "core.transactions.moneyOut({ source_instrument_id, destination_instrument_id, transaction_request: { amount, description: 'Invoice', currency: 'MXN' } });",
     );
     expect(report.skipped.map(({ line, column }) => `${line}:${column}`)).toEqual(['22:62', '24:133']);
-    expect(report.skipped[0]?.reason).toMatch(/^stored is a flat body \(its type has amount at the top level\): move amount, currency \("MXN"\), description and external_reference into transaction_request/);
+    expect(report.skipped[0]?.reason).toMatch(
+      /^stored is a flat body \(its type has amount at the top level\): move amount, currency \("MXN"\), description and external_reference into transaction_request/,
+    );
     expect(report.skipped[1]?.reason).toMatch(/^the body spreads \.\.\.base, which may carry flat money fields/);
   });
 });
 
 describe('the fixtures are real code', () => {
   it('after/ type-checks against @paykit/core-client (the flat fixture keeps bodies left for a hand edit, so it is not included)', async () => {
-    await expect(run(path.join(WORKSPACE_BIN, 'tsc'), ['-p', path.join(FIXTURES, 'tsconfig.json')])).resolves.toBeDefined();
+    await expect(
+      run(path.join(WORKSPACE_BIN, 'tsc'), ['-p', path.join(FIXTURES, 'tsconfig.json')]),
+    ).resolves.toBeDefined();
   }, 60_000);
 });

@@ -105,8 +105,17 @@ const adminErrors = { 401: GatewayProblem, 403: GatewayProblem, 503: GatewayProb
 /** Where the platform delivers: one URL per core event type, one for cash, one for direct debit. */
 export const gatewayWebhooks = c.router({
   coreMoneyIn: {
-    ...coreRoute(CORE_EVENT_PATHS.MONEY_IN, 'MONEY_IN: stored, then 201 (SPEI_CREDIT accepted), 200 (INT_CREDIT) or 422 with refundReason'),
-    responses: { 200: Received, 201: Received, 202: Received, ...inboundErrors, 422: z.union([MoneyInRejected, GatewayProblem]) },
+    ...coreRoute(
+      CORE_EVENT_PATHS.MONEY_IN,
+      'MONEY_IN: stored, then 201 (SPEI_CREDIT accepted), 200 (INT_CREDIT) or 422 with refundReason',
+    ),
+    responses: {
+      200: Received,
+      201: Received,
+      202: Received,
+      ...inboundErrors,
+      422: z.union([MoneyInRejected, GatewayProblem]),
+    },
   },
   coreStatusUpdate: coreRoute(CORE_EVENT_PATHS.STATUS_UPDATE, 'STATUS_UPDATE: 200 once stored'),
   coreCep: coreRoute(CORE_EVENT_PATHS.CEP, 'CEP: 200 once stored'),
@@ -115,7 +124,8 @@ export const gatewayWebhooks = c.router({
   cash: {
     method: 'POST',
     path: CASH_WEBHOOK_PATH,
-    summary: 'Cash deliveries: the activation request and the paid, expired and reversed events, signed over the raw bytes',
+    summary:
+      'Cash deliveries: the activation request and the paid, expired and reversed events, signed over the raw bytes',
     contentType: 'application/json',
     body: z.unknown(),
     responses: { 200: CashAnswer, ...inboundErrors },
@@ -132,14 +142,24 @@ export const gatewayWebhooks = c.router({
 
 /** Probes, metrics and the admin API (read and replay stored events; bearer GATEWAY_ADMIN_TOKEN). */
 export const gatewayOps = c.router({
-  healthz: { method: 'GET', path: '/healthz', summary: 'The process is up', responses: { 200: z.object({ status: z.literal('ok') }) } },
+  healthz: {
+    method: 'GET',
+    path: '/healthz',
+    summary: 'The process is up',
+    responses: { 200: z.object({ status: z.literal('ok') }) },
+  },
   readyz: {
     method: 'GET',
     path: '/readyz',
     summary: 'The store answers: 200, or 503 while it cannot commit',
     responses: { 200: z.object({ status: z.literal('ready'), store: z.string() }), 503: GatewayProblem },
   },
-  metrics: { method: 'GET', path: '/metrics', summary: 'Prometheus text format', responses: { 200: c.otherResponse({ contentType: 'text/plain', body: z.string() }) } },
+  metrics: {
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Prometheus text format',
+    responses: { 200: c.otherResponse({ contentType: 'text/plain', body: z.string() }) },
+  },
 
   listEvents: {
     method: 'GET',
@@ -168,12 +188,16 @@ export const gatewayOps = c.router({
         /** The exact bytes received, base64: what `paykit events replay --to` sends again. */
         rawBody: z.base64().optional(),
       }),
-      404: GatewayProblem, 400: GatewayProblem, ...adminErrors },
+      404: GatewayProblem,
+      400: GatewayProblem,
+      ...adminErrors,
+    },
   },
   replayEvent: {
     method: 'POST',
     path: '/admin/events/:seq/replay',
-    summary: 'Re-run validation and the decision for a stored event with today’s rules; the result is kept beside the event (admin token)',
+    summary:
+      'Re-run validation and the decision for a stored event with today’s rules; the result is kept beside the event (admin token)',
     headers: adminHeaders,
     pathParams: z.object({ seq: z.string().regex(/^\d+$/, 'a stored event number') }),
     body: z.object({}).optional(),

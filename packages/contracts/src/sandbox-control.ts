@@ -25,13 +25,17 @@ export const Faults = z.object({
       /** Share of matching API requests answered 500 (0 to 1). */
       errorRate: z.number().min(0).max(1).default(0),
       /** Products the API faults apply to; all when omitted. */
-      products: z.array(z.enum(['core', 'direct-debit', 'cash', 'remittance', 'billpay', 'gift-cards', 'lottery'])).optional(),
+      products: z
+        .array(z.enum(['core', 'direct-debit', 'cash', 'remittance', 'billpay', 'gift-cards', 'lottery']))
+        .optional(),
     })
     .default({ latencyMs: 0, errorRate: 0 }),
   deliveries: z
     .object({
       /** Each delivery is sent between min and max times (duplicates). */
-      duplicates: z.object({ min: z.number().int().min(1).max(5), max: z.number().int().min(1).max(5) }).default({ min: 1, max: 1 }),
+      duplicates: z
+        .object({ min: z.number().int().min(1).max(5), max: z.number().int().min(1).max(5) })
+        .default({ min: 1, max: 1 }),
       /** Shuffle the order in which queued deliveries are sent. */
       reorder: z.boolean().default(false),
       /** Extra delay before each delivery attempt, in ms (real time). */
@@ -89,7 +93,10 @@ export const IncomingSpei = z.object({
   payerRfc: z.string().default('PEX010101AB1'),
   payerInstitution: z.string().default('40002'),
   paymentConcept: z.string().default('Pago'),
-  numericReference: z.string().regex(/^\d{1,7}$/).default('1234567'),
+  numericReference: z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .default('1234567'),
 });
 
 export const CepOutcome = z.object({
@@ -189,14 +196,27 @@ export const Seed = z.object({
     .object({
       orgId: Uuid,
       apiKeys: z.array(z.string().min(16)),
-      customers: z.array(z.object({ id: Uuid, name: z.string(), document_type: z.string(), document_number: z.string(), email: z.email().nullable().default(null) })).default([]),
+      customers: z
+        .array(
+          z.object({
+            id: Uuid,
+            name: z.string(),
+            document_type: z.string(),
+            document_number: z.string(),
+            email: z.email().nullable().default(null),
+          }),
+        )
+        .default([]),
       instruments: z
         .array(
           z.object({
             id: Uuid,
             customer_id: Uuid,
             type: z.enum(['mx_clabe', 'mx_direct_debit_card']),
-            clabe: z.string().regex(/^\d{18}$/).optional(),
+            clabe: z
+              .string()
+              .regex(/^\d{18}$/)
+              .optional(),
             card_number: z.string().optional(),
             bank: z.string().optional(),
           }),
@@ -207,15 +227,32 @@ export const Seed = z.object({
        * Authorization header value sent with every delivery. `form: 'older'` sends the older
        * documented data ({charge_id, charge_result, charge_reference} only).
        */
-      webhook: z.object({ url: z.url(), authorization: z.string().min(1), form: z.enum(['current', 'older']).default('current') }).optional(),
+      webhook: z
+        .object({
+          url: z.url(),
+          authorization: z.string().min(1),
+          form: z.enum(['current', 'older']).default('current'),
+        })
+        .optional(),
     })
     .optional(),
-  cash: z.object({ apiKey: z.string().length(32), apiSecret: z.string().min(16) }).array().default([]),
+  cash: z
+    .object({ apiKey: z.string().length(32), apiSecret: z.string().min(16) })
+    .array()
+    .default([]),
   bearer: z
     .object({
       billpay: z.array(z.string().min(16)).default([]),
       'gift-cards': z.array(z.string().min(16)).default([]),
-      lottery: z.array(z.object({ token: z.string().min(16), payeeId: z.string(), expiresAt: z.iso.datetime({ offset: true }).optional() })).default([]),
+      lottery: z
+        .array(
+          z.object({
+            token: z.string().min(16),
+            payeeId: z.string(),
+            expiresAt: z.iso.datetime({ offset: true }).optional(),
+          }),
+        )
+        .default([]),
     })
     .default({ billpay: [], 'gift-cards': [], lottery: [] }),
 });
@@ -224,16 +261,38 @@ export type SeedInput = z.input<typeof Seed>;
 
 export const sandboxControl = c.router(
   {
-    getSeed: { method: 'GET', path: '/seed', summary: 'The seed the sandbox holds (its clients, keys and tokens)', responses: { 200: Seed } },
-    addSeed: { method: 'POST', path: '/seed', summary: 'Add clients, accounts, instruments, customers or keys', body: Seed.partial(), responses: { 200: Seed, 400: Problem } },
-    reset: { method: 'POST', path: '/reset', summary: 'Forget all state and load the seed again', body: z.object({}).optional(), responses: { 200: z.object({ ok: z.literal(true) }) } },
+    getSeed: {
+      method: 'GET',
+      path: '/seed',
+      summary: 'The seed the sandbox holds (its clients, keys and tokens)',
+      responses: { 200: Seed },
+    },
+    addSeed: {
+      method: 'POST',
+      path: '/seed',
+      summary: 'Add clients, accounts, instruments, customers or keys',
+      body: Seed.partial(),
+      responses: { 200: Seed, 400: Problem },
+    },
+    reset: {
+      method: 'POST',
+      path: '/reset',
+      summary: 'Forget all state and load the seed again',
+      body: z.object({}).optional(),
+      responses: { 200: z.object({ ok: z.literal(true) }) },
+    },
 
     getClock: { method: 'GET', path: '/clock', responses: { 200: ClockState } },
     advanceClock: {
       method: 'POST',
       path: '/clock/advance',
       summary: 'Move the sandbox clock forward, running every lifecycle step that falls due',
-      body: z.object({ seconds: z.number().positive().max(400 * 86_400) }),
+      body: z.object({
+        seconds: z
+          .number()
+          .positive()
+          .max(400 * 86_400),
+      }),
       responses: { 200: ClockState },
     },
     setClock: {
@@ -251,7 +310,11 @@ export const sandboxControl = c.router(
     listDeliveries: {
       method: 'GET',
       path: '/deliveries',
-      query: z.object({ clientId: z.string().optional(), eventType: z.string().optional(), state: Delivery.shape.state.optional() }),
+      query: z.object({
+        clientId: z.string().optional(),
+        eventType: z.string().optional(),
+        state: Delivery.shape.state.optional(),
+      }),
       responses: { 200: z.object({ deliveries: z.array(Delivery) }) },
     },
 
@@ -304,20 +367,30 @@ export const sandboxControl = c.router(
     getReportFile: {
       method: 'GET',
       path: '/core/reports/:fileName',
-      summary: 'The CSV file a REPORT event announced (the format `paykit reports import` reads), with the period’s transactions as the sandbox holds them now',
+      summary:
+        'The CSV file a REPORT event announced (the format `paykit reports import` reads), with the period’s transactions as the sandbox holds them now',
       pathParams: z.object({ fileName: z.string().min(1) }),
       /** Only needed when two clients were sent a report of the same name. */
       query: z.object({ clientId: Uuid.optional() }),
-      responses: { 200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: z.string() }), 404: Problem, 409: Problem },
+      responses: {
+        200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: z.string() }),
+        404: Problem,
+        409: Problem,
+      },
     },
 
     triggerChargeResult: {
       method: 'POST',
       path: '/direct-debit/charges/:chargeId/result',
-      summary: 'A pending direct debit charge reaches its final outcome: its charge_result event is delivered to the direct debit webhook',
+      summary:
+        'A pending direct debit charge reaches its final outcome: its charge_result event is delivered to the direct debit webhook',
       pathParams: z.object({ chargeId: Uuid }),
       body: ChargeResultRequest,
-      responses: { 200: z.object({ chargeId: Uuid, status: z.string(), deliveryIds: z.array(z.string()) }), 404: Problem, 409: Problem },
+      responses: {
+        200: z.object({ chargeId: Uuid, status: z.string(), deliveryIds: z.array(z.string()) }),
+        404: Problem,
+        409: Problem,
+      },
     },
 
     createCashOperation: {

@@ -24,7 +24,9 @@ export function describeValidationIssues(error: RequestValidationFailure): strin
   ] as const;
   return sections.flatMap(([where, failure]) =>
     (failure?.issues ?? []).map((issue) => {
-      const at = (issue.path ?? []).map((key) => String(typeof key === 'object' && key !== null && 'key' in key ? key.key : key)).join('.');
+      const at = (issue.path ?? [])
+        .map((key) => String(typeof key === 'object' && key !== null && 'key' in key ? key.key : key))
+        .join('.');
       return `${where}${at ? ` ${at}` : ''}: ${issue.message}`;
     }),
   );

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatReportCsv, parseReportCsv, REPORT_CSV_HEADER, ReportFormatError } from '../src/index.ts';
 
-const LINE = { transactionId: 'tx-1', trackingKey: 'PK1', transactionDate: '2026-11-21 10:15:00', subCategory: 'SPEI_DEBIT', amount: '1500.00', status: 'LIQUIDATED' };
+const LINE = {
+  transactionId: 'tx-1',
+  trackingKey: 'PK1',
+  transactionDate: '2026-11-21 10:15:00',
+  subCategory: 'SPEI_DEBIT',
+  amount: '1500.00',
+  status: 'LIQUIDATED',
+};
 const ROW = 'tx-1,PK1,2026-11-21 10:15:00,SPEI_DEBIT,1500.00,LIQUIDATED';
 
 function refusal(text: string): string {
@@ -29,7 +36,9 @@ describe('report CSV', () => {
   it('reads a quoted field holding a comma or a doubled quote, and writes one the same way', () => {
     const text = `${REPORT_CSV_HEADER}\n"tx,1","PK ""1""",2026-11-21 10:15:00,SPEI_DEBIT,"1500.00",LIQUIDATED\n`;
     expect(parseReportCsv(text)).toEqual([{ lineNo: 2, ...LINE, transactionId: 'tx,1', trackingKey: 'PK "1"' }]);
-    expect(formatReportCsv([{ ...LINE, transactionId: 'tx,1', trackingKey: 'PK "1"' }])).toBe(text.replace('"1500.00"', '1500.00'));
+    expect(formatReportCsv([{ ...LINE, transactionId: 'tx,1', trackingKey: 'PK "1"' }])).toBe(
+      text.replace('"1500.00"', '1500.00'),
+    );
   });
 
   it('reads CRLF line ends, a byte-order mark, spaces around fields and no final newline', () => {
@@ -47,9 +56,11 @@ describe('report CSV', () => {
     expect(refusal(`${REPORT_CSV_HEADER}\ntx"2,PK2,2026-11-21 10:15:00,SPEI_DEBIT,1.00,LIQUIDATED\n`)).toBe(
       'line 2: a quote inside an unquoted field: quote the whole field, and double a quote inside it ("")',
     );
-    expect(refusal(`${REPORT_CSV_HEADER}\n${ROW}\n${ROW}\n"tx-4,PK4,2026-11-21 10:15:00,SPEI_DEBIT,1.00,LIQUIDATED\n${ROW}\n`)).toBe(
-      'line 4: a quoted field is never closed: end it with a quote (")',
-    );
+    expect(
+      refusal(
+        `${REPORT_CSV_HEADER}\n${ROW}\n${ROW}\n"tx-4,PK4,2026-11-21 10:15:00,SPEI_DEBIT,1.00,LIQUIDATED\n${ROW}\n`,
+      ),
+    ).toBe('line 4: a quoted field is never closed: end it with a quote (")');
     expect(refusal(`${REPORT_CSV_HEADER}\n"tx\n2",PK2,2026-11-21 10:15:00,SPEI_DEBIT,1.00,LIQUIDATED\n`)).toBe(
       'line 2: a quoted field runs on to line 3: no field holds a line break (is a closing quote missing?)',
     );
@@ -59,10 +70,18 @@ describe('report CSV', () => {
     expect(refusal('')).toBe(`line 1: the header must be exactly "${REPORT_CSV_HEADER}" (the file is empty)`);
     expect(refusal('transaction_id,amount\n')).toBe(`line 1: the header must be exactly "${REPORT_CSV_HEADER}"`);
     expect(refusal(`${REPORT_CSV_HEADER}\n${ROW}\n\n`)).toBe('line 3: the line is empty (remove blank lines)');
-    expect(refusal(`${REPORT_CSV_HEADER}\n${ROW}\n${ROW}\n`)).toBe('line 3: transaction tx-1 is already on line 2: a report lists a transaction once');
-    expect(refusal(`${REPORT_CSV_HEADER}\n"tx,2",PK2,2026-11-21 10:15:00,SPEI_DEBIT,1.00\n`)).toBe(`line 2: expected 6 fields (${REPORT_CSV_HEADER}), found 5`);
-    expect(refusal(`${REPORT_CSV_HEADER}\n${ROW.replace('1500.00', '41')}\n`)).toBe('line 2: amount "41" is not a decimal with two decimals, such as 1500.00');
-    expect(refusal(`${REPORT_CSV_HEADER}\n${ROW.replace('10:15:00', '25:15:00')}\n`)).toMatch(/^line 2: transaction_date "2026-11-21 25:15:00" is not a Mexico City time/);
+    expect(refusal(`${REPORT_CSV_HEADER}\n${ROW}\n${ROW}\n`)).toBe(
+      'line 3: transaction tx-1 is already on line 2: a report lists a transaction once',
+    );
+    expect(refusal(`${REPORT_CSV_HEADER}\n"tx,2",PK2,2026-11-21 10:15:00,SPEI_DEBIT,1.00\n`)).toBe(
+      `line 2: expected 6 fields (${REPORT_CSV_HEADER}), found 5`,
+    );
+    expect(refusal(`${REPORT_CSV_HEADER}\n${ROW.replace('1500.00', '41')}\n`)).toBe(
+      'line 2: amount "41" is not a decimal with two decimals, such as 1500.00',
+    );
+    expect(refusal(`${REPORT_CSV_HEADER}\n${ROW.replace('10:15:00', '25:15:00')}\n`)).toMatch(
+      /^line 2: transaction_date "2026-11-21 25:15:00" is not a Mexico City time/,
+    );
     expect(refusal(`${REPORT_CSV_HEADER}\x00\n`)).toBe('line 1: the file contains a NUL byte: it is not a text CSV');
   });
 });

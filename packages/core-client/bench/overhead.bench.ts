@@ -56,7 +56,14 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 async function measure(setup: Setup): Promise<Measurement> {
   const sandboxNow = new Date(setup.nowIso);
-  const core = createCoreClient({ environment: 'sandbox', baseUrl: setup.coreUrl, clientId: setup.clientId, apiKey: setup.apiKey, clientSecret: setup.clientSecret, now: () => sandboxNow });
+  const core = createCoreClient({
+    environment: 'sandbox',
+    baseUrl: setup.coreUrl,
+    clientId: setup.clientId,
+    apiKey: setup.apiKey,
+    clientSecret: setup.clientSecret,
+    now: () => sandboxNow,
+  });
   const token = (await core.tokens.current()).token;
   const url = `${setup.coreUrl}/v1/clients/${setup.clientId}/webhooks`;
   const dispatcher = new Agent({ keepAliveTimeout: 4_000 });
@@ -102,7 +109,10 @@ async function measure(setup: Setup): Promise<Measurement> {
 /** One measurement in a fresh process (this file, in child mode). */
 function measureInChild(setup: Setup): Promise<Measurement> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, import.meta.filename], { env: { ...process.env, [CHILD_ENV]: JSON.stringify(setup) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, import.meta.filename], {
+      env: { ...process.env, [CHILD_ENV]: JSON.stringify(setup) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.once('error', reject);
@@ -126,7 +136,13 @@ if (childSetup !== undefined) {
     const seed = await readSeed(sandbox);
     const clock = await sandbox.control.getClock();
     if (clock.status !== 200) throw new Error('cannot read the sandbox clock');
-    const setup: Setup = { coreUrl: sandbox.urls.core, clientId: seed.clientId, apiKey: seed.stagingApiKey, clientSecret: seed.stagingSecret, nowIso: clock.body.now };
+    const setup: Setup = {
+      coreUrl: sandbox.urls.core,
+      clientId: seed.clientId,
+      apiKey: seed.stagingApiKey,
+      clientSecret: seed.stagingSecret,
+      nowIso: clock.body.now,
+    };
     const runs: Measurement[] = [];
     for (let i = 0; i < PROCESSES; i++) {
       const run = await measureInChild(setup);
@@ -139,8 +155,12 @@ if (childSetup !== undefined) {
     const cpuRatio = of((run) => run.cpuRatio);
     const rateRatio = of((run) => run.rateRatio);
     const met = cpuRatio <= CPU_TARGET && rateRatio >= RATE_TARGET;
-    console.log(`undici.request (baseline): median ${round1(of((run) => run.rawCpuUs))} µs CPU per call, ${Math.round(of((run) => run.rawPerSecond))} calls/s`);
-    console.log(`core client:               median ${round1(of((run) => run.clientCpuUs))} µs CPU per call, ${Math.round(of((run) => run.clientPerSecond))} calls/s`);
+    console.log(
+      `undici.request (baseline): median ${round1(of((run) => run.rawCpuUs))} µs CPU per call, ${Math.round(of((run) => run.rawPerSecond))} calls/s`,
+    );
+    console.log(
+      `core client:               median ${round1(of((run) => run.clientCpuUs))} µs CPU per call, ${Math.round(of((run) => run.clientPerSecond))} calls/s`,
+    );
     console.log(
       `CPU per call ${cpuRatio.toFixed(3)}× undici.request (target ≤ ${CPU_TARGET}: ${cpuRatio <= CPU_TARGET ? 'met' : 'MISSED'}); calls/s ${rateRatio.toFixed(3)}× (target ≥ ${RATE_TARGET}: ${rateRatio >= RATE_TARGET ? 'met' : 'MISSED'}); median of ${PROCESSES} processes`,
     );

@@ -13,22 +13,53 @@ export function accountOperations(deps: ClientDeps) {
   return {
     /** Temporarily disables a private account; `activate` restores it. */
     block(accountId: string, requestOptions?: RequestOptions): Promise<BlockAccountResponse> {
-      return withToken(deps, tokens, 'blockAccount', (token, callOptions) =>
-        invoke(ctx, 'blockAccount', zBlockAccountResponse, (extra) => blockAccount({ client: sdk, path: { clientId, accountId }, auth: bearerAuth(token), ...extra }), callOptions),
+      return withToken(
+        deps,
+        tokens,
+        'blockAccount',
+        (token, callOptions) =>
+          invoke(
+            ctx,
+            'blockAccount',
+            zBlockAccountResponse,
+            (extra) => blockAccount({ client: sdk, path: { clientId, accountId }, auth: bearerAuth(token), ...extra }),
+            callOptions,
+          ),
         requestOptions,
       );
     },
     /** Restores a previously blocked private account to ACTIVE. */
     activate(accountId: string, requestOptions?: RequestOptions): Promise<ActivateAccountResponse> {
-      return withToken(deps, tokens, 'activateAccount', (token, callOptions) =>
-        invoke(ctx, 'activateAccount', zActivateAccountResponse, (extra) => activateAccount({ client: sdk, path: { clientId, accountId }, auth: bearerAuth(token), ...extra }), callOptions),
+      return withToken(
+        deps,
+        tokens,
+        'activateAccount',
+        (token, callOptions) =>
+          invoke(
+            ctx,
+            'activateAccount',
+            zActivateAccountResponse,
+            (extra) =>
+              activateAccount({ client: sdk, path: { clientId, accountId }, auth: bearerAuth(token), ...extra }),
+            callOptions,
+          ),
         requestOptions,
       );
     },
     /** Permanently cancels a private account. There is no way back. */
     cancel(accountId: string, requestOptions?: RequestOptions): Promise<CancelAccountResponse> {
-      return withToken(deps, tokens, 'cancelAccount', (token, callOptions) =>
-        invoke(ctx, 'cancelAccount', zCancelAccountResponse, (extra) => cancelAccount({ client: sdk, path: { clientId, accountId }, auth: bearerAuth(token), ...extra }), callOptions),
+      return withToken(
+        deps,
+        tokens,
+        'cancelAccount',
+        (token, callOptions) =>
+          invoke(
+            ctx,
+            'cancelAccount',
+            zCancelAccountResponse,
+            (extra) => cancelAccount({ client: sdk, path: { clientId, accountId }, auth: bearerAuth(token), ...extra }),
+            callOptions,
+          ),
         requestOptions,
       );
     },

@@ -28,7 +28,8 @@ import type { StoredToken } from './token-store.ts';
 const TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
 
 /** A hey-api `auth` callback that sends only the API key (the two bootstrap calls). */
-export const apiKeyAuth = (apiKey: string) => (scheme: { type: string }) => (scheme.type === 'apiKey' ? apiKey : undefined);
+export const apiKeyAuth = (apiKey: string) => (scheme: { type: string }) =>
+  scheme.type === 'apiKey' ? apiKey : undefined;
 type BearerAuth = (scheme: { scheme?: string }) => string | undefined;
 let lastBearer: { token: string; auth: BearerAuth } | undefined;
 
@@ -69,7 +70,13 @@ export async function listCredentials(deps: AuthDeps, requestOptions?: RequestOp
       ctx,
       'listClientCredentials',
       zListClientCredentialsResponse,
-      (extra) => listClientCredentials({ client: sdk, path: { clientId: options.clientId }, auth: apiKeyAuth(options.apiKey), ...extra }),
+      (extra) =>
+        listClientCredentials({
+          client: sdk,
+          path: { clientId: options.clientId },
+          auth: apiKeyAuth(options.apiKey),
+          ...extra,
+        }),
       requestOptions,
     );
   } catch (error) {
@@ -152,7 +159,13 @@ export async function createToken(deps: AuthDeps): Promise<StoredToken> {
   if (token.status !== 'ACTIVE') {
     throw new AuthenticationError(
       `${where(options)}: token creation returned a token (id ${token.id}) in status ${String(token.status)}, not ACTIVE. Check that credential ${credentialId} is ACTIVE and of ${options.environment}, then retry.`,
-      { reason: 'token-inactive', environment: options.environment, clientId: options.clientId, credentialId, tokenId: token.id },
+      {
+        reason: 'token-inactive',
+        environment: options.environment,
+        clientId: options.clientId,
+        credentialId,
+        tokenId: token.id,
+      },
     );
   }
   return {
@@ -216,7 +229,10 @@ export async function withToken<T>(
   run: (token: string, requestOptions: RequestOptions | undefined) => Promise<T>,
   requestOptions?: RequestOptions,
 ): Promise<T> {
-  const call = requestOptions?.timeoutMs !== undefined && requestOptions.startedAt === undefined ? { ...requestOptions, startedAt: performance.now() } : requestOptions;
+  const call =
+    requestOptions?.timeoutMs !== undefined && requestOptions.startedAt === undefined
+      ? { ...requestOptions, startedAt: performance.now() }
+      : requestOptions;
   // The cached token needs no promise; only a replacement is awaited.
   const first = tokens.cached() ?? (await withinCall(deps, operation, tokens.current(), call));
   try {
@@ -252,7 +268,12 @@ export async function withToken<T>(
  * A token wait bounded by the call's signal and timeoutMs. The sign-in itself is not aborted: other
  * calls may be waiting for the same one, and it has its own per-attempt timeout.
  */
-function withinCall(deps: AuthDeps, operation: string, pending: Promise<StoredToken>, call: RequestOptions | undefined): Promise<StoredToken> {
+function withinCall(
+  deps: AuthDeps,
+  operation: string,
+  pending: Promise<StoredToken>,
+  call: RequestOptions | undefined,
+): Promise<StoredToken> {
   const signal = call?.signal;
   const timeoutMs = call?.timeoutMs;
   if (signal === undefined && timeoutMs === undefined) return pending;
@@ -272,16 +293,19 @@ function withinCall(deps: AuthDeps, operation: string, pending: Promise<StoredTo
     signal?.addEventListener('abort', onAbort, { once: true });
     if (timeoutMs !== undefined) {
       const leftMs = (call?.startedAt ?? performance.now()) + timeoutMs - performance.now();
-      timer = setTimeout(() => {
-        done();
-        const { options } = deps;
-        reject(
-          new TimeoutError(
-            `${where(options)}: ${operation} was not sent: signing in (credential retrieval and token creation for client ${options.clientId}) took longer than the call's timeoutMs of ${timeoutMs} ms — raise timeoutMs, or check that ${deps.baseUrl} is up; the sign-in goes on and later calls use its token`,
-            { requestId: 'none (not sent)', timeoutMs },
-          ),
-        );
-      }, Math.max(0, leftMs));
+      timer = setTimeout(
+        () => {
+          done();
+          const { options } = deps;
+          reject(
+            new TimeoutError(
+              `${where(options)}: ${operation} was not sent: signing in (credential retrieval and token creation for client ${options.clientId}) took longer than the call's timeoutMs of ${timeoutMs} ms — raise timeoutMs, or check that ${deps.baseUrl} is up; the sign-in goes on and later calls use its token`,
+              { requestId: 'none (not sent)', timeoutMs },
+            ),
+          );
+        },
+        Math.max(0, leftMs),
+      );
     }
     pending.then(
       (token) => {

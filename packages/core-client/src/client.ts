@@ -8,7 +8,15 @@ import { resolveCoreOptions, type CoreClientOptions } from './options.ts';
 import { TokenManager } from './token-manager.ts';
 import { reportOperations } from './reports.ts';
 import { MemoryTokenStore, tokenStoreKey, type StoredToken } from './token-store.ts';
-import { internalTransaction, moneyOut, pennyValidation, type MoneyOutInput, type MoneyOutOptions, type PennyValidationInput, type PennyValidationOptions } from './transactions.ts';
+import {
+  internalTransaction,
+  moneyOut,
+  pennyValidation,
+  type MoneyOutInput,
+  type MoneyOutOptions,
+  type PennyValidationInput,
+  type PennyValidationOptions,
+} from './transactions.ts';
 import { webhookOperations } from './webhooks.ts';
 
 export interface CoreClient {
@@ -66,8 +74,16 @@ export function createCoreClient(input: CoreClientOptions): CoreClient {
   // The client's own secrets, scrubbed by value from its log entries and errors: a client_secret
   // retrieved with the API key is remembered once read.
   let retrievedSecret: string | undefined;
-  const secrets = (): (string | undefined)[] => [options.apiKey, options.clientSecret, retrievedSecret, tokens.cached()?.token];
-  const { baseUrl, transport, ctx, headers } = createClientContext('core', options, { secrets, moduleUrl: import.meta.url });
+  const secrets = (): (string | undefined)[] => [
+    options.apiKey,
+    options.clientSecret,
+    retrievedSecret,
+    tokens.cached()?.token,
+  ];
+  const { baseUrl, transport, ctx, headers } = createClientContext('core', options, {
+    secrets,
+    moduleUrl: import.meta.url,
+  });
   const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers });
   const auth = {
     options,

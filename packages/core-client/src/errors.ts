@@ -72,7 +72,11 @@ export class IdempotencyConflictError extends ConflictError {
   /** True when the client derived the key from the payload (no `idempotencyKey` option was given). */
   readonly derivedKey: boolean;
 
-  constructor(message: string, conflict: ConflictError, details: { case: IdempotencyConflictCase; idempotencyKey: string; derivedKey: boolean }) {
+  constructor(
+    message: string,
+    conflict: ConflictError,
+    details: { case: IdempotencyConflictCase; idempotencyKey: string; derivedKey: boolean },
+  ) {
     super(message, {
       status: conflict.status,
       body: conflict.body,
@@ -130,7 +134,13 @@ export class TransactionDriftError extends PaykitError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), operation: this.operation, transaction: this.transaction, reports: this.reports, moneyMoved: true };
+    return {
+      ...super.toJSON(),
+      operation: this.operation,
+      transaction: this.transaction,
+      reports: this.reports,
+      moneyMoved: true,
+    };
   }
 }
 

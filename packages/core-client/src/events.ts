@@ -32,12 +32,15 @@ const ENVELOPED = {
 
 function decode(body: unknown): unknown {
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
-  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  const text =
+    typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch {
     // No cause: JSON.parse's message quotes the body.
-    throw new CoreEventError(`The core event body is not JSON (${text.length} characters): the platform sends a JSON object; check that the raw request body reached the parser unchanged.`);
+    throw new CoreEventError(
+      `The core event body is not JSON (${text.length} characters): the platform sends a JSON object; check that the raw request body reached the parser unchanged.`,
+    );
   }
 }
 
@@ -54,7 +57,9 @@ function isReport(value: Record<string, unknown>): boolean {
 export function parseCoreEvent(body: unknown, options?: DriftOptions): CoreEvent {
   const value = decode(body);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new CoreEventError(`A core event is a JSON object; this body is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}.`);
+    throw new CoreEventError(
+      `A core event is a JSON object; this body is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}.`,
+    );
   }
   const record = value as Record<string, unknown>;
   const name = record.msg_name;
@@ -72,6 +77,10 @@ export function parseCoreEvent(body: unknown, options?: DriftOptions): CoreEvent
         return { kind, event: readTolerantly(ENVELOPED.REFUND, record, ctx, options) };
     }
   }
-  if (isReport(record)) return { kind: 'REPORT', event: readTolerantly(zReportEvent, record, { product: 'core', operation: 'event REPORT' }, options) };
+  if (isReport(record))
+    return {
+      kind: 'REPORT',
+      event: readTolerantly(zReportEvent, record, { product: 'core', operation: 'event REPORT' }, options),
+    };
   return { kind: 'unknown', msgName: typeof name === 'string' ? name : undefined, event: record };
 }

@@ -9,7 +9,13 @@ export { createCoreClient, type CoreClient } from './client.ts';
 export type { CoreClientOptions, CreatedTransaction } from './options.ts';
 export { MemoryTokenStore, tokenStoreKey, type StoredToken, type TokenStore } from './token-store.ts';
 export type { MoneyOutInput, MoneyOutOptions, PennyValidationInput, PennyValidationOptions } from './transactions.ts';
-export { generateWebhookToken, WEBHOOK_TOKEN_BYTES, type RegisterWebhookInput, type RegisteredWebhook, type WebhookPatch } from './webhooks.ts';
+export {
+  generateWebhookToken,
+  WEBHOOK_TOKEN_BYTES,
+  type RegisterWebhookInput,
+  type RegisteredWebhook,
+  type WebhookPatch,
+} from './webhooks.ts';
 export type { ReportDownloadAnswer, ReportDownloadInput } from './reports.ts';
 export { DEFAULT_REPORT_FILE_MAX_BYTES, ReportFileError, type ReportFileOptions } from './report-file.ts';
 export { parseCoreEvent, type CoreEvent, type CoreEventKind } from './events.ts';

@@ -54,18 +54,32 @@ export interface ResolvedCoreOptions extends CoreClientOptions {
 /** Checks the options and fills the defaults; throws ConfigurationError naming the option at fault. */
 export function resolveCoreOptions(options: CoreClientOptions): ResolvedCoreOptions {
   const problems: string[] = [];
-  if (!ENVIRONMENTS.includes(options.environment)) problems.push(`environment must be one of ${ENVIRONMENTS.join(', ')}`);
-  if (typeof options.clientId !== 'string' || !UUID.test(options.clientId)) problems.push('clientId must be the client id (a UUID) issued at onboarding');
-  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') problems.push('apiKey must be the x-api-key issued at onboarding for this environment');
-  if (options.clientSecret !== undefined && (typeof options.clientSecret !== 'string' || options.clientSecret.trim() === '')) {
-    problems.push('clientSecret, when given, must be the non-empty client_secret of an ACTIVE credential (or omit it to retrieve it with the API key)');
+  if (!ENVIRONMENTS.includes(options.environment))
+    problems.push(`environment must be one of ${ENVIRONMENTS.join(', ')}`);
+  if (typeof options.clientId !== 'string' || !UUID.test(options.clientId))
+    problems.push('clientId must be the client id (a UUID) issued at onboarding');
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '')
+    problems.push('apiKey must be the x-api-key issued at onboarding for this environment');
+  if (
+    options.clientSecret !== undefined &&
+    (typeof options.clientSecret !== 'string' || options.clientSecret.trim() === '')
+  ) {
+    problems.push(
+      'clientSecret, when given, must be the non-empty client_secret of an ACTIVE credential (or omit it to retrieve it with the API key)',
+    );
   }
   const margin = options.refreshMarginSeconds ?? 300;
   if (!Number.isFinite(margin) || margin < 0 || margin >= TOKEN_LIFETIME_SECONDS) {
-    problems.push(`refreshMarginSeconds must be a number of seconds from 0 to below ${TOKEN_LIFETIME_SECONDS} (tokens are valid 24 hours)`);
+    problems.push(
+      `refreshMarginSeconds must be a number of seconds from 0 to below ${TOKEN_LIFETIME_SECONDS} (tokens are valid 24 hours)`,
+    );
   }
-  if (options.idempotencyNamespace !== undefined && !UUID.test(options.idempotencyNamespace)) problems.push('idempotencyNamespace must be a UUID');
-  if (options.tokenStore !== undefined && (typeof options.tokenStore.get !== 'function' || typeof options.tokenStore.set !== 'function')) {
+  if (options.idempotencyNamespace !== undefined && !UUID.test(options.idempotencyNamespace))
+    problems.push('idempotencyNamespace must be a UUID');
+  if (
+    options.tokenStore !== undefined &&
+    (typeof options.tokenStore.get !== 'function' || typeof options.tokenStore.set !== 'function')
+  ) {
     problems.push('tokenStore must implement get(key), set(key, token) and delete(key)');
   }
   if (problems.length > 0) throw new ConfigurationError(`createCoreClient: ${problems.join('; ')}.`);

@@ -38,13 +38,17 @@ export async function fetchReportFile(downloadUrl: string, options: ReportFileOp
   } catch {
     throw new ReportFileError('download_url is not an absolute URL: ask reports.download for the file again');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ReportFileError(`download_url must be http(s), got ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ReportFileError(`download_url must be http(s), got ${url.protocol}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_REPORT_FILE_MAX_BYTES;
   const send = options.fetch ?? globalThis.fetch;
   const requestId = randomUUID();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`no file within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no file within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  );
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const where = `report file ${describe(url)}`;
@@ -52,13 +56,21 @@ export async function fetchReportFile(downloadUrl: string, options: ReportFileOp
     if (options.signal?.aborted) throw options.signal.reason;
     let response: Response;
     try {
-      response = await send(url.href, { method: 'GET', headers: { accept: 'text/csv, text/plain, */*', 'x-request-id': requestId }, signal: controller.signal, redirect: 'follow' });
+      response = await send(url.href, {
+        method: 'GET',
+        headers: { accept: 'text/csv, text/plain, */*', 'x-request-id': requestId },
+        signal: controller.signal,
+        redirect: 'follow',
+      });
     } catch (error) {
       throw failure(error, controller, options.signal, where, timeoutMs, requestId);
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
-      throw new ReportFileError(`${where}: HTTP ${response.status} (request id ${requestId}) — the address may have expired: ask reports.download again`, response.status);
+      throw new ReportFileError(
+        `${where}: HTTP ${response.status} (request id ${requestId}) — the address may have expired: ask reports.download again`,
+        response.status,
+      );
     }
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -102,10 +114,24 @@ export async function fetchReportFile(downloadUrl: string, options: ReportFileOp
   }
 }
 
-function failure(error: unknown, controller: AbortController, signal: AbortSignal | undefined, where: string, timeoutMs: number, requestId: string): unknown {
+function failure(
+  error: unknown,
+  controller: AbortController,
+  signal: AbortSignal | undefined,
+  where: string,
+  timeoutMs: number,
+  requestId: string,
+): unknown {
   if (signal?.aborted) return signal.reason;
-  if (controller.signal.aborted) return new TimeoutError(`${where}: not received within ${timeoutMs} ms — raise timeoutMs, or try again later`, { requestId, timeoutMs });
+  if (controller.signal.aborted)
+    return new TimeoutError(`${where}: not received within ${timeoutMs} ms — raise timeoutMs, or try again later`, {
+      requestId,
+      timeoutMs,
+    });
   // The cause's text may quote the URL (and its signature): keep only its kind.
   const kind = error instanceof Error ? error.name : 'error';
-  return new ConnectionError(`${where}: the connection failed (${kind}) — check that the file host is reachable, then try again`, { requestId });
+  return new ConnectionError(
+    `${where}: the connection failed (${kind}) — check that the file host is reachable, then try again`,
+    { requestId },
+  );
 }

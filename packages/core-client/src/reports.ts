@@ -38,7 +38,13 @@ export function reportOperations(deps: ClientDeps) {
         ...(input.clabeNumber === undefined ? {} : { clabe_number: input.clabeNumber }),
       };
       const answer: ReportDownload = await withToken(deps, tokens, 'downloadReportFile', (token) =>
-        invoke(ctx, 'downloadReportFile', zDownloadReportFileResponse, (extra) => downloadReportFile({ client: sdk, path: { clientId }, body, auth: bearerAuth(token), ...extra }), requestOptions),
+        invoke(
+          ctx,
+          'downloadReportFile',
+          zDownloadReportFileResponse,
+          (extra) => downloadReportFile({ client: sdk, path: { clientId }, body, auth: bearerAuth(token), ...extra }),
+          requestOptions,
+        ),
       );
       const fileName = answer.file_name ?? '';
       const downloadUrl = answer.download_url ?? '';

@@ -2,9 +2,23 @@
 // the deprecated internal_transaction (same body, no key: never repeated once sent). Every
 // transaction they return is handed to onTransactionCreated, so the worker and the CLI record
 // what left; strict mode's DriftError never hides a transaction that was created.
-import { bodyHashIdempotencyKey, ConflictError, DriftError, idempotencyKey, invoke, RequestValidationError, toCentavos, type RequestOptions } from '@paykit/runtime';
+import {
+  bodyHashIdempotencyKey,
+  ConflictError,
+  DriftError,
+  idempotencyKey,
+  invoke,
+  RequestValidationError,
+  toCentavos,
+  type RequestOptions,
+} from '@paykit/runtime';
 import { createInternalTransaction, createMoneyOut, createPennyValidation } from './generated/sdk.gen.ts';
-import type { CoreTransaction, MoneyOutRequest, MoneyOutTransaction, PennyValidationRequest } from './generated/types.gen.ts';
+import type {
+  CoreTransaction,
+  MoneyOutRequest,
+  MoneyOutTransaction,
+  PennyValidationRequest,
+} from './generated/types.gen.ts';
 import {
   zCreateInternalTransactionResponse,
   zCreateMoneyOutResponse,
@@ -12,7 +26,12 @@ import {
   zPennyValidationRequest,
 } from './generated/zod.gen.ts';
 import { bearerAuth, withToken, type ClientDeps } from './auth.ts';
-import { IdempotencyConflictError, TransactionDriftError, TransactionRecordingError, type IdempotencyConflictCase } from './errors.ts';
+import {
+  IdempotencyConflictError,
+  TransactionDriftError,
+  TransactionRecordingError,
+  type IdempotencyConflictCase,
+} from './errors.ts';
 import type { CreatedTransaction } from './options.ts';
 
 /** Penny validation's body; `client_id` defaults to the client's own. */
@@ -58,7 +77,12 @@ function conflictCase(error: ConflictError): IdempotencyConflictCase {
   return 'unknown';
 }
 
-function conflictError(operation: KeyedOperation, error: ConflictError, key: string, derivedKey: boolean): IdempotencyConflictError {
+function conflictError(
+  operation: KeyedOperation,
+  error: ConflictError,
+  key: string,
+  derivedKey: boolean,
+): IdempotencyConflictError {
   const which = conflictCase(error);
   const what =
     which === 'different-payload'
@@ -66,7 +90,11 @@ function conflictError(operation: KeyedOperation, error: ConflictError, key: str
       : which === 'in-progress'
         ? `the original request with Idempotency-Key ${key} is still in progress. Retry later with the same key: the platform then returns the original transaction.`
         : `Idempotency-Key ${key} conflicts with an earlier request (another payload, or one still in progress): retry later with the same key if this is the same request, or send a new key if it is a different one.`;
-  return new IdempotencyConflictError(`core ${operation}: HTTP 409: ${what} (request ${error.requestId})`, error, { case: which, idempotencyKey: key, derivedKey });
+  return new IdempotencyConflictError(`core ${operation}: HTTP 409: ${what} (request ${error.requestId})`, error, {
+    case: which,
+    idempotencyKey: key,
+    derivedKey,
+  });
 }
 
 async function record(deps: ClientDeps, created: CreatedTransaction): Promise<void> {
@@ -89,13 +117,22 @@ async function record(deps: ClientDeps, created: CreatedTransaction): Promise<vo
  * (so the money moved) in a shape the spec does not describe: the transaction is recorded and
  * thrown inside TransactionDriftError, never dropped.
  */
-async function created<T>(deps: ClientDeps, operation: CreatedTransaction['operation'], idempotencyKey: string | undefined, call: () => Promise<T>): Promise<T> {
+async function created<T>(
+  deps: ClientDeps,
+  operation: CreatedTransaction['operation'],
+  idempotencyKey: string | undefined,
+  call: () => Promise<T>,
+): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!(error instanceof DriftError)) throw error;
     const transaction = error.received;
-    const entry = { operation, transaction, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) } as CreatedTransaction;
+    const entry = {
+      operation,
+      transaction,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    } as CreatedTransaction;
     await record(deps, entry);
     const id = (transaction as { id?: unknown } | null)?.id;
     throw new TransactionDriftError(
@@ -130,7 +167,11 @@ async function sendKeyed<T>(
  * first). The Idempotency-Key is a UUID v5 of (client id, operation, body with its defaults), so a
  * retry of the same request — by the transport or by you — returns the same transaction.
  */
-export async function pennyValidation(deps: ClientDeps, input: PennyValidationInput, options: PennyValidationOptions = {}): Promise<CoreTransaction> {
+export async function pennyValidation(
+  deps: ClientDeps,
+  input: PennyValidationInput,
+  options: PennyValidationOptions = {},
+): Promise<CoreTransaction> {
   const { options: client, sdk, ctx } = deps;
   const { idempotencyKey: givenKey, ...requestOptions } = options;
   const withClient = { ...input, client_id: input.client_id ?? client.clientId };
@@ -138,15 +179,32 @@ export async function pennyValidation(deps: ClientDeps, input: PennyValidationIn
   // the same request, as they are for the platform, and get the same key.
   const parsed = zPennyValidationRequest.safeParse(withClient);
   const body = (parsed.success ? parsed.data : withClient) as PennyValidationRequest;
-  const key = givenKey ?? idempotencyKey({ clientId: client.clientId, operation: 'createPennyValidation', body }, client.idempotencyNamespace);
-  const transaction = await sendKeyed(deps, 'createPennyValidation', key, givenKey, (token, callOptions) =>
-    invoke(
-      ctx,
-      'createPennyValidation',
-      zCreatePennyValidationResponse,
-      (extra) => createPennyValidation({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-      callOptions,
-    ),
+  const key =
+    givenKey ??
+    idempotencyKey(
+      { clientId: client.clientId, operation: 'createPennyValidation', body },
+      client.idempotencyNamespace,
+    );
+  const transaction = await sendKeyed(
+    deps,
+    'createPennyValidation',
+    key,
+    givenKey,
+    (token, callOptions) =>
+      invoke(
+        ctx,
+        'createPennyValidation',
+        zCreatePennyValidationResponse,
+        (extra) =>
+          createPennyValidation({
+            client: sdk,
+            body,
+            headers: { 'Idempotency-Key': key },
+            auth: bearerAuth(token),
+            ...extra,
+          }),
+        callOptions,
+      ),
     requestOptions,
   );
   await record(deps, { operation: 'createPennyValidation', transaction, idempotencyKey: key });
@@ -159,7 +217,12 @@ function transferBody(deps: ClientDeps, input: MoneyOutInput, operation: string)
     const flat = input !== null && typeof input === 'object' && 'amount' in input;
     throw new RequestValidationError(
       `core ${operation}: the body needs transaction_request: { amount, currency, description, external_reference }${flat ? ' (this one is flat, with amount at the top level: move amount, currency, description and external_reference into transaction_request; `paykit migrate` rewrites such calls)' : ''}. Nothing was sent.`,
-      [{ path: ['transaction_request'], message: 'required: an object with amount, currency, description and external_reference' }],
+      [
+        {
+          path: ['transaction_request'],
+          message: 'required: an object with amount, currency, description and external_reference',
+        },
+      ],
     );
   }
   // Throws MoneyError ("amounts are decimal strings…") before anything is sent.
@@ -175,7 +238,11 @@ function transferBody(deps: ClientDeps, input: MoneyOutInput, operation: string)
  * answer was lost is repeated with the same key and the platform moves the money once. 409 →
  * IdempotencyConflictError.
  */
-export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, options: MoneyOutOptions = {}): Promise<MoneyOutTransaction> {
+export async function moneyOut(
+  deps: ClientDeps,
+  input: MoneyOutInput,
+  options: MoneyOutOptions = {},
+): Promise<MoneyOutTransaction> {
   const { sdk, ctx, options: client } = deps;
   const { idempotencyKey: givenKey, ...requestOptions } = options;
   const body = transferBody(deps, input, 'createMoneyOut');
@@ -185,15 +252,23 @@ export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, options: 
       [{ path: ['idempotencyKey'], message: 'must be a UUID' }],
     );
   }
-  const key = givenKey ?? bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
-  const transaction = await sendKeyed(deps, 'createMoneyOut', key, givenKey, (token, callOptions) =>
-    invoke(
-      ctx,
-      'createMoneyOut',
-      zCreateMoneyOutResponse,
-      (extra) => createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-      callOptions,
-    ),
+  const key =
+    givenKey ??
+    bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
+  const transaction = await sendKeyed(
+    deps,
+    'createMoneyOut',
+    key,
+    givenKey,
+    (token, callOptions) =>
+      invoke(
+        ctx,
+        'createMoneyOut',
+        zCreateMoneyOutResponse,
+        (extra) =>
+          createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
+        callOptions,
+      ),
     requestOptions,
   );
   await record(deps, { operation: 'createMoneyOut', transaction, idempotencyKey: key });
@@ -205,13 +280,20 @@ export async function moneyOut(deps: ClientDeps, input: MoneyOutInput, options: 
  * transfers itself (INT_DEBIT) and is deduplicated by its Idempotency-Key. internal_transaction is
  * not documented to honour a key, so it is never repeated once it may have reached the platform.
  */
-export async function internalTransaction(deps: ClientDeps, input: MoneyOutInput, requestOptions?: RequestOptions): Promise<MoneyOutTransaction> {
+export async function internalTransaction(
+  deps: ClientDeps,
+  input: MoneyOutInput,
+  requestOptions?: RequestOptions,
+): Promise<MoneyOutTransaction> {
   if (!internalTransactionWarned) {
     internalTransactionWarned = true;
-    process.emitWarning('core internal_transaction is deprecated since 2026-05-07: call transactions.moneyOut with the same body; it routes internal transfers automatically (INT_DEBIT).', {
-      type: 'DeprecationWarning',
-      code: 'PAYKIT_CORE_INTERNAL_TRANSACTION',
-    });
+    process.emitWarning(
+      'core internal_transaction is deprecated since 2026-05-07: call transactions.moneyOut with the same body; it routes internal transfers automatically (INT_DEBIT).',
+      {
+        type: 'DeprecationWarning',
+        code: 'PAYKIT_CORE_INTERNAL_TRANSACTION',
+      },
+    );
   }
   const { sdk, ctx, tokens } = deps;
   const body = transferBody(deps, input, 'createInternalTransaction');

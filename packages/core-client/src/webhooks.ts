@@ -15,7 +15,13 @@ import type {
   WebhookType,
   WebhookUpdateRequestWritable,
 } from './generated/types.gen.ts';
-import { zCreateWebhookResponse, zDeleteWebhookResponse, zGetWebhookResponse, zListWebhooksResponse, zUpdateWebhookResponse } from './generated/zod.gen.ts';
+import {
+  zCreateWebhookResponse,
+  zDeleteWebhookResponse,
+  zGetWebhookResponse,
+  zListWebhooksResponse,
+  zUpdateWebhookResponse,
+} from './generated/zod.gen.ts';
 import { bearerAuth, withToken, type ClientDeps } from './auth.ts';
 
 /** Bytes of randomness in a generated delivery token (the reference: random, at least 32 bytes). */
@@ -67,7 +73,8 @@ function patchBody(patch: WebhookPatch): WebhookUpdateRequestWritable {
     auth_audience: patch.authAudience,
   };
   // Absent fields are not sent: "at least one field" counts the present ones.
-  for (const key of Object.keys(body) as (keyof WebhookUpdateRequestWritable)[]) if (body[key] === undefined) delete body[key];
+  for (const key of Object.keys(body) as (keyof WebhookUpdateRequestWritable)[])
+    if (body[key] === undefined) delete body[key];
   return body;
 }
 
@@ -78,8 +85,18 @@ export function webhookOperations(deps: ClientDeps) {
   /** Changes the URL, token, status (ACTIVE/INACTIVE) or OAuth fields (at least one). */
   const update = (id: string, patch: WebhookPatch, requestOptions?: RequestOptions): Promise<UpdateWebhookResponse> => {
     const body = patchBody(patch);
-    return withToken(deps, tokens, 'updateWebhook', (bearer, callOptions) =>
-      invoke(ctx, 'updateWebhook', zUpdateWebhookResponse, (extra) => updateWebhook({ client: sdk, path: { clientId, id }, body, auth: bearerAuth(bearer), ...extra }), callOptions),
+    return withToken(
+      deps,
+      tokens,
+      'updateWebhook',
+      (bearer, callOptions) =>
+        invoke(
+          ctx,
+          'updateWebhook',
+          zUpdateWebhookResponse,
+          (extra) => updateWebhook({ client: sdk, path: { clientId, id }, body, auth: bearerAuth(bearer), ...extra }),
+          callOptions,
+        ),
       requestOptions,
     );
   };
@@ -88,9 +105,25 @@ export function webhookOperations(deps: ClientDeps) {
     /** Registers the receiver of one event type (one configuration per type). Returns the configuration and its token. */
     async register(input: RegisterWebhookInput, requestOptions?: RequestOptions): Promise<RegisteredWebhook> {
       const token = input.token ?? generateWebhookToken();
-      const body = { client_id: clientId, url: input.url, token, webhook_type: input.webhookType, auth_type: input.authType ?? 'AUTH' };
-      const webhook = await withToken(deps, tokens, 'createWebhook', (bearer, callOptions) =>
-        invoke(ctx, 'createWebhook', zCreateWebhookResponse, (extra) => createWebhook({ client: sdk, path: { clientId }, body, auth: bearerAuth(bearer), ...extra }), callOptions),
+      const body = {
+        client_id: clientId,
+        url: input.url,
+        token,
+        webhook_type: input.webhookType,
+        auth_type: input.authType ?? 'AUTH',
+      };
+      const webhook = await withToken(
+        deps,
+        tokens,
+        'createWebhook',
+        (bearer, callOptions) =>
+          invoke(
+            ctx,
+            'createWebhook',
+            zCreateWebhookResponse,
+            (extra) => createWebhook({ client: sdk, path: { clientId }, body, auth: bearerAuth(bearer), ...extra }),
+            callOptions,
+          ),
         requestOptions,
       );
       return { webhook, token };
@@ -98,16 +131,36 @@ export function webhookOperations(deps: ClientDeps) {
 
     /** The configurations (the reference does not show the list's layout: the platform's answer as it is). */
     list(requestOptions?: RequestOptions): Promise<ListWebhooksResponse> {
-      return withToken(deps, tokens, 'listWebhooks', (bearer, callOptions) =>
-        invoke(ctx, 'listWebhooks', zListWebhooksResponse, (extra) => listWebhooks({ client: sdk, path: { clientId }, auth: bearerAuth(bearer), ...extra }), callOptions),
+      return withToken(
+        deps,
+        tokens,
+        'listWebhooks',
+        (bearer, callOptions) =>
+          invoke(
+            ctx,
+            'listWebhooks',
+            zListWebhooksResponse,
+            (extra) => listWebhooks({ client: sdk, path: { clientId }, auth: bearerAuth(bearer), ...extra }),
+            callOptions,
+          ),
         requestOptions,
       );
     },
 
     /** One configuration (layout not shown by the reference). */
     get(id: string, requestOptions?: RequestOptions): Promise<GetWebhookResponse> {
-      return withToken(deps, tokens, 'getWebhook', (bearer, callOptions) =>
-        invoke(ctx, 'getWebhook', zGetWebhookResponse, (extra) => getWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }), callOptions),
+      return withToken(
+        deps,
+        tokens,
+        'getWebhook',
+        (bearer, callOptions) =>
+          invoke(
+            ctx,
+            'getWebhook',
+            zGetWebhookResponse,
+            (extra) => getWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }),
+            callOptions,
+          ),
         requestOptions,
       );
     },
@@ -118,7 +171,10 @@ export function webhookOperations(deps: ClientDeps) {
      * Replaces the delivery token with a generated one and returns it once. Accept both the old
      * and the new token in `verifyCoreWebhook` until deliveries carry the new one.
      */
-    async rotateToken(id: string, requestOptions?: RequestOptions): Promise<{ webhook: UpdateWebhookResponse; token: string }> {
+    async rotateToken(
+      id: string,
+      requestOptions?: RequestOptions,
+    ): Promise<{ webhook: UpdateWebhookResponse; token: string }> {
       const token = generateWebhookToken();
       const webhook = await update(id, { token }, requestOptions);
       return { webhook, token };
@@ -126,8 +182,18 @@ export function webhookOperations(deps: ClientDeps) {
 
     /** Soft delete (`deletedAt` set). */
     delete(id: string, requestOptions?: RequestOptions): Promise<DeleteWebhookResponse> {
-      return withToken(deps, tokens, 'deleteWebhook', (bearer, callOptions) =>
-        invoke(ctx, 'deleteWebhook', zDeleteWebhookResponse, (extra) => deleteWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }), callOptions),
+      return withToken(
+        deps,
+        tokens,
+        'deleteWebhook',
+        (bearer, callOptions) =>
+          invoke(
+            ctx,
+            'deleteWebhook',
+            zDeleteWebhookResponse,
+            (extra) => deleteWebhook({ client: sdk, path: { clientId, id }, auth: bearerAuth(bearer), ...extra }),
+            callOptions,
+          ),
         requestOptions,
       );
     },

@@ -40,7 +40,13 @@ async function hangingSignIn(): Promise<{ url: string; arrived: string[] }> {
 
 function client(baseUrl: string) {
   // The sign-in's own per-attempt timeout is 5 s: the call must not wait for it.
-  return createCoreClient({ environment: 'staging', baseUrl, clientId: CLIENT_ID, apiKey: 'test-api-key', timeoutMs: 5_000 });
+  return createCoreClient({
+    environment: 'staging',
+    baseUrl,
+    clientId: CLIENT_ID,
+    apiKey: 'test-api-key',
+    timeoutMs: 5_000,
+  });
 }
 
 describe('a call’s deadline covers its sign-in', () => {
@@ -76,7 +82,9 @@ describe('a call’s deadline covers its sign-in', () => {
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(300);
-    expect((error as Error).message).toMatch(/listWebhooks was not sent: signing in .* took longer than the call's timeoutMs of 300 ms/);
+    expect((error as Error).message).toMatch(
+      /listWebhooks was not sent: signing in .* took longer than the call's timeoutMs of 300 ms/,
+    );
     expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(elapsed).toBeLessThan(1_000);
   });

@@ -1,7 +1,15 @@
 // Receiving core deliveries: verifyCoreWebhook (constant time, several tokens for rotation) and
 // parseCoreEvent (a union on msg_name; REPORT by its flat shape; tolerant of drift).
 import { describe, expect, it } from 'vitest';
-import { CoreEventError, DriftError, generateWebhookToken, parseCoreEvent, verifyCoreWebhook, WebhookVerificationError, type DriftReport } from '@paykit/core-client';
+import {
+  CoreEventError,
+  DriftError,
+  generateWebhookToken,
+  parseCoreEvent,
+  verifyCoreWebhook,
+  WebhookVerificationError,
+  type DriftReport,
+} from '@paykit/core-client';
 
 const uuid = (n: number) => `6f1c2d3e-4b5a-4c6d-8e7f-${String(n).padStart(12, '0')}`;
 const clabe = '012180001234567899';
@@ -31,21 +39,49 @@ const statusUpdate = {
   id_msg: uuid(32),
   msg_name: 'STATUS_UPDATE',
   msg_date: '2026-05-07',
-  body: { id: uuid(20), tracking_key: 'PK2026050700000001', message_type: 'SPEI', status: 'LIQUIDATED', update_at: '2026-05-07T12:01:00-06:00' },
+  body: {
+    id: uuid(20),
+    tracking_key: 'PK2026050700000001',
+    message_type: 'SPEI',
+    status: 'LIQUIDATED',
+    update_at: '2026-05-07T12:01:00-06:00',
+  },
 };
 const cep = {
   id_msg: uuid(33),
   msg_name: 'CEP',
   msg_date: '2026-05-07',
-  body: { id: uuid(20), tracking_key: 'PK2026050700000001', beneficiary_account: clabe, beneficiary_name: 'ACME', beneficiary_rfc: null, status: 'COMPLETED', processed_at: '2026-05-07T12:02:00-06:00' },
+  body: {
+    id: uuid(20),
+    tracking_key: 'PK2026050700000001',
+    beneficiary_account: clabe,
+    beneficiary_name: 'ACME',
+    beneficiary_rfc: null,
+    status: 'COMPLETED',
+    processed_at: '2026-05-07T12:02:00-06:00',
+  },
 };
 const refund = {
   id_msg: uuid(34),
   msg_name: 'REFUND',
   msg_date: '2026-05-07',
-  body: { id: uuid(35), amount: '1500.00', original_transaction_id: uuid(31), original_transaction_amount: '1500.00', numeric_reference: null, sub_category: 'SPEI_REFUNDED_CREDIT' },
+  body: {
+    id: uuid(35),
+    amount: '1500.00',
+    original_transaction_id: uuid(31),
+    original_transaction_amount: '1500.00',
+    numeric_reference: null,
+    sub_category: 'SPEI_REFUNDED_CREDIT',
+  },
 };
-const report = { client_id: uuid(2), file_type: 'ACCOUNT_STATEMENT', period: 'MONTHLY', file_name: 'ACCOUNT_STATEMENT_MONTHLY_acc-1_2026-05-01.csv', created_at: '2026-05-01T00:05:00-06:00', account_id: 'acc-1' };
+const report = {
+  client_id: uuid(2),
+  file_type: 'ACCOUNT_STATEMENT',
+  period: 'MONTHLY',
+  file_name: 'ACCOUNT_STATEMENT_MONTHLY_acc-1_2026-05-01.csv',
+  created_at: '2026-05-01T00:05:00-06:00',
+  account_id: 'acc-1',
+};
 
 describe('parseCoreEvent', () => {
   it('reads each enveloped event by its msg_name', () => {
@@ -77,7 +113,11 @@ describe('parseCoreEvent', () => {
   it('returns an unknown msg_name as kind "unknown" instead of failing the delivery', () => {
     const payout = { id_msg: uuid(36), msg_name: 'PAYOUT', msg_date: '2026-05-07', body: { id: uuid(37) } };
     expect(parseCoreEvent(payout)).toEqual({ kind: 'unknown', msgName: 'PAYOUT', event: payout });
-    expect(parseCoreEvent({ hello: 'world' })).toEqual({ kind: 'unknown', msgName: undefined, event: { hello: 'world' } });
+    expect(parseCoreEvent({ hello: 'world' })).toEqual({
+      kind: 'unknown',
+      msgName: undefined,
+      event: { hello: 'world' },
+    });
   });
 
   it('keeps an event that drifted from the spec and reports how', () => {

@@ -26,7 +26,12 @@ export async function readSeed(sandbox: SandboxProcess): Promise<CoreSeed> {
     productionApiKey: client.apiKeys.production,
     stagingCredentialId: staging.id,
     stagingSecret: staging.clientSecret,
-    instruments: answer.body.core.instruments.map((i) => ({ id: i.id, ownerId: i.ownerId, clabe: i.clabe, platform: i.accountId !== undefined })),
+    instruments: answer.body.core.instruments.map((i) => ({
+      id: i.id,
+      ownerId: i.ownerId,
+      clabe: i.clabe,
+      platform: i.accountId !== undefined,
+    })),
   };
 }
 
@@ -80,7 +85,12 @@ export async function requestCount(sandbox: SandboxProcess, route: string): Prom
   return answer.body.requests[route] ?? 0;
 }
 
-export function stagingClient(sandbox: SandboxProcess, seed: CoreSeed, time: SandboxTime, extra: Partial<CoreClientOptions> = {}): CoreClient {
+export function stagingClient(
+  sandbox: SandboxProcess,
+  seed: CoreSeed,
+  time: SandboxTime,
+  extra: Partial<CoreClientOptions> = {},
+): CoreClient {
   return createCoreClient({
     environment: 'staging',
     baseUrl: sandbox.urls.core,
@@ -98,13 +108,19 @@ export interface Received {
 }
 
 /** A webhook receiver: records every delivery and answers with `status` (200 unless told). */
-export async function startReceiver(answer: (received: Received) => number = () => 200): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+export async function startReceiver(
+  answer: (received: Received) => number = () => 200,
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry = {
+        path: request.url ?? '/',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(entry);
       response.writeHead(answer(entry), { 'content-type': 'application/json' }).end('{}');
     });

@@ -41,15 +41,23 @@ describe('penny validation idempotency', () => {
       if (!dropped) {
         dropped = true;
         await response.arrayBuffer();
-        throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+        });
       }
       return response;
     };
     const recorded: CreatedTransaction[] = [];
-    const core = stagingClient(sandbox, seed, time, { fetch: dropFirstAnswer, onTransactionCreated: (tx) => void recorded.push(tx) });
+    const core = stagingClient(sandbox, seed, time, {
+      fetch: dropFirstAnswer,
+      onTransactionCreated: (tx) => void recorded.push(tx),
+    });
     const before = await requestCount(sandbox, PENNY);
 
-    const tx = await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER });
+    const tx = await core.transactions.pennyValidation({
+      source_instrument_id: ACME,
+      destination_instrument_id: BBVA_SUPPLIER,
+    });
 
     expect(await requestCount(sandbox, PENNY)).toBe(before + 2);
     expect(sent).toHaveLength(2);
@@ -61,27 +69,48 @@ describe('penny validation idempotency', () => {
     expect(recorded).toHaveLength(1);
 
     // The same request later (a user's second click) derives the same key and gets the same transaction.
-    const again = await core.transactions.pennyValidation({ destination_instrument_id: BBVA_SUPPLIER, source_instrument_id: ACME, description: 'Penny Validation' });
+    const again = await core.transactions.pennyValidation({
+      destination_instrument_id: BBVA_SUPPLIER,
+      source_instrument_id: ACME,
+      description: 'Penny Validation',
+    });
     expect(again.id).toBe(tx.id);
     expect(sent[2]!.key).toBe(sent[0]!.key);
   });
 
   it('derives another key for another request', async () => {
     const core = stagingClient(sandbox, seed, time);
-    const a = await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BANORTE_PAYROLL, external_reference: '1' });
-    const b = await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BANORTE_PAYROLL, external_reference: '2' });
+    const a = await core.transactions.pennyValidation({
+      source_instrument_id: ACME,
+      destination_instrument_id: BANORTE_PAYROLL,
+      external_reference: '1',
+    });
+    const b = await core.transactions.pennyValidation({
+      source_instrument_id: ACME,
+      destination_instrument_id: BANORTE_PAYROLL,
+      external_reference: '2',
+    });
     expect(a.id).not.toBe(b.id);
   });
 
   it('surfaces a 409 for a key reused with another payload as IdempotencyConflictError (different-payload)', async () => {
     const core = stagingClient(sandbox, seed, time);
     const idempotencyKey = '0b7c3c39-4a8e-4f43-9a55-3d7e0c1d2f10';
-    const first = await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, external_reference: '77' }, { idempotencyKey });
-    const replay = await core.transactions.pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, external_reference: '77' }, { idempotencyKey });
+    const first = await core.transactions.pennyValidation(
+      { source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, external_reference: '77' },
+      { idempotencyKey },
+    );
+    const replay = await core.transactions.pennyValidation(
+      { source_instrument_id: ACME, destination_instrument_id: BBVA_SUPPLIER, external_reference: '77' },
+      { idempotencyKey },
+    );
     expect(replay.id).toBe(first.id);
 
     const error = await core.transactions
-      .pennyValidation({ source_instrument_id: ACME, destination_instrument_id: BANORTE_PAYROLL, external_reference: '77' }, { idempotencyKey })
+      .pennyValidation(
+        { source_instrument_id: ACME, destination_instrument_id: BANORTE_PAYROLL, external_reference: '77' },
+        { idempotencyKey },
+      )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdempotencyConflictError);
     expect(error).toBeInstanceOf(ConflictError);

@@ -60,10 +60,22 @@ const pennyValidation = {
   category: 'DEBIT_TRANS',
   subCategory: 'SPEI_DEBIT',
   transactionStatus: 'INITIALIZED',
-  audit: { createdAt: '2026-05-07T12:00:00-06:00', updatedAt: '2026-05-07T12:00:00-06:00', deletedAt: null, blockedAt: null },
+  audit: {
+    createdAt: '2026-05-07T12:00:00-06:00',
+    updatedAt: '2026-05-07T12:00:00-06:00',
+    deletedAt: null,
+    blockedAt: null,
+  },
   sourceInstrument: instrument,
   destinationInstrument: { ...instrument, id: uuid(13), instrumentType: 'RECEIVER' },
-  metadata: { dataCep: { validationId: uuid(21), status: 'INITIALIZED', createdAt: '2026-05-07T12:00:00-06:00', processedAt: null } },
+  metadata: {
+    dataCep: {
+      validationId: uuid(21),
+      status: 'INITIALIZED',
+      createdAt: '2026-05-07T12:00:00-06:00',
+      processedAt: null,
+    },
+  },
 };
 
 const moneyIn = {
@@ -141,7 +153,13 @@ describe('core schemas accept what the reference shows', () => {
         id_msg: uuid(32),
         msg_name: 'STATUS_UPDATE',
         msg_date: '2026-05-07',
-        body: { id: uuid(20), tracking_key: 'PK2026050700000001', message_type: 'SPEI', status: 'LIQUIDATED', update_at: '2026-05-07 12:01:00' },
+        body: {
+          id: uuid(20),
+          tracking_key: 'PK2026050700000001',
+          message_type: 'SPEI',
+          status: 'LIQUIDATED',
+          update_at: '2026-05-07 12:01:00',
+        },
       }).body.status,
     ).toBe('LIQUIDATED');
     expect(
@@ -149,19 +167,42 @@ describe('core schemas accept what the reference shows', () => {
         id_msg: uuid(33),
         msg_name: 'CEP',
         msg_date: '2026-05-07',
-        body: { id: uuid(20), tracking_key: 'PK2026050700000001', beneficiary_account: clabe, beneficiary_name: 'ACME', beneficiary_rfc: null, status: 'PENDING', processed_at: null },
+        body: {
+          id: uuid(20),
+          tracking_key: 'PK2026050700000001',
+          beneficiary_account: clabe,
+          beneficiary_name: 'ACME',
+          beneficiary_rfc: null,
+          status: 'PENDING',
+          processed_at: null,
+        },
       }).body.processed_at,
     ).toBeNull();
     const refund = zRefundEvent.parse({
       id_msg: uuid(34),
       msg_name: 'REFUND',
       msg_date: '2026-05-07',
-      body: { id: uuid(35), amount: '1500.00', original_transaction_id: uuid(31), original_transaction_amount: '1500.00', numeric_reference: null },
+      body: {
+        id: uuid(35),
+        amount: '1500.00',
+        original_transaction_id: uuid(31),
+        original_transaction_amount: '1500.00',
+        numeric_reference: null,
+      },
     });
     expect(refund.body.amount).toBe(refund.body.original_transaction_amount);
-    const report = { client_id: uuid(2), file_type: 'ACCOUNT_STATEMENT', period: 'MONTHLY', file_name: 'statement-2026-04.pdf', created_at: '2026-05-01T00:05:00-06:00', account_id: 'acc-1' };
+    const report = {
+      client_id: uuid(2),
+      file_type: 'ACCOUNT_STATEMENT',
+      period: 'MONTHLY',
+      file_name: 'statement-2026-04.pdf',
+      created_at: '2026-05-01T00:05:00-06:00',
+      account_id: 'acc-1',
+    };
     expect(zReportEvent.parse(report)).toEqual(report);
-    expect(zMoneyInRejection.parse({ refundReason: 'Unknown beneficiary' })).toEqual({ refundReason: 'Unknown beneficiary' });
+    expect(zMoneyInRejection.parse({ refundReason: 'Unknown beneficiary' })).toEqual({
+      refundReason: 'Unknown beneficiary',
+    });
   });
 
   it('is a tolerant reader: fields the spec does not name are kept, not stripped or refused', () => {
@@ -170,12 +211,16 @@ describe('core schemas accept what the reference shows', () => {
   });
 
   it('fills the penny validation defaults: description and external_reference', () => {
-    const parsed = zPennyValidationRequest.parse({ client_id: uuid(2), source_instrument_id: uuid(10), destination_instrument_id: uuid(13) });
+    const parsed = zPennyValidationRequest.parse({
+      client_id: uuid(2),
+      source_instrument_id: uuid(10),
+      destination_instrument_id: uuid(13),
+    });
     expect(parsed.description).toBe('Penny Validation');
     expect(parsed.external_reference).toBe('0000001');
   });
 
-  it('exports the API revision the client was generated from: its spec\'s info.version', () => {
+  it("exports the API revision the client was generated from: its spec's info.version", () => {
     // Read from the spec, not written here: a dated API change moves both together.
     const spec = readFileSync(new URL('../../../specs/core.yaml', import.meta.url), 'utf8');
     const revision = /^info:\n(?:[ \t].*\n)*?[ \t]+version: '?([0-9-]+)'?$/m.exec(spec)?.[1];
@@ -194,11 +239,19 @@ describe('core schemas reject what the reference forbids', () => {
   });
 
   it('rejects a penny validation without its source or destination instrument', () => {
-    expect(zPennyValidationRequest.safeParse({ client_id: uuid(2), source_instrument_id: uuid(10) }).success).toBe(false);
+    expect(zPennyValidationRequest.safeParse({ client_id: uuid(2), source_instrument_id: uuid(10) }).success).toBe(
+      false,
+    );
   });
 
   it('rejects an unknown webhook_type or auth_type, and a token shorter than 32', () => {
-    const create = { client_id: uuid(2), url: 'https://hooks.example.com/x', token: 'k'.repeat(32), webhook_type: 'MONEY_IN', auth_type: 'AUTH' };
+    const create = {
+      client_id: uuid(2),
+      url: 'https://hooks.example.com/x',
+      token: 'k'.repeat(32),
+      webhook_type: 'MONEY_IN',
+      auth_type: 'AUTH',
+    };
     expect(zWebhookCreateRequestWritable.safeParse(create).success).toBe(true);
     expect(zWebhookCreateRequestWritable.safeParse({ ...create, webhook_type: 'PAYOUT' }).success).toBe(false);
     expect(zWebhookCreateRequestWritable.safeParse({ ...create, auth_type: 'BASIC' }).success).toBe(false);
@@ -214,7 +267,9 @@ describe('core schemas reject what the reference forbids', () => {
 
   it('rejects a token whose created_at lacks -06:00 or whose expires_at carries an offset', () => {
     expect(zAuthenticationToken.safeParse({ ...token, created_at: '2026-05-06 12:00:00.000000' }).success).toBe(false);
-    expect(zAuthenticationToken.safeParse({ ...token, expires_at: '2026-05-07 12:00:00.000000-06:00' }).success).toBe(false);
+    expect(zAuthenticationToken.safeParse({ ...token, expires_at: '2026-05-07 12:00:00.000000-06:00' }).success).toBe(
+      false,
+    );
   });
 
   it('rejects a CLABE that is not 18 digits', () => {
@@ -231,7 +286,14 @@ describe('core schemas reject what the reference forbids', () => {
 
   it('rejects an envelope whose msg_name is not its event, and a CEP event in INITIALIZED', () => {
     expect(zMoneyInEvent.safeParse({ ...moneyIn, msg_name: 'CEP' }).success).toBe(false);
-    expect(zCepEvent.safeParse({ id_msg: uuid(33), msg_name: 'CEP', msg_date: '2026-05-07', body: { status: 'INITIALIZED' } }).success).toBe(false);
+    expect(
+      zCepEvent.safeParse({
+        id_msg: uuid(33),
+        msg_name: 'CEP',
+        msg_date: '2026-05-07',
+        body: { status: 'INITIALIZED' },
+      }).success,
+    ).toBe(false);
   });
 
   it('rejects a MONEY_IN missing its required body fields', () => {

@@ -34,7 +34,11 @@ let script: Script;
 let server: Server;
 let baseUrl: string;
 
-const coreError = (status: number, reason: string, message: string) => ({ code: status === 401 ? 16 : 6, message, details: [{ reason, domain: 'core', metadata: { http_code: String(status) } }] });
+const coreError = (status: number, reason: string, message: string) => ({
+  code: status === 401 ? 16 : 6,
+  message,
+  details: [{ reason, domain: 'core', metadata: { http_code: String(status) } }],
+});
 
 function read(request: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -49,7 +53,8 @@ beforeAll(async () => {
     void (async () => {
       await read(request);
       const url = request.url ?? '';
-      const send = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const send = (status: number, body: unknown) =>
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (url.endsWith('/credentials')) {
         counts.credentials++;
         return send(200, {
@@ -85,7 +90,8 @@ beforeAll(async () => {
       }
       counts.bearer++;
       const answer = script.bearer(url);
-      if (answer.contentType !== undefined) return response.writeHead(answer.status, { 'content-type': answer.contentType }).end(String(answer.body));
+      if (answer.contentType !== undefined)
+        return response.writeHead(answer.status, { 'content-type': answer.contentType }).end(String(answer.body));
       return send(answer.status, answer.body);
     })();
   });
@@ -105,7 +111,15 @@ afterEach(() => {
 });
 
 function client(logs: LogEntry[], extra: Partial<CoreClientOptions> = {}) {
-  return createCoreClient({ environment: 'staging', baseUrl, clientId: CLIENT_ID, apiKey: API_KEY, logger: (entry) => logs.push(entry), maxRetries: 0, ...extra });
+  return createCoreClient({
+    environment: 'staging',
+    baseUrl,
+    clientId: CLIENT_ID,
+    apiKey: API_KEY,
+    logger: (entry) => logs.push(entry),
+    maxRetries: 0,
+    ...extra,
+  });
 }
 
 function expectNoSecret(text: string): void {
@@ -116,7 +130,13 @@ function expectNoSecret(text: string): void {
 
 describe('a platform that refuses every token', () => {
   it('refreshes once, retries once, then throws an AuthenticationError naming environment, client, credential and token', async () => {
-    script = { credentialStatus: 'ACTIVE', bearer: () => ({ status: 401, body: coreError(401, 'UNAUTHORIZED', 'Invalid bearer token: create a new token for this environment.') }) };
+    script = {
+      credentialStatus: 'ACTIVE',
+      bearer: () => ({
+        status: 401,
+        body: coreError(401, 'UNAUTHORIZED', 'Invalid bearer token: create a new token for this environment.'),
+      }),
+    };
     const logs: LogEntry[] = [];
     const core = client(logs);
 
@@ -127,7 +147,13 @@ describe('a platform that refuses every token', () => {
     expect(auth.reason).toBe('unauthorized-after-refresh');
     expect(counts).toEqual({ credentials: 2, tokens: 2, bearer: 2 });
     for (const thing of ['staging', CLIENT_ID, CREDENTIAL_ID, 'token', baseUrl]) expect(auth.message).toContain(thing);
-    expect(auth).toMatchObject({ environment: 'staging', clientId: CLIENT_ID, credentialId: CREDENTIAL_ID, operation: 'listWebhooks', status: 401 });
+    expect(auth).toMatchObject({
+      environment: 'staging',
+      clientId: CLIENT_ID,
+      credentialId: CREDENTIAL_ID,
+      operation: 'listWebhooks',
+      status: 401,
+    });
     expect(auth.tokenId).toBe('7d3f1a2b-0c4e-4f5a-8b6c-000000000002');
     expect(auth.cause).toBeInstanceOf(UnauthorizedError);
     expectNoSecret(auth.message);
@@ -144,7 +170,9 @@ describe('a platform that refuses every token', () => {
 describe('credential checks the sandbox cannot show', () => {
   it('refuses an INACTIVE credential, naming it', async () => {
     script = { credentialStatus: 'INACTIVE', bearer: () => ({ status: 200, body: [] }) };
-    const error = (await client([]).tokens.current().catch((e: unknown) => e)) as AuthenticationError;
+    const error = (await client([])
+      .tokens.current()
+      .catch((e: unknown) => e)) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.reason).toBe('credential-inactive');
     expect(error.message).toContain(`${CREDENTIAL_ID} is INACTIVE`);
@@ -163,10 +191,20 @@ describe('409 for a request still in progress', () => {
   it('is an IdempotencyConflictError with case in-progress and the derived key', async () => {
     script = {
       credentialStatus: 'ACTIVE',
-      bearer: () => ({ status: 409, body: coreError(409, 'UNIQUE_VIOLATION', 'The original request with this Idempotency-Key is still in progress: retry later with the same key.') }),
+      bearer: () => ({
+        status: 409,
+        body: coreError(
+          409,
+          'UNIQUE_VIOLATION',
+          'The original request with this Idempotency-Key is still in progress: retry later with the same key.',
+        ),
+      }),
     };
     const error = (await client([])
-      .transactions.pennyValidation({ source_instrument_id: '6f1c2d3e-4b5a-4c6d-8e7f-000000000010', destination_instrument_id: '6f1c2d3e-4b5a-4c6d-8e7f-000000000013' })
+      .transactions.pennyValidation({
+        source_instrument_id: '6f1c2d3e-4b5a-4c6d-8e7f-000000000010',
+        destination_instrument_id: '6f1c2d3e-4b5a-4c6d-8e7f-000000000013',
+      })
       .catch((e: unknown) => e)) as IdempotencyConflictError;
     expect(error).toBeInstanceOf(IdempotencyConflictError);
     expect(error.case).toBe('in-progress');
@@ -180,7 +218,14 @@ describe('409 for a request still in progress', () => {
 describe('options', () => {
   it('refuses bad options with a message naming them and never the secrets', () => {
     const attempt = () =>
-      createCoreClient({ environment: 'staging', baseUrl, clientId: 'not-a-uuid', apiKey: API_KEY, clientSecret: SECRET, refreshMarginSeconds: 90_000 });
+      createCoreClient({
+        environment: 'staging',
+        baseUrl,
+        clientId: 'not-a-uuid',
+        apiKey: API_KEY,
+        clientSecret: SECRET,
+        refreshMarginSeconds: 90_000,
+      });
     expect(attempt).toThrow(ConfigurationError);
     try {
       attempt();
@@ -193,7 +238,9 @@ describe('options', () => {
   });
 
   it('asks for baseUrl outside the sandbox (the reference does not show the platform URLs)', () => {
-    expect(() => createCoreClient({ environment: 'production', clientId: CLIENT_ID, apiKey: API_KEY })).toThrow(/baseUrl/);
+    expect(() => createCoreClient({ environment: 'production', clientId: CLIENT_ID, apiKey: API_KEY })).toThrow(
+      /baseUrl/,
+    );
   });
 });
 
@@ -201,11 +248,19 @@ describe('answers that are not what they seem', () => {
   const transfer = {
     source_instrument_id: '0f1e2d3c-4b5a-4968-8776-655443322110',
     destination_instrument_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-    transaction_request: { amount: '150.00', currency: 'MXN' as const, description: 'Payout', external_reference: '1234567' },
+    transaction_request: {
+      amount: '150.00',
+      currency: 'MXN' as const,
+      description: 'Payout',
+      external_reference: '1234567',
+    },
   };
 
   it('a money_out answered 200 with an HTML page is an UnexpectedResponseError, never recorded as a transaction', async () => {
-    script = { credentialStatus: 'ACTIVE', bearer: () => ({ status: 200, contentType: 'text/html', body: '<html><body>Proxy login</body></html>' }) };
+    script = {
+      credentialStatus: 'ACTIVE',
+      bearer: () => ({ status: 200, contentType: 'text/html', body: '<html><body>Proxy login</body></html>' }),
+    };
     const logs: LogEntry[] = [];
     const recorded: CreatedTransaction[] = [];
     const core = client(logs, { onTransactionCreated: (created) => void recorded.push(created) });
@@ -213,7 +268,9 @@ describe('answers that are not what they seem', () => {
     const error = await core.transactions.moneyOut(transfer).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect((error as Error).message).toMatch(/^core createMoneyOut: HTTP 200 with a body that is not JSON \(Content-Type text\/html, request id [0-9a-f-]{36}\) — .*if the call moves money, look it up before repeating it$/);
+    expect((error as Error).message).toMatch(
+      /^core createMoneyOut: HTTP 200 with a body that is not JSON \(Content-Type text\/html, request id [0-9a-f-]{36}\) — .*if the call moves money, look it up before repeating it$/,
+    );
     expect((error as Error).message).not.toContain('Proxy login');
     expect(recorded).toEqual([]);
     expect(counts.bearer).toBe(1);
@@ -222,7 +279,10 @@ describe('answers that are not what they seem', () => {
   it('a 400 echoing the retrieved client secret, the API key and the token keeps none of them, in the error or the log', async () => {
     script = {
       credentialStatus: 'ACTIVE',
-      bearer: () => ({ status: 400, body: coreError(400, 'DATA_ERROR', `rejected: client_secret ${SECRET}, key ${API_KEY}, token ${TOKEN_PREFIX}1`) }),
+      bearer: () => ({
+        status: 400,
+        body: coreError(400, 'DATA_ERROR', `rejected: client_secret ${SECRET}, key ${API_KEY}, token ${TOKEN_PREFIX}1`),
+      }),
     };
     const logs: LogEntry[] = [];
     const core = client(logs);

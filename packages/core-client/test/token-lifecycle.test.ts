@@ -3,8 +3,21 @@
 // checks of the bootstrap (environment, ACTIVE).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxProcess } from '@paykit/testing/sandbox';
-import { AuthenticationError, createCoreClient, MemoryTokenStore, tokenStoreKey, type StoredToken } from '@paykit/core-client';
-import { startSeededSandbox, requestCount, type SandboxTime, stagingClient, tokenCreations, type CoreSeed } from './helpers.ts';
+import {
+  AuthenticationError,
+  createCoreClient,
+  MemoryTokenStore,
+  tokenStoreKey,
+  type StoredToken,
+} from '@paykit/core-client';
+import {
+  startSeededSandbox,
+  requestCount,
+  type SandboxTime,
+  stagingClient,
+  tokenCreations,
+  type CoreSeed,
+} from './helpers.ts';
 
 let sandbox: SandboxProcess;
 let seed: CoreSeed;
@@ -138,7 +151,13 @@ describe('credential checks', () => {
   });
 
   it('accepts a staging credential for environment "sandbox" (the simulator mirrors both)', async () => {
-    const core = createCoreClient({ environment: 'sandbox', baseUrl: sandbox.urls.core, clientId: seed.clientId, apiKey: seed.stagingApiKey, now: () => time.now });
+    const core = createCoreClient({
+      environment: 'sandbox',
+      baseUrl: sandbox.urls.core,
+      clientId: seed.clientId,
+      apiKey: seed.stagingApiKey,
+      now: () => time.now,
+    });
     expect((await core.tokens.current()).credentialId).toBe(seed.stagingCredentialId);
   });
 
@@ -152,7 +171,14 @@ describe('credential checks', () => {
               clientId,
               name: 'Inactive Co',
               apiKeys: { staging: 'pk_staging_inactive_0000000000001', production: 'pk_production_inactive_000000001' },
-              credentials: [{ id: '22222222-2222-4222-8222-999999999999', environment: 'staging', clientSecret: 'cs_staging_inactive_00000000001', status: 'INACTIVE' }],
+              credentials: [
+                {
+                  id: '22222222-2222-4222-8222-999999999999',
+                  environment: 'staging',
+                  clientSecret: 'cs_staging_inactive_00000000001',
+                  status: 'INACTIVE',
+                },
+              ],
             },
           ],
           accounts: [],
@@ -161,7 +187,13 @@ describe('credential checks', () => {
       },
     });
     expect(added.status).toBe(200);
-    const core = createCoreClient({ environment: 'staging', baseUrl: sandbox.urls.core, clientId, apiKey: 'pk_staging_inactive_0000000000001', now: () => time.now });
+    const core = createCoreClient({
+      environment: 'staging',
+      baseUrl: sandbox.urls.core,
+      clientId,
+      apiKey: 'pk_staging_inactive_0000000000001',
+      now: () => time.now,
+    });
     const error = (await core.tokens.current().catch((e: unknown) => e)) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.reason).toBe('no-active-credential');
@@ -170,7 +202,13 @@ describe('credential checks', () => {
   });
 
   it('says which key to check when the API key is refused', async () => {
-    const core = createCoreClient({ environment: 'staging', baseUrl: sandbox.urls.core, clientId: seed.clientId, apiKey: 'pk_staging_wrong_key_000000000001', now: () => time.now });
+    const core = createCoreClient({
+      environment: 'staging',
+      baseUrl: sandbox.urls.core,
+      clientId: seed.clientId,
+      apiKey: 'pk_staging_wrong_key_000000000001',
+      now: () => time.now,
+    });
     const error = (await core.webhooks.list().catch((e: unknown) => e)) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.reason).toBe('api-key-refused');

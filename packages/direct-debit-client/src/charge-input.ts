@@ -20,19 +20,34 @@ export function checkChargeBody(body: ChargeCreateRequest): ChargeCreateRequest 
   const inline = has('inline_instrument') || has('inline_customer');
   const stored = has('customer_id') || has('instrument_id');
   if (inline && stored) {
-    issues.push({ path: [], message: 'a charge is either inline (inline_customer + inline_instrument) or on stored objects (customer_id + instrument_id), not both' });
+    issues.push({
+      path: [],
+      message:
+        'a charge is either inline (inline_customer + inline_instrument) or on stored objects (customer_id + instrument_id), not both',
+    });
   } else if (inline) {
-    for (const key of ['inline_instrument', 'inline_customer']) if (!has(key)) issues.push({ path: [key], message: `an inline charge needs ${key} too` });
+    for (const key of ['inline_instrument', 'inline_customer'])
+      if (!has(key)) issues.push({ path: [key], message: `an inline charge needs ${key} too` });
   } else if (stored) {
-    for (const key of ['customer_id', 'instrument_id']) if (!has(key)) issues.push({ path: [key], message: `a charge on stored objects needs ${key} too` });
+    for (const key of ['customer_id', 'instrument_id'])
+      if (!has(key)) issues.push({ path: [key], message: `a charge on stored objects needs ${key} too` });
   } else {
-    issues.push({ path: [], message: 'name the customer and instrument: inline_customer + inline_instrument, or customer_id + instrument_id' });
+    issues.push({
+      path: [],
+      message: 'name the customer and instrument: inline_customer + inline_instrument, or customer_id + instrument_id',
+    });
   }
   const amount = record.amount;
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
-    issues.push({ path: ['amount'], message: `the amount is a positive JSON number of pesos (100 or 100.5); got ${typeof amount === 'number' ? String(amount) : `a value of type ${amount === null ? 'null' : typeof amount}`}` });
+    issues.push({
+      path: ['amount'],
+      message: `the amount is a positive JSON number of pesos (100 or 100.5); got ${typeof amount === 'number' ? String(amount) : `a value of type ${amount === null ? 'null' : typeof amount}`}`,
+    });
   } else if (Math.round(amount * 100) / 100 !== amount) {
-    issues.push({ path: ['amount'], message: `the amount has more than two decimals (${amount}): send whole centavos` });
+    issues.push({
+      path: ['amount'],
+      message: `the amount has more than two decimals (${amount}): send whole centavos`,
+    });
   }
   if (typeof record.currency !== 'string' || record.currency.toLowerCase() !== 'mxn') {
     issues.push({ path: ['currency'], message: 'the currency of a direct debit charge is "mxn"' });
@@ -41,12 +56,21 @@ export function checkChargeBody(body: ChargeCreateRequest): ChargeCreateRequest 
   if (instrument && typeof instrument === 'object') {
     const identifier = instrument.identifier;
     if (typeof identifier !== 'string' || !/^\d{16,18}$/.test(identifier)) {
-      const shown = typeof identifier === 'string' ? `${identifier.length} characters ending ${lastFour(identifier)}` : `a value of type ${typeof identifier}`;
-      issues.push({ path: ['inline_instrument', 'identifier'], message: `the identifier is a CLABE (18 digits) or a card number (16 digits); got ${shown}` });
+      const shown =
+        typeof identifier === 'string'
+          ? `${identifier.length} characters ending ${lastFour(identifier)}`
+          : `a value of type ${typeof identifier}`;
+      issues.push({
+        path: ['inline_instrument', 'identifier'],
+        message: `the identifier is a CLABE (18 digits) or a card number (16 digits); got ${shown}`,
+      });
     }
   }
   if (issues.length > 0) {
-    throw new RequestValidationError(`createCharge: the charge body is not one the service takes: ${issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}.`, issues);
+    throw new RequestValidationError(
+      `createCharge: the charge body is not one the service takes: ${issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}.`,
+      issues,
+    );
   }
   return body;
 }

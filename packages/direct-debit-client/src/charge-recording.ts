@@ -27,7 +27,8 @@ export async function createdCharge(hook: OnChargeCreated | undefined, create: (
   try {
     charge = await create();
   } catch (error) {
-    if (hook && error instanceof DriftError && error.received !== undefined) await record(hook, error.received as Charge);
+    if (hook && error instanceof DriftError && error.received !== undefined)
+      await record(hook, error.received as Charge);
     throw error;
   }
   if (hook) await record(hook, charge);

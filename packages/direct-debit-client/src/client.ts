@@ -1,12 +1,32 @@
 // The direct debit client: x-api-key on every request, customers, instruments as pages that are
 // async iterables and their creation, charges in their two documented forms. Errors are the runtime's: a validation failure is a 422 whose
 // `detail[{loc,msg,type}]` the UnprocessableError exposes as `error.detail`.
-import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
+import {
+  createClientContext,
+  createSdkClient,
+  type ClientOptions,
+  ConfigurationError,
+  invoke,
+  type RequestOptions,
+} from '@paykit/runtime';
 import { checkChargeBody } from './charge-input.ts';
 import { createdCharge, type OnChargeCreated } from './charge-recording.ts';
 import { createCharge, createCustomer, createInstrument, listInstruments } from './generated/sdk.gen.ts';
-import type { Charge, ChargeCreateRequest, Customer, CustomerCreateRequest, DirectDebitInstrument, InstrumentCreateRequest, InstrumentPage } from './generated/types.gen.ts';
-import { zCreateChargeResponse, zCreateCustomerResponse, zCreateInstrumentResponse, zListInstrumentsResponse } from './generated/zod.gen.ts';
+import type {
+  Charge,
+  ChargeCreateRequest,
+  Customer,
+  CustomerCreateRequest,
+  DirectDebitInstrument,
+  InstrumentCreateRequest,
+  InstrumentPage,
+} from './generated/types.gen.ts';
+import {
+  zCreateChargeResponse,
+  zCreateCustomerResponse,
+  zCreateInstrumentResponse,
+  zListInstrumentsResponse,
+} from './generated/zod.gen.ts';
 import { walkItems, walkPages } from './pagination.ts';
 
 export interface DirectDebitClientOptions extends ClientOptions {
@@ -65,38 +85,72 @@ export interface DirectDebitClient {
 export function createDirectDebitClient(options: DirectDebitClientOptions): DirectDebitClient {
   const { apiKey } = options;
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
-    throw new ConfigurationError('createDirectDebitClient: apiKey is missing. Pass the direct debit API key of this environment (management portal → settings).');
+    throw new ConfigurationError(
+      'createDirectDebitClient: apiKey is missing. Pass the direct debit API key of this environment (management portal → settings).',
+    );
   }
-  const { baseUrl, transport, ctx, headers } = createClientContext('direct-debit', options, { secrets: () => [apiKey], moduleUrl: import.meta.url });
+  const { baseUrl, transport, ctx, headers } = createClientContext('direct-debit', options, {
+    secrets: () => [apiKey],
+    moduleUrl: import.meta.url,
+  });
   const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers, auth: () => apiKey });
 
   const page = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): Promise<InstrumentPage> => {
     const query: { limit?: number; cursor?: string } = {};
     if (params.limit !== undefined) query.limit = params.limit;
     if (params.cursor !== undefined && params.cursor !== null && params.cursor !== '') query.cursor = params.cursor;
-    return invoke<InstrumentPage>(ctx, 'listInstruments', zListInstrumentsResponse, (extra) => listInstruments({ client: sdk, query, ...extra }), requestOptions);
+    return invoke<InstrumentPage>(
+      ctx,
+      'listInstruments',
+      zListInstrumentsResponse,
+      (extra) => listInstruments({ client: sdk, query, ...extra }),
+      requestOptions,
+    );
   };
   const pages = (params: InstrumentPageParams = {}, requestOptions?: RequestOptions): AsyncIterable<InstrumentPage> =>
-    walkPages((cursor) => page({ limit: params.limit, cursor }, requestOptions), 'listInstruments', params.cursor ?? undefined);
+    walkPages(
+      (cursor) => page({ limit: params.limit, cursor }, requestOptions),
+      'listInstruments',
+      params.cursor ?? undefined,
+    );
 
   return {
     customers: {
       create: (body, requestOptions) =>
-        invoke<Customer>(ctx, 'createCustomer', zCreateCustomerResponse, (extra) => createCustomer({ client: sdk, body, ...extra }), requestOptions),
+        invoke<Customer>(
+          ctx,
+          'createCustomer',
+          zCreateCustomerResponse,
+          (extra) => createCustomer({ client: sdk, body, ...extra }),
+          requestOptions,
+        ),
     },
     instruments: {
-      list: (params = {}, requestOptions) => walkItems(pages({ limit: params.limit }, requestOptions), (p) => p.instruments),
+      list: (params = {}, requestOptions) =>
+        walkItems(pages({ limit: params.limit }, requestOptions), (p) => p.instruments),
       pages,
       page,
       create: (body, requestOptions) =>
-        invoke<DirectDebitInstrument>(ctx, 'createInstrument', zCreateInstrumentResponse, (extra) => createInstrument({ client: sdk, body, ...extra }), requestOptions),
+        invoke<DirectDebitInstrument>(
+          ctx,
+          'createInstrument',
+          zCreateInstrumentResponse,
+          (extra) => createInstrument({ client: sdk, body, ...extra }),
+          requestOptions,
+        ),
     },
     charges: {
       // async: a body refused before sending is a rejected promise, like every other failure.
       create: async (body, requestOptions) => {
         const checked = checkChargeBody(body);
         return createdCharge(options.onChargeCreated, () =>
-          invoke<Charge>(ctx, 'createCharge', zCreateChargeResponse, (extra) => createCharge({ client: sdk, body: checked, ...extra }), requestOptions),
+          invoke<Charge>(
+            ctx,
+            'createCharge',
+            zCreateChargeResponse,
+            (extra) => createCharge({ client: sdk, body: checked, ...extra }),
+            requestOptions,
+          ),
         );
       },
     },

@@ -3,7 +3,15 @@
 // charge_result and charge_reference). Read tolerantly: a field the spec does not know, or a value
 // in an unexpected format, is reported to onDrift and still returned. Enum case varies in the
 // platform's documentation (`matched`, `NO_MATCH`), so outcomes are read case-insensitively.
-import { PaykitError, WebhookVerificationError, constantTimeEqual, readTolerantly, webhookJson, type DriftOptions, type HeaderSource } from '@paykit/runtime';
+import {
+  PaykitError,
+  WebhookVerificationError,
+  constantTimeEqual,
+  readTolerantly,
+  webhookJson,
+  type DriftOptions,
+  type HeaderSource,
+} from '@paykit/runtime';
 import type { ChargeResultData, DirectDebitWebhookEvent } from './generated/types.gen.ts';
 import { zChargeResultEvent, zDirectDebitWebhookEvent } from './generated/zod.gen.ts';
 
@@ -31,7 +39,8 @@ export type DirectDebitEvent = ChargeResult | OtherDirectDebitEvent;
 /** A delivery that is not a direct debit event at all (not JSON, not an object, no `event`). */
 export class DirectDebitEventError extends PaykitError {}
 
-const lower = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value.toLowerCase() : null);
+const lower = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value.toLowerCase() : null;
 
 /** True for a `charge_result` event whatever its case (`CHARGE_RESULT` too). */
 export function isChargeResult(event: DirectDebitEvent): event is ChargeResult {
@@ -44,18 +53,38 @@ export function isChargeResult(event: DirectDebitEvent): event is ChargeResult {
  * only for a body that is not a JSON object with a string `event`.
  */
 export function parseDirectDebitEvent(body: unknown, options?: DriftOptions): DirectDebitEvent {
-  const data = webhookJson(body, () => new DirectDebitEventError('The direct debit delivery body is not JSON. Pass the raw request body (string or bytes) or the parsed object.'));
+  const data = webhookJson(
+    body,
+    () =>
+      new DirectDebitEventError(
+        'The direct debit delivery body is not JSON. Pass the raw request body (string or bytes) or the parsed object.',
+      ),
+  );
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new DirectDebitEventError('The direct debit delivery body is not a JSON object; an event is {event, timestamp, data}.');
+    throw new DirectDebitEventError(
+      'The direct debit delivery body is not a JSON object; an event is {event, timestamp, data}.',
+    );
   }
   const name = (data as { event?: unknown }).event;
   if (typeof name !== 'string' || name === '') {
-    throw new DirectDebitEventError(`A direct debit delivery has a string "event" field (charge_result); this body has ${name === undefined ? 'none' : `a ${typeof name}`}.`);
+    throw new DirectDebitEventError(
+      `A direct debit delivery has a string "event" field (charge_result); this body has ${name === undefined ? 'none' : `a ${typeof name}`}.`,
+    );
   }
   if (name.toLowerCase() !== 'charge_result') {
-    return readTolerantly(zDirectDebitWebhookEvent, data, { product: 'direct-debit', operation: `event ${name.slice(0, 64)}` }, options) as OtherDirectDebitEvent;
+    return readTolerantly(
+      zDirectDebitWebhookEvent,
+      data,
+      { product: 'direct-debit', operation: `event ${name.slice(0, 64)}` },
+      options,
+    ) as OtherDirectDebitEvent;
   }
-  const read = readTolerantly(zChargeResultEvent, data, { product: 'direct-debit', operation: 'event charge_result' }, options);
+  const read = readTolerantly(
+    zChargeResultEvent,
+    data,
+    { product: 'direct-debit', operation: 'event charge_result' },
+    options,
+  );
   const result = lower(read.data?.charge_result);
   return {
     ...read,
@@ -74,8 +103,14 @@ export function parseDirectDebitEvent(body: unknown, options?: DriftOptions): Di
  * (never naming a value) otherwise.
  */
 export function createDirectDebitWebhookVerifier(acceptedValues: readonly string[]): (headers: HeaderSource) => number {
-  if (!Array.isArray(acceptedValues) || acceptedValues.length === 0 || acceptedValues.some((v) => typeof v !== 'string' || v.trim() === '')) {
-    throw new TypeError('createDirectDebitWebhookVerifier: pass at least one non-empty Authorization value (the one configured in the portal; two during a rotation).');
+  if (
+    !Array.isArray(acceptedValues) ||
+    acceptedValues.length === 0 ||
+    acceptedValues.some((v) => typeof v !== 'string' || v.trim() === '')
+  ) {
+    throw new TypeError(
+      'createDirectDebitWebhookVerifier: pass at least one non-empty Authorization value (the one configured in the portal; two during a rotation).',
+    );
   }
   const accepted = acceptedValues.map((value) => value.trim());
   return (headers) => {
@@ -85,7 +120,10 @@ export function createDirectDebitWebhookVerifier(acceptedValues: readonly string
       if (constantTimeEqual(given, value) && matched < 0) matched = index;
     });
     if (matched < 0) {
-      throw new WebhookVerificationError('mismatch', 'the Authorization header matches none of the configured direct debit values: check the value set for this endpoint in the portal (and, during a rotation, that both values are accepted)');
+      throw new WebhookVerificationError(
+        'mismatch',
+        'the Authorization header matches none of the configured direct debit values: check the value set for this endpoint in the portal (and, during a rotation, that both values are accepted)',
+      );
     }
     return matched;
   };
@@ -104,7 +142,12 @@ function authorizationOf(headers: HeaderSource): string {
     }
   }
   const distinct = [...new Set(values.map((value) => value.trim()))];
-  if (distinct.length === 0 || distinct[0] === '') throw new WebhookVerificationError('missing-header', 'the Authorization header is missing; direct debit deliveries carry the value configured in the portal');
-  if (distinct.length > 1) throw new WebhookVerificationError('malformed', 'the Authorization header is repeated with different values');
+  if (distinct.length === 0 || distinct[0] === '')
+    throw new WebhookVerificationError(
+      'missing-header',
+      'the Authorization header is missing; direct debit deliveries carry the value configured in the portal',
+    );
+  if (distinct.length > 1)
+    throw new WebhookVerificationError('malformed', 'the Authorization header is repeated with different values');
   return distinct[0]!;
 }

@@ -5,7 +5,13 @@ export * from './generated/index.ts';
 export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 
 // The hand-written layer.
-export { createDirectDebitClient, type DirectDebitClient, type DirectDebitClientOptions, type InstrumentListParams, type InstrumentPageParams } from './client.ts';
+export {
+  createDirectDebitClient,
+  type DirectDebitClient,
+  type DirectDebitClientOptions,
+  type InstrumentListParams,
+  type InstrumentPageParams,
+} from './client.ts';
 export {
   CHARGE_OUTCOMES,
   DirectDebitEventError,

@@ -14,7 +14,11 @@ export interface CursorPage {
  * `has_next` is false or whose `next_cursor` is null or empty. A cursor the service already
  * sent once would loop forever: that throws instead.
  */
-export async function* walkPages<P extends CursorPage>(fetchPage: (cursor: string | undefined) => Promise<P>, operation: string, cursor?: string): AsyncGenerator<P, void, undefined> {
+export async function* walkPages<P extends CursorPage>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  operation: string,
+  cursor?: string,
+): AsyncGenerator<P, void, undefined> {
   const followed = new Set<string>();
   let next = cursor;
   for (let pages = 1; ; pages++) {
@@ -33,6 +37,9 @@ export async function* walkPages<P extends CursorPage>(fetchPage: (cursor: strin
 }
 
 /** Every item of every page, in order. */
-export async function* walkItems<P extends CursorPage, T>(pages: AsyncIterable<P>, itemsOf: (page: P) => readonly T[]): AsyncGenerator<T, void, undefined> {
+export async function* walkItems<P extends CursorPage, T>(
+  pages: AsyncIterable<P>,
+  itemsOf: (page: P) => readonly T[],
+): AsyncGenerator<T, void, undefined> {
   for await (const page of pages) yield* itemsOf(page);
 }

@@ -3,7 +3,13 @@
 // says which client sent it. Against a real HTTP server that answers as a misbehaving platform or
 // proxy might (the sandbox's own echo of a charge is in direct-debit-client.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDirectDebitClient, PaykitError, UnexpectedResponseError, UnprocessableError, BadRequestError } from '@paykit/direct-debit-client';
+import {
+  createDirectDebitClient,
+  PaykitError,
+  UnexpectedResponseError,
+  UnprocessableError,
+  BadRequestError,
+} from '@paykit/direct-debit-client';
 import type { LogEntry } from '@paykit/runtime';
 import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
@@ -25,7 +31,12 @@ function printable(entries: LogEntry[], error?: unknown): string {
   const parts = [JSON.stringify(entries)];
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    parts.push(current.message, String(current), JSON.stringify(current), JSON.stringify((current as { body?: unknown }).body ?? null));
+    parts.push(
+      current.message,
+      String(current),
+      JSON.stringify(current),
+      JSON.stringify((current as { body?: unknown }).body ?? null),
+    );
     parts.push(JSON.stringify((current as { detail?: unknown }).detail ?? null));
     current = current.cause;
   }
@@ -40,7 +51,9 @@ afterEach(async () => {
 });
 
 /** A real server answering every request with `answer(body)`, as a misbehaving platform or proxy might. */
-async function echoServer(answer: (body: string) => { status: number; type: string; text: string }): Promise<ScriptedServer> {
+async function echoServer(
+  answer: (body: string) => { status: number; type: string; text: string },
+): Promise<ScriptedServer> {
   echo = await startScriptedServer((request) => {
     const { status, type, text } = answer(request.body);
     return { status, headers: { 'content-type': type, 'x-request-id': 'req-echo-1' }, body: text };
@@ -57,17 +70,36 @@ describe('direct debit card data', () => {
         type: 'application/json',
         text: JSON.stringify({
           detail: [
-            { loc: ['body', 'mx_direct_debit_card', 'card_number'], msg: `card ${String(sent.card_number)} refused for key ${API_KEY}`, type: 'value_error', input: sent.card_number },
+            {
+              loc: ['body', 'mx_direct_debit_card', 'card_number'],
+              msg: `card ${String(sent.card_number)} refused for key ${API_KEY}`,
+              type: 'value_error',
+              input: sent.card_number,
+            },
             { loc: ['body', 'mx_direct_debit_card', 'cvv'], msg: 'wrong length', type: 'value_error', input: CVV },
-            { loc: ['body', 'mx_direct_debit_card'], msg: 'rejected', type: 'value_error', input: { ...sent, cvv: CVV } },
+            {
+              loc: ['body', 'mx_direct_debit_card'],
+              msg: 'rejected',
+              type: 'value_error',
+              input: { ...sent, cvv: CVV },
+            },
           ],
         }),
       };
     });
     const entries: LogEntry[] = [];
-    const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY, logger: (e) => entries.push(e) });
+    const client = createDirectDebitClient({
+      environment: 'sandbox',
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      logger: (e) => entries.push(e),
+    });
     const error = await client.instruments
-      .create({ type: 'mx_direct_debit_card', customer_id: CUSTOMER, mx_direct_debit_card: { card_number: PAN, bank: 'mx_santander' } })
+      .create({
+        type: 'mx_direct_debit_card',
+        customer_id: CUSTOMER,
+        mx_direct_debit_card: { card_number: PAN, bank: 'mx_santander' },
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnprocessableError);
     const printed = printable(entries, error);
@@ -79,19 +111,36 @@ describe('direct debit card data', () => {
   });
 
   it('a 400 quoting the API key in free text is scrubbed from the error and the response log entry', async () => {
-    const server = await echoServer(() => ({ status: 400, type: 'application/json', text: JSON.stringify({ message: `api key ${API_KEY} is not enabled`, hint: API_KEY }) }));
+    const server = await echoServer(() => ({
+      status: 400,
+      type: 'application/json',
+      text: JSON.stringify({ message: `api key ${API_KEY} is not enabled`, hint: API_KEY }),
+    }));
     const entries: LogEntry[] = [];
-    const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY, logger: (e) => entries.push(e) });
-    const error = await client.customers.create({ name: 'Ana', document_type: 'passport', document_number: 'G12345678' }).catch((e: unknown) => e);
+    const client = createDirectDebitClient({
+      environment: 'sandbox',
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      logger: (e) => entries.push(e),
+    });
+    const error = await client.customers
+      .create({ name: 'Ana', document_type: 'passport', document_number: 'G12345678' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect(printable(entries, error)).not.toContain(API_KEY);
-    expect(entries.some((e) => JSON.stringify(e.body ?? null).includes('api key [redacted] is not enabled'))).toBe(true);
+    expect(entries.some((e) => JSON.stringify(e.body ?? null).includes('api key [redacted] is not enabled'))).toBe(
+      true,
+    );
   });
 });
 
 describe('answers', () => {
   it('a 200 HTML page from a proxy is an UnexpectedResponseError, not a charge, and quotes none of the page', async () => {
-    const server = await echoServer(() => ({ status: 200, type: 'text/html; charset=utf-8', text: `<html><body>Gateway login ${PAN}</body></html>` }));
+    const server = await echoServer(() => ({
+      status: 200,
+      type: 'text/html; charset=utf-8',
+      text: `<html><body>Gateway login ${PAN}</body></html>`,
+    }));
     const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY });
     const error = await client.charges.create(CHARGE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
@@ -100,7 +149,9 @@ describe('answers', () => {
     expect(unexpected.status).toBe(200);
     expect(unexpected.contentType).toBe('text/html; charset=utf-8');
     expect(unexpected.requestId).toBe('req-echo-1');
-    expect(unexpected.message).toMatch(/createCharge: HTTP 200 with a body that is not JSON .* look it up before repeating it/);
+    expect(unexpected.message).toMatch(
+      /createCharge: HTTP 200 with a body that is not JSON .* look it up before repeating it/,
+    );
     expect(unexpected.message).not.toContain('<html>');
     expect(printable([], error)).not.toContain(PAN);
   });
@@ -117,6 +168,8 @@ describe('answers', () => {
     const server = await echoServer(() => ({ status: 201, type: 'application/json', text: '{"id":"c1"}' }));
     const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY });
     await client.charges.create(CHARGE);
-    expect(server.received.map((r) => r.headers['user-agent'])).toEqual([`paykit-direct-debit/0.1.0 node/${process.versions.node}`]);
+    expect(server.received.map((r) => r.headers['user-agent'])).toEqual([
+      `paykit-direct-debit/0.1.0 node/${process.versions.node}`,
+    ]);
   });
 });

@@ -30,8 +30,15 @@ beforeAll(async () => {
   sandbox = await startSandboxProcess();
   for (let n = 0; n < ADDED; n++) added.push(randomUUID());
   // A CLABE with a valid control digit is not needed by the sandbox's seed schema (18 digits).
-  const instruments = added.map((id, n) => ({ id, customer_id: CUSTOMER, type: 'mx_clabe' as const, clabe: `01418000${String(n).padStart(10, '0')}` }));
-  const seeded = await sandbox.control.addSeed({ body: { directDebit: { orgId: ORG, apiKeys: [API_KEY], customers: [], instruments } } });
+  const instruments = added.map((id, n) => ({
+    id,
+    customer_id: CUSTOMER,
+    type: 'mx_clabe' as const,
+    clabe: `01418000${String(n).padStart(10, '0')}`,
+  }));
+  const seeded = await sandbox.control.addSeed({
+    body: { directDebit: { orgId: ORG, apiKeys: [API_KEY], customers: [], instruments } },
+  });
   expect(seeded.status).toBe(200);
 }, 30_000);
 
@@ -40,7 +47,12 @@ afterAll(async () => {
 });
 
 function client(overrides: Partial<Parameters<typeof createDirectDebitClient>[0]> = {}) {
-  return createDirectDebitClient({ environment: 'sandbox', baseUrl: sandbox.urls['direct-debit'], apiKey: API_KEY, ...overrides });
+  return createDirectDebitClient({
+    environment: 'sandbox',
+    baseUrl: sandbox.urls['direct-debit'],
+    apiKey: API_KEY,
+    ...overrides,
+  });
 }
 
 /** A fetch that counts what it sends. */
@@ -60,7 +72,8 @@ describe('instruments.list', () => {
   it('walks 1,050 added instruments plus the seeded ones with no loss or repeat, in creation order', async () => {
     const counter = countingFetch();
     const seen: DirectDebitInstrument[] = [];
-    for await (const instrument of client({ fetch: counter.fetch }).instruments.list({ limit: 100 })) seen.push(instrument);
+    for await (const instrument of client({ fetch: counter.fetch }).instruments.list({ limit: 100 }))
+      seen.push(instrument);
 
     const ids = seen.map((i) => i.id);
     expect(ids).toHaveLength(ADDED + SEEDED_INSTRUMENTS.length);
@@ -118,18 +131,26 @@ describe('errors', () => {
   it('a 422 is an UnprocessableError exposing detail[{loc,msg,type}]', async () => {
     const error = await client()
       .instruments.page({ limit: 0 })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(UnprocessableError);
     const unprocessable = error as UnprocessableError;
     expect(unprocessable.status).toBe(422);
     expect(unprocessable.product).toBe('direct-debit');
-    expect(unprocessable.detail).toEqual([{ loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' }]);
+    expect(unprocessable.detail).toEqual([
+      { loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
+    ]);
   });
 
   it('a cursor that is not the service’s is a 422 on [query, cursor]', async () => {
     const error = await client()
       .instruments.page({ cursor: 'not-a-cursor' })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(UnprocessableError);
     expect((error as UnprocessableError).detail?.map((d) => d.loc)).toEqual([['query', 'cursor']]);
     expect((error as UnprocessableError).detail?.[0]?.type).toBe('value_error');
@@ -140,10 +161,19 @@ describe('errors', () => {
     const log: LogEntry[] = [];
     const error = await client({ apiKey: wrongKey, logger: (entry) => log.push(entry) })
       .instruments.page()
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect((error as UnauthorizedError).status).toBe(401);
-    const everything = JSON.stringify([String(error), (error as Error).message, error, (error as Error).cause ?? null, log]);
+    const everything = JSON.stringify([
+      String(error),
+      (error as Error).message,
+      error,
+      (error as Error).cause ?? null,
+      log,
+    ]);
     expect(everything).not.toContain(wrongKey);
     expect(everything).not.toContain(API_KEY);
     expect(log.length).toBeGreaterThan(0);
@@ -152,8 +182,16 @@ describe('errors', () => {
   it('a body that fails the spec is refused before it is sent (RequestValidationError)', async () => {
     const counter = countingFetch();
     const error = await client({ fetch: counter.fetch })
-      .customers.create({ name: 'Ana', document_type: 'mx_rfc', document_number: 'LOAA800101ABC', email: 'not an email' })
-      .then(() => undefined, (e: unknown) => e);
+      .customers.create({
+        name: 'Ana',
+        document_type: 'mx_rfc',
+        document_number: 'LOAA800101ABC',
+        email: 'not an email',
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues.map((i) => i.path)).toEqual([['body', 'email']]);
     expect(JSON.stringify(error)).not.toContain('not an email');
@@ -168,28 +206,70 @@ describe('errors', () => {
 
 describe('customers and charges', () => {
   it('customers.create sends x-api-key and returns the 201 customer', async () => {
-    const customer = await client().customers.create({ name: 'Carla Ruiz', document_type: 'mx_rfc', document_number: 'RUCC900101AB1', email: 'carla@example.com' });
-    expect(customer).toMatchObject({ name: 'Carla Ruiz', document_type: 'mx_rfc', document_number: 'RUCC900101AB1', email: 'carla@example.com', org_id: ORG });
+    const customer = await client().customers.create({
+      name: 'Carla Ruiz',
+      document_type: 'mx_rfc',
+      document_number: 'RUCC900101AB1',
+      email: 'carla@example.com',
+    });
+    expect(customer).toMatchObject({
+      name: 'Carla Ruiz',
+      document_type: 'mx_rfc',
+      document_number: 'RUCC900101AB1',
+      email: 'carla@example.com',
+      org_id: ORG,
+    });
     expect(customer.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number.isNaN(Date.parse(customer.created_at))).toBe(false);
   });
 
   it('instruments.create sends the documented mx_clabe body and the card body, and returns the instruments', async () => {
     const dd = client();
-    const clabe = await dd.instruments.create({ type: 'mx_clabe', customer_id: CUSTOMER, mx_clabe: { identifier: '012180015118333755' } });
-    expect(clabe).toMatchObject({ type: 'mx_clabe', customer_id: CUSTOMER, mx_clabe: { identifier: '012180015118333755' } });
-    const card = await dd.instruments.create({ type: 'mx_direct_debit_card', customer_id: CUSTOMER, mx_direct_debit_card: { card_number: '5579072268574100', bank: 'mx_santander' } });
+    const clabe = await dd.instruments.create({
+      type: 'mx_clabe',
+      customer_id: CUSTOMER,
+      mx_clabe: { identifier: '012180015118333755' },
+    });
+    expect(clabe).toMatchObject({
+      type: 'mx_clabe',
+      customer_id: CUSTOMER,
+      mx_clabe: { identifier: '012180015118333755' },
+    });
+    const card = await dd.instruments.create({
+      type: 'mx_direct_debit_card',
+      customer_id: CUSTOMER,
+      mx_direct_debit_card: { card_number: '5579072268574100', bank: 'mx_santander' },
+    });
     expect(card.mx_direct_debit_card).toEqual({ card_number: '5579072268574100', bank: 'mx_santander' });
   });
 
   it('charges.create sends both documented forms and returns the pending charge', async () => {
     const dd = client();
     // The documentation's inline charge, exactly as its page shows it.
-    const documented = documentedFixture<{ payload: ChargeCreateRequest }>('direct-debit/request.charges.create.inline.json');
+    const documented = documentedFixture<{ payload: ChargeCreateRequest }>(
+      'direct-debit/request.charges.create.inline.json',
+    );
     const inline = await dd.charges.create(documented.payload);
-    expect(inline).toMatchObject({ status: 'pending', amount: 100, currency: 'mxn', inline_instrument: { identifier: '012180015118333755', bank: null }, customer_id: null });
-    const stored = await dd.charges.create({ currency: 'mxn', amount: 99.5, reference: 'sub-2', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0]! });
-    expect(stored).toMatchObject({ status: 'pending', amount: 99.5, instrument_id: SEEDED_INSTRUMENTS[0], inline_instrument: null });
+    expect(inline).toMatchObject({
+      status: 'pending',
+      amount: 100,
+      currency: 'mxn',
+      inline_instrument: { identifier: '012180015118333755', bank: null },
+      customer_id: null,
+    });
+    const stored = await dd.charges.create({
+      currency: 'mxn',
+      amount: 99.5,
+      reference: 'sub-2',
+      customer_id: CUSTOMER,
+      instrument_id: SEEDED_INSTRUMENTS[0]!,
+    });
+    expect(stored).toMatchObject({
+      status: 'pending',
+      amount: 99.5,
+      instrument_id: SEEDED_INSTRUMENTS[0],
+      inline_instrument: null,
+    });
   });
 
   it('charges.create refuses a mixed or incomplete body, a string amount and a bad identifier before sending, never showing the number', async () => {
@@ -197,10 +277,29 @@ describe('customers and charges', () => {
     const dd = client({ fetch: counter.fetch });
     const card = '5579072268574100';
     const bodies: unknown[] = [
-      { currency: 'mxn', amount: 1, reference: 'r', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0], inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' } },
-      { currency: 'mxn', amount: '100.00', reference: 'r', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0] },
+      {
+        currency: 'mxn',
+        amount: 1,
+        reference: 'r',
+        customer_id: CUSTOMER,
+        instrument_id: SEEDED_INSTRUMENTS[0],
+        inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
+      },
+      {
+        currency: 'mxn',
+        amount: '100.00',
+        reference: 'r',
+        customer_id: CUSTOMER,
+        instrument_id: SEEDED_INSTRUMENTS[0],
+      },
       { currency: 'mxn', amount: 1.005, reference: 'r', customer_id: CUSTOMER, instrument_id: SEEDED_INSTRUMENTS[0] },
-      { currency: 'mxn', amount: 1, reference: 'r', inline_customer: { name: 'A', document_type: 'mx_rfc', document_number: 'X' }, inline_instrument: { type: 'mx_direct_debit_card', identifier: `${card}99x`, bank: 'mx_santander' } },
+      {
+        currency: 'mxn',
+        amount: 1,
+        reference: 'r',
+        inline_customer: { name: 'A', document_type: 'mx_rfc', document_number: 'X' },
+        inline_instrument: { type: 'mx_direct_debit_card', identifier: `${card}99x`, bank: 'mx_santander' },
+      },
       { currency: 'usd', amount: 1, reference: 'r', customer_id: CUSTOMER },
     ];
     for (const body of bodies) {
@@ -218,7 +317,11 @@ describe('card data and answers', () => {
   it('a card instrument created through the sandbox is logged with its number masked, both ways', async () => {
     const entries: LogEntry[] = [];
     const dd = client({ logger: (e) => entries.push(e) });
-    const card = await dd.instruments.create({ type: 'mx_direct_debit_card', customer_id: CUSTOMER, mx_direct_debit_card: { card_number: PAN, bank: 'mx_santander' } });
+    const card = await dd.instruments.create({
+      type: 'mx_direct_debit_card',
+      customer_id: CUSTOMER,
+      mx_direct_debit_card: { card_number: PAN, bank: 'mx_santander' },
+    });
     // The caller gets the answer as the platform sent it; only what is printed is masked.
     expect(JSON.stringify(card)).toContain(PAN.slice(-4));
     expect(entries.map((e) => e.event)).toEqual(['request', 'response']);
@@ -240,12 +343,16 @@ describe('card data and answers', () => {
   it('withResponse gives the status, headers and request id of a successful call', async () => {
     const entries: LogEntry[] = [];
     const dd = client({ logger: (e) => entries.push(e) });
-    const { data, response } = await withResponse(dd.customers.create({ name: 'Ana', document_type: 'passport', document_number: 'G12345678' }));
+    const { data, response } = await withResponse(
+      dd.customers.create({ name: 'Ana', document_type: 'passport', document_number: 'G12345678' }),
+    );
     expect(data.name).toBe('Ana');
     expect(response.status).toBe(201);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.requestId).toBe(entries[0]?.requestId);
     expect(response.requestId).toMatch(/^[0-9a-f-]{36}$/);
-    await expect(withResponse(Promise.resolve({ id: 'not from a call' }))).rejects.toThrow(/not the result of a paykit operation/);
+    await expect(withResponse(Promise.resolve({ id: 'not from a call' }))).rejects.toThrow(
+      /not the result of a paykit operation/,
+    );
   });
 });

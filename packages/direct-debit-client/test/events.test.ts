@@ -1,5 +1,11 @@
 // The direct debit webhook parser and the Authorization check, on the documented payloads.
-import { createDirectDebitWebhookVerifier, DirectDebitEventError, isChargeResult, parseDirectDebitEvent, WebhookVerificationError } from '@paykit/direct-debit-client';
+import {
+  createDirectDebitWebhookVerifier,
+  DirectDebitEventError,
+  isChargeResult,
+  parseDirectDebitEvent,
+  WebhookVerificationError,
+} from '@paykit/direct-debit-client';
 import type { DriftReport } from '@paykit/runtime';
 import { documentedFixtures } from '@paykit/testing/documented-fixtures';
 import { describe, expect, it } from 'vitest';
@@ -20,17 +26,37 @@ describe('parseDirectDebitEvent', () => {
   });
 
   it('reads outcomes and ownership results case-insensitively (NO_MATCH, CONFIRMED)', () => {
-    const event = parseDirectDebitEvent({ event: 'charge_result', timestamp: '2026-03-29T12:01:30Z', data: { charge_id: '683b4a12-ebf9-40c2-9226-f97f4b7782ab', charge_result: 'CANCELED', charge_reference: 'x', ownership_verification_result: 'NO_MATCH' } });
+    const event = parseDirectDebitEvent({
+      event: 'charge_result',
+      timestamp: '2026-03-29T12:01:30Z',
+      data: {
+        charge_id: '683b4a12-ebf9-40c2-9226-f97f4b7782ab',
+        charge_result: 'CANCELED',
+        charge_reference: 'x',
+        ownership_verification_result: 'NO_MATCH',
+      },
+    });
     expect(isChargeResult(event) && [event.outcome, event.ownershipVerification]).toEqual(['canceled', 'no_match']);
   });
 
   it('keeps an unknown outcome and an unknown event, reporting drift instead of throwing', () => {
     const drift: DriftReport[] = [];
-    const odd = parseDirectDebitEvent({ event: 'charge_result', timestamp: 'yesterday', data: { charge_id: 'abc', charge_result: 'chargeback', charge_reference: null } }, { onDrift: (r) => drift.push(r) });
+    const odd = parseDirectDebitEvent(
+      {
+        event: 'charge_result',
+        timestamp: 'yesterday',
+        data: { charge_id: 'abc', charge_result: 'chargeback', charge_reference: null },
+      },
+      { onDrift: (r) => drift.push(r) },
+    );
     expect(isChargeResult(odd) && odd.outcome).toBeUndefined();
     expect(isChargeResult(odd) && odd.data.charge_result).toBe('chargeback');
     expect(drift.length).toBeGreaterThan(0);
-    const other = parseDirectDebitEvent({ event: 'instrument_verification', timestamp: '2026-03-29T12:01:30Z', data: { instrument_id: 'i' } });
+    const other = parseDirectDebitEvent({
+      event: 'instrument_verification',
+      timestamp: '2026-03-29T12:01:30Z',
+      data: { instrument_id: 'i' },
+    });
     expect(other.event).toBe('instrument_verification');
   });
 
@@ -50,7 +76,11 @@ describe('createDirectDebitWebhookVerifier', () => {
   });
 
   it('refuses a missing, wrong or repeated-different header without naming any value', () => {
-    for (const headers of [{}, { authorization: 'Bearer old-value-012345678' }, { authorization: ['Bearer old-value-0123456789', 'Bearer x'] }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer old-value-012345678' },
+      { authorization: ['Bearer old-value-0123456789', 'Bearer x'] },
+    ]) {
       const error = (() => {
         try {
           verify(headers);

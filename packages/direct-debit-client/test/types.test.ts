@@ -1,7 +1,13 @@
 // Compile-time checks (tsc -p packages/direct-debit-client runs them): answers are the spec's
 // types and inputs are exact, so a misspelt field is a type error.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Charge, Customer, DirectDebitClient, DirectDebitInstrument, InstrumentPage } from '@paykit/direct-debit-client';
+import type {
+  Charge,
+  Customer,
+  DirectDebitClient,
+  DirectDebitInstrument,
+  InstrumentPage,
+} from '@paykit/direct-debit-client';
 
 type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 
@@ -10,7 +16,9 @@ describe('direct debit client types', () => {
     expectTypeOf<Answer<DirectDebitClient['customers']['create']>>().toEqualTypeOf<Customer>();
     expectTypeOf<Answer<DirectDebitClient['customers']['create']>['id']>().toEqualTypeOf<string>();
     expectTypeOf<Answer<DirectDebitClient['instruments']['page']>>().toEqualTypeOf<InstrumentPage>();
-    expectTypeOf<ReturnType<DirectDebitClient['instruments']['list']>>().toEqualTypeOf<AsyncIterable<DirectDebitInstrument>>();
+    expectTypeOf<ReturnType<DirectDebitClient['instruments']['list']>>().toEqualTypeOf<
+      AsyncIterable<DirectDebitInstrument>
+    >();
     // The reference and the documentation show neither the charge request nor its answer: open objects.
     expectTypeOf<Answer<DirectDebitClient['charges']['create']>>().toEqualTypeOf<Charge>();
   });

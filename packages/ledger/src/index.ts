@@ -20,8 +20,30 @@ export { decideOwnership } from './reconcile-ownership.ts';
 export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
 
 // Reading the reconciliation.
-export { allItems, ITEM_STATES, listItems, OUTCOMES, pageItems, pendingAging, PRODUCTS, reconciliationSummary, stateTotals, volumesByOutcome } from './reconcile-read.ts';
-export type { AgingBucket, ItemFilter, ItemState, MoneyOutcome, Product, ReconcileView, ReconItem, StateFigures, SummaryRow, VolumeRow } from './reconcile-read.ts';
+export {
+  allItems,
+  ITEM_STATES,
+  listItems,
+  OUTCOMES,
+  pageItems,
+  pendingAging,
+  PRODUCTS,
+  reconciliationSummary,
+  stateTotals,
+  volumesByOutcome,
+} from './reconcile-read.ts';
+export type {
+  AgingBucket,
+  ItemFilter,
+  ItemState,
+  MoneyOutcome,
+  Product,
+  ReconcileView,
+  ReconItem,
+  StateFigures,
+  SummaryRow,
+  VolumeRow,
+} from './reconcile-read.ts';
 export { allReceivables, pageReceivables, RECEIVABLE_AGES, receivablesByAge } from './receivables-read.ts';
 export type { OpenReceivable, ReceivableAge, ReceivableAgeBucket, ReceivableFilter } from './receivables-read.ts';
 export { allConflicts, CONFLICT_KINDS, conflictCounts, listConflicts, pageConflicts } from './ledger-conflicts.ts';

@@ -4,7 +4,18 @@
 // platform. Credits and refunds that reuse a transaction id with other content, and redeliveries
 // with another body, are recorded where they are written (reconcile-apply.ts, the event store's
 // append); a second refund of one transaction is recorded here, under the transaction's key lock.
-import { allRows, keysetPage, pageOf, pickOrder, StoreInputError, type KeyColumn, type KeysetQuery, type Page, type PageRequest, type Queryable } from '@paykit/store';
+import {
+  allRows,
+  keysetPage,
+  pageOf,
+  pickOrder,
+  StoreInputError,
+  type KeyColumn,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+  type Queryable,
+} from '@paykit/store';
 
 export const CONFLICT_KINDS = ['credit', 'refund', 'second_refund', 'redelivery'] as const;
 export type ConflictKind = (typeof CONFLICT_KINDS)[number];
@@ -65,8 +76,14 @@ const CONFLICT_SELECT = `id::text AS id, kind, transaction_id, event_type, first
             first_amount::text AS first_amount, amount::text AS amount, detail, recorded_at`;
 
 function conflictsQuery(kinds: readonly ConflictKind[]): KeysetQuery {
-  for (const kind of kinds) if (!CONFLICT_KINDS.includes(kind)) throw new StoreInputError(`kind must be one of ${CONFLICT_KINDS.join(', ')}`);
-  return { select: CONFLICT_SELECT, from: 'ledger_conflicts', where: 'cardinality($1::text[]) = 0 OR kind = ANY($1::text[])', params: [kinds] };
+  for (const kind of kinds)
+    if (!CONFLICT_KINDS.includes(kind)) throw new StoreInputError(`kind must be one of ${CONFLICT_KINDS.join(', ')}`);
+  return {
+    select: CONFLICT_SELECT,
+    from: 'ledger_conflicts',
+    where: 'cardinality($1::text[]) = 0 OR kind = ANY($1::text[])',
+    params: [kinds],
+  };
 }
 
 const BY_ID: KeyColumn = { expr: 'id', type: 'bigint' };
@@ -93,29 +110,53 @@ const toConflict = (row: ConflictRow): Conflict => ({
 });
 
 /** Newest first; `kinds` narrows them. limit default 200, at most 10,000. */
-export async function listConflicts(db: Queryable, options: { kinds?: ConflictKind[]; limit?: number; offset?: number } = {}): Promise<Conflict[]> {
+export async function listConflicts(
+  db: Queryable,
+  options: { kinds?: ConflictKind[]; limit?: number; offset?: number } = {},
+): Promise<Conflict[]> {
   const query = conflictsQuery(options.kinds ?? []);
   const { limit, offset } = pageOf(options);
-  const { rows } = await db.query<ConflictRow>(`SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY ledger_conflicts.id DESC LIMIT $2 OFFSET $3`, [...query.params, limit, offset]);
+  const { rows } = await db.query<ConflictRow>(
+    `SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY ledger_conflicts.id DESC LIMIT $2 OFFSET $3`,
+    [...query.params, limit, offset],
+  );
   return rows.map(toConflict);
 }
 
 /** A page of conflicts (default newest first), with the count of all that match. */
-export async function pageConflicts(db: Queryable, options: PageRequest & { kinds?: ConflictKind[]; sort?: string } = {}): Promise<Page<Conflict>> {
+export async function pageConflicts(
+  db: Queryable,
+  options: PageRequest & { kinds?: ConflictKind[]; sort?: string } = {},
+): Promise<Page<Conflict>> {
   const { order } = pickOrder(CONFLICT_SORTS, options.sort, '-id');
-  const page = await keysetPage<ConflictRow & Record<string, unknown>>(db, conflictsQuery(options.kinds ?? []), order, options);
+  const page = await keysetPage<ConflictRow & Record<string, unknown>>(
+    db,
+    conflictsQuery(options.kinds ?? []),
+    order,
+    options,
+  );
   return { ...page, rows: page.rows.map(toConflict) };
 }
 
 /** Every conflict that matches, read in batches: for exports. */
-export async function* allConflicts(db: Queryable, options: { kinds?: ConflictKind[]; sort?: string } = {}): AsyncGenerator<Conflict> {
+export async function* allConflicts(
+  db: Queryable,
+  options: { kinds?: ConflictKind[]; sort?: string } = {},
+): AsyncGenerator<Conflict> {
   const { order } = pickOrder(CONFLICT_SORTS, options.sort, '-id');
-  for await (const row of allRows<ConflictRow & Record<string, unknown>>(db, conflictsQuery(options.kinds ?? []), order)) yield toConflict(row);
+  for await (const row of allRows<ConflictRow & Record<string, unknown>>(
+    db,
+    conflictsQuery(options.kinds ?? []),
+    order,
+  ))
+    yield toConflict(row);
 }
 
 /** How many conflicts are recorded, by kind (every kind present, 0 included) and in all. */
 export async function conflictCounts(db: Queryable): Promise<Record<ConflictKind, number> & { total: number }> {
-  const { rows } = await db.query<{ kind: ConflictKind; n: string }>('SELECT kind, count(*)::text AS n FROM ledger_conflicts GROUP BY kind');
+  const { rows } = await db.query<{ kind: ConflictKind; n: string }>(
+    'SELECT kind, count(*)::text AS n FROM ledger_conflicts GROUP BY kind',
+  );
   const counts = { credit: 0, refund: 0, second_refund: 0, redelivery: 0, total: 0 };
   for (const row of rows) {
     counts[row.kind] = Number(row.n);

@@ -38,7 +38,8 @@ export function createChargeRecorder(db: Database) {
 
 /** Reads a charge as the API returned it; StoreInputError names the field at fault. */
 export function chargeFromApi(charge: unknown): ChargeRecord {
-  if (typeof charge !== 'object' || charge === null || Array.isArray(charge)) throw new StoreInputError('charge must be an object (the charge as the API returned it)');
+  if (typeof charge !== 'object' || charge === null || Array.isArray(charge))
+    throw new StoreInputError('charge must be an object (the charge as the API returned it)');
   const c = charge as Record<string, unknown>;
   const createdAt = typeof c.created_at === 'string' ? new Date(c.created_at) : new Date();
   return {
@@ -55,19 +56,37 @@ export function chargeFromApi(charge: unknown): ChargeRecord {
 /** Inserts the charge once per charge id. Returns false when it was already recorded. */
 export async function recordCharge(db: Database, record: ChargeRecord): Promise<boolean> {
   requiredText(record.chargeId, 'chargeId', 'charge');
-  if (!AMOUNT.test(record.amount)) throw new StoreInputError('amount must be pesos with up to two decimals, such as "100" or "250.50"');
-  if (!(record.createdAt instanceof Date) || Number.isNaN(record.createdAt.getTime())) throw new StoreInputError('createdAt must be a valid Date');
+  if (!AMOUNT.test(record.amount))
+    throw new StoreInputError('amount must be pesos with up to two decimals, such as "100" or "250.50"');
+  if (!(record.createdAt instanceof Date) || Number.isNaN(record.createdAt.getTime()))
+    throw new StoreInputError('createdAt must be a valid Date');
   const { rowCount } = await db.query(
     `INSERT INTO ledger_dd_charges (charge_id, reference, amount, currency, status, created_at, response)
      VALUES ($1, $2, $3::numeric(18,2), $4, $5, $6::timestamptz, $7::jsonb)
      ON CONFLICT (charge_id) DO NOTHING`,
-    [record.chargeId, record.reference, record.amount, record.currency, record.status, record.createdAt.toISOString(), JSON.stringify(record.response ?? {})],
+    [
+      record.chargeId,
+      record.reference,
+      record.amount,
+      record.currency,
+      record.status,
+      record.createdAt.toISOString(),
+      JSON.stringify(record.response ?? {}),
+    ],
   );
   return rowCount > 0;
 }
 
 function amountText(value: unknown): string {
-  const text = typeof value === 'number' && Number.isFinite(value) ? JSON.stringify(value) : typeof value === 'string' ? value : '';
-  if (!AMOUNT.test(text)) throw new StoreInputError('charge.amount is missing or not an amount of pesos with up to two decimals (a JSON number such as 100 or 250.5)');
+  const text =
+    typeof value === 'number' && Number.isFinite(value)
+      ? JSON.stringify(value)
+      : typeof value === 'string'
+        ? value
+        : '';
+  if (!AMOUNT.test(text))
+    throw new StoreInputError(
+      'charge.amount is missing or not an amount of pesos with up to two decimals (a JSON number such as 100 or 250.5)',
+    );
   return text;
 }

@@ -51,7 +51,12 @@ const STATUSES = new Set(['INITIALIZED', 'IN_PROGRESS', 'LIQUIDATED', 'CANCELLED
  * lands in the ledger before the call returns (if it cannot, the client throws
  * TransactionRecordingError carrying the transaction, so it can be recorded later).
  */
-export function createTransactionRecorder(db: Database, options: { expectedHolder?: (created: CreatedTransactionLike) => { name: string | null; rfc: string | null } | undefined } = {}) {
+export function createTransactionRecorder(
+  db: Database,
+  options: {
+    expectedHolder?: (created: CreatedTransactionLike) => { name: string | null; rfc: string | null } | undefined;
+  } = {},
+) {
   return async (created: CreatedTransactionLike): Promise<void> => {
     const record = outboundFromApi(created);
     const holder = options.expectedHolder?.(created);
@@ -66,11 +71,18 @@ export function createTransactionRecorder(db: Database, options: { expectedHolde
 /** Reads a transaction as the API returned it; StoreInputError names the field that is missing. */
 export function outboundFromApi(created: CreatedTransactionLike): OutboundRecord {
   const operation = OPERATIONS[created.operation];
-  if (operation === undefined) throw new StoreInputError(`operation must be createPennyValidation, createMoneyOut or createInternalTransaction`);
+  if (operation === undefined)
+    throw new StoreInputError(`operation must be createPennyValidation, createMoneyOut or createInternalTransaction`);
   const tx = asObject(created.transaction, 'transaction');
   const destination = asObject(tx.destinationInstrument ?? {}, 'transaction.destinationInstrument');
-  const destinationDetail = asObject(destination.instrumentDetail ?? {}, 'transaction.destinationInstrument.instrumentDetail');
-  const sourceDetail = asObject(asObject(tx.sourceInstrument ?? {}, 'transaction.sourceInstrument').instrumentDetail ?? {}, 'transaction.sourceInstrument.instrumentDetail');
+  const destinationDetail = asObject(
+    destination.instrumentDetail ?? {},
+    'transaction.destinationInstrument.instrumentDetail',
+  );
+  const sourceDetail = asObject(
+    asObject(tx.sourceInstrument ?? {}, 'transaction.sourceInstrument').instrumentDetail ?? {},
+    'transaction.sourceInstrument.instrumentDetail',
+  );
   const audit = asObject(tx.audit ?? {}, 'transaction.audit');
   const createdAt = typeof audit.createdAt === 'string' ? new Date(audit.createdAt) : new Date();
   return {
@@ -92,31 +104,33 @@ export function outboundFromApi(created: CreatedTransactionLike): OutboundRecord
 /** Inserts the record (once per transaction id), then merges the status updates and CEP results already received for it. Returns false when it was already recorded. */
 export async function recordOutbound(db: Database, record: OutboundRecord): Promise<boolean> {
   check(record);
-  return retryRaces(() => db.transaction(async (tx) => {
-    const { rowCount } = await tx.query(
-      `INSERT INTO ledger_outbound (transaction_id, tracking_key, operation, sub_category, amount, source_account, destination_account,
+  return retryRaces(() =>
+    db.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `INSERT INTO ledger_outbound (transaction_id, tracking_key, operation, sub_category, amount, source_account, destination_account,
                                     expected_holder, expected_rfc, created_at, status, status_rank, response)
        VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10::timestamptz, $11, ledger_status_rank($11), $12::jsonb)
        ON CONFLICT (transaction_id) DO NOTHING`,
-      [
-        record.transactionId,
-        record.trackingKey,
-        record.operation,
-        record.subCategory,
-        record.amount,
-        record.sourceAccount,
-        record.destinationAccount,
-        record.expectedHolder,
-        record.expectedRfc,
-        record.createdAt.toISOString(),
-        record.status,
-        JSON.stringify(record.response ?? {}),
-      ],
-    );
-    if (rowCount === 0) return false;
-    await adoptOrphans(tx, record);
-    return true;
-  }));
+        [
+          record.transactionId,
+          record.trackingKey,
+          record.operation,
+          record.subCategory,
+          record.amount,
+          record.sourceAccount,
+          record.destinationAccount,
+          record.expectedHolder,
+          record.expectedRfc,
+          record.createdAt.toISOString(),
+          record.status,
+          JSON.stringify(record.response ?? {}),
+        ],
+      );
+      if (rowCount === 0) return false;
+      await adoptOrphans(tx, record);
+      return true;
+    }),
+  );
 }
 
 /** Status updates (by id, or by tracking key for those without one) and CEP results received before the transaction was recorded. */
@@ -130,12 +144,16 @@ async function adoptOrphans(tx: Queryable, record: OutboundRecord): Promise<void
 
 function check(record: OutboundRecord): void {
   requiredText(record.transactionId, 'transactionId', 'transaction');
-  if (typeof record.amount !== 'string' || !AMOUNT.test(record.amount)) throw new StoreInputError('amount must be a decimal string with two decimals, such as "150.00"');
-  if (!STATUSES.has(record.status)) throw new StoreInputError(`status must be a transaction status (${[...STATUSES].join(', ')})`);
-  if (!(record.createdAt instanceof Date) || Number.isNaN(record.createdAt.getTime())) throw new StoreInputError('createdAt must be a valid Date');
+  if (typeof record.amount !== 'string' || !AMOUNT.test(record.amount))
+    throw new StoreInputError('amount must be a decimal string with two decimals, such as "150.00"');
+  if (!STATUSES.has(record.status))
+    throw new StoreInputError(`status must be a transaction status (${[...STATUSES].join(', ')})`);
+  if (!(record.createdAt instanceof Date) || Number.isNaN(record.createdAt.getTime()))
+    throw new StoreInputError('createdAt must be a valid Date');
 }
 
 function asObject(value: unknown, field: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new StoreInputError(`${field} must be an object (the transaction as the API returned it)`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new StoreInputError(`${field} must be an object (the transaction as the API returned it)`);
   return value as Record<string, unknown>;
 }

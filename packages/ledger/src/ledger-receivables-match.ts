@@ -13,7 +13,10 @@ interface Candidate {
 }
 
 /** Matches the given credits (just applied) or receivables (just registered) that are still open. */
-export async function matchReceivables(tx: Queryable, scope: { creditIds: readonly string[] } | { receivableIds: readonly string[] }): Promise<number> {
+export async function matchReceivables(
+  tx: Queryable,
+  scope: { creditIds: readonly string[] } | { receivableIds: readonly string[] },
+): Promise<number> {
   const byCredits = 'creditIds' in scope;
   const { rows } = await tx.query<Candidate>(
     `SELECT c.transaction_id AS credit_id, r.id AS receivable_id, r.due_date::text AS due_date,
@@ -31,7 +34,13 @@ export async function matchReceivables(tx: Queryable, scope: { creditIds: readon
     [byCredits ? scope.creditIds : scope.receivableIds],
   );
   if (rows.length === 0) return 0;
-  rows.sort((a, b) => b.score - a.score || a.due_date.localeCompare(b.due_date) || a.receivable_id.localeCompare(b.receivable_id) || a.credit_id.localeCompare(b.credit_id));
+  rows.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.due_date.localeCompare(b.due_date) ||
+      a.receivable_id.localeCompare(b.receivable_id) ||
+      a.credit_id.localeCompare(b.credit_id),
+  );
   const usedCredits = new Set<string>();
   const usedReceivables = new Set<string>();
   const pairs: Array<[string, string]> = [];

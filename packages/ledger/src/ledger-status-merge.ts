@@ -6,7 +6,10 @@
 // Called under the items' key locks (ledger-keys.ts), after the facts were written.
 import type { Queryable } from '@paykit/store';
 
-export async function mergeStatus(tx: Queryable, scope: { transactionIds?: readonly string[]; trackingKeys?: readonly string[] }): Promise<void> {
+export async function mergeStatus(
+  tx: Queryable,
+  scope: { transactionIds?: readonly string[]; trackingKeys?: readonly string[] },
+): Promise<void> {
   const ids = scope.transactionIds ?? [];
   const keys = scope.trackingKeys ?? [];
   if (ids.length === 0 && keys.length === 0) return;

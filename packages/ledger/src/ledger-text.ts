@@ -5,7 +5,8 @@ import { StoreInputError } from '@paykit/store';
 
 /** `what`: the record, as the message names it ("transaction", "charge"). */
 export function requiredText(value: unknown, field: string, what: string): string {
-  if (typeof value !== 'string' || value === '') throw new StoreInputError(`${field} is missing: record the ${what} exactly as the API returned it`);
+  if (typeof value !== 'string' || value === '')
+    throw new StoreInputError(`${field} is missing: record the ${what} exactly as the API returned it`);
   if (value.includes('\0')) throw new StoreInputError(`${field} contains a NUL character`);
   return value;
 }

@@ -1,10 +1,26 @@
 // Receivables by age: what is expected and not paid yet (no credit matched it), by how late it is
 // on the Mexico City day of `now` (a fake-clockable "now" for the console and tests). Counts and
 // sums come from the database.
-import { allRows, keysetPage, pickOrder, StoreInputError, type KeyColumn, type KeysetQuery, type Page, type PageRequest, type Queryable } from '@paykit/store';
+import {
+  allRows,
+  keysetPage,
+  pickOrder,
+  StoreInputError,
+  type KeyColumn,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+  type Queryable,
+} from '@paykit/store';
 import { decimal } from './reconcile-read.ts';
 
-export const RECEIVABLE_AGES = ['not yet due', 'due today', '1 to 7 days late', '8 to 30 days late', 'over 30 days late'] as const;
+export const RECEIVABLE_AGES = [
+  'not yet due',
+  'due today',
+  '1 to 7 days late',
+  '8 to 30 days late',
+  'over 30 days late',
+] as const;
 export type ReceivableAge = (typeof RECEIVABLE_AGES)[number];
 
 export interface ReceivableAgeBucket {
@@ -43,7 +59,11 @@ export async function receivablesByAge(db: Queryable, options: { now?: Date } = 
     [at(options.now)],
   );
   const found = new Map(rows.map((row) => [row.age, row]));
-  return RECEIVABLE_AGES.map((age) => ({ age, count: Number(found.get(age)?.count ?? 0), amount: decimal(found.get(age)?.amount ?? '0') }));
+  return RECEIVABLE_AGES.map((age) => ({
+    age,
+    count: Number(found.get(age)?.count ?? 0),
+    amount: decimal(found.get(age)?.amount ?? '0'),
+  }));
 }
 
 export interface ReceivableFilter extends PageRequest {
@@ -62,7 +82,8 @@ export const RECEIVABLE_SORTS = {
 
 function receivablesQuery(filter: ReceivableFilter): KeysetQuery {
   const ages = filter.ages ?? [];
-  for (const age of ages) if (!RECEIVABLE_AGES.includes(age)) throw new StoreInputError(`age must be one of ${RECEIVABLE_AGES.join(', ')}`);
+  for (const age of ages)
+    if (!RECEIVABLE_AGES.includes(age)) throw new StoreInputError(`age must be one of ${RECEIVABLE_AGES.join(', ')}`);
   return {
     select: `r.id, r.beneficiary_account, r.amount::text AS amount, r.reference, r.concept, r.due_date::text AS due_date, ${LATE} AS days_late, ${AGE} AS age`,
     from: 'ledger_receivables r',
@@ -84,18 +105,31 @@ interface ReceivableRow extends Record<string, unknown> {
 }
 
 const toReceivable = (row: ReceivableRow): OpenReceivable => ({
-  id: row.id, beneficiaryAccount: row.beneficiary_account, amount: row.amount, reference: row.reference, concept: row.concept, dueDate: row.due_date, daysLate: Number(row.days_late), age: row.age,
+  id: row.id,
+  beneficiaryAccount: row.beneficiary_account,
+  amount: row.amount,
+  reference: row.reference,
+  concept: row.concept,
+  dueDate: row.due_date,
+  daysLate: Number(row.days_late),
+  age: row.age,
 });
 
 /** A page of open receivables (default: due date, the oldest first), with the count and sum of all that match. */
-export async function pageReceivables(db: Queryable, filter: ReceivableFilter = {}): Promise<Page<OpenReceivable> & { amount: string }> {
+export async function pageReceivables(
+  db: Queryable,
+  filter: ReceivableFilter = {},
+): Promise<Page<OpenReceivable> & { amount: string }> {
   const { order } = pickOrder(RECEIVABLE_SORTS, filter.sort, 'due');
   const page = await keysetPage<ReceivableRow>(db, receivablesQuery(filter), order, filter);
   return { ...page, rows: page.rows.map(toReceivable), amount: decimal(page.totals.amount ?? '0') };
 }
 
 /** Every open receivable that matches, read in batches: for exports. */
-export async function* allReceivables(db: Queryable, filter: Omit<ReceivableFilter, keyof PageRequest> = {}): AsyncGenerator<OpenReceivable> {
+export async function* allReceivables(
+  db: Queryable,
+  filter: Omit<ReceivableFilter, keyof PageRequest> = {},
+): AsyncGenerator<OpenReceivable> {
   const { order } = pickOrder(RECEIVABLE_SORTS, filter.sort, 'due');
   for await (const row of allRows<ReceivableRow>(db, receivablesQuery(filter), order)) yield toReceivable(row);
 }

@@ -16,7 +16,8 @@ import { mergeStatus } from './ledger-status-merge.ts';
 import { WAITING } from './reconcile-claim.ts';
 import { refreshOwnership } from './reconcile-ownership-store.ts';
 
-const PARK_CONFLICT = 'ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason, attempts = ledger_parked_events.attempts + 1, retry = false, parked_at = now()';
+const PARK_CONFLICT =
+  'ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason, attempts = ledger_parked_events.attempts + 1, retry = false, parked_at = now()';
 
 /** Parks one event, still waiting, with a reason of our own (the database refused to apply it); false when it is not waiting any more. */
 export async function park(tx: Queryable, seq: string, reason: string): Promise<boolean> {
@@ -178,7 +179,10 @@ SELECT 'parked', count(*)::text FROM parked`;
 type Kind = 'status_tx' | 'status_tk' | 'cep' | 'credit' | 'account' | 'refunded' | 'applied' | 'parked';
 
 /** Applies the events still waiting among `seqs` (parking those that cannot be applied) and marks them applied. */
-export async function applyEvents(tx: Queryable, seqs: readonly string[]): Promise<{ applied: number; parked: number }> {
+export async function applyEvents(
+  tx: Queryable,
+  seqs: readonly string[],
+): Promise<{ applied: number; parked: number }> {
   if (seqs.length === 0) return { applied: 0, parked: 0 };
   const { rows } = await tx.query<{ kind: Kind; value: string }>(APPLY_SQL, [seqs]);
   const values = (kind: Kind) => [...new Set(rows.filter((row) => row.kind === kind).map((row) => row.value))];

@@ -25,7 +25,9 @@ const chunkLock = (seq: string) => `pg_try_advisory_xact_lock(${LOCK_CLASS}, (($
  * repeats the outer scan's range on the inner tables (`> floor`, `= ANY(…)`), so the planner reads
  * only that part of them instead of merging from their first row.
  */
-export const WAITING = (bound: string) => `NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq AND a.seq ${bound})
+export const WAITING = (
+  bound: string,
+) => `NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq AND a.seq ${bound})
   AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND p.seq ${bound} AND NOT p.retry)`;
 
 interface Progress {

@@ -12,14 +12,28 @@
 //   conflict    a fact contradicts one already applied (ledger_conflicts: a second credit or refund
 //               with other content, a second refund, a redelivery with another body): never matched
 export const ITEM_STATES = ['matched', 'pending', 'stale', 'mismatched', 'orphan', 'refunded', 'conflict'] as const;
-export const PRODUCTS = ['spei_out', 'internal_out', 'penny_validation', 'spei_in', 'internal_in', 'reversal', 'credit_refund', 'unrecorded_out', 'direct_debit_charge'] as const;
+export const PRODUCTS = [
+  'spei_out',
+  'internal_out',
+  'penny_validation',
+  'spei_in',
+  'internal_in',
+  'reversal',
+  'credit_refund',
+  'unrecorded_out',
+  'direct_debit_charge',
+] as const;
 
-const IN_RANGE = (day: string) => `($3::date IS NULL OR ${day} >= $3::date) AND ($4::date IS NULL OR ${day} <= $4::date)`;
+const IN_RANGE = (day: string) =>
+  `($3::date IS NULL OR ${day} >= $3::date) AND ($4::date IS NULL OR ${day} <= $4::date)`;
 // Where the money went, as finance counts volumes: settled (LIQUIDATED, a credit received, a charge
 // confirmed), rejected (REJECTED, CANCELLED, DECLINED; a charge declined or canceled), refused (a
 // credit the gateway refused: the platform refunds it), refunded (REFUNDED, refunded or reversed
 // afterwards, a chargeback), pending (not final yet).
-const OUTCOME_OF_STATUS = (refunded: string, status: string) => `CASE WHEN ${refunded} OR ${status} = 'REFUNDED' THEN 'refunded' WHEN ${status} = 'LIQUIDATED' THEN 'settled'
+const OUTCOME_OF_STATUS = (
+  refunded: string,
+  status: string,
+) => `CASE WHEN ${refunded} OR ${status} = 'REFUNDED' THEN 'refunded' WHEN ${status} = 'LIQUIDATED' THEN 'settled'
     WHEN ${status} IN ('REJECTED', 'CANCELLED', 'DECLINED') THEN 'rejected' ELSE 'pending' END`;
 export const OUTCOMES = ['settled', 'rejected', 'refused', 'refunded', 'pending'] as const;
 const OLD = (at: string) => `(${at} < $2::timestamptz - make_interval(secs => $1::double precision))`;

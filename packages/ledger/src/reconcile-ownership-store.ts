@@ -30,7 +30,10 @@ export async function refreshOwnership(tx: Queryable, transactionIds: readonly s
   if (rows.length === 0) return;
   const decided = rows.map((row) => ({
     row,
-    ...decideOwnership({ name: row.expected_holder, rfc: row.expected_rfc }, { status: row.cep_status, name: row.beneficiary_name, rfc: row.beneficiary_rfc }),
+    ...decideOwnership(
+      { name: row.expected_holder, rfc: row.expected_rfc },
+      { status: row.cep_status, name: row.beneficiary_name, rfc: row.beneficiary_rfc },
+    ),
   }));
   await tx.query(
     `UPDATE ledger_outbound o SET cep_status = d.status, cep_seq = d.seq, ownership = d.ownership, ownership_evidence = d.evidence

@@ -33,7 +33,8 @@ export function normaliseRfc(rfc: string): string {
   return rfc.toUpperCase().replace(/[^A-Z0-9&Ñ]/g, '');
 }
 
-const blank = (value: string | null | undefined): value is null | undefined => value === null || value === undefined || value.trim() === '';
+const blank = (value: string | null | undefined): value is null | undefined =>
+  value === null || value === undefined || value.trim() === '';
 
 /**
  * verified: the name matches and the RFC matches (or one side has none); mismatch: the name or the
@@ -49,19 +50,46 @@ export function decideOwnership(
     expectedRfc: blank(expected.rfc) ? null : normaliseRfc(expected.rfc),
     cepRfc: blank(cep.rfc) ? null : normaliseRfc(cep.rfc),
   };
-  const nameMatches = compared.expectedName === null || compared.cepName === null ? null : compared.expectedName === compared.cepName;
-  const rfcMatches = compared.expectedRfc === null || compared.cepRfc === null ? null : compared.expectedRfc === compared.cepRfc;
+  const nameMatches =
+    compared.expectedName === null || compared.cepName === null ? null : compared.expectedName === compared.cepName;
+  const rfcMatches =
+    compared.expectedRfc === null || compared.cepRfc === null ? null : compared.expectedRfc === compared.cepRfc;
   const evidence = (note: string): OwnershipEvidence => ({ expected, cep, compared, nameMatches, rfcMatches, note });
   if (cep.status !== 'COMPLETED') {
-    return { ownership: 'inconclusive', evidence: evidence(cep.status === 'FAILED' ? 'the CEP lookup failed: no beneficiary data to compare' : `the CEP lookup is ${cep.status}`) };
+    return {
+      ownership: 'inconclusive',
+      evidence: evidence(
+        cep.status === 'FAILED'
+          ? 'the CEP lookup failed: no beneficiary data to compare'
+          : `the CEP lookup is ${cep.status}`,
+      ),
+    };
   }
   if (nameMatches === false || rfcMatches === false) {
-    const fields = [nameMatches === false ? 'name' : null, rfcMatches === false ? 'RFC' : null].filter(Boolean).join(' and ');
-    return { ownership: 'mismatch', evidence: evidence(`the beneficiary's ${fields} on the CEP differ from the expected holder's`) };
+    const fields = [nameMatches === false ? 'name' : null, rfcMatches === false ? 'RFC' : null]
+      .filter(Boolean)
+      .join(' and ');
+    return {
+      ownership: 'mismatch',
+      evidence: evidence(`the beneficiary's ${fields} on the CEP differ from the expected holder's`),
+    };
   }
   if (nameMatches === true) {
-    return { ownership: 'verified', evidence: evidence(rfcMatches === true ? 'name and RFC match' : 'the name matches; no RFC on one side to compare') };
+    return {
+      ownership: 'verified',
+      evidence: evidence(
+        rfcMatches === true ? 'name and RFC match' : 'the name matches; no RFC on one side to compare',
+      ),
+    };
   }
-  if (rfcMatches === true) return { ownership: 'verified', evidence: evidence('the RFC matches; no name on one side to compare') };
-  return { ownership: 'inconclusive', evidence: evidence(compared.expectedName === null ? 'no expected holder was recorded for this validation' : 'the CEP carries no beneficiary name or RFC') };
+  if (rfcMatches === true)
+    return { ownership: 'verified', evidence: evidence('the RFC matches; no name on one side to compare') };
+  return {
+    ownership: 'inconclusive',
+    evidence: evidence(
+      compared.expectedName === null
+        ? 'no expected holder was recorded for this validation'
+        : 'the CEP carries no beneficiary name or RFC',
+    ),
+  };
 }

@@ -1,7 +1,17 @@
 // Parked events: stored events that could not be applied, with the reason. They never block the
 // events behind them; after a fix (a worker that reads them, a corrected rule), retry puts them
 // back in line for the next claim.
-import { allRows, keysetPage, pickOrder, StoreInputError, type KeyColumn, type KeysetQuery, type Page, type PageRequest, type Queryable } from '@paykit/store';
+import {
+  allRows,
+  keysetPage,
+  pickOrder,
+  StoreInputError,
+  type KeyColumn,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+  type Queryable,
+} from '@paykit/store';
 
 export interface ParkedEvent {
   seq: string;
@@ -37,7 +47,14 @@ export const PARKED_SORTS = {
   parked: [{ expr: 'p.parked_at', type: 'timestamptz' }, BY_SEQ],
 } as const satisfies Record<string, readonly KeyColumn[]>;
 
-const toParked = (row: ParkedRow): ParkedEvent => ({ seq: row.seq, eventType: row.event_type, reason: row.reason, parkedAt: row.parked_at, attempts: row.attempts, retry: row.retry });
+const toParked = (row: ParkedRow): ParkedEvent => ({
+  seq: row.seq,
+  eventType: row.event_type,
+  reason: row.reason,
+  parkedAt: row.parked_at,
+  attempts: row.attempts,
+  retry: row.retry,
+});
 
 /** The first `limit` (default 1,000) parked events by seq (for scripts; the console pages with pageParked). */
 export async function listParked(db: Queryable, options: { limit?: number } = {}): Promise<ParkedEvent[]> {
@@ -45,7 +62,10 @@ export async function listParked(db: Queryable, options: { limit?: number } = {}
 }
 
 /** A page of parked events (default by seq), with the count of all of them. */
-export async function pageParked(db: Queryable, options: PageRequest & { sort?: string } = {}): Promise<Page<ParkedEvent>> {
+export async function pageParked(
+  db: Queryable,
+  options: PageRequest & { sort?: string } = {},
+): Promise<Page<ParkedEvent>> {
   const { order } = pickOrder(PARKED_SORTS, options.sort, 'seq');
   const page = await keysetPage<ParkedRow>(db, PARKED, order, options);
   return { ...page, rows: page.rows.map(toParked) };
@@ -59,7 +79,10 @@ export async function* allParked(db: Queryable, options: { sort?: string } = {})
 
 /** Puts parked events (all, or the seqs given) back in line; returns how many. */
 export async function retryParked(db: Queryable, seqs?: readonly string[]): Promise<number> {
-  if (seqs !== undefined) for (const seq of seqs) if (!/^\d{1,19}$/.test(seq)) throw new StoreInputError(`"${seq.slice(0, 30)}" is not an event seq (a whole number)`);
+  if (seqs !== undefined)
+    for (const seq of seqs)
+      if (!/^\d{1,19}$/.test(seq))
+        throw new StoreInputError(`"${seq.slice(0, 30)}" is not an event seq (a whole number)`);
   const { rowCount } = await db.query(
     'UPDATE ledger_parked_events SET retry = true WHERE NOT retry AND ($1::bigint[] IS NULL OR seq = ANY($1::bigint[]))',
     [seqs ?? null],

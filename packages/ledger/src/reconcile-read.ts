@@ -1,6 +1,18 @@
 // Reading the reconciliation: items with their state, the summary by day and product, the aging
 // of what is still open, and the events behind an item. What the console and the exports show.
-import { allRows, keysetPage, pageLimit, pageOf, pickOrder, StoreInputError, type KeyColumn, type KeysetQuery, type Page, type PageRequest, type Queryable } from '@paykit/store';
+import {
+  allRows,
+  keysetPage,
+  pageLimit,
+  pageOf,
+  pickOrder,
+  StoreInputError,
+  type KeyColumn,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+  type Queryable,
+} from '@paykit/store';
 import { ITEM_STATES, ITEMS_SQL, OUTCOMES, PRODUCTS } from './reconcile-items-sql.ts';
 
 export type ItemState = (typeof ITEM_STATES)[number];
@@ -65,10 +77,15 @@ export interface SummaryRow {
 
 function viewParams(view: ReconcileView): unknown[] {
   const stale = view.staleAfterSeconds ?? 86_400;
-  if (!Number.isFinite(stale) || stale < 0) throw new StoreInputError('staleAfterSeconds must be a number of seconds, 0 or more');
+  if (!Number.isFinite(stale) || stale < 0)
+    throw new StoreInputError('staleAfterSeconds must be a number of seconds, 0 or more');
   const now = view.now ?? new Date();
-  for (const [name, day] of [['from', view.from], ['to', view.to]] as const) {
-    if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new StoreInputError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
+  for (const [name, day] of [
+    ['from', view.from],
+    ['to', view.to],
+  ] as const) {
+    if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))
+      throw new StoreInputError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
   }
   return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
 }
@@ -114,19 +131,26 @@ function itemsQuery(filter: ItemFilter): KeysetQuery {
   const params = viewParams(filter);
   const states = filter.states ?? [];
   const products = filter.products ?? [];
-  for (const state of states) if (!ITEM_STATES.includes(state)) throw new StoreInputError(`state must be one of ${ITEM_STATES.join(', ')}`);
-  for (const product of products) if (!PRODUCTS.includes(product)) throw new StoreInputError(`product must be one of ${PRODUCTS.join(', ')}`);
+  for (const state of states)
+    if (!ITEM_STATES.includes(state)) throw new StoreInputError(`state must be one of ${ITEM_STATES.join(', ')}`);
+  for (const product of products)
+    if (!PRODUCTS.includes(product)) throw new StoreInputError(`product must be one of ${PRODUCTS.join(', ')}`);
   return {
     with: ITEMS_SQL,
     select: ITEM_SELECT,
     from: 'items i',
-    where: '(cardinality($5::text[]) = 0 OR i.state = ANY($5::text[])) AND (cardinality($6::text[]) = 0 OR i.product = ANY($6::text[]))',
+    where:
+      '(cardinality($5::text[]) = 0 OR i.state = ANY($5::text[])) AND (cardinality($6::text[]) = 0 OR i.product = ANY($6::text[]))',
     params: [...params, states, products],
     totals: 'count(*)::text AS count, coalesce(sum(i.amount), 0)::text AS amount',
   };
 }
 
-const TIE: KeyColumn[] = [{ expr: 'i.at', type: 'timestamptz' }, { expr: 'i.kind', type: 'text' }, { expr: 'i.id', type: 'text' }];
+const TIE: KeyColumn[] = [
+  { expr: 'i.at', type: 'timestamptz' },
+  { expr: 'i.kind', type: 'text' },
+  { expr: 'i.id', type: 'text' },
+];
 /** The orders an item list can be read in (`-name` descending). */
 export const ITEM_SORTS = {
   at: TIE,
@@ -169,7 +193,10 @@ export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise
 }
 
 /** A page of items in the order `sort` names (default "-at", newest first), with the count and sum of every item the filter matches. */
-export async function pageItems(db: Queryable, filter: ItemFilter & PageRequest & { sort?: string } = {}): Promise<Page<ReconItem> & { amount: string }> {
+export async function pageItems(
+  db: Queryable,
+  filter: ItemFilter & PageRequest & { sort?: string } = {},
+): Promise<Page<ReconItem> & { amount: string }> {
   const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
   const page = await keysetPage<ItemRow & Record<string, unknown>>(db, itemsQuery(filter), order, filter);
   return { ...page, rows: page.rows.map(toItem), amount: decimal(page.totals.amount ?? '0') };
@@ -179,9 +206,18 @@ export async function pageItems(db: Queryable, filter: ItemFilter & PageRequest 
  * Every item the filter matches, newest first, read `batch` at a time (default 5,000: each batch
  * computes every item of the range before it picks its rows, so fewer, larger batches): for exports.
  */
-export async function* allItems(db: Queryable, filter: ItemFilter & { sort?: string; batch?: number } = {}): AsyncGenerator<ReconItem> {
+export async function* allItems(
+  db: Queryable,
+  filter: ItemFilter & { sort?: string; batch?: number } = {},
+): AsyncGenerator<ReconItem> {
   const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
-  for await (const row of allRows<ItemRow & Record<string, unknown>>(db, itemsQuery(filter), order, pageLimit(filter.batch ?? 5000))) yield toItem(row);
+  for await (const row of allRows<ItemRow & Record<string, unknown>>(
+    db,
+    itemsQuery(filter),
+    order,
+    pageLimit(filter.batch ?? 5000),
+  ))
+    yield toItem(row);
 }
 
 /** Counts and amounts per state, by Mexico City day and product, with the match rate. */
@@ -197,7 +233,13 @@ export async function reconciliationSummary(db: Queryable, view: ReconcileView =
     const key = `${row.day}|${row.product}`;
     let summary = byKey.get(key);
     if (!summary) {
-      summary = { day: row.day, product: row.product, states: emptyStates(), total: { count: 0, amount: '0.00' }, matchRate: null };
+      summary = {
+        day: row.day,
+        product: row.product,
+        states: emptyStates(),
+        total: { count: 0, amount: '0.00' },
+        matchRate: null,
+      };
       byKey.set(key, summary);
     }
     summary.states[row.state] = { count: Number(row.count), amount: decimal(row.amount) };
@@ -223,18 +265,33 @@ export interface VolumeRow {
 
 /** Money in and out by outcome, per day and (day null) over the range: counts and sums from the database. */
 export async function volumesByOutcome(db: Queryable, view: ReconcileView = {}): Promise<VolumeRow[]> {
-  const { rows } = await db.query<{ day: string | null; direction: 'in' | 'out'; outcome: MoneyOutcome; count: string; amount: string }>(
+  const { rows } = await db.query<{
+    day: string | null;
+    direction: 'in' | 'out';
+    outcome: MoneyOutcome;
+    count: string;
+    amount: string;
+  }>(
     `WITH ${ITEMS_SQL}
      SELECT day::text AS day, direction, outcome, count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount
      FROM items GROUP BY GROUPING SETS ((day, direction, outcome), (direction, outcome))
      ORDER BY day NULLS FIRST, direction, outcome`,
     viewParams(view),
   );
-  return rows.map((row) => ({ day: row.day, direction: row.direction, outcome: row.outcome, count: Number(row.count), amount: decimal(row.amount) }));
+  return rows.map((row) => ({
+    day: row.day,
+    direction: row.direction,
+    outcome: row.outcome,
+    count: Number(row.count),
+    amount: decimal(row.amount),
+  }));
 }
 
 /** Items in the given states (default: the open discrepancies, mismatched, orphan, conflict and stale) over the range: count and sum from the database. */
-export async function stateTotals(db: Queryable, view: ReconcileView & { states?: ItemState[] } = {}): Promise<StateFigures> {
+export async function stateTotals(
+  db: Queryable,
+  view: ReconcileView & { states?: ItemState[] } = {},
+): Promise<StateFigures> {
   const states = view.states ?? ['mismatched', 'orphan', 'conflict', 'stale'];
   const { rows } = await db.query<{ count: string; amount: string }>(
     `WITH ${ITEMS_SQL} SELECT count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount FROM items WHERE state = ANY($5::text[])`,
@@ -265,7 +322,10 @@ export async function pendingAging(db: Queryable, view: ReconcileView = {}): Pro
 }
 
 function emptyStates(): Record<ItemState, StateFigures> {
-  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amount: '0.00' }])) as Record<ItemState, StateFigures>;
+  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amount: '0.00' }])) as Record<
+    ItemState,
+    StateFigures
+  >;
 }
 
 /** Sums decimal strings exactly, as centavos. */

@@ -72,14 +72,24 @@ interface BatchResult {
   parked: number;
 }
 
-async function applyBatch(db: Database, batchSize: number, leaseSeconds: number, after: string | null): Promise<BatchResult> {
+async function applyBatch(
+  db: Database,
+  batchSize: number,
+  leaseSeconds: number,
+  after: string | null,
+): Promise<BatchResult> {
   for (let attempt = 1; ; attempt++) {
     let locked: string[] = [];
     try {
       return await db.transaction(async (tx) => {
         await batchSettings(tx, leaseSeconds);
         const floor = await advanceFloor(tx);
-        locked = await lockWaiting(tx, floor, after !== null && BigInt(after) > BigInt(floor) ? after : floor, batchSize);
+        locked = await lockWaiting(
+          tx,
+          floor,
+          after !== null && BigInt(after) > BigInt(floor) ? after : floor,
+          batchSize,
+        );
         return { locked, ...(await applyEvents(tx, locked)) };
       });
     } catch (error) {
@@ -114,7 +124,11 @@ async function batchSettings(tx: Queryable, leaseSeconds: number): Promise<void>
   );
 }
 
-async function applyOneByOne(db: Database, seqs: readonly string[], leaseSeconds: number): Promise<Omit<BatchResult, 'locked'>> {
+async function applyOneByOne(
+  db: Database,
+  seqs: readonly string[],
+  leaseSeconds: number,
+): Promise<Omit<BatchResult, 'locked'>> {
   const result = { applied: 0, parked: 0 };
   // Each event in a transaction of its own, under its chunk lock; one that another worker holds
   // now is left to that worker (or to the next claim).
@@ -138,6 +152,7 @@ async function applyOneByOne(db: Database, seqs: readonly string[], leaseSeconds
 }
 
 function whole(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new StoreInputError(`${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new StoreInputError(`${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
   return value;
 }

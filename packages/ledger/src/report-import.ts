@@ -2,7 +2,18 @@
 // returned us, or the receivable a credit paid), the platform's events (status updates, MONEY_IN,
 // REFUND) and the line itself. An import is all or nothing: a bad line rejects the file.
 import { createHash } from 'node:crypto';
-import { allRows, keysetPage, pickOrder, StoreInputError, type Database, type KeyColumn, type KeysetQuery, type Page, type PageRequest, type Queryable } from '@paykit/store';
+import {
+  allRows,
+  keysetPage,
+  pickOrder,
+  StoreInputError,
+  type Database,
+  type KeyColumn,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+  type Queryable,
+} from '@paykit/store';
 import { parseReportCsv, type ReportLine } from '@paykit/contracts';
 
 export interface ReportImportResult {
@@ -22,7 +33,10 @@ export interface ReportImportResult {
  * another report.
  */
 export function reportContentHash(text: string): string {
-  const canonical = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').replace(/\n*$/, '\n');
+  const canonical = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n/g, '\n')
+    .replace(/\n*$/, '\n');
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
 
@@ -33,7 +47,9 @@ export function reportContentHash(text: string): string {
  */
 export async function importReport(db: Database, fileName: string, text: string): Promise<ReportImportResult> {
   if (typeof fileName !== 'string' || !/^[A-Za-z0-9._-]{1,200}$/.test(fileName)) {
-    throw new StoreInputError('fileName must be the report\'s file name (letters, digits, ".", "_" and "-"), as the REPORT event names it');
+    throw new StoreInputError(
+      'fileName must be the report\'s file name (letters, digits, ".", "_" and "-"), as the REPORT event names it',
+    );
   }
   const lines = parseReportCsv(text);
   const hash = reportContentHash(text);
@@ -50,20 +66,41 @@ export async function importReport(db: Database, fileName: string, text: string)
 function importOnce(db: Database, fileName: string, lines: ReportLine[], hash: string): Promise<ReportImportResult> {
   return db.transaction(async (tx) => {
     await tx.query('INSERT INTO ledger_reports (file_name) VALUES ($1) ON CONFLICT (file_name) DO NOTHING', [fileName]);
-    const { rows } = await tx.query<{ imported_at: Date | null; event_seq: string | null; line_count: number | null; duplicate_of: string | null }>(
+    const { rows } = await tx.query<{
+      imported_at: Date | null;
+      event_seq: string | null;
+      line_count: number | null;
+      duplicate_of: string | null;
+    }>(
       'SELECT imported_at, event_seq::text AS event_seq, line_count, duplicate_of FROM ledger_reports WHERE file_name = $1 FOR UPDATE',
       [fileName],
     );
     const report = rows[0]!;
-    if (report.imported_at !== null) return { fileName, lines: report.line_count ?? 0, imported: false, duplicateOf: report.duplicate_of, eventSeq: report.event_seq };
+    if (report.imported_at !== null)
+      return {
+        fileName,
+        lines: report.line_count ?? 0,
+        imported: false,
+        duplicateOf: report.duplicate_of,
+        eventSeq: report.event_seq,
+      };
     const { rows: same } = await tx.query<{ file_name: string; line_count: number | null }>(
       'SELECT file_name, line_count FROM ledger_reports WHERE content_sha256 = $1 AND duplicate_of IS NULL AND file_name <> $2',
       [hash, fileName],
     );
     const original = same[0];
     if (original) {
-      await tx.query('UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3, duplicate_of = $4 WHERE file_name = $1', [fileName, original.line_count ?? 0, hash, original.file_name]);
-      return { fileName, lines: original.line_count ?? 0, imported: false, duplicateOf: original.file_name, eventSeq: report.event_seq };
+      await tx.query(
+        'UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3, duplicate_of = $4 WHERE file_name = $1',
+        [fileName, original.line_count ?? 0, hash, original.file_name],
+      );
+      return {
+        fileName,
+        lines: original.line_count ?? 0,
+        imported: false,
+        duplicateOf: original.file_name,
+        eventSeq: report.event_seq,
+      };
     }
     await tx.query(
       `INSERT INTO ledger_report_lines (file_name, line_no, transaction_id, tracking_key, transaction_at, sub_category, amount, status)
@@ -81,7 +118,10 @@ function importOnce(db: Database, fileName: string, lines: ReportLine[], hash: s
         lines.map((l) => l.status),
       ],
     );
-    await tx.query('UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3 WHERE file_name = $1', [fileName, lines.length, hash]);
+    await tx.query(
+      'UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3 WHERE file_name = $1',
+      [fileName, lines.length, hash],
+    );
     return { fileName, lines: lines.length, imported: true, duplicateOf: null, eventSeq: report.event_seq };
   });
 }
@@ -98,21 +138,45 @@ export interface ReportFile {
 
 const BY_NAME: KeyColumn = { expr: 'file_name', type: 'text' };
 export const REPORT_FILE_SORTS = { name: [BY_NAME] } as const satisfies Record<string, readonly KeyColumn[]>;
-export const REPORT_LINE_SORTS = { line: [BY_NAME, { expr: 'line_no', type: 'int' }] } as const satisfies Record<string, readonly KeyColumn[]>;
+export const REPORT_LINE_SORTS = { line: [BY_NAME, { expr: 'line_no', type: 'int' }] } as const satisfies Record<
+  string,
+  readonly KeyColumn[]
+>;
 
 /** A page of the report files known (announced, imported, or both), by name, with the count of files of their own content. */
-export async function pageReportFiles(db: Queryable, options: PageRequest & { sort?: string } = {}): Promise<Page<ReportFile> & { distinct: number }> {
+export async function pageReportFiles(
+  db: Queryable,
+  options: PageRequest & { sort?: string } = {},
+): Promise<Page<ReportFile> & { distinct: number }> {
   const { order } = pickOrder(REPORT_FILE_SORTS, options.sort, 'name');
-  const page = await keysetPage<{ file_name: string; line_count: number | null; imported_at: Date | null; event_seq: string | null; duplicate_of: string | null }>(
+  const page = await keysetPage<{
+    file_name: string;
+    line_count: number | null;
+    imported_at: Date | null;
+    event_seq: string | null;
+    duplicate_of: string | null;
+  }>(
     db,
-    { select: 'file_name, line_count, imported_at, event_seq::text AS event_seq, duplicate_of', from: 'ledger_reports', where: 'true', params: [], totals: 'count(*)::text AS count, count(*) FILTER (WHERE duplicate_of IS NULL)::text AS distinct' },
+    {
+      select: 'file_name, line_count, imported_at, event_seq::text AS event_seq, duplicate_of',
+      from: 'ledger_reports',
+      where: 'true',
+      params: [],
+      totals: 'count(*)::text AS count, count(*) FILTER (WHERE duplicate_of IS NULL)::text AS distinct',
+    },
     order,
     options,
   );
   return {
     ...page,
     distinct: Number(page.totals.distinct ?? 0),
-    rows: page.rows.map((r) => ({ fileName: r.file_name, lines: r.line_count, importedAt: r.imported_at, eventSeq: r.event_seq, duplicateOf: r.duplicate_of })),
+    rows: page.rows.map((r) => ({
+      fileName: r.file_name,
+      lines: r.line_count,
+      importedAt: r.imported_at,
+      eventSeq: r.event_seq,
+      duplicateOf: r.duplicate_of,
+    })),
   };
 }
 
@@ -133,8 +197,14 @@ export interface ReportMatch {
 }
 
 interface MatchRow extends Record<string, unknown> {
-  file_name: string; line_no: number; transaction_id: string; amount: string; status: string;
-  record_amount: string | null; event_amount: string | null; event_status: string | null;
+  file_name: string;
+  line_no: number;
+  transaction_id: string;
+  amount: string;
+  status: string;
+  record_amount: string | null;
+  event_amount: string | null;
+  event_status: string | null;
 }
 
 const MATCHES: Omit<KeysetQuery, 'params'> = {
@@ -162,16 +232,23 @@ export async function reportMatches(db: Queryable, fileName?: string): Promise<R
 }
 
 /** A page of the three-way match, by file and line, with the count of every line. */
-export async function pageReportMatches(db: Queryable, options: PageRequest & { fileName?: string; sort?: string } = {}): Promise<Page<ReportMatch>> {
+export async function pageReportMatches(
+  db: Queryable,
+  options: PageRequest & { fileName?: string; sort?: string } = {},
+): Promise<Page<ReportMatch>> {
   const { order } = pickOrder(REPORT_LINE_SORTS, options.sort, 'line');
   const page = await keysetPage<MatchRow>(db, { ...MATCHES, params: [options.fileName ?? null] }, order, options);
   return { ...page, rows: page.rows.map(toMatch) };
 }
 
 /** Every line's three-way match, read in batches: for exports. */
-export async function* allReportMatches(db: Queryable, options: { fileName?: string; sort?: string } = {}): AsyncGenerator<ReportMatch> {
+export async function* allReportMatches(
+  db: Queryable,
+  options: { fileName?: string; sort?: string } = {},
+): AsyncGenerator<ReportMatch> {
   const { order } = pickOrder(REPORT_LINE_SORTS, options.sort, 'line');
-  for await (const row of allRows<MatchRow>(db, { ...MATCHES, params: [options.fileName ?? null] }, order)) yield toMatch(row);
+  for await (const row of allRows<MatchRow>(db, { ...MATCHES, params: [options.fileName ?? null] }, order))
+    yield toMatch(row);
 }
 
 function toMatch(row: MatchRow): ReportMatch {
@@ -181,7 +258,13 @@ function toMatch(row: MatchRow): ReportMatch {
     row.event_status !== null && row.event_status !== row.status ? 'status' : null,
   ].filter((field): field is string => field !== null);
   const known = row.record_amount !== null || row.event_amount !== null || row.event_status !== null;
-  const state = !known ? 'orphan' : fields.length > 0 ? 'mismatched' : row.event_status === null ? 'pending' : 'matched';
+  const state = !known
+    ? 'orphan'
+    : fields.length > 0
+      ? 'mismatched'
+      : row.event_status === null
+        ? 'pending'
+        : 'matched';
   return {
     fileName: row.file_name,
     lineNo: row.line_no,

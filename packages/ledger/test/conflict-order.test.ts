@@ -25,7 +25,10 @@ for (const kind of testDatabases()) {
     const descending = Array.from({ length: N }, (_, i) => N - i);
 
     it('pages through every conflict once, newest first and oldest first', async () => {
-      for (const [sort, expected] of [['-id', descending], ['id', [...descending].reverse()]] as const) {
+      for (const [sort, expected] of [
+        ['-id', descending],
+        ['id', [...descending].reverse()],
+      ] as const) {
         const seen: number[] = [];
         let after: string | undefined;
         do {

@@ -5,7 +5,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReportCsv } from '@paykit/contracts';
 import { StoreInputError } from '@paykit/store';
-import { allItems, importReport, pageItems, pageReceivables, pageReportFiles, receivablesByAge, recordOutbound, registerReceivable, reportMatches, volumesByOutcome } from '../src/index.ts';
+import {
+  allItems,
+  importReport,
+  pageItems,
+  pageReceivables,
+  pageReportFiles,
+  receivablesByAge,
+  recordOutbound,
+  registerReceivable,
+  reportMatches,
+  volumesByOutcome,
+} from '../src/index.ts';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 
 const N = 1200;
@@ -31,10 +42,19 @@ for (const kind of testDatabases()) {
         ids.push(id);
         centsByStatus.set(status, (centsByStatus.get(status) ?? 0n) + cents);
         await recordOutbound(opened.db, {
-          transactionId: id, trackingKey: `PK${String(i).padStart(18, '0')}`, operation: 'money_out', subCategory: 'SPEI_DEBIT', amount: money(cents),
-          sourceAccount: null, destinationAccount: '012180015118333755', expectedHolder: null, expectedRfc: null, status,
+          transactionId: id,
+          trackingKey: `PK${String(i).padStart(18, '0')}`,
+          operation: 'money_out',
+          subCategory: 'SPEI_DEBIT',
+          amount: money(cents),
+          sourceAccount: null,
+          destinationAccount: '012180015118333755',
+          expectedHolder: null,
+          expectedRfc: null,
+          status,
           // Two items per second: many share a timestamp, so the tie-break decides.
-          createdAt: new Date(Date.UTC(2026, 10, 10, 15, 0, Math.floor(i / 2))), response: {},
+          createdAt: new Date(Date.UTC(2026, 10, 10, 15, 0, Math.floor(i / 2))),
+          response: {},
         });
       }
     }, 120_000);
@@ -68,7 +88,13 @@ for (const kind of testDatabases()) {
       const up = await pageItems(opened.db, { ...RANGE, sort: 'amount', limit: 3 });
       expect(up.rows.map((r) => r.amount)).toEqual(['1000.01', '1000.08', '1000.15']);
       const down = await pageItems(opened.db, { ...RANGE, sort: '-amount', limit: 2, states: ['matched'] });
-      const next = await pageItems(opened.db, { ...RANGE, sort: '-amount', limit: 2, states: ['matched'], after: down.next! });
+      const next = await pageItems(opened.db, {
+        ...RANGE,
+        sort: '-amount',
+        limit: 2,
+        states: ['matched'],
+        after: down.next!,
+      });
       expect([...down.rows, ...next.rows].every((r) => r.state === 'matched')).toBe(true);
       expect(Number(next.rows[0]!.amount)).toBeLessThan(Number(down.rows[1]!.amount));
       // REJECTED and CANCELLED are final answers too: the item is matched, its money is not settled.
@@ -85,29 +111,67 @@ for (const kind of testDatabases()) {
     });
 
     it('refuses a cursor it did not give and a sort it does not know, saying what to do', async () => {
-      await expect(pageItems(opened.db, { ...RANGE, after: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(/start again from the first page/);
-      await expect(pageItems(opened.db, { ...RANGE, after: "'; DROP TABLE ledger_outbound; --" })).rejects.toBeInstanceOf(StoreInputError);
-      await expect(pageItems(opened.db, { ...RANGE, sort: 'amount; DROP' })).rejects.toThrow(/sort must be one of at, amount/);
+      await expect(pageItems(opened.db, { ...RANGE, after: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(
+        /start again from the first page/,
+      );
+      await expect(
+        pageItems(opened.db, { ...RANGE, after: "'; DROP TABLE ledger_outbound; --" }),
+      ).rejects.toBeInstanceOf(StoreInputError);
+      await expect(pageItems(opened.db, { ...RANGE, sort: 'amount; DROP' })).rejects.toThrow(
+        /sort must be one of at, amount/,
+      );
       // Well-formed, but its values are not of the key's types (a forged cursor): the same answer, not a database error.
       const forged = Buffer.from(JSON.stringify(['not a time', 'outbound', 'x'])).toString('base64url');
-      await expect(pageItems(opened.db, { ...RANGE, after: forged })).rejects.toThrow(/start again from the first page/);
-      const amountForged = Buffer.from(JSON.stringify(['1e999999', '2026-11-10 15:00:00+00', 'outbound', 'x'])).toString('base64url');
-      await expect(pageItems(opened.db, { ...RANGE, sort: 'amount', after: amountForged })).rejects.toBeInstanceOf(StoreInputError);
+      await expect(pageItems(opened.db, { ...RANGE, after: forged })).rejects.toThrow(
+        /start again from the first page/,
+      );
+      const amountForged = Buffer.from(
+        JSON.stringify(['1e999999', '2026-11-10 15:00:00+00', 'outbound', 'x']),
+      ).toString('base64url');
+      await expect(pageItems(opened.db, { ...RANGE, sort: 'amount', after: amountForged })).rejects.toBeInstanceOf(
+        StoreInputError,
+      );
     });
 
     it('splits volumes by outcome, so rejected money is not in the settled volume', async () => {
       const total = (await volumesByOutcome(opened.db, RANGE)).filter((v) => v.day === null);
       expect(total).toEqual([
-        { day: null, direction: 'out', outcome: 'pending', count: N / 5, amount: money(centsByStatus.get('IN_PROGRESS')!) },
-        { day: null, direction: 'out', outcome: 'rejected', count: (N / 5) * 2, amount: money(centsByStatus.get('REJECTED')! + centsByStatus.get('CANCELLED')!) },
-        { day: null, direction: 'out', outcome: 'settled', count: (N / 5) * 2, amount: money(centsByStatus.get('LIQUIDATED')!) },
+        {
+          day: null,
+          direction: 'out',
+          outcome: 'pending',
+          count: N / 5,
+          amount: money(centsByStatus.get('IN_PROGRESS')!),
+        },
+        {
+          day: null,
+          direction: 'out',
+          outcome: 'rejected',
+          count: (N / 5) * 2,
+          amount: money(centsByStatus.get('REJECTED')! + centsByStatus.get('CANCELLED')!),
+        },
+        {
+          day: null,
+          direction: 'out',
+          outcome: 'settled',
+          count: (N / 5) * 2,
+          amount: money(centsByStatus.get('LIQUIDATED')!),
+        },
       ]);
     });
 
     it('ages open receivables on the Mexico City day of now', async () => {
       const account = '646180000000000012';
-      const due = { 'R-future': '2026-11-22', 'R-today': '2026-11-21', 'R-7': '2026-11-14', 'R-8': '2026-11-13', 'R-30': '2026-10-22', 'R-31': '2026-10-21' };
-      for (const [id, dueDate] of Object.entries(due)) await registerReceivable(opened.db, { id, beneficiaryAccount: account, amount: '1234567.89', dueDate });
+      const due = {
+        'R-future': '2026-11-22',
+        'R-today': '2026-11-21',
+        'R-7': '2026-11-14',
+        'R-8': '2026-11-13',
+        'R-30': '2026-10-22',
+        'R-31': '2026-10-21',
+      };
+      for (const [id, dueDate] of Object.entries(due))
+        await registerReceivable(opened.db, { id, beneficiaryAccount: account, amount: '1234567.89', dueDate });
       // 2026-11-22T05:00Z is still the 21st in Mexico City.
       const buckets = await receivablesByAge(opened.db, { now: new Date('2026-11-22T05:00:00Z') });
       expect(buckets).toEqual([
@@ -117,32 +181,70 @@ for (const kind of testDatabases()) {
         { age: '8 to 30 days late', count: 2, amount: '2469135.78' },
         { age: 'over 30 days late', count: 1, amount: '1234567.89' },
       ]);
-      const late = await pageReceivables(opened.db, { now: new Date('2026-11-22T05:00:00Z'), ages: ['8 to 30 days late'] });
-      expect(late.rows.map((r) => [r.id, r.daysLate])).toEqual([['R-30', 30], ['R-8', 8]]);
+      const late = await pageReceivables(opened.db, {
+        now: new Date('2026-11-22T05:00:00Z'),
+        ages: ['8 to 30 days late'],
+      });
+      expect(late.rows.map((r) => [r.id, r.daysLate])).toEqual([
+        ['R-30', 30],
+        ['R-8', 8],
+      ]);
       expect(late.amount).toBe('2469135.78');
     });
 
     it('recognises a report by its content under another name: one import, and the second says which', async () => {
-      const csv = formatReportCsv([{ transactionId: ids[0]!, trackingKey: null, transactionDate: '2026-11-10 09:00:00', subCategory: 'SPEI_DEBIT', amount: '1000.01', status: 'LIQUIDATED' }]);
-      expect(await importReport(opened.db, 'transactions_daily_20261110.csv', csv)).toMatchObject({ imported: true, lines: 1, duplicateOf: null });
-      expect(await importReport(opened.db, 'copy-of-the-report.csv', csv)).toMatchObject({ imported: false, lines: 1, duplicateOf: 'transactions_daily_20261110.csv' });
-      expect(await importReport(opened.db, 'copy-of-the-report.csv', csv)).toMatchObject({ imported: false, duplicateOf: 'transactions_daily_20261110.csv' });
+      const csv = formatReportCsv([
+        {
+          transactionId: ids[0]!,
+          trackingKey: null,
+          transactionDate: '2026-11-10 09:00:00',
+          subCategory: 'SPEI_DEBIT',
+          amount: '1000.01',
+          status: 'LIQUIDATED',
+        },
+      ]);
+      expect(await importReport(opened.db, 'transactions_daily_20261110.csv', csv)).toMatchObject({
+        imported: true,
+        lines: 1,
+        duplicateOf: null,
+      });
+      expect(await importReport(opened.db, 'copy-of-the-report.csv', csv)).toMatchObject({
+        imported: false,
+        lines: 1,
+        duplicateOf: 'transactions_daily_20261110.csv',
+      });
+      expect(await importReport(opened.db, 'copy-of-the-report.csv', csv)).toMatchObject({
+        imported: false,
+        duplicateOf: 'transactions_daily_20261110.csv',
+      });
       // The same lines saved by another tool: a byte-order mark, CRLF line ends, no final newline.
       const resaved = `\uFEFF${csv.replace(/\n/g, '\r\n').replace(/\r\n$/, '')}`;
-      expect(await importReport(opened.db, 'resaved.csv', resaved)).toMatchObject({ imported: false, lines: 1, duplicateOf: 'transactions_daily_20261110.csv' });
+      expect(await importReport(opened.db, 'resaved.csv', resaved)).toMatchObject({
+        imported: false,
+        lines: 1,
+        duplicateOf: 'transactions_daily_20261110.csv',
+      });
       expect(await reportMatches(opened.db)).toHaveLength(1);
       const files = await pageReportFiles(opened.db);
       expect(files).toMatchObject({ total: 3, distinct: 1 });
-      expect(files.rows.find((f) => f.fileName === 'copy-of-the-report.csv')).toMatchObject({ duplicateOf: 'transactions_daily_20261110.csv' });
+      expect(files.rows.find((f) => f.fileName === 'copy-of-the-report.csv')).toMatchObject({
+        duplicateOf: 'transactions_daily_20261110.csv',
+      });
       // Two names of one content imported at once: one imports, the other names it.
       const twin = csv.replace('1000.01', '1000.03');
-      const both = await Promise.all([importReport(opened.db, 'twin-a.csv', twin), importReport(opened.db, 'twin-b.csv', twin)]);
+      const both = await Promise.all([
+        importReport(opened.db, 'twin-a.csv', twin),
+        importReport(opened.db, 'twin-b.csv', twin),
+      ]);
       expect(both.filter((r) => r.imported)).toHaveLength(1);
       const first = both.find((r) => r.imported)!.fileName;
       expect(both.find((r) => !r.imported)).toMatchObject({ duplicateOf: first, lines: 1 });
       expect((await reportMatches(opened.db)).filter((m) => m.amount === '1000.03')).toHaveLength(1);
       // Another content under a third name is a report of its own.
-      expect(await importReport(opened.db, 'other.csv', csv.replace('1000.01', '1000.02'))).toMatchObject({ imported: true, duplicateOf: null });
+      expect(await importReport(opened.db, 'other.csv', csv.replace('1000.01', '1000.02'))).toMatchObject({
+        imported: true,
+        duplicateOf: null,
+      });
     });
   });
 }

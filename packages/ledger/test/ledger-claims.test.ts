@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventStore, loadMigrations, migrate, MIGRATIONS_DIR, openDatabase, type Database, type NewEvent, type Queryable } from '@paykit/store';
+import {
+  createEventStore,
+  loadMigrations,
+  migrate,
+  MIGRATIONS_DIR,
+  openDatabase,
+  type Database,
+  type NewEvent,
+  type Queryable,
+} from '@paykit/store';
 import { listParked, reconcileOnce, recordOutbound, retryParked } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
@@ -20,14 +29,29 @@ async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
   const { rows } = await tx.query<{ seq: string }>(
     `INSERT INTO webhook_events (source, event_type, dedupe_key, id_msg, transaction_id, raw_body, payload, received_at, outcome, answer_status)
      VALUES ($1, $2, $3, $4, $5, convert_to($6, 'UTF8'), $6::jsonb, $7::timestamptz, $8, $9) RETURNING seq::text AS seq`,
-    [event.source, event.eventType, event.dedupeKey, event.idMsg, event.transactionId, text, event.receivedAt.toISOString(), event.outcome, event.answerStatus],
+    [
+      event.source,
+      event.eventType,
+      event.dedupeKey,
+      event.idMsg,
+      event.transactionId,
+      text,
+      event.receivedAt.toISOString(),
+      event.outcome,
+      event.answerStatus,
+    ],
   );
   return rows[0]!.seq;
 }
 
-const floorOf = async (db: Queryable): Promise<bigint> => BigInt((await db.query<{ floor: string }>('SELECT floor_seq::text AS floor FROM webhook_events_progress')).rows[0]!.floor);
-const countOf = async (db: Queryable, sql: string, params: unknown[] = []): Promise<number> => Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
-const UNAPPLIED = 'SELECT count(*) AS n FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)';
+const floorOf = async (db: Queryable): Promise<bigint> =>
+  BigInt(
+    (await db.query<{ floor: string }>('SELECT floor_seq::text AS floor FROM webhook_events_progress')).rows[0]!.floor,
+  );
+const countOf = async (db: Queryable, sql: string, params: unknown[] = []): Promise<number> =>
+  Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
+const UNAPPLIED =
+  'SELECT count(*) AS n FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)';
 const HISTORY = 'SELECT count(*) AS n FROM ledger_status_history';
 const PARKED = 'SELECT count(*) AS n FROM ledger_parked_events';
 const orphanUpdate = () => statusUpdate(randomUUID(), 'LIQUIDATED');
@@ -61,22 +85,40 @@ for (const kind of testDatabases()) {
       expect(await floorOf(suite.opened.db)).toBeGreaterThan(BigInt(badSeq!));
       expect(await retryParked(suite.opened.db, [badSeq!])).toBe(1);
       expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 0, parked: 1 });
-      expect((await listParked(suite.opened.db)).find((p) => p.seq === badSeq)).toMatchObject({ attempts: 2, retry: false });
+      expect((await listParked(suite.opened.db)).find((p) => p.seq === badSeq)).toMatchObject({
+        attempts: 2,
+        retry: false,
+      });
     });
 
     it('keeps what 0003 marked applied when 0004 moves the marker out of webhook_events', async () => {
       const fresh = await kind.open({ migrate: false });
       const dir = mkdtempSync(path.join(tmpdir(), 'paykit-migrations-'));
       try {
-        for (const migration of loadMigrations().filter((m) => m.version < '0004')) cpSync(path.join(MIGRATIONS_DIR, `${migration.name}.sql`), path.join(dir, `${migration.name}.sql`));
+        for (const migration of loadMigrations().filter((m) => m.version < '0004'))
+          cpSync(path.join(MIGRATIONS_DIR, `${migration.name}.sql`), path.join(dir, `${migration.name}.sql`));
         await migrate(fresh.db, { directory: dir });
-        const [done, waiting] = [await insertEvent(fresh.db, orphanUpdate()), await insertEvent(fresh.db, orphanUpdate())];
+        const [done, waiting] = [
+          await insertEvent(fresh.db, orphanUpdate()),
+          await insertEvent(fresh.db, orphanUpdate()),
+        ];
         await fresh.db.query('UPDATE webhook_events SET applied_at = now() WHERE seq = $1::bigint', [done]);
         expect((await migrate(fresh.db)).applied).toContain('0004_applied_marker');
-        expect((await fresh.db.query<{ seq: string }>('SELECT seq::text AS seq FROM webhook_events_applied')).rows).toEqual([{ seq: done }]);
+        expect(
+          (await fresh.db.query<{ seq: string }>('SELECT seq::text AS seq FROM webhook_events_applied')).rows,
+        ).toEqual([{ seq: done }]);
         expect(await reconcileOnce(fresh.db)).toMatchObject({ applied: 1 });
-        expect(await countOf(fresh.db, 'SELECT count(*) AS n FROM ledger_status_history WHERE event_seq = $1::bigint', [waiting])).toBe(1);
-        expect(await countOf(fresh.db, "SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'webhook_events' AND column_name = 'applied_at'")).toBe(0);
+        expect(
+          await countOf(fresh.db, 'SELECT count(*) AS n FROM ledger_status_history WHERE event_seq = $1::bigint', [
+            waiting,
+          ]),
+        ).toBe(1);
+        expect(
+          await countOf(
+            fresh.db,
+            "SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'webhook_events' AND column_name = 'applied_at'",
+          ),
+        ).toBe(0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
         await fresh.drop();
@@ -99,7 +141,9 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
     await opened.drop();
   });
 
-  it('does not move the floor past a lower seq whose insert commits after higher ones were applied', { timeout: 30_000 }, async () => {
+  it('does not move the floor past a lower seq whose insert commits after higher ones were applied', {
+    timeout: 30_000,
+  }, async () => {
     const store = createEventStore(opened.db);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -119,7 +163,9 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
       release();
       await held;
       expect(await reconcileOnce(opened.db)).toMatchObject({ applied: 1 });
-      expect(await countOf(opened.db, 'SELECT count(*) AS n FROM webhook_events_applied WHERE seq = $1::bigint', [low])).toBe(1);
+      expect(
+        await countOf(opened.db, 'SELECT count(*) AS n FROM webhook_events_applied WHERE seq = $1::bigint', [low]),
+      ).toBe(1);
       await reconcileOnce(opened.db);
       expect(await floorOf(opened.db)).toBeGreaterThanOrEqual(BigInt(higher.at(-1)!));
     } finally {
@@ -129,7 +175,9 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
     }
   });
 
-  it('a worker killed mid-batch applies nothing, and the next applies every event once', { timeout: 30_000 }, async () => {
+  it('a worker killed mid-batch applies nothing, and the next applies every event once', {
+    timeout: 30_000,
+  }, async () => {
     const store = createEventStore(opened.db);
     const worker = await openDatabase({ databaseUrl: opened.url! });
     let release!: () => void;
@@ -140,7 +188,10 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
       await recordOutbound(opened.db, sent);
       const events = [statusUpdate(sent.transactionId, 'LIQUIDATED'), ...Array.from({ length: 40 }, orphanUpdate)];
       await appendAll(store, events);
-      const [appliedBefore, historyBefore] = [await countOf(opened.db, 'SELECT count(*) AS n FROM webhook_events_applied'), await countOf(opened.db, HISTORY)];
+      const [appliedBefore, historyBefore] = [
+        await countOf(opened.db, 'SELECT count(*) AS n FROM webhook_events_applied'),
+        await countOf(opened.db, HISTORY),
+      ];
       // Another session holds the transfer's row: the worker's batch stops at it, mid-statement.
       let locked!: () => void;
       const holding = new Promise<void>((resolve) => (locked = resolve));
@@ -170,8 +221,14 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
     }
   });
 
-  it('four workers and four writers, with rollbacks and late commits: every committed event applied exactly once', { timeout: 90_000 }, async () => {
-    const [before, historyBefore, parkedBefore] = [await countOf(opened.db, 'SELECT count(*) AS n FROM webhook_events'), await countOf(opened.db, HISTORY), await countOf(opened.db, PARKED)];
+  it('four workers and four writers, with rollbacks and late commits: every committed event applied exactly once', {
+    timeout: 90_000,
+  }, async () => {
+    const [before, historyBefore, parkedBefore] = [
+      await countOf(opened.db, 'SELECT count(*) AS n FROM webhook_events'),
+      await countOf(opened.db, HISTORY),
+      await countOf(opened.db, PARKED),
+    ];
     const workers = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ databaseUrl: opened.url! })));
     let writing = true;
     let applied = 0;
@@ -188,7 +245,10 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
               if (i % 5 === writer) await new Promise((resolve) => setTimeout(resolve, 20));
               if (rollback) throw new Error('rolled back on purpose');
             })
-            .then(() => (committed += 2), () => undefined);
+            .then(
+              () => (committed += 2),
+              () => undefined,
+            );
         }
         return committed;
       };

@@ -4,7 +4,14 @@
 // read "conflict", never "matched". The redelivery still gets the first answer (2xx).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflictCounts, listConflicts, listItems, reconcileOnce, recordOutbound, registerReceivable } from '../src/index.ts';
+import {
+  conflictCounts,
+  listConflicts,
+  listItems,
+  reconcileOnce,
+  recordOutbound,
+  registerReceivable,
+} from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
 import { appendAll, coreEvent, moneyIn, outbound, refund, statusUpdate } from './support/ledger.ts';
 
@@ -13,19 +20,32 @@ const NOW = new Date('2026-11-21T18:00:00Z');
 for (const kind of testDatabases()) {
   describe(`conflicts on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
-    const item = async (id: string) => (await listItems(suite.opened.db, { limit: 10_000, now: NOW })).find((i) => i.id === id);
+    const item = async (id: string) =>
+      (await listItems(suite.opened.db, { limit: 10_000, now: NOW })).find((i) => i.id === id);
 
     it('keeps a second credit of one transaction with another amount as a conflict, and never matches it', async () => {
       const id = randomUUID();
       const account = '646180000000000099';
-      await registerReceivable(suite.opened.db, { id: `INV-${id}`, beneficiaryAccount: account, amount: '777.77', dueDate: '2026-11-30' });
+      await registerReceivable(suite.opened.db, {
+        id: `INV-${id}`,
+        beneficiaryAccount: account,
+        amount: '777.77',
+        dueDate: '2026-11-30',
+      });
       const first = moneyIn({ id, amount: '777.77', beneficiary_account: account });
       const second = moneyIn({ id, amount: '7777.70', beneficiary_account: account });
       const [firstSeq, secondSeq] = await appendAll(suite.store, [first, second]);
       expect(await reconcileOnce(suite.opened.db)).toMatchObject({ parked: 0 });
       const conflicts = (await listConflicts(suite.opened.db)).filter((c) => c.transactionId === id);
       expect(conflicts).toEqual([
-        expect.objectContaining({ kind: 'credit', eventType: 'MONEY_IN', firstSeq, eventSeq: secondSeq, firstAmount: '777.77', amount: '7777.70' }),
+        expect.objectContaining({
+          kind: 'credit',
+          eventType: 'MONEY_IN',
+          firstSeq,
+          eventSeq: secondSeq,
+          firstAmount: '777.77',
+          amount: '7777.70',
+        }),
       ]);
       expect(conflicts[0]!.detail).toContain('7777.70');
       expect(await item(id)).toMatchObject({ state: 'conflict', amount: '777.77' });
@@ -45,7 +65,11 @@ for (const kind of testDatabases()) {
       const sent = outbound();
       await recordOutbound(suite.opened.db, sent);
       const original = { id: sent.transactionId, amount: sent.amount };
-      const [, , secondSeq] = await appendAll(suite.store, [statusUpdate(sent.transactionId, 'LIQUIDATED'), refund(original), refund(original)]);
+      const [, , secondSeq] = await appendAll(suite.store, [
+        statusUpdate(sent.transactionId, 'LIQUIDATED'),
+        refund(original),
+        refund(original),
+      ]);
       await reconcileOnce(suite.opened.db);
       const conflicts = (await listConflicts(suite.opened.db)).filter((c) => c.transactionId === sent.transactionId);
       expect(conflicts).toHaveLength(1);
@@ -74,9 +98,9 @@ for (const kind of testDatabases()) {
       await reconcileOnce(suite.opened.db);
       await appendAll(suite.store, [refund({ id: sent.transactionId, amount: '1.00' }, { id })]);
       await reconcileOnce(suite.opened.db);
-      expect((await listConflicts(suite.opened.db, { kinds: ['refund'] })).filter((c) => c.transactionId === id)).toEqual([
-        expect.objectContaining({ kind: 'refund', amount: '1.00', firstAmount: sent.amount }),
-      ]);
+      expect(
+        (await listConflicts(suite.opened.db, { kinds: ['refund'] })).filter((c) => c.transactionId === id),
+      ).toEqual([expect.objectContaining({ kind: 'refund', amount: '1.00', firstAmount: sent.amount })]);
       expect(await item(id)).toMatchObject({ state: 'conflict' });
     });
 
@@ -90,9 +114,22 @@ for (const kind of testDatabases()) {
       // The same body again is a plain duplicate; the changed one again is the same conflict.
       await suite.store.append(first);
       await suite.store.append(changed);
-      const conflicts = (await listConflicts(suite.opened.db, { kinds: ['redelivery'] })).filter((c) => c.dedupeKey === first.dedupeKey);
-      expect(conflicts).toEqual([expect.objectContaining({ kind: 'redelivery', firstSeq: a.seq, eventSeq: null, transactionId: id, eventType: 'MONEY_IN' })]);
-      const { rows } = await suite.opened.db.query<{ body: string }>("SELECT convert_from(raw_body, 'UTF8') AS body FROM ledger_conflicts WHERE dedupe_key = $1", [first.dedupeKey]);
+      const conflicts = (await listConflicts(suite.opened.db, { kinds: ['redelivery'] })).filter(
+        (c) => c.dedupeKey === first.dedupeKey,
+      );
+      expect(conflicts).toEqual([
+        expect.objectContaining({
+          kind: 'redelivery',
+          firstSeq: a.seq,
+          eventSeq: null,
+          transactionId: id,
+          eventType: 'MONEY_IN',
+        }),
+      ]);
+      const { rows } = await suite.opened.db.query<{ body: string }>(
+        "SELECT convert_from(raw_body, 'UTF8') AS body FROM ledger_conflicts WHERE dedupe_key = $1",
+        [first.dedupeKey],
+      );
       expect(JSON.parse(rows[0]!.body)).toMatchObject({ body: { amount: '900.00' } });
       await reconcileOnce(suite.opened.db);
       expect(await item(id)).toMatchObject({ state: 'conflict', amount: '100.00' });
@@ -102,16 +139,27 @@ for (const kind of testDatabases()) {
       const id = randomUUID();
       const first = moneyIn({ id, amount: '100.00' });
       const changed = moneyIn({ id, amount: '900.00' }, { idMsg: first.idMsg, dedupeKey: first.dedupeKey });
-      const answers = await Promise.all([suite.store.append(first), suite.store.append(changed), suite.store.append(first)]);
+      const answers = await Promise.all([
+        suite.store.append(first),
+        suite.store.append(changed),
+        suite.store.append(first),
+      ]);
       expect(new Set(answers.map((answer) => answer.seq)).size).toBe(1);
       expect(answers.map((answer) => answer.answerStatus)).toEqual([201, 201, 201]);
       expect(Math.max(...answers.map((answer) => answer.deliveries))).toBe(3);
-      expect((await listConflicts(suite.opened.db, { kinds: ['redelivery'] })).filter((c) => c.dedupeKey === first.dedupeKey)).toHaveLength(1);
+      expect(
+        (await listConflicts(suite.opened.db, { kinds: ['redelivery'] })).filter(
+          (c) => c.dedupeKey === first.dedupeKey,
+        ),
+      ).toHaveLength(1);
     });
 
     it('takes the same JSON written otherwise as the same event', async () => {
       const first = coreEvent('STATUS_UPDATE', { id: randomUUID(), status: 'LIQUIDATED' });
-      const spaced = { ...first, rawBody: new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(first.rawBody)), null, 2)) };
+      const spaced = {
+        ...first,
+        rawBody: new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(first.rawBody)), null, 2)),
+      };
       await suite.store.append(first);
       expect(await suite.store.append(spaced)).toMatchObject({ inserted: false });
       expect((await listConflicts(suite.opened.db)).filter((c) => c.dedupeKey === first.dedupeKey)).toEqual([]);
@@ -121,7 +169,9 @@ for (const kind of testDatabases()) {
       const counts = await conflictCounts(suite.opened.db);
       expect(counts).toMatchObject({ credit: 1, refund: 1, second_refund: 2, redelivery: 2 });
       expect(counts.total).toBe(6);
-      await expect(listConflicts(suite.opened.db, { kinds: ['nonsense' as 'credit'] })).rejects.toThrow(/kind must be one of credit, refund, second_refund, redelivery/);
+      await expect(listConflicts(suite.opened.db, { kinds: ['nonsense' as 'credit'] })).rejects.toThrow(
+        /kind must be one of credit, refund, second_refund, redelivery/,
+      );
     });
   });
 }

@@ -20,7 +20,11 @@ function chargeAnswer(id: string, amount: unknown = 100.0): Record<string, unkno
 }
 
 /** A documented charge_result (fixture by name) for another charge, stored as the gateway stores it. */
-function chargeResult(name: string, chargeId: string, changes: { outcome?: string; timestamp?: string; amount?: unknown; flat?: boolean } = {}): NewEvent {
+function chargeResult(
+  name: string,
+  chargeId: string,
+  changes: { outcome?: string; timestamp?: string; amount?: unknown; flat?: boolean } = {},
+): NewEvent {
   const documented = fixture(name) as { timestamp: string; data: Record<string, unknown> };
   const timestamp = changes.timestamp ?? documented.timestamp;
   const data: Record<string, unknown> = { ...documented.data, charge_id: chargeId };
@@ -49,19 +53,37 @@ function chargeResult(name: string, chargeId: string, changes: { outcome?: strin
 for (const kind of testDatabases()) {
   describe(`direct debit charges on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
-    const item = async (id: string) => (await listItems(suite.opened.db, { limit: 10_000, now: NOW })).find((i) => i.id === id);
-    const record = (id: string, amount?: unknown) => createChargeRecorder(suite.opened.db)({ charge: chargeAnswer(id, amount) });
+    const item = async (id: string) =>
+      (await listItems(suite.opened.db, { limit: 10_000, now: NOW })).find((i) => i.id === id);
+    const record = (id: string, amount?: unknown) =>
+      createChargeRecorder(suite.opened.db)({ charge: chargeAnswer(id, amount) });
 
     it('matches a confirmed charge we recorded, in the documented form, whichever came first', async () => {
       const [first, second] = [randomUUID(), randomUUID()];
       await record(first);
-      await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', first), chargeResult('event.charge-result.confirmed.json', second)]);
+      await appendAll(suite.store, [
+        chargeResult('event.charge-result.confirmed.json', first),
+        chargeResult('event.charge-result.confirmed.json', second),
+      ]);
       expect(await reconcileOnce(suite.opened.db)).toMatchObject({ parked: 0 });
       // The result came before the charge was recorded: an orphan until it is.
-      expect(await item(second)).toMatchObject({ kind: 'charge', product: 'direct_debit_charge', state: 'orphan', amount: null });
+      expect(await item(second)).toMatchObject({
+        kind: 'charge',
+        product: 'direct_debit_charge',
+        state: 'orphan',
+        amount: null,
+      });
       await record(second);
       for (const id of [first, second]) {
-        expect(await item(id)).toMatchObject({ kind: 'charge', product: 'direct_debit_charge', state: 'matched', status: 'confirmed', amount: '100.00', direction: 'in', fields: [] });
+        expect(await item(id)).toMatchObject({
+          kind: 'charge',
+          product: 'direct_debit_charge',
+          state: 'matched',
+          status: 'confirmed',
+          amount: '100.00',
+          direction: 'in',
+          fields: [],
+        });
       }
       expect((await item(first))!.eventSeqs).toHaveLength(1);
     });
@@ -84,14 +106,23 @@ for (const kind of testDatabases()) {
       const id = randomUUID();
       await record(id);
       // The resend is applied first, in a batch of its own, then the first delivery.
-      const seqs = await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', id, { timestamp: '2026-03-29T12:05:00.000000Z' })]);
+      const seqs = await appendAll(suite.store, [
+        chargeResult('event.charge-result.confirmed.json', id, { timestamp: '2026-03-29T12:05:00.000000Z' }),
+      ]);
       await reconcileOnce(suite.opened.db);
       seqs.push(...(await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', id)])));
       await reconcileOnce(suite.opened.db);
       // A later resend, applied last, changes nothing.
-      seqs.push(...(await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', id, { timestamp: '2026-03-29T12:20:00.000000Z' })])));
+      seqs.push(
+        ...(await appendAll(suite.store, [
+          chargeResult('event.charge-result.confirmed.json', id, { timestamp: '2026-03-29T12:20:00.000000Z' }),
+        ])),
+      );
       await reconcileOnce(suite.opened.db);
-      const { rows } = await suite.opened.db.query<{ event_seq: string; result_at: Date }>('SELECT event_seq::text, result_at FROM ledger_dd_results WHERE charge_id = $1', [id]);
+      const { rows } = await suite.opened.db.query<{ event_seq: string; result_at: Date }>(
+        'SELECT event_seq::text, result_at FROM ledger_dd_results WHERE charge_id = $1',
+        [id],
+      );
       // The earliest stands, whichever was applied first.
       expect(rows).toEqual([{ event_seq: seqs[1], result_at: new Date('2026-03-29T12:01:30Z') }]);
       expect(await item(id)).toMatchObject({ state: 'matched', eventSeqs: [seqs[1]] });
@@ -102,22 +133,38 @@ for (const kind of testDatabases()) {
       await record(declinedLater);
       await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', declinedLater)]);
       await reconcileOnce(suite.opened.db);
-      await appendAll(suite.store, [chargeResult('event.charge-result.declined.json', declinedLater, { timestamp: '2026-03-30T09:00:00Z' })]);
+      await appendAll(suite.store, [
+        chargeResult('event.charge-result.declined.json', declinedLater, { timestamp: '2026-03-30T09:00:00Z' }),
+      ]);
       // Applied in the other order: the canceled first, its confirmation after.
-      await appendAll(suite.store, [chargeResult('event.charge-result.canceled-penny-validation.json', canceledFirstApplied, { timestamp: '2026-03-30T09:00:00Z' })]);
+      await appendAll(suite.store, [
+        chargeResult('event.charge-result.canceled-penny-validation.json', canceledFirstApplied, {
+          timestamp: '2026-03-30T09:00:00Z',
+        }),
+      ]);
       await reconcileOnce(suite.opened.db);
       await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', canceledFirstApplied)]);
       await reconcileOnce(suite.opened.db);
       await record(canceledFirstApplied);
-      expect(await item(declinedLater)).toMatchObject({ state: 'mismatched', status: 'chargeback', fields: ['chargeback'] });
-      expect(await item(canceledFirstApplied)).toMatchObject({ state: 'mismatched', status: 'chargeback', fields: ['chargeback'] });
+      expect(await item(declinedLater)).toMatchObject({
+        state: 'mismatched',
+        status: 'chargeback',
+        fields: ['chargeback'],
+      });
+      expect(await item(canceledFirstApplied)).toMatchObject({
+        state: 'mismatched',
+        status: 'chargeback',
+        fields: ['chargeback'],
+      });
       expect((await item(canceledFirstApplied))!.eventSeqs).toHaveLength(2);
     });
 
     it('reads a JSON number amount exactly and reports another amount in a result as a mismatch', async () => {
       const id = randomUUID();
       await record(id, 1234567890123.45);
-      await appendAll(suite.store, [chargeResult('event.charge-result.confirmed.json', id, { amount: 1234567890123.46 })]);
+      await appendAll(suite.store, [
+        chargeResult('event.charge-result.confirmed.json', id, { amount: 1234567890123.46 }),
+      ]);
       await reconcileOnce(suite.opened.db);
       expect(await item(id)).toMatchObject({ state: 'mismatched', amount: '1234567890123.45', fields: ['amount'] });
       const same = randomUUID();
@@ -130,13 +177,29 @@ for (const kind of testDatabases()) {
     it('keeps a recorded charge without a result pending, then stale, then an orphan; counts charges in the summary', async () => {
       const id = randomUUID();
       await record(id, 75.25);
-      expect(await item(id)).toMatchObject({ state: 'orphan', status: 'pending', note: 'waiting for the charge result' });
-      const young = (await listItems(suite.opened.db, { limit: 10_000, now: new Date('2026-03-29T12:00:00Z') })).find((i) => i.id === id);
+      expect(await item(id)).toMatchObject({
+        state: 'orphan',
+        status: 'pending',
+        note: 'waiting for the charge result',
+      });
+      const young = (await listItems(suite.opened.db, { limit: 10_000, now: new Date('2026-03-29T12:00:00Z') })).find(
+        (i) => i.id === id,
+      );
       expect(young).toMatchObject({ state: 'pending' });
       const summary = await reconciliationSummary(suite.opened.db, { now: NOW, from: '2026-03-29', to: '2026-03-29' });
       const row = summary.find((r) => r.product === 'direct_debit_charge');
       expect(row!.states.orphan.count).toBeGreaterThanOrEqual(1);
-      expect(row!.total.count).toBe((await listItems(suite.opened.db, { limit: 10_000, now: NOW, products: ['direct_debit_charge'], from: '2026-03-29', to: '2026-03-29' })).length);
+      expect(row!.total.count).toBe(
+        (
+          await listItems(suite.opened.db, {
+            limit: 10_000,
+            now: NOW,
+            products: ['direct_debit_charge'],
+            from: '2026-03-29',
+            to: '2026-03-29',
+          })
+        ).length,
+      );
     });
 
     it('parks a charge_result it cannot apply, saying what is wrong', async () => {
@@ -146,7 +209,10 @@ for (const kind of testDatabases()) {
         chargeResult('event.charge-result.confirmed.json', randomUUID(), { amount: 100.001 }),
       ]);
       await reconcileOnce(suite.opened.db);
-      const parked = (await listParked(suite.opened.db)).filter((p) => seqs.includes(p.seq)).map((p) => p.reason).sort();
+      const parked = (await listParked(suite.opened.db))
+        .filter((p) => seqs.includes(p.seq))
+        .map((p) => p.reason)
+        .sort();
       expect(parked).toEqual([
         'charge_result: data.amount is not an amount of pesos with up to two decimals (such as 100 or 100.50)',
         'charge_result: data.charge_result is missing or not confirmed, declined or canceled',
@@ -173,7 +239,12 @@ for (const kind of testDatabases()) {
       ids.forEach((id, n) => {
         const found = all.find((i) => i.id === id);
         // The older flat form has no timestamp: its receipt time (12:02) is later than 12:01:30, so the first delivery stands.
-        expect(found).toMatchObject({ state: 'matched', status: 'confirmed', amount: '99.90', eventSeqs: [seqs[n * 3 + 1]] });
+        expect(found).toMatchObject({
+          state: 'matched',
+          status: 'confirmed',
+          amount: '99.90',
+          eventSeqs: [seqs[n * 3 + 1]],
+        });
       });
     });
 

@@ -15,7 +15,8 @@ for (const kind of testDatabases()) {
   describe(`documented event forms on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     const items = () => listItems(suite.opened.db, { limit: 10_000, now: NOW });
-    const parkedAmong = async (seqs: string[]) => (await listParked(suite.opened.db)).filter((p) => seqs.includes(p.seq));
+    const parkedAmong = async (seqs: string[]) =>
+      (await listParked(suite.opened.db)).filter((p) => seqs.includes(p.seq));
 
     it('applies a MONEY_IN with a compact transaction_date and a numeric id, at that day in Mexico City', async () => {
       const id = String(100_000 + Math.floor(Math.random() * 800_000));
@@ -37,7 +38,10 @@ for (const kind of testDatabases()) {
         ['2025-04-02', '2025-04-02T06:00:00.000Z'],
       ];
       const ids = forms.map(() => randomUUID());
-      const seqs = await appendAll(suite.store, forms.map(([date], i) => moneyIn({ id: ids[i], transaction_date: date })));
+      const seqs = await appendAll(
+        suite.store,
+        forms.map(([date], i) => moneyIn({ id: ids[i], transaction_date: date })),
+      );
       const unreadable = randomUUID();
       const received = new Date('2026-11-21T16:30:00Z');
       seqs.push(...(await appendAll(suite.store, [moneyIn({ id: unreadable, transaction_date: '02/04/2025' })])));
@@ -52,24 +56,44 @@ for (const kind of testDatabases()) {
       const before = outbound();
       const after = outbound();
       await recordOutbound(suite.opened.db, before);
-      const older = (t: typeof before) => coreEvent('STATUS_UPDATE', { tracking_key: t.trackingKey, status: 'LIQUIDATED', update_at: '2026-11-21 10:16:00' });
+      const older = (t: typeof before) =>
+        coreEvent('STATUS_UPDATE', {
+          tracking_key: t.trackingKey,
+          status: 'LIQUIDATED',
+          update_at: '2026-11-21 10:16:00',
+        });
       const seqs = await appendAll(suite.store, [older(before), older(after)]);
       await reconcileOnce(suite.opened.db);
       // Received before its transfer was recorded: an orphan named by its tracking key, until then.
-      expect((await items()).find((i) => i.id === after.trackingKey)).toMatchObject({ kind: 'status_update', state: 'orphan' });
+      expect((await items()).find((i) => i.id === after.trackingKey)).toMatchObject({
+        kind: 'status_update',
+        state: 'orphan',
+      });
       await recordOutbound(suite.opened.db, after);
       expect(await parkedAmong(seqs)).toEqual([]);
       const all = await items();
-      for (const t of [before, after]) expect(all.find((i) => i.id === t.transactionId)).toMatchObject({ state: 'matched', status: 'LIQUIDATED', eventSeqs: [seqs[t === before ? 0 : 1]] });
+      for (const t of [before, after])
+        expect(all.find((i) => i.id === t.transactionId)).toMatchObject({
+          state: 'matched',
+          status: 'LIQUIDATED',
+          eventSeqs: [seqs[t === before ? 0 : 1]],
+        });
       expect(all.find((i) => i.id === after.trackingKey)).toBeUndefined();
-      const { rows } = await suite.opened.db.query<{ at: Date }>('SELECT status_at AS at FROM ledger_outbound WHERE transaction_id = $1', [before.transactionId]);
+      const { rows } = await suite.opened.db.query<{ at: Date }>(
+        'SELECT status_at AS at FROM ledger_outbound WHERE transaction_id = $1',
+        [before.transactionId],
+      );
       expect(rows[0]!.at.toISOString()).toBe('2026-11-21T16:16:00.000Z');
     });
 
     it('applies an envelope whose msg_date is a date-time, and a numeric id given as a JSON number', async () => {
       const sent = outbound();
       await recordOutbound(suite.opened.db, sent);
-      const update = coreEvent('STATUS_UPDATE', { id: sent.transactionId, status: 'LIQUIDATED', update_at: '2026-11-21T10:16:00-06:00' });
+      const update = coreEvent('STATUS_UPDATE', {
+        id: sent.transactionId,
+        status: 'LIQUIDATED',
+        update_at: '2026-11-21T10:16:00-06:00',
+      });
       const payload = JSON.parse(new TextDecoder().decode(update.rawBody)) as Record<string, unknown>;
       payload.msg_date = '2026-11-21T10:16:01-06:00';
       const numeric = 987_654_321;

@@ -33,20 +33,53 @@ function scenario(): Scenario {
   const b = transfer('B');
   const c = transfer('C');
   const d = transfer('D');
-  const p = transfer('P', { operation: 'penny_validation', amount: '0.01', expectedHolder: 'Juan Pérez López', expectedRfc: null });
+  const p = transfer('P', {
+    operation: 'penny_validation',
+    amount: '0.01',
+    expectedHolder: 'Juan Pérez López',
+    expectedRfc: null,
+  });
   const creditE = randomUUID();
   const creditF = randomUUID();
   const unknown = randomUUID();
   const refund1 = randomUUID();
   const refund2 = randomUUID();
-  for (const [id, name] of [[creditE, 'E'], [creditF, 'F'], [unknown, 'U'], [refund1, 'R'], [refund2, 'R']] as const) names.set(id, name);
+  for (const [id, name] of [
+    [creditE, 'E'],
+    [creditF, 'F'],
+    [unknown, 'U'],
+    [refund1, 'R'],
+    [refund2, 'R'],
+  ] as const)
+    names.set(id, name);
   const update = (id: string, trackingKey: string | null, status: string) =>
-    coreEvent('STATUS_UPDATE', { id, tracking_key: trackingKey, message_type: 'SPEI', status, update_at: '2026-11-21T10:16:00-06:00' });
+    coreEvent('STATUS_UPDATE', {
+      id,
+      tracking_key: trackingKey,
+      message_type: 'SPEI',
+      status,
+      update_at: '2026-11-21T10:16:00-06:00',
+    });
   const account = `6461800000${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const credit = (id: string, amount: string) =>
-    coreEvent('MONEY_IN', { id, beneficiary_account: account, payer_account: '012180000045678907', amount, transaction_date: '20261121', tracking_key: `EXT-${id.slice(0, 6)}`, sub_category: 'SPEI_CREDIT' });
+    coreEvent('MONEY_IN', {
+      id,
+      beneficiary_account: account,
+      payer_account: '012180000045678907',
+      amount,
+      transaction_date: '20261121',
+      tracking_key: `EXT-${id.slice(0, 6)}`,
+      sub_category: 'SPEI_CREDIT',
+    });
   const refund = (id: string) =>
-    coreEvent('REFUND', { id, amount: d.amount, transaction_date: '2026-11-21 12:00:00', sub_category: 'SPEI_REFUNDED_CREDIT', original_transaction_id: d.transactionId, original_transaction_amount: d.amount });
+    coreEvent('REFUND', {
+      id,
+      amount: d.amount,
+      transaction_date: '2026-11-21 12:00:00',
+      sub_category: 'SPEI_REFUNDED_CREDIT',
+      original_transaction_id: d.transactionId,
+      original_transaction_amount: d.amount,
+    });
   const aSettled = update(a.transactionId, a.trackingKey, 'LIQUIDATED');
   const eCredit = credit(creditE, '1234.50');
   const event = (name: string, e: NewEvent): Fact => ({ name, run: (_db, store) => store.append(e) });
@@ -57,7 +90,14 @@ function scenario(): Scenario {
     event('A settled again', redelivered(aSettled)),
     { name: 'record B', run: (db) => recordOutbound(db, b) },
     // The older documented form: no id, matched by tracking key; update_at without an offset.
-    event('B settled', coreEvent('STATUS_UPDATE', { tracking_key: b.trackingKey, status: 'LIQUIDATED', update_at: '2026-11-21 10:16:00' })),
+    event(
+      'B settled',
+      coreEvent('STATUS_UPDATE', {
+        tracking_key: b.trackingKey,
+        status: 'LIQUIDATED',
+        update_at: '2026-11-21 10:16:00',
+      }),
+    ),
     { name: 'record C', run: (db) => recordOutbound(db, c) },
     event('C rejected', update(c.transactionId, c.trackingKey, 'REJECTED')),
     event('C settled', update(c.transactionId, c.trackingKey, 'LIQUIDATED')),
@@ -66,10 +106,27 @@ function scenario(): Scenario {
     event('D refunded', refund(refund1)),
     event('D refunded twice', refund(refund2)),
     { name: 'record P', run: (db) => recordOutbound(db, p) },
-    event('P CEP', coreEvent('CEP', { id: p.transactionId, status: 'COMPLETED', beneficiary_name: 'PEREZ LOPEZ JUAN', processed_at: '2026-11-21 10:20:00' })),
+    event(
+      'P CEP',
+      coreEvent('CEP', {
+        id: p.transactionId,
+        status: 'COMPLETED',
+        beneficiary_name: 'PEREZ LOPEZ JUAN',
+        processed_at: '2026-11-21 10:20:00',
+      }),
+    ),
     event('E credit', eCredit),
     event('E credit again', redelivered(eCredit)),
-    { name: 'E receivable', run: (db) => registerReceivable(db, { id: `INV-${creditE}`, beneficiaryAccount: account, amount: '1234.50', dueDate: '2026-11-30' }) },
+    {
+      name: 'E receivable',
+      run: (db) =>
+        registerReceivable(db, {
+          id: `INV-${creditE}`,
+          beneficiaryAccount: account,
+          amount: '1234.50',
+          dueDate: '2026-11-30',
+        }),
+    },
     event('F credit', credit(creditF, '777.77')),
     event('F credit, other amount', credit(creditF, '7777.70')),
     event('U update', update(unknown, null, 'LIQUIDATED')),
@@ -84,7 +141,9 @@ async function outcome(db: Database, names: Map<string, string>): Promise<string
     .filter((item) => names.has(item.id))
     .map((item) => {
       const name = names.get(item.id)!;
-      return item.state === 'conflict' || item.state === 'mismatched' ? `${name} ${item.state}` : `${name} ${item.state} ${item.status} ${item.amount}`;
+      return item.state === 'conflict' || item.state === 'mismatched'
+        ? `${name} ${item.state}`
+        : `${name} ${item.state} ${item.status} ${item.amount}`;
     })
     .sort();
 }
@@ -104,15 +163,29 @@ async function play(db: Database, facts: Fact[], applyAfter: boolean[]): Promise
 
 for (const kind of testDatabases()) {
   describe(`order independence on ${kind.name}`, () => {
-    it('ends every item in the same state whatever the order, duplicates and batching of its facts', { timeout: 300_000 }, async () => {
+    it('ends every item in the same state whatever the order, duplicates and batching of its facts', {
+      timeout: 300_000,
+    }, async () => {
       const opened = await kind.open();
       try {
         const canonical = scenario();
-        await play(opened.db, canonical.facts, canonical.facts.map(() => true));
+        await play(
+          opened.db,
+          canonical.facts,
+          canonical.facts.map(() => true),
+        );
         const expected = await outcome(opened.db, canonical.names);
         expect(expected).toEqual([
-          'A matched LIQUIDATED 300.00', 'B matched LIQUIDATED 300.00', 'C mismatched', 'D conflict', 'E matched LIQUIDATED 1234.50',
-          'F conflict', 'P matched INITIALIZED 0.01', 'R conflict', 'R conflict', 'U orphan LIQUIDATED null',
+          'A matched LIQUIDATED 300.00',
+          'B matched LIQUIDATED 300.00',
+          'C mismatched',
+          'D conflict',
+          'E matched LIQUIDATED 1234.50',
+          'F conflict',
+          'P matched INITIALIZED 0.01',
+          'R conflict',
+          'R conflict',
+          'U orphan LIQUIDATED null',
         ]);
         const count = canonical.facts.length;
         await fc.assert(
@@ -124,9 +197,14 @@ for (const kind of testDatabases()) {
               const run = scenario();
               const order = [...run.facts, ...repeats.map((i) => run.facts[i]!)];
               const sortKeys = order.map(() => keys.next().value as number);
-              const shuffled = order.map((fact, i) => ({ fact, key: sortKeys[i]! })).sort((x, y) => x.key - y.key).map((entry) => entry.fact);
+              const shuffled = order
+                .map((fact, i) => ({ fact, key: sortKeys[i]! }))
+                .sort((x, y) => x.key - y.key)
+                .map((entry) => entry.fact);
               await play(opened.db, shuffled, applyAfter);
-              expect(await outcome(opened.db, run.names), shuffled.map((fact) => fact.name).join(' → ')).toEqual(expected);
+              expect(await outcome(opened.db, run.names), shuffled.map((fact) => fact.name).join(' → ')).toEqual(
+                expected,
+              );
             },
           ),
           { numRuns: kind.name === 'postgres' ? 40 : 25, seed: 18 },

@@ -24,7 +24,14 @@ for (const kind of testDatabases()) {
         const recorders = [await pool(), await pool(), await pool()];
         const workers = [await pool(), await pool(), await pool()];
         const transfers = kind.name === 'postgres' ? 3_000 : 2_000;
-        const verdict = await runRace(opened.db, { transfers, credits: 600, recorders, workers, maxDelayMs: 40, seed: 19 });
+        const verdict = await runRace(opened.db, {
+          transfers,
+          credits: 600,
+          recorders,
+          workers,
+          maxDelayMs: 40,
+          seed: 19,
+        });
         console.info(`race on ${kind.name}: ${JSON.stringify(verdict)}`);
         expect(verdict).toMatchObject({ transfers, credits: 600, stuck: 0, orphaned: 0, conflicts: 0, parked: 0 });
       } finally {

@@ -20,20 +20,45 @@ describe.skipIf(postgres === undefined)('two workers on PostgreSQL', () => {
       const store = createEventStore(opened.db);
       const statuses = ['IN_PROGRESS', 'LIQUIDATED'];
       const events = transfers.flatMap((t) => [
-        ...statuses.map((status) => coreEvent('STATUS_UPDATE', { id: t.transactionId, tracking_key: t.trackingKey, message_type: 'SPEI', status, update_at: '2026-11-21T10:16:00-06:00' })),
-        coreEvent('MONEY_IN', { id: randomUUID(), beneficiary_account: '646180000000000012', payer_account: '012180000045678907', payer_institution: '40012', amount: t.amount, tracking_key: 'EXT', sub_category: 'SPEI_CREDIT', owner_id: 'o' }),
+        ...statuses.map((status) =>
+          coreEvent('STATUS_UPDATE', {
+            id: t.transactionId,
+            tracking_key: t.trackingKey,
+            message_type: 'SPEI',
+            status,
+            update_at: '2026-11-21T10:16:00-06:00',
+          }),
+        ),
+        coreEvent('MONEY_IN', {
+          id: randomUUID(),
+          beneficiary_account: '646180000000000012',
+          payer_account: '012180000045678907',
+          payer_institution: '40012',
+          amount: t.amount,
+          tracking_key: 'EXT',
+          sub_category: 'SPEI_CREDIT',
+          owner_id: 'o',
+        }),
         coreEvent('STATUS_UPDATE', { id: randomUUID(), tracking_key: 'x', message_type: 'SPEI', status: 'LIQUIDATED' }),
       ]);
       expect(events).toHaveLength(10_000);
-      for (let i = 0; i < events.length; i += 500) await Promise.all(events.slice(i, i + 500).map((event) => store.append(event)));
+      for (let i = 0; i < events.length; i += 500)
+        await Promise.all(events.slice(i, i + 500).map((event) => store.append(event)));
       await store.close();
 
-      const [a, b] = await Promise.all([reconcileOnce(opened.db, { batchSize: 250 }), reconcileOnce(second, { batchSize: 250 })]);
+      const [a, b] = await Promise.all([
+        reconcileOnce(opened.db, { batchSize: 250 }),
+        reconcileOnce(second, { batchSize: 250 }),
+      ]);
       expect(a.applied + b.applied).toBe(10_000);
       expect(a.applied).toBeGreaterThan(0);
       expect(b.applied).toBeGreaterThan(0);
       const count = async (sql: string) => Number((await opened.db.query<{ n: string }>(sql)).rows[0]!.n);
-      expect(await count('SELECT count(*) AS n FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)')).toBe(0);
+      expect(
+        await count(
+          'SELECT count(*) AS n FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)',
+        ),
+      ).toBe(0);
       expect(await count('SELECT count(*) AS n FROM webhook_events_applied')).toBe(10_000);
       expect(await count('SELECT count(*) AS n FROM ledger_status_history')).toBe(7_500);
       expect(await count('SELECT count(*) AS n FROM ledger_credits')).toBe(2_500);

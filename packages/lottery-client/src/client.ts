@@ -1,5 +1,12 @@
 // The lottery client: a bearer token issued out of band, one account call. 401 → UnauthorizedError.
-import { createClientContext, createSdkClient, type ClientOptions, ConfigurationError, invoke, type RequestOptions } from '@paykit/runtime';
+import {
+  createClientContext,
+  createSdkClient,
+  type ClientOptions,
+  ConfigurationError,
+  invoke,
+  type RequestOptions,
+} from '@paykit/runtime';
 import { getClientAccount } from './generated/sdk.gen.ts';
 import type { ClientAccount } from './generated/types.gen.ts';
 import { zGetClientAccountResponse } from './generated/zod.gen.ts';
@@ -19,11 +26,21 @@ export function createLotteryClient(options: LotteryClientOptions): LotteryClien
     throw new ConfigurationError('createLotteryClient: token is missing. Pass the lottery access token issued to you.');
   }
   const { token } = options;
-  const { baseUrl, transport, ctx, headers } = createClientContext('lottery', options, { secrets: () => [token], moduleUrl: import.meta.url });
+  const { baseUrl, transport, ctx, headers } = createClientContext('lottery', options, {
+    secrets: () => [token],
+    moduleUrl: import.meta.url,
+  });
   const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
   return {
     account: {
-      get: (requestOptions) => invoke(ctx, 'getClientAccount', zGetClientAccountResponse, (extra) => getClientAccount({ client: sdk, ...extra }), requestOptions),
+      get: (requestOptions) =>
+        invoke(
+          ctx,
+          'getClientAccount',
+          zGetClientAccountResponse,
+          (extra) => getClientAccount({ client: sdk, ...extra }),
+          requestOptions,
+        ),
     },
   };
 }

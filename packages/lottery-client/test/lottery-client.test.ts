@@ -17,7 +17,11 @@ describeBearerAccount(
       const clock = await sandbox.control.getClock();
       if (clock.status !== 200) throw new Error('no clock');
       const expiresAt = new Date(Date.parse(clock.body.now) + 60_000).toISOString();
-      await sandbox.control.addSeed({ body: { bearer: { billpay: [], 'gift-cards': [], lottery: [{ token: expiring, payeeId: 'PAYEE-0002', expiresAt }] } } });
+      await sandbox.control.addSeed({
+        body: {
+          bearer: { billpay: [], 'gift-cards': [], lottery: [{ token: expiring, payeeId: 'PAYEE-0002', expiresAt }] },
+        },
+      });
       const lottery = createLotteryClient({ environment: 'sandbox', baseUrl: sandbox.urls.lottery, token: expiring });
       expect(await lottery.account.get()).toMatchObject({ payee_id: 'PAYEE-0002' });
       await sandbox.control.advanceClock({ body: { seconds: 61 } });

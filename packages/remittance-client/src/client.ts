@@ -25,10 +25,18 @@ export interface RemittanceClient {
 }
 
 export function createRemittanceClient(options: RemittanceClientOptions): RemittanceClient {
-  const { baseUrl, transport, ctx, headers } = createClientContext('remittance', options, { moduleUrl: import.meta.url });
+  const { baseUrl, transport, ctx, headers } = createClientContext('remittance', options, {
+    moduleUrl: import.meta.url,
+  });
   const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers: { ...headers, ...options.headers } });
   return {
     receive: (body, requestOptions) =>
-      invoke<RemittanceReceiveResponse>(ctx, 'receiveRemittance', zReceiveRemittanceResponse, (extra) => receiveRemittance({ client: sdk, body, ...extra }), requestOptions),
+      invoke<RemittanceReceiveResponse>(
+        ctx,
+        'receiveRemittance',
+        zReceiveRemittanceResponse,
+        (extra) => receiveRemittance({ client: sdk, body, ...extra }),
+        requestOptions,
+      ),
   };
 }

@@ -6,4 +6,18 @@ export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 
 // The hand-written layer.
 export { createRemittanceClient, type RemittanceClient, type RemittanceClientOptions } from './client.ts';
-export { PaykitError, ApiError, ConfigurationError, RequestValidationError, BadRequestError, ConnectionError, TimeoutError, UnexpectedResponseError, DriftError, withResponse, responseOf, type ResponseInfo, type RequestOptions } from '@paykit/runtime';
+export {
+  PaykitError,
+  ApiError,
+  ConfigurationError,
+  RequestValidationError,
+  BadRequestError,
+  ConnectionError,
+  TimeoutError,
+  UnexpectedResponseError,
+  DriftError,
+  withResponse,
+  responseOf,
+  type ResponseInfo,
+  type RequestOptions,
+} from '@paykit/runtime';

@@ -1,7 +1,12 @@
 // The remittance client over real HTTP against the sandbox (a separate process).
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createRemittanceClient, RequestValidationError, type RemittanceReceiveRequest } from '@paykit/remittance-client';
+import {
+  ApiError,
+  createRemittanceClient,
+  RequestValidationError,
+  type RemittanceReceiveRequest,
+} from '@paykit/remittance-client';
 
 let sandbox: SandboxProcess;
 
@@ -26,8 +31,14 @@ const remittance: RemittanceReceiveRequest = {
 
 describe('remittance receive', () => {
   it('receives a complete remittance: ready to commit', async () => {
-    const received = await createRemittanceClient({ environment: 'sandbox', baseUrl: sandbox.urls.remittance }).receive(remittance);
-    expect(received).toEqual({ status: 'RECEIVED', partner_transaction_session_id: 'pts-0001', ready_for_commit: true });
+    const received = await createRemittanceClient({ environment: 'sandbox', baseUrl: sandbox.urls.remittance }).receive(
+      remittance,
+    );
+    expect(received).toEqual({
+      status: 'RECEIVED',
+      partner_transaction_session_id: 'pts-0001',
+      ready_for_commit: true,
+    });
   });
 
   it('sends the configured headers with every request (the reference shows no authentication)', async () => {
@@ -43,7 +54,11 @@ describe('remittance receive', () => {
       },
     });
     const received = await client.receive({ partner_transaction_session_id: 'pts-0002', reference: 'REM-2026-0002' });
-    expect(received).toEqual({ status: 'INCOMPLETE', partner_transaction_session_id: 'pts-0002', ready_for_commit: false });
+    expect(received).toEqual({
+      status: 'INCOMPLETE',
+      partner_transaction_session_id: 'pts-0002',
+      ready_for_commit: false,
+    });
     expect(sent).toHaveLength(1);
     expect(sent[0]!.get('x-partner-id')).toBe('partner-7');
     expect(sent[0]!.get('content-type')).toMatch(/^application\/json/);
@@ -51,7 +66,11 @@ describe('remittance receive', () => {
 
   it('refuses an amount that is not a two-decimal string before sending it', async () => {
     let sent = 0;
-    const client = createRemittanceClient({ environment: 'sandbox', baseUrl: sandbox.urls.remittance, fetch: async (input, init) => (sent++, globalThis.fetch(input, init)) });
+    const client = createRemittanceClient({
+      environment: 'sandbox',
+      baseUrl: sandbox.urls.remittance,
+      fetch: async (input, init) => (sent++, globalThis.fetch(input, init)),
+    });
     await expect(client.receive({ ...remittance, amount: '1500.5' })).rejects.toBeInstanceOf(RequestValidationError);
     expect(sent).toBe(0);
   });
@@ -63,10 +82,15 @@ describe('remittance receive', () => {
       baseUrl: sandbox.urls.remittance,
       fetch: async (input, init) => {
         const request = new Request(input, init);
-        return globalThis.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: '{"amount":1500}' }));
+        return globalThis.fetch(
+          new Request(request.url, { method: 'POST', headers: request.headers, body: '{"amount":1500}' }),
+        );
       },
     });
-    const error = await client.receive({ partner_transaction_session_id: 'pts-0003' }).then(() => undefined, (e: unknown) => e);
+    const error = await client.receive({ partner_transaction_session_id: 'pts-0003' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).product).toBe('remittance');

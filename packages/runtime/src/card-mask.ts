@@ -12,7 +12,18 @@ function normalise(name: string): string {
 const CARD_NUMBER_FIELDS = new Set(['pan', 'primaryaccountnumber', 'cardnumber', 'ccnumber', 'cardno', 'cardpan']);
 // card_number, debit_card_number, credit_card_number, mx_card_number…
 const CARD_NUMBER_PATTERN = /cardnumber$/;
-const CARD_CODE_FIELDS = new Set(['cvv', 'cvv2', 'cvc', 'cvc2', 'cid', 'csc', 'securitycode', 'cardsecuritycode', 'cardverificationvalue', 'cardverificationcode']);
+const CARD_CODE_FIELDS = new Set([
+  'cvv',
+  'cvv2',
+  'cvc',
+  'cvc2',
+  'cid',
+  'csc',
+  'securitycode',
+  'cardsecuritycode',
+  'cardverificationvalue',
+  'cardverificationcode',
+]);
 const CARD_CODE_PATTERN = /(cvv2?|cvc2?|securitycode)$/;
 
 /** Whether a field holds a card number (card_number, cardNumber, pan…). */

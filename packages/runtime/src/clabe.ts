@@ -57,8 +57,13 @@ const WEIGHTS = [3, 7, 1] as const;
 
 /** The control digit (0-9) that completes these 17 digits. */
 export function clabeControlDigit(first17: string): number {
-  if (typeof first17 !== 'string') throw new ClabeError('type', `clabeControlDigit takes the first 17 digits as a string, got ${typeof first17}`);
-  if (first17.length !== 17) throw new ClabeError('length', `clabeControlDigit takes exactly the first 17 digits of a CLABE, got ${first17.length} characters`);
+  if (typeof first17 !== 'string')
+    throw new ClabeError('type', `clabeControlDigit takes the first 17 digits as a string, got ${typeof first17}`);
+  if (first17.length !== 17)
+    throw new ClabeError(
+      'length',
+      `clabeControlDigit takes exactly the first 17 digits of a CLABE, got ${first17.length} characters`,
+    );
   requireDigits(first17);
   let sum = 0;
   for (let index = 0; index < 17; index++) sum += (Number(first17[index]) * WEIGHTS[index % 3]!) % 10;
@@ -67,17 +72,31 @@ export function clabeControlDigit(first17: string): number {
 
 /** Splits a CLABE into its parts after checking, in order: 18 characters, all digits, a bank code other than 000, the control digit. */
 export function parseClabe(clabe: string): ParsedClabe {
-  if (typeof clabe !== 'string') throw new ClabeError('type', `a CLABE is a string of 18 digits, got ${typeof clabe}; a number would lose its leading zeros`);
+  if (typeof clabe !== 'string')
+    throw new ClabeError(
+      'type',
+      `a CLABE is a string of 18 digits, got ${typeof clabe}; a number would lose its leading zeros`,
+    );
   if (clabe.length !== 18) {
     const hint = /[\s-]/.test(clabe) ? ' (remove spaces and dashes)' : '';
-    throw new ClabeError('length', `a CLABE has exactly 18 digits, this one has ${clabe.length} characters${hint}: check that it was copied whole`);
+    throw new ClabeError(
+      'length',
+      `a CLABE has exactly 18 digits, this one has ${clabe.length} characters${hint}: check that it was copied whole`,
+    );
   }
   requireDigits(clabe);
   const bankCode = clabe.slice(0, 3);
-  if (bankCode === '000') throw new ClabeError('bank-code', 'a CLABE starts with a 3-digit bank code, and 000 is no bank: check the first three digits');
+  if (bankCode === '000')
+    throw new ClabeError(
+      'bank-code',
+      'a CLABE starts with a 3-digit bank code, and 000 is no bank: check the first three digits',
+    );
   const controlDigit = Number(clabe[17]);
   if (clabeControlDigit(clabe.slice(0, 17)) !== controlDigit) {
-    throw new ClabeError('control-digit', 'the CLABE\'s control digit (the 18th) does not match its first 17 digits: a digit was mistyped or swapped; ask for the CLABE again');
+    throw new ClabeError(
+      'control-digit',
+      "the CLABE's control digit (the 18th) does not match its first 17 digits: a digit was mistyped or swapped; ask for the CLABE again",
+    );
   }
   const parsed: ParsedClabe = { bankCode, branch: clabe.slice(3, 6), account: clabe.slice(6, 17), controlDigit };
   const bankName = KNOWN_BANK_CODES[bankCode];
@@ -97,5 +116,9 @@ export function isValidClabe(clabe: string): boolean {
 
 function requireDigits(text: string): void {
   const position = text.search(/\D/);
-  if (position >= 0) throw new ClabeError('digits', `a CLABE has digits only, but character ${position + 1} is not a digit: remove spaces, dashes and letters`);
+  if (position >= 0)
+    throw new ClabeError(
+      'digits',
+      `a CLABE has digits only, but character ${position + 1} is not a digit: remove spaces, dashes and letters`,
+    );
 }

@@ -43,7 +43,11 @@ export interface ClientContextOverrides {
 }
 
 /** The base URL, transport, invoke context and SDK headers of one product client. */
-export function createClientContext(product: ProductName, options: ClientOptions, overrides: ClientContextOverrides = {}): ClientContext {
+export function createClientContext(
+  product: ProductName,
+  options: ClientOptions,
+  overrides: ClientContextOverrides = {},
+): ClientContext {
   const baseUrl = resolveBaseUrl(product, options.environment, options.baseUrl);
   const { secrets } = overrides;
   const transport = createTransport({

@@ -14,8 +14,10 @@ export function decodeBody(body: Uint8Array, contentEncoding: string): Uint8Arra
     .filter((coding) => coding !== '' && coding !== 'identity');
   if (codings.length === 0 || !codings.every((coding) => KNOWN_CODINGS.has(coding))) return undefined;
   for (const coding of codings.reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') bytes = zlib.gunzipSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    else if (coding === 'deflate') bytes = bytes[0] !== undefined && (bytes[0] & 0x0f) === 8 ? zlib.inflateSync(bytes) : zlib.inflateRawSync(bytes);
+    if (coding === 'gzip' || coding === 'x-gzip')
+      bytes = zlib.gunzipSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    else if (coding === 'deflate')
+      bytes = bytes[0] !== undefined && (bytes[0] & 0x0f) === 8 ? zlib.inflateSync(bytes) : zlib.inflateRawSync(bytes);
     else if (coding === 'br') bytes = zlib.brotliDecompressSync(bytes);
     else bytes = (zlib as unknown as { zstdDecompressSync(b: Uint8Array): Buffer }).zstdDecompressSync(bytes);
   }

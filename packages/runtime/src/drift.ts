@@ -33,7 +33,12 @@ export interface DriftOptions {
  * (zod's issues) and every extra field (keys that no object shape of the schema names, through
  * objects, arrays, records, unions and intersections) is reported.
  */
-export function readTolerantly<T>(schema: ZodType<T>, data: unknown, ctx: { product: ProductName; operation: string }, options: DriftOptions = {}): T {
+export function readTolerantly<T>(
+  schema: ZodType<T>,
+  data: unknown,
+  ctx: { product: ProductName; operation: string },
+  options: DriftOptions = {},
+): T {
   const { onDrift, strict = false } = options;
   if (!onDrift && !strict) return data as T;
   const reports = driftReports(schema, data, ctx);
@@ -51,7 +56,11 @@ export function readTolerantly<T>(schema: ZodType<T>, data: unknown, ctx: { prod
 }
 
 /** Every difference between `data` and `schema`, without throwing or calling any hook. */
-export function driftReports(schema: ZodType, data: unknown, ctx: { product: ProductName; operation: string }): DriftReport[] {
+export function driftReports(
+  schema: ZodType,
+  data: unknown,
+  ctx: { product: ProductName; operation: string },
+): DriftReport[] {
   const found: Finding[] = [];
   const result = schema.safeParse(data);
   if (!result.success) collectIssues(result.error.issues as unknown as Issue[], [], data, found);
@@ -85,7 +94,9 @@ export function formatPath(path: readonly (string | number)[]): string {
 }
 
 function driftMessage(ctx: { product: ProductName; operation: string }, reports: DriftReport[]): string {
-  const shown = reports.slice(0, 5).map((r) => `${formatPath(r.path)} ${r.kind}: expected ${r.expected}, saw ${r.seen}`);
+  const shown = reports
+    .slice(0, 5)
+    .map((r) => `${formatPath(r.path)} ${r.kind}: expected ${r.expected}, saw ${r.seen}`);
   const more = reports.length > 5 ? `; and ${reports.length - 5} more` : '';
   return (
     `${ctx.product} ${ctx.operation}: the response does not match the spec (strict mode), ${reports.length} difference${reports.length === 1 ? '' : 's'}: ` +
@@ -133,14 +144,22 @@ function collectIssues(issues: Issue[], prefix: (string | number)[], root: unkno
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       const parent = valueAt(root, path);
       for (const key of issue.keys) {
-        out.push({ kind: 'extra-field', path: [...path, key], expected: 'absent: not in the schema', seen: describe(field(parent, key), key, false) });
+        out.push({
+          kind: 'extra-field',
+          path: [...path, key],
+          expected: 'absent: not in the schema',
+          seen: describe(field(parent, key), key, false),
+        });
       }
       continue;
     }
     const last = path[path.length - 1];
     const parent = path.length > 0 ? valueAt(root, path.slice(0, -1)) : undefined;
     // Whatever zod calls it (invalid_type, invalid_value for an enum…), a required key that is not there is missing.
-    const missing = path.length > 0 && isObject(parent) && (!Object.hasOwn(parent, String(last)) || parent[String(last)] === undefined);
+    const missing =
+      path.length > 0 &&
+      isObject(parent) &&
+      (!Object.hasOwn(parent, String(last)) || parent[String(last)] === undefined);
     const value = valueAt(root, path);
     out.push({
       kind: missing ? 'missing-field' : 'mismatch',
@@ -163,7 +182,9 @@ function describeExpected(issue: Issue): string {
       if (issue.format === 'regex' && issue.pattern) return `string matching ${truncate(issue.pattern, 80)}`;
       return `string (${issue.format ?? 'another format'})`;
     case 'invalid_value':
-      return issue.values && issue.values.length > 0 ? truncate(`one of ${issue.values.map((v) => JSON.stringify(v)).join(' | ')}`, 160) : 'another value';
+      return issue.values && issue.values.length > 0
+        ? truncate(`one of ${issue.values.map((v) => JSON.stringify(v)).join(' | ')}`, 160)
+        : 'another value';
     case 'too_small':
       return `${issue.origin ?? 'value'} ${issue.origin === 'string' || issue.origin === 'array' ? 'length ' : ''}${issue.inclusive === false ? '>' : '>='} ${String(issue.minimum)}`;
     case 'too_big':
@@ -213,7 +234,9 @@ function describe(value: unknown, key: string | number | undefined, showToken: b
   if (typeof value === 'object') {
     if (secret) return 'object';
     const keys = Object.keys(value);
-    return keys.length === 0 ? 'object (empty)' : truncate(`object with ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''}`, 120);
+    return keys.length === 0
+      ? 'object (empty)'
+      : truncate(`object with ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''}`, 120);
   }
   if (typeof value === 'number') {
     if (secret) return 'number';
@@ -231,10 +254,12 @@ function describe(value: unknown, key: string | number | undefined, showToken: b
 function describeString(text: string, showToken: boolean): string {
   if (text === '') return 'empty string';
   if (UUID.test(text)) return 'string (uuid)';
-  if (ISO_DATETIME.test(text)) return `string (ISO 8601 date-time${/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? ' with offset' : ' without offset'})`;
+  if (ISO_DATETIME.test(text))
+    return `string (ISO 8601 date-time${/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? ' with offset' : ' without offset'})`;
   if (/^\d+$/.test(text)) return `string of ${text.length} digit${text.length === 1 ? '' : 's'}`;
   // Digits with separators (dates, times, amounts): the layout, digits hidden.
-  if (text.length <= 40 && /^[\d\s:.,+\-/TZ]+$/.test(text) && /\d/.test(text)) return `string "${text.replace(/\d/g, 'd')}"`;
+  if (text.length <= 40 && /^[\d\s:.,+\-/TZ]+$/.test(text) && /\d/.test(text))
+    return `string "${text.replace(/\d/g, 'd')}"`;
   if (showToken && ENUM_TOKEN.test(text)) return `string "${text}"`;
   if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) return 'string (email)';
   if (/^https?:\/\/\S+$/i.test(text)) return 'string (URL)';
@@ -265,7 +290,16 @@ interface Schema {
   _zod: { def: Def };
 }
 
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch', 'success']);
+const WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'nonoptional',
+  'readonly',
+  'catch',
+  'success',
+]);
 
 function unwrap(schema: Schema): Schema {
   let current = schema;
@@ -293,8 +327,13 @@ function objectView(schema: Schema, depth = 0): ObjectView | undefined {
   const def = s._zod.def;
   if (def.type === 'object' && def.shape) {
     const catchallType = def.catchall ? unwrap(def.catchall)._zod.def.type : undefined;
-    const typedRest = catchallType !== undefined && catchallType !== 'unknown' && catchallType !== 'any' && catchallType !== 'never';
-    return { shapes: [def.shape], rest: typedRest && def.catchall ? [def.catchall] : [], open: typedRest || catchallType === 'never' };
+    const typedRest =
+      catchallType !== undefined && catchallType !== 'unknown' && catchallType !== 'any' && catchallType !== 'never';
+    return {
+      shapes: [def.shape],
+      rest: typedRest && def.catchall ? [def.catchall] : [],
+      open: typedRest || catchallType === 'never',
+    };
   }
   if (def.type === 'record' && def.valueType) return { shapes: [], rest: [def.valueType], open: true };
   if (def.type === 'intersection' && def.left && def.right && depth < 32) {
@@ -363,7 +402,13 @@ function collectExtras(schema: Schema, data: unknown, path: (string | number)[],
     }
     if (!known) {
       for (const rest of view.rest) collectExtras(rest, value, path, out, depth + 1);
-      if (!view.open) out.push({ kind: 'extra-field', path: [...path], expected: 'absent: not in the schema', seen: describe(value, key, false) });
+      if (!view.open)
+        out.push({
+          kind: 'extra-field',
+          path: [...path],
+          expected: 'absent: not in the schema',
+          seen: describe(value, key, false),
+        });
     }
     path.pop();
   }

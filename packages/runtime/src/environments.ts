@@ -6,7 +6,15 @@ export type Environment = 'sandbox' | 'staging' | 'production';
 export type ProductName = 'core' | 'direct-debit' | 'cash' | 'remittance' | 'billpay' | 'gift-cards' | 'lottery';
 
 export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'staging', 'production'];
-export const PRODUCTS: readonly ProductName[] = ['core', 'direct-debit', 'cash', 'remittance', 'billpay', 'gift-cards', 'lottery'];
+export const PRODUCTS: readonly ProductName[] = [
+  'core',
+  'direct-debit',
+  'cash',
+  'remittance',
+  'billpay',
+  'gift-cards',
+  'lottery',
+];
 
 /** The local sandbox (apps/sandbox): every product on one port under its own prefix. */
 export const SANDBOX_ORIGIN = 'http://127.0.0.1:4010';
@@ -21,21 +29,29 @@ export function resolveBaseUrl(product: ProductName, environment: Environment, b
     throw new ConfigurationError(`Unknown product "${String(product)}": use one of ${PRODUCTS.join(', ')}.`);
   }
   if (!ENVIRONMENTS.includes(environment)) {
-    throw new ConfigurationError(`Unknown environment "${String(environment)}": use one of ${ENVIRONMENTS.join(', ')}.`);
+    throw new ConfigurationError(
+      `Unknown environment "${String(environment)}": use one of ${ENVIRONMENTS.join(', ')}.`,
+    );
   }
   if (baseUrl !== undefined && baseUrl !== '') {
     let parsed: URL;
     try {
       parsed = new URL(baseUrl);
     } catch {
-      throw new ConfigurationError(`baseUrl for ${product} is not an absolute URL: pass something like "https://api.example.com/${product}".`);
+      throw new ConfigurationError(
+        `baseUrl for ${product} is not an absolute URL: pass something like "https://api.example.com/${product}".`,
+      );
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ConfigurationError(`baseUrl for ${product} must use http or https, not ${parsed.protocol.replace(/:$/, '')}.`);
+      throw new ConfigurationError(
+        `baseUrl for ${product} must use http or https, not ${parsed.protocol.replace(/:$/, '')}.`,
+      );
     }
     if (parsed.username !== '' || parsed.password !== '') {
       // Credentials in a URL end up in logs and error messages: they belong in headers.
-      throw new ConfigurationError(`baseUrl for ${product} must not carry a user name or password: pass credentials through the client's auth options.`);
+      throw new ConfigurationError(
+        `baseUrl for ${product} must not carry a user name or password: pass credentials through the client's auth options.`,
+      );
     }
     return baseUrl.replace(/\/+$/, '');
   }

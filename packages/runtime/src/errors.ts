@@ -16,7 +16,13 @@ export class ConfigurationError extends PaykitError {}
 export interface CoreErrorDetail {
   reason: string;
   domain: string;
-  metadata: { error_code?: unknown; http_code?: string; error_detail?: unknown; module?: unknown; method_name?: unknown };
+  metadata: {
+    error_code?: unknown;
+    http_code?: string;
+    error_detail?: unknown;
+    module?: unknown;
+    method_name?: unknown;
+  };
 }
 
 export interface ValidationErrorDetail {
@@ -197,8 +203,15 @@ export class UnexpectedResponseError extends PaykitError {
   /** The answer's Content-Type ("text/html; charset=utf-8"), or null when it had none. */
   readonly contentType: string | null;
 
-  constructor(product: ProductName, operation: string, init: { status: number; requestId: string; contentType: string | null; reason: string }) {
-    const type = init.contentType === null ? 'no Content-Type' : `Content-Type ${truncate(init.contentType.replace(/[^\x20-\x7e]/g, '?'), 80)}`;
+  constructor(
+    product: ProductName,
+    operation: string,
+    init: { status: number; requestId: string; contentType: string | null; reason: string },
+  ) {
+    const type =
+      init.contentType === null
+        ? 'no Content-Type'
+        : `Content-Type ${truncate(init.contentType.replace(/[^\x20-\x7e]/g, '?'), 80)}`;
     super(
       `${product} ${operation}: HTTP ${init.status} with ${init.reason} (${type}, request id ${init.requestId}) — ` +
         'something between this client and the platform (a proxy, a load balancer) answered in its place: check baseUrl and the network path; ' +
@@ -212,7 +225,14 @@ export class UnexpectedResponseError extends PaykitError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, product: this.product, operation: this.operation, requestId: this.requestId, contentType: this.contentType };
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      product: this.product,
+      operation: this.operation,
+      requestId: this.requestId,
+      contentType: this.contentType,
+    };
   }
 }
 
@@ -258,7 +278,9 @@ function asValidationDetail(body: unknown): ValidationErrorDetail[] | undefined 
     if (!isRecord(item)) continue;
     out.push({
       ...item,
-      loc: Array.isArray(item.loc) ? item.loc.filter((l): l is string | number => typeof l === 'string' || typeof l === 'number') : [],
+      loc: Array.isArray(item.loc)
+        ? item.loc.filter((l): l is string | number => typeof l === 'string' || typeof l === 'number')
+        : [],
       msg: typeof item.msg === 'string' ? item.msg : '',
       type: typeof item.type === 'string' ? item.type : '',
     });
@@ -317,14 +339,21 @@ function errorToken(body: unknown): string | undefined {
 
 /** What to do about each kind of failure. */
 function hintFor(status: number, retryAfterMs: number | undefined): string {
-  if (status === 400) return 'fix the request: the fields named above do not meet the spec or the platform rejected them';
-  if (status === 401) return 'check that the environment, client, credential and token (or API key / signature) belong together and have not expired';
+  if (status === 400)
+    return 'fix the request: the fields named above do not meet the spec or the platform rejected them';
+  if (status === 401)
+    return 'check that the environment, client, credential and token (or API key / signature) belong together and have not expired';
   if (status === 403) return 'these credentials may not perform this operation';
   if (status === 404) return 'check the ids in the request: they must exist for this client in this environment';
-  if (status === 409) return 'the resource is in a conflicting state, or an Idempotency-Key was reused with another payload or while its first request is in progress: retry later with the same payload, or use a new key';
+  if (status === 409)
+    return 'the resource is in a conflicting state, or an Idempotency-Key was reused with another payload or while its first request is in progress: retry later with the same payload, or use a new key';
   if (status === 422) return 'fix the fields listed in detail';
-  if (status === 429) return retryAfterMs !== undefined ? `too many requests: wait ${Math.ceil(retryAfterMs / 1000)} s before retrying` : 'too many requests: slow down and retry later';
-  if (status >= 500) return 'a server-side failure: retry later, and only repeat an operation that is safe to repeat (a read, or a POST with an Idempotency-Key)';
+  if (status === 429)
+    return retryAfterMs !== undefined
+      ? `too many requests: wait ${Math.ceil(retryAfterMs / 1000)} s before retrying`
+      : 'too many requests: slow down and retry later';
+  if (status >= 500)
+    return 'a server-side failure: retry later, and only repeat an operation that is safe to repeat (a read, or a POST with an Idempotency-Key)';
   return 'see status and body';
 }
 

@@ -28,7 +28,10 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export function canonicalJson(value: unknown): string {
   const out = write(value, '$', new Set());
-  if (out === undefined) throw new TypeError('canonicalJson: the value itself is undefined (or a function or symbol), which has no JSON form');
+  if (out === undefined)
+    throw new TypeError(
+      'canonicalJson: the value itself is undefined (or a function or symbol), which has no JSON form',
+    );
   return out;
 }
 
@@ -42,10 +45,15 @@ function write(value: unknown, path: string, ancestors: Set<object>): string | u
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${path} is ${value}, which JSON cannot represent (it would silently become null)`);
+      if (!Number.isFinite(value))
+        throw new TypeError(
+          `canonicalJson: ${path} is ${value}, which JSON cannot represent (it would silently become null)`,
+        );
       return JSON.stringify(value);
     case 'bigint':
-      throw new TypeError(`canonicalJson: ${path} is a bigint, which JSON cannot represent: send amounts as decimal strings (fromCentavos)`);
+      throw new TypeError(
+        `canonicalJson: ${path} is a bigint, which JSON cannot represent: send amounts as decimal strings (fromCentavos)`,
+      );
     case 'function':
     case 'symbol':
       throw new TypeError(`canonicalJson: ${path} is a ${typeof value}, which is not JSON data`);
@@ -55,9 +63,14 @@ function write(value: unknown, path: string, ancestors: Set<object>): string | u
     return write((object.toJSON as (key: string) => unknown).call(object, ''), path, ancestors);
   }
   if (object instanceof Map || object instanceof Set || object instanceof WeakMap || object instanceof WeakSet) {
-    throw new TypeError(`canonicalJson: ${path} is a ${object.constructor.name}, which JSON.stringify would write as {}: convert it to an object or array first`);
+    throw new TypeError(
+      `canonicalJson: ${path} is a ${object.constructor.name}, which JSON.stringify would write as {}: convert it to an object or array first`,
+    );
   }
-  if (ancestors.has(object)) throw new TypeError(`canonicalJson: ${path} refers back to one of its parents (a cycle), which JSON cannot represent`);
+  if (ancestors.has(object))
+    throw new TypeError(
+      `canonicalJson: ${path} refers back to one of its parents (a cycle), which JSON cannot represent`,
+    );
   ancestors.add(object);
   try {
     if (Array.isArray(object)) {
@@ -78,9 +91,14 @@ function write(value: unknown, path: string, ancestors: Set<object>): string | u
 export function uuidV5(name: string, namespace: string): string {
   if (typeof name !== 'string') throw new TypeError(`uuidV5: the name is a string, got ${typeof name}`);
   if (typeof namespace !== 'string' || !UUID_PATTERN.test(namespace)) {
-    throw new TypeError('uuidV5: the namespace must be a UUID like "6ba7b810-9dad-11d1-80b4-00c04fd430c8" (for keys, use IDEMPOTENCY_NAMESPACES[environment])');
+    throw new TypeError(
+      'uuidV5: the namespace must be a UUID like "6ba7b810-9dad-11d1-80b4-00c04fd430c8" (for keys, use IDEMPOTENCY_NAMESPACES[environment])',
+    );
   }
-  const hash = createHash('sha1').update(Buffer.from(namespace.replaceAll('-', ''), 'hex')).update(name, 'utf8').digest();
+  const hash = createHash('sha1')
+    .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50; // version 5
   hash[8] = (hash[8]! & 0x3f) | 0x80; // variant 10xx
   const hex = hash.subarray(0, 16).toString('hex');
@@ -91,9 +109,14 @@ export function uuidV5(name: string, namespace: string): string {
  * The Idempotency-Key of one request: uuidV5(canonicalJson([clientId, operation, body]), namespace).
  * The same client, operation and body (whatever its key order) always give the same key.
  */
-export function idempotencyKey(input: { clientId: string; operation: string; body: unknown }, namespace: string): string {
-  if (typeof input.clientId !== 'string' || input.clientId === '') throw new TypeError('idempotencyKey: clientId must be the non-empty id of the client the request is made for');
-  if (typeof input.operation !== 'string' || input.operation === '') throw new TypeError('idempotencyKey: operation must name the operation, such as "createPennyValidation"');
+export function idempotencyKey(
+  input: { clientId: string; operation: string; body: unknown },
+  namespace: string,
+): string {
+  if (typeof input.clientId !== 'string' || input.clientId === '')
+    throw new TypeError('idempotencyKey: clientId must be the non-empty id of the client the request is made for');
+  if (typeof input.operation !== 'string' || input.operation === '')
+    throw new TypeError('idempotencyKey: operation must name the operation, such as "createPennyValidation"');
   return uuidV5(canonicalJson([input.clientId, input.operation, input.body]), namespace);
 }
 
@@ -104,9 +127,16 @@ export function idempotencyKey(input: { clientId: string; operation: string; bod
  * does not publish (so it is configurable). `method` names the operation ("money_out"). The same
  * client, operation and body, whatever its key order, always give the same key.
  */
-export function bodyHashIdempotencyKey(input: { clientId: string; method: string; body: unknown }, namespace: string): string {
-  if (typeof input.clientId !== 'string' || input.clientId === '') throw new TypeError('bodyHashIdempotencyKey: clientId must be the non-empty id of the client the request is made for');
-  if (typeof input.method !== 'string' || input.method === '') throw new TypeError('bodyHashIdempotencyKey: method must name the operation, such as "money_out"');
+export function bodyHashIdempotencyKey(
+  input: { clientId: string; method: string; body: unknown },
+  namespace: string,
+): string {
+  if (typeof input.clientId !== 'string' || input.clientId === '')
+    throw new TypeError(
+      'bodyHashIdempotencyKey: clientId must be the non-empty id of the client the request is made for',
+    );
+  if (typeof input.method !== 'string' || input.method === '')
+    throw new TypeError('bodyHashIdempotencyKey: method must name the operation, such as "money_out"');
   const bodyHash = createHash('sha256').update(canonicalJson(input.body), 'utf8').digest('hex');
   return uuidV5(`${input.clientId}${input.method}${bodyHash}`, namespace);
 }

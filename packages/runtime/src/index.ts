@@ -7,7 +7,14 @@ export { createClientContext, type ClientOptions } from './client-context.ts';
 export { createSdkClient } from './sdk-client.ts';
 export type { Client, ClientMeta, Options, RequestResult, TDataShape } from './sdk-types.ts';
 export { invoke, type InvokeContext } from './invoke.ts';
-export { createTransport, undiciFetch, DEFAULT_TIMEOUT_MS, type RequestOptions, type Transport, type TransportOptions } from './transport.ts';
+export {
+  createTransport,
+  undiciFetch,
+  DEFAULT_TIMEOUT_MS,
+  type RequestOptions,
+  type Transport,
+  type TransportOptions,
+} from './transport.ts';
 export { PRODUCTS, type Environment, type ProductName } from './environments.ts';
 export { RETRY_TABLE, retryRowFor } from './retry-table.ts';
 export { withResponse, responseOf, type ResponseInfo } from './response-info.ts';
@@ -40,7 +47,14 @@ export { redactBody, redactHeaders, redactUrl, scrubSecrets, maskSecret } from '
 export { maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
 
 // Reading answers and deliveries tolerantly.
-export { readTolerantly, jsonPointer, formatPath, describeValue, type DriftOptions, type DriftReport } from './drift.ts';
+export {
+  readTolerantly,
+  jsonPointer,
+  formatPath,
+  describeValue,
+  type DriftOptions,
+  type DriftReport,
+} from './drift.ts';
 export { isNone } from './none.ts';
 export { webhookJson } from './webhook-body.ts';
 
@@ -58,8 +72,21 @@ export {
 
 // Domain primitives: money, Mexico City time, CLABE, RFC, card numbers, idempotency keys.
 export { toCentavos, fromCentavos, formatMoney, MoneyError } from './money.ts';
-export { parseMexicoCityLocal, parseOffsetTimestamp, formatMexicoCity, formatMexicoCityLocal, formatMexicoCityOffset, TimeFormatError } from './time.ts';
+export {
+  parseMexicoCityLocal,
+  parseOffsetTimestamp,
+  formatMexicoCity,
+  formatMexicoCityLocal,
+  formatMexicoCityOffset,
+  TimeFormatError,
+} from './time.ts';
 export { parseClabe, isValidClabe, clabeControlDigit, ClabeError } from './clabe.ts';
 export { isValidRfc } from './rfc.ts';
 export { isValidCardNumber } from './card.ts';
-export { idempotencyKey, bodyHashIdempotencyKey, canonicalJson, uuidV5, IDEMPOTENCY_NAMESPACES } from './idempotency.ts';
+export {
+  idempotencyKey,
+  bodyHashIdempotencyKey,
+  canonicalJson,
+  uuidV5,
+  IDEMPOTENCY_NAMESPACES,
+} from './idempotency.ts';

@@ -46,7 +46,10 @@ export async function invoke<T>(
   requestOptions?: RequestOptions,
 ): Promise<T> {
   const extra: SdkExtra = {
-    fetch: requestOptions === undefined ? operationFetch(ctx.transport, operation) : ctx.transport.with({ ...requestOptions, operation }),
+    fetch:
+      requestOptions === undefined
+        ? operationFetch(ctx.transport, operation)
+        : ctx.transport.with({ ...requestOptions, operation }),
     responseValidator: noResponseValidation,
     throwOnError: false,
   };
@@ -59,7 +62,11 @@ export async function invoke<T>(
   if (result instanceof SentResult) {
     // A JSON 2xx the SDK client parsed from the bytes the transport sent: no Response is needed.
     const { sent } = result;
-    if (typeof result.data === 'string' && !isJsonContentType(sent.header('content-type')) && isNonJsonBody(result.data)) {
+    if (
+      typeof result.data === 'string' &&
+      !isJsonContentType(sent.header('content-type')) &&
+      isNonJsonBody(result.data)
+    ) {
       throw notJson(ctx, operation, sent.status, sent.requestId, sent.header('content-type'));
     }
     const data = readTolerantly(schema, result.data, { product: ctx.product, operation }, ctx.drift);
@@ -68,16 +75,31 @@ export async function invoke<T>(
   }
   const response = result?.response;
   if (!response) {
-    throw normalise(result?.error ?? new Error('the SDK returned neither a response nor an error'), ctx, operation, requestOptions);
+    throw normalise(
+      result?.error ?? new Error('the SDK returned neither a response nor an error'),
+      ctx,
+      operation,
+      requestOptions,
+    );
   }
   if (!response.ok) {
-    throw apiErrorFrom(response, result.error, { product: ctx.product, operation, requestId: requestIdOf(response) ?? 'unknown', secrets: knownSecrets(ctx) });
+    throw apiErrorFrom(response, result.error, {
+      product: ctx.product,
+      operation,
+      requestId: requestIdOf(response) ?? 'unknown',
+      secrets: knownSecrets(ctx),
+    });
   }
   const requestId = requestIdOf(response) ?? 'unknown';
   const contentType = response.headers.get('content-type');
   if (result.error !== undefined) {
     // A 2xx whose body the SDK could not parse. Its parser's message quotes the body: keep none of it.
-    throw new UnexpectedResponseError(ctx.product, operation, { status: response.status, requestId, contentType, reason: 'a body that could not be read as JSON' });
+    throw new UnexpectedResponseError(ctx.product, operation, {
+      status: response.status,
+      requestId,
+      contentType,
+      reason: 'a body that could not be read as JSON',
+    });
   }
   if (!isJsonContentType(contentType) && isNonJsonBody(result.data)) {
     throw notJson(ctx, operation, response.status, requestId, contentType);
@@ -91,8 +113,19 @@ export async function invoke<T>(
  * A proxy's or load balancer's page answered in the platform's place: it is not the operation's
  * answer, and returning it as data would let a caller record it as one.
  */
-function notJson(ctx: InvokeContext, operation: string, status: number, requestId: string, contentType: string | null): UnexpectedResponseError {
-  return new UnexpectedResponseError(ctx.product, operation, { status, requestId, contentType, reason: 'a body that is not JSON' });
+function notJson(
+  ctx: InvokeContext,
+  operation: string,
+  status: number,
+  requestId: string,
+  contentType: string | null,
+): UnexpectedResponseError {
+  return new UnexpectedResponseError(ctx.product, operation, {
+    status,
+    requestId,
+    contentType,
+    reason: 'a body that is not JSON',
+  });
 }
 
 // transport.with({ operation }) for calls without request options, made once per transport and
@@ -144,7 +177,12 @@ function isNonJsonBody(data: unknown): boolean {
   return data instanceof ArrayBuffer || data instanceof Blob || data instanceof FormData;
 }
 
-function normalise(error: unknown, ctx: InvokeContext, operation: string, requestOptions: RequestOptions | undefined): unknown {
+function normalise(
+  error: unknown,
+  ctx: InvokeContext,
+  operation: string,
+  requestOptions: RequestOptions | undefined,
+): unknown {
   const where = `${ctx.product} ${operation}`;
   if (isZodError(error)) {
     const issues = error.issues.map((issue) => ({
@@ -164,7 +202,10 @@ function normalise(error: unknown, ctx: InvokeContext, operation: string, reques
   if (signals.some((signal) => signal?.aborted && signal.reason === error)) return error;
   if (error instanceof DOMException && error.name === 'AbortError') return error;
   const cause = sanitizeCause(error, knownSecrets(ctx));
-  return new PaykitError(`${where}: the request failed before reaching the platform: ${cause.message} — check the arguments and the client's configuration`, {
-    cause,
-  });
+  return new PaykitError(
+    `${where}: the request failed before reaching the platform: ${cause.message} — check the arguments and the client's configuration`,
+    {
+      cause,
+    },
+  );
 }

@@ -41,7 +41,11 @@ export function scrubbingLogger(logger: Logger, knownSecrets: () => readonly (st
   return (entry) => {
     const secrets = knownSecrets().filter((s): s is string => typeof s === 'string' && s !== '');
     if (secrets.length === 0) return logger(entry);
-    const scrubbed: LogEntry = { ...entry, url: scrubSecrets(entry.url, secrets), headers: scrubValue(entry.headers, secrets) as Record<string, string> };
+    const scrubbed: LogEntry = {
+      ...entry,
+      url: scrubSecrets(entry.url, secrets),
+      headers: scrubValue(entry.headers, secrets) as Record<string, string>,
+    };
     if (entry.body !== undefined) scrubbed.body = scrubValue(entry.body, secrets);
     if (entry.error !== undefined) scrubbed.error = scrubSecrets(entry.error, secrets);
     logger(scrubbed);

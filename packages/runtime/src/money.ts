@@ -24,7 +24,9 @@ export function toCentavos(amount: string, options: ToCentavosOptions = {}): big
   if (!match) throw new MoneyError(badLayoutMessage(amount, options));
   const [, sign = '', pesos = '0', fraction = ''] = match;
   if (sign === '-' && !options.signed) {
-    throw new MoneyError(`amount ${quote(amount)} is negative: platform amounts never are; pass { signed: true } if you are reading back a signed amount of your own`);
+    throw new MoneyError(
+      `amount ${quote(amount)} is negative: platform amounts never are; pass { signed: true } if you are reading back a signed amount of your own`,
+    );
   }
   const centavos = BigInt(pesos) * 100n + BigInt(fraction.padEnd(2, '0'));
   return sign === '-' ? -centavos : centavos;
@@ -53,8 +55,12 @@ export function formatMXN(centavos: bigint, options: { locale?: string } = {}): 
   // Intl.NumberFormat reads a string as an exact decimal (no conversion to a double).
   const formatted = format.formatToParts(amount as `${number}`);
   const integerDigits = amount.replace(/^-/, '').split('.')[0] ?? '';
-  const shownDigits = formatted.filter((part) => part.type === 'integer').map((part) => part.value).join('');
-  if (shownDigits === integerDigits || toAsciiDigits(shownDigits, format) === integerDigits) return formatted.map((part) => part.value).join('');
+  const shownDigits = formatted
+    .filter((part) => part.type === 'integer')
+    .map((part) => part.value)
+    .join('');
+  if (shownDigits === integerDigits || toAsciiDigits(shownDigits, format) === integerDigits)
+    return formatted.map((part) => part.value).join('');
   return formatByHand(amount, format);
 }
 
@@ -68,8 +74,14 @@ const AMOUNT_TEXT = /^(-?)(\d+)(?:\.(\d+))?$/;
  */
 export function formatMoney(amount: string, currency: string): string {
   const match = typeof amount === 'string' ? AMOUNT_TEXT.exec(amount) : null;
-  if (!match) throw new MoneyError(typeof amount === 'string' ? badLayoutMessage(amount, { lenient: true, signed: true }) : notAStringMessage(amount));
-  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) throw new MoneyError(`currency must be a 3-letter ISO 4217 code such as "MXN": got ${describe(currency)}`);
+  if (!match)
+    throw new MoneyError(
+      typeof amount === 'string'
+        ? badLayoutMessage(amount, { lenient: true, signed: true })
+        : notAStringMessage(amount),
+    );
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency))
+    throw new MoneyError(`currency must be a 3-letter ISO 4217 code such as "MXN": got ${describe(currency)}`);
   const [, sign = '', integer = '0', fraction] = match;
   const grouped = integer.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+$)/g, ',');
   return `${currency.toUpperCase()} ${sign}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
@@ -80,7 +92,12 @@ const currencyFormats = new Map<string, Intl.NumberFormat>();
 function currencyFormat(locale: string): Intl.NumberFormat {
   let format = currencyFormats.get(locale);
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'MXN', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'MXN',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
     // Bounded: a caller passing user-chosen locales must not grow this without limit.
     if (currencyFormats.size < 32) currencyFormats.set(locale, format);
   }
@@ -130,9 +147,11 @@ function notAStringMessage(amount: unknown): string {
 function badLayoutMessage(amount: string, options: ToCentavosOptions): string {
   const shown = quote(amount);
   if (amount.trim() !== amount) return `amount ${shown} has surrounding whitespace: trim it first`;
-  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) return `amount ${shown} has thousands separators: send digits only, like "1234.56"`;
+  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount))
+    return `amount ${shown} has thousands separators: send digits only, like "1234.56"`;
   if (/^-?\d+,\d{1,2}$/.test(amount)) return `amount ${shown} uses a decimal comma: use a dot, like "12.50"`;
-  if (/^-?\d+\.\d{3,}$/.test(amount)) return `amount ${shown} has more than two decimals: a centavo is the smallest unit; round it explicitly before converting`;
+  if (/^-?\d+\.\d{3,}$/.test(amount))
+    return `amount ${shown} has more than two decimals: a centavo is the smallest unit; round it explicitly before converting`;
   if (!options.lenient && /^-?\d+(\.\d)?$/.test(amount)) {
     return `amount ${shown} is not in the platform's layout: exactly two decimals, like "12.50"; pass { lenient: true } to accept "12" or "12.5"`;
   }

@@ -3,7 +3,13 @@
 // last 4 digits, a card security code is removed); values second (a bearer string or a JWT is
 // redacted, a card number is masked, wherever it appears); known values third (the secrets a
 // request carried are scrubbed from whatever the server echoed back).
-import { isCardCodeField, isCardNumberField, looksLikeCardNumberValue, maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
+import {
+  isCardCodeField,
+  isCardNumberField,
+  looksLikeCardNumberValue,
+  maskCardNumber,
+  maskCardNumbersIn,
+} from './card-mask.ts';
 
 export const SECRET_HEADERS: readonly string[] = [
   'authorization',
@@ -79,7 +85,8 @@ export function redactHeaders(headers: Headers | Record<string, string>): Record
   for (const [rawName, value] of entries) {
     const name = rawName.toLowerCase();
     if (typeof value !== 'string') continue;
-    out[name] = isSecretHeader(name) || looksLikeCredential(value) ? redactHeaderValue(value) : maskCardNumbersIn(value);
+    out[name] =
+      isSecretHeader(name) || looksLikeCredential(value) ? redactHeaderValue(value) : maskCardNumbersIn(value);
   }
   return out;
 }
@@ -174,7 +181,8 @@ export function redactUrl(url: string): string {
 export function collectSecrets(headers: Headers | Record<string, string> | undefined, jsonBody?: unknown): string[] {
   const out = new Set<string>();
   if (headers) {
-    const entries: Iterable<[string, string]> = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+    const entries: Iterable<[string, string]> =
+      headers instanceof Headers ? headers.entries() : Object.entries(headers);
     for (const [name, value] of entries) {
       if (typeof value !== 'string' || value === '') continue;
       if (!isSecretHeader(name) && !looksLikeCredential(value)) continue;
@@ -198,7 +206,8 @@ function collectSecretFields(value: unknown, out: Set<string>, depth: number): v
   }
   for (const [key, item] of Object.entries(value)) {
     if (isSecretField(key) && typeof item === 'string' && item !== '') out.add(item);
-    else if (isCardNumberField(key) && (typeof item === 'string' || typeof item === 'number') && item !== '') out.add(String(item));
+    else if (isCardNumberField(key) && (typeof item === 'string' || typeof item === 'number') && item !== '')
+      out.add(String(item));
     else collectSecretFields(item, out, depth + 1);
   }
 }
@@ -215,7 +224,9 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
     out = out.split(secret).join(looksLikeCardNumberValue(secret) ? maskCardNumber(secret) : REDACTED);
   }
   return maskCardNumbersIn(
-    out.replace(/\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1 ${REDACTED}`).replace(/eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, REDACTED),
+    out
+      .replace(/\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1 ${REDACTED}`)
+      .replace(/eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, REDACTED),
   );
 }
 

@@ -45,7 +45,9 @@ export function responseOf(data: unknown): ResponseInfo | undefined {
     status: info.status,
     requestId: info.requestId,
     get headers() {
-      return (headers ??= redactHeaders(info.source instanceof Response ? info.source.headers : info.source.response.headers));
+      return (headers ??= redactHeaders(
+        info.source instanceof Response ? info.source.headers : info.source.response.headers,
+      ));
     },
   };
 }

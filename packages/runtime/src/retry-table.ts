@@ -44,8 +44,12 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT', '
 export function retryRowFor(product: string, operation: string | undefined, method: string): RetryRow {
   const listed = operation === undefined ? undefined : RETRY_TABLE[`${product}.${operation}`];
   if (listed) return listed;
-  if (IDEMPOTENT_METHODS.has(method.toUpperCase())) return { rule: 'idempotent-method', why: `${method.toUpperCase()} is idempotent` };
-  return { rule: 'never-after-sent', why: `a ${method.toUpperCase()} the platform does not dedupe may already have been applied` };
+  if (IDEMPOTENT_METHODS.has(method.toUpperCase()))
+    return { rule: 'idempotent-method', why: `${method.toUpperCase()} is idempotent` };
+  return {
+    rule: 'never-after-sent',
+    why: `a ${method.toUpperCase()} the platform does not dedupe may already have been applied`,
+  };
 }
 
 /**

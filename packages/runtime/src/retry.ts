@@ -11,14 +11,19 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8000 });
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  maxRetries: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 8000,
+});
 
 /** A policy with defaults filled in and nonsense (negative, NaN) rejected. */
 export function retryPolicy(partial: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...stripUndefined(partial) };
   for (const key of ['maxRetries', 'baseDelayMs', 'maxDelayMs'] as const) {
     const value = policy[key];
-    if (!Number.isFinite(value) || value < 0) throw new RangeError(`retry.${key} must be a finite number ≥ 0 (got ${value}).`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new RangeError(`retry.${key} must be a finite number ≥ 0 (got ${value}).`);
   }
   return { ...policy, maxRetries: Math.floor(policy.maxRetries) };
 }
@@ -49,7 +54,12 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
  * [0, min(maxDelayMs, baseDelayMs · 2^attempt)]. A readable Retry-After wins, capped at
  * 4 · maxDelayMs so a server cannot park a client for an hour.
  */
-export function backoffDelay(attempt: number, policy: RetryPolicy, retryAfter: string | null, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: RetryPolicy,
+  retryAfter: string | null,
+  random: () => number = Math.random,
+): number {
   const fromServer = parseRetryAfter(retryAfter);
   if (fromServer !== undefined) return Math.min(fromServer, policy.maxDelayMs * 4);
   const exponent = Math.max(0, Math.floor(attempt));
@@ -70,7 +80,9 @@ export function isSafeToRetry(request: Request, product = '', operation?: string
 
 /** isSafeToRetry from a method and headers. */
 export function isSafeToRepeat(method: string, headers: Headers, product = '', operation?: string): boolean {
-  return mayRepeat(retryRowFor(product, operation, method), headers.get('idempotency-key') ?? undefined, { kind: 'answer' });
+  return mayRepeat(retryRowFor(product, operation, method), headers.get('idempotency-key') ?? undefined, {
+    kind: 'answer',
+  });
 }
 
 /** Retry on 429 and 5xx (network errors and timeouts are retried by the transport too). */

@@ -21,9 +21,19 @@ export interface SdkAuthScheme {
 }
 
 /** The token of a scheme (an API key, a bearer token), or undefined to send none for it. */
-export type SdkAuth = string | undefined | ((scheme: SdkAuthScheme) => string | undefined | Promise<string | undefined>);
+export type SdkAuth =
+  | string
+  | undefined
+  | ((scheme: SdkAuthScheme) => string | undefined | Promise<string | undefined>);
 
-type HeaderValue = string | number | boolean | readonly (string | number | boolean)[] | Record<string, unknown> | null | undefined;
+type HeaderValue =
+  | string
+  | number
+  | boolean
+  | readonly (string | number | boolean)[]
+  | Record<string, unknown>
+  | null
+  | undefined;
 export type SdkHeaders = Headers | Record<string, HeaderValue>;
 
 export interface SdkClientConfig {
@@ -140,7 +150,9 @@ interface ClientState {
   /** Each path template of this client's base URL, split once (see templateParts). */
   templates: Map<string, string[]>;
   /** The last auth header set, checked: a client sends the same token call after call. */
-  auth: { scheme: SdkAuthScheme['scheme']; target: string | undefined; raw: string; name: string; value: string } | undefined;
+  auth:
+    | { scheme: SdkAuthScheme['scheme']; target: string | undefined; raw: string; name: string; value: string }
+    | undefined;
 }
 
 async function send(client: ClientState, options: SdkRequestOptions, method: string): Promise<unknown> {
@@ -180,7 +192,14 @@ async function send(client: ClientState, options: SdkRequestOptions, method: str
     } else if (own) {
       delete headers['content-type'];
     }
-    const url = buildUrl(options.baseUrl ?? baseUrl, options.url, options.path, query, options.querySerializer, options.baseUrl === undefined ? client.templates : undefined);
+    const url = buildUrl(
+      options.baseUrl ?? baseUrl,
+      options.url,
+      options.path,
+      query,
+      options.querySerializer,
+      options.baseUrl === undefined ? client.templates : undefined,
+    );
     const fetchFn = options.fetch ?? config.fetch ?? globalThis.fetch;
     const sender = senderOf(fetchFn);
     if (sender && (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array)) {
@@ -205,13 +224,21 @@ async function send(client: ClientState, options: SdkRequestOptions, method: str
       response = sent.response;
       return await readResult(options, response, bytes, undefined);
     }
-    request = new Request(url, { redirect: 'follow', method, headers, body: body as BodyInit | null | undefined, signal: options.signal ?? null });
+    request = new Request(url, {
+      redirect: 'follow',
+      method,
+      headers,
+      body: body as BodyInit | null | undefined,
+      signal: options.signal ?? null,
+    });
     response = await fetchFn(request);
     return await readResult(options, response, undefined, request);
   } catch (error) {
     const finalError = error || {};
     if (options.throwOnError) throw finalError;
-    return options.responseStyle === 'data' ? undefined : withRequest({ error: finalError, response: response ?? sent?.response }, request);
+    return options.responseStyle === 'data'
+      ? undefined
+      : withRequest({ error: finalError, response: response ?? sent?.response }, request);
   }
 }
 
@@ -223,20 +250,42 @@ function withRequest(result: SdkClientResult, request: Request | undefined): Sdk
 const decoder = new TextDecoder();
 
 /** A 2xx with a JSON body and no parseAs of the caller's: read from the bytes at once. */
-function isPlainJson(options: SdkRequestOptions, status: number, contentType: string | null, bytes: Uint8Array<ArrayBuffer>): boolean {
-  return status >= 200 && status <= 299 && status !== 204 && bytes.byteLength > 0 && options.parseAs === undefined && isJson(contentType);
+function isPlainJson(
+  options: SdkRequestOptions,
+  status: number,
+  contentType: string | null,
+  bytes: Uint8Array<ArrayBuffer>,
+): boolean {
+  return (
+    status >= 200 &&
+    status <= 299 &&
+    status !== 204 &&
+    bytes.byteLength > 0 &&
+    options.parseAs === undefined &&
+    isJson(contentType)
+  );
 }
 
 /**
  * The response as hey-api's client reads it. `bytes`: the body the transport already read; the
  * rare non-JSON, non-text readings get a Response over those bytes.
  */
-async function readResult(options: SdkRequestOptions, response: Response, bytes: Uint8Array<ArrayBuffer> | undefined, request: Request | undefined): Promise<unknown> {
+async function readResult(
+  options: SdkRequestOptions,
+  response: Response,
+  bytes: Uint8Array<ArrayBuffer> | undefined,
+  request: Request | undefined,
+): Promise<unknown> {
   const text = async (): Promise<string> => (bytes ? decoder.decode(bytes) : await response.text());
-  const body = (): Response => (bytes ? new Response(bytes.byteLength === 0 ? null : bytes, { headers: response.headers }) : response);
-  const answer = (data: unknown): unknown => (options.responseStyle === 'data' ? data : withRequest({ data, response }, request));
+  const body = (): Response =>
+    bytes ? new Response(bytes.byteLength === 0 ? null : bytes, { headers: response.headers }) : response;
+  const answer = (data: unknown): unknown =>
+    options.responseStyle === 'data' ? data : withRequest({ data, response }, request);
   if (response.ok) {
-    const parseAs = (options.parseAs === undefined || options.parseAs === 'auto' ? parseAsOf(response.headers.get('Content-Type')) : options.parseAs) ?? 'json';
+    const parseAs =
+      (options.parseAs === undefined || options.parseAs === 'auto'
+        ? parseAsOf(response.headers.get('Content-Type'))
+        : options.parseAs) ?? 'json';
     // (With the bytes at hand, an empty body reads the same as Content-Length: 0 below.)
     if (response.status === 204 || (bytes ? bytes.byteLength === 0 : response.headers.get('Content-Length') === '0')) {
       if (parseAs === 'text') return answer(await text());
@@ -310,7 +359,8 @@ function mergeHeader(merged: HeaderRecord, key: string, value: HeaderValue): voi
   const name = headerName(key);
   if (value === null) delete merged[name];
   else if (Array.isArray(value)) for (const v of value as readonly unknown[]) appendHeader(merged, name, String(v));
-  else if (value !== undefined) merged[name] = headerValue(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  else if (value !== undefined)
+    merged[name] = headerValue(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
 /** Headers#append: a second value joins the first (cookies with "; "). */
@@ -332,13 +382,19 @@ function headerName(name: string): string {
 }
 
 function headerValue(name: string, value: string): string {
-  const normalised = value.length > 0 && (value.charCodeAt(0) <= 32 || value.charCodeAt(value.length - 1) <= 32) ? value.replace(EDGE_WHITESPACE, '') : value;
+  const normalised =
+    value.length > 0 && (value.charCodeAt(0) <= 32 || value.charCodeAt(value.length - 1) <= 32)
+      ? value.replace(EDGE_WHITESPACE, '')
+      : value;
   if (INVALID_VALUE.test(normalised)) throw new TypeError(`Headers: invalid value for header "${name}"`);
   return normalised;
 }
 
 /** The token of each scheme (the auth callback is asked once per scheme, as hey-api does). */
-function tokensOf(security: readonly SdkAuthScheme[], auth: SdkAuth): (string | undefined)[] | Promise<(string | undefined)[]> {
+function tokensOf(
+  security: readonly SdkAuthScheme[],
+  auth: SdkAuth,
+): (string | undefined)[] | Promise<(string | undefined)[]> {
   const tokens: (string | undefined | Promise<string | undefined>)[] = [];
   let pending = false;
   for (const scheme of security) {
@@ -362,11 +418,22 @@ function setAuth(
   for (let i = 0; i < security.length; i++) {
     const scheme = security[i]!;
     const name = scheme.name;
-    if (name && (headers[name.toLowerCase()] !== undefined || result?.[name] || headers['cookie']?.includes(`${name}=`))) continue;
+    if (
+      name &&
+      (headers[name.toLowerCase()] !== undefined || result?.[name] || headers['cookie']?.includes(`${name}=`))
+    )
+      continue;
     const raw = tokens[i];
     if (!raw) continue;
     const last = client.auth;
-    if (last !== undefined && last.raw === raw && last.scheme === scheme.scheme && last.target === name && scheme.in !== 'query' && scheme.in !== 'cookie') {
+    if (
+      last !== undefined &&
+      last.raw === raw &&
+      last.scheme === scheme.scheme &&
+      last.target === name &&
+      scheme.in !== 'query' &&
+      scheme.in !== 'cookie'
+    ) {
       headers[last.name] = last.value;
       continue;
     }
@@ -375,7 +442,13 @@ function setAuth(
     if (scheme.in === 'query') result = { ...result, [target]: token };
     else if (scheme.in === 'cookie') appendHeader(headers, 'cookie', `${target}=${token}`);
     else {
-      const header = { scheme: scheme.scheme, target: name, raw, name: headerName(target), value: headerValue(target, token) };
+      const header = {
+        scheme: scheme.scheme,
+        target: name,
+        raw,
+        name: headerName(target),
+        value: headerValue(target, token),
+      };
       headers[header.name] = header.value;
       client.auth = header;
     }
@@ -447,7 +520,9 @@ let lastPathEncoded = '';
 function primitiveParam(name: string, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') {
-    throw new Error('Deeply-nested arrays/objects aren’t supported. Provide your own `querySerializer()` to handle these.');
+    throw new Error(
+      'Deeply-nested arrays/objects aren’t supported. Provide your own `querySerializer()` to handle these.',
+    );
   }
   return `${name}=${encodeURIComponent(String(value as string | number | boolean))}`;
 }

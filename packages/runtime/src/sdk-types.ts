@@ -22,7 +22,10 @@ export interface TDataShape {
 export interface ClientMeta {}
 
 /** The request options one SDK client method takes; `ThrowOnError` picks its result's shape. */
-type SdkMethodOptions<ThrowOnError extends boolean = boolean> = Omit<SdkRequestOptions, 'method' | 'responseStyle' | 'throwOnError'> & {
+type SdkMethodOptions<ThrowOnError extends boolean = boolean> = Omit<
+  SdkRequestOptions,
+  'method' | 'responseStyle' | 'throwOnError'
+> & {
   /** Only `fields` ({ data, error, response }) is typed: the SDK functions never ask for `data`. */
   responseStyle?: 'fields';
   throwOnError?: ThrowOnError;
@@ -35,7 +38,11 @@ type BodyOf<T> = T extends Record<string, unknown> ? T[keyof T] : T;
  * What an SDK function answers: with `throwOnError: true`, the data (a non-2xx throws); otherwise
  * either the data or the parsed error body, with the response when one came back.
  */
-export type RequestResult<TData = unknown, TError = unknown, ThrowOnError extends boolean = boolean> = ThrowOnError extends true
+export type RequestResult<
+  TData = unknown,
+  TError = unknown,
+  ThrowOnError extends boolean = boolean,
+> = ThrowOnError extends true
   ? Promise<{ data: BodyOf<TData>; response: Response; request?: Request }>
   : Promise<
       ({ data: BodyOf<TData>; error: undefined } | { data: undefined; error: BodyOf<TError> }) & {
@@ -46,7 +53,9 @@ export type RequestResult<TData = unknown, TError = unknown, ThrowOnError extend
       }
     >;
 
-type SdkMethod = <TData = unknown, TError = unknown, ThrowOnError extends boolean = false>(options: SdkMethodOptions<ThrowOnError>) => RequestResult<TData, TError, ThrowOnError>;
+type SdkMethod = <TData = unknown, TError = unknown, ThrowOnError extends boolean = false>(
+  options: SdkMethodOptions<ThrowOnError>,
+) => RequestResult<TData, TError, ThrowOnError>;
 
 /** The client the generated SDK functions call (createSdkClient's result). */
 export interface Client {
@@ -68,8 +77,9 @@ export interface Client {
  * `<Operation>Data` type gives them. `TResponse` is part of the generated signature; nothing here
  * reads it.
  */
-export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, _TResponse = unknown> = Omit<
-  SdkMethodOptions<ThrowOnError>,
-  'body' | 'path' | 'query' | 'url'
-> &
+export type Options<
+  TData extends TDataShape = TDataShape,
+  ThrowOnError extends boolean = boolean,
+  _TResponse = unknown,
+> = Omit<SdkMethodOptions<ThrowOnError>, 'body' | 'path' | 'query' | 'url'> &
   ([TData] extends [never] ? unknown : Omit<TData, 'url'>);

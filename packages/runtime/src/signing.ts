@@ -63,17 +63,24 @@ export function verifyCoreWebhook(headers: HeaderSource, acceptedTokens: readonl
  */
 export function createCoreWebhookVerifier(acceptedTokens: readonly string[]): (headers: HeaderSource) => number {
   if (!Array.isArray(acceptedTokens) || acceptedTokens.length === 0) {
-    throw new TypeError('verifyCoreWebhook: pass at least one accepted token (the token registered with the webhook; two during a rotation)');
+    throw new TypeError(
+      'verifyCoreWebhook: pass at least one accepted token (the token registered with the webhook; two during a rotation)',
+    );
   }
   if (acceptedTokens.some((token) => typeof token !== 'string' || token === '')) {
-    throw new TypeError('verifyCoreWebhook: an accepted token is empty or not a string: check the webhook token configuration');
+    throw new TypeError(
+      'verifyCoreWebhook: an accepted token is empty or not a string: check the webhook token configuration',
+    );
   }
   const accepted = acceptedTokens.map((token) => digestOf(bytesOf(token, true)));
   return (headers) => {
     const authorization = singleHeader(headers, 'Authorization');
     const bearer = /^Bearer +(\S+) *$/i.exec(authorization);
     if (!bearer) {
-      throw new WebhookVerificationError('malformed', 'Authorization is not "Bearer <token>": check that the webhook was registered with auth_type AUTH');
+      throw new WebhookVerificationError(
+        'malformed',
+        'Authorization is not "Bearer <token>": check that the webhook was registered with auth_type AUTH',
+      );
     }
     const given = digestOf(bytesOf(bearer[1]!, true));
     let matched = -1;
@@ -82,7 +89,10 @@ export function createCoreWebhookVerifier(acceptedTokens: readonly string[]): (h
       if (timingSafeEqual(given, digest) && matched < 0) matched = index;
     });
     if (matched < 0) {
-      throw new WebhookVerificationError('mismatch', 'the bearer token matches none of the accepted webhook tokens: check the token registered with this webhook (and, during a rotation, that both tokens are accepted)');
+      throw new WebhookVerificationError(
+        'mismatch',
+        'the bearer token matches none of the accepted webhook tokens: check the token registered with this webhook (and, during a rotation, that both tokens are accepted)',
+      );
     }
     return matched;
   };
@@ -97,14 +107,22 @@ export function singleHeader(headers: HeaderSource, name: string): string {
   const values = headerValues(headers, name.toLowerCase());
   const distinct = [...new Set(values.map((value) => value.trim()))];
   if (distinct.length === 0 || (distinct.length === 1 && distinct[0] === '')) {
-    throw new WebhookVerificationError('missing-header', `the ${name} header is missing: the request did not come from the platform, or a proxy removed it`);
+    throw new WebhookVerificationError(
+      'missing-header',
+      `the ${name} header is missing: the request did not come from the platform, or a proxy removed it`,
+    );
   }
-  if (distinct.length > 1) throw new WebhookVerificationError('malformed', `the ${name} header appears ${distinct.length} times with different values: expected exactly one`);
+  if (distinct.length > 1)
+    throw new WebhookVerificationError(
+      'malformed',
+      `the ${name} header appears ${distinct.length} times with different values: expected exactly one`,
+    );
   return distinct[0]!;
 }
 
 function headerValues(headers: HeaderSource, lowerName: string): string[] {
-  if (headers === null || typeof headers !== 'object') throw new TypeError('expected the request headers (a Headers object or a plain object of header names to values)');
+  if (headers === null || typeof headers !== 'object')
+    throw new TypeError('expected the request headers (a Headers object or a plain object of header names to values)');
   if (typeof (headers as Headers).get === 'function' && typeof (headers as Headers).forEach === 'function') {
     const value = (headers as Headers).get(lowerName);
     return value === null ? [] : [value];

@@ -9,7 +9,17 @@ import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
 import { failureCode, mayRepeat, retryRowFor, type RetryRow } from './retry-table.ts';
-import { Abort, fetchSend, headerOf, parsedUrl, toResponse, undiciSend, type Answer, type AnswerHeaders, type Send } from './undici-send.ts';
+import {
+  Abort,
+  fetchSend,
+  headerOf,
+  parsedUrl,
+  toResponse,
+  undiciSend,
+  type Answer,
+  type AnswerHeaders,
+  type Send,
+} from './undici-send.ts';
 import { registerSender } from './sender.ts';
 
 /** fetch over the transport's default sender (for a fetch-shaped step inside a transport, such as request signing). */
@@ -154,7 +164,10 @@ export function createTransport(options: TransportOptions): Transport {
     if (requestOptions.startedAt !== undefined && !Number.isFinite(requestOptions.startedAt)) {
       throw new ConfigurationError(`startedAt must be a performance.now() time (got ${requestOptions.startedAt}).`);
     }
-    if (requestOptions.maxRetries !== undefined && !(Number.isInteger(requestOptions.maxRetries) && requestOptions.maxRetries >= 0)) {
+    if (
+      requestOptions.maxRetries !== undefined &&
+      !(Number.isInteger(requestOptions.maxRetries) && requestOptions.maxRetries >= 0)
+    ) {
       throw new ConfigurationError(`maxRetries must be an integer ≥ 0 (got ${requestOptions.maxRetries}).`);
     }
   };
@@ -190,7 +203,14 @@ function toIncoming(request: TransportRequest): IncomingRequest {
     body = request.body;
   }
   // The URL as fetch (and a Request) would read it, for logs and messages alike.
-  return { url: parsedUrl(request.url).href, method: normaliseMethod(request.method), headers, body, redirect: request.redirect ?? 'follow', signal: request.signal };
+  return {
+    url: parsedUrl(request.url).href,
+    method: normaliseMethod(request.method),
+    headers,
+    body,
+    redirect: request.redirect ?? 'follow',
+    signal: request.signal,
+  };
 }
 
 interface Settings {
@@ -266,10 +286,16 @@ function createDeadlines(): Deadlines {
 }
 
 function checkTimeout(value: number, name: string): void {
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`${name} must be a positive number of milliseconds (got ${value}).`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new ConfigurationError(`${name} must be a positive number of milliseconds (got ${value}).`);
 }
 
-async function run(s: Settings, input: RequestInfo | URL, init: RequestInit | undefined, ro: RequestOptions): Promise<Response> {
+async function run(
+  s: Settings,
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  ro: RequestOptions,
+): Promise<Response> {
   return (await exchange(s, await readRequest(input, init), ro, true)).response;
 }
 
@@ -278,9 +304,15 @@ async function run(s: Settings, input: RequestInfo | URL, init: RequestInit | un
  * logs. `readable`: the caller gets a Response whose body it can read (fetch); otherwise the
  * response as received, its body already read into `bytes` (send: one read, no copy).
  */
-async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptions, readable: boolean): Promise<TransportResult> {
+async function exchange(
+  s: Settings,
+  incoming: IncomingRequest,
+  ro: RequestOptions,
+  readable: boolean,
+): Promise<TransportResult> {
   // The request's own signal (a Request's, or init.signal) joins the caller signals.
-  const callerSignals = s.signal || ro.signal || incoming.signal ? signalsOf(s.signal, ro.signal, incoming.signal) : NO_SIGNALS;
+  const callerSignals =
+    s.signal || ro.signal || incoming.signal ? signalsOf(s.signal, ro.signal, incoming.signal) : NO_SIGNALS;
   const aborted = firstAborted(callerSignals);
   if (aborted) throw aborted.reason;
 
@@ -318,10 +350,12 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     const leftMs = endsAt - performance.now();
     if (leftMs < 1) throw callTimeout(s, ro, url, requestId, timeoutMs, attempt, row.why, safe);
     const deadline = s.deadlines.add(Math.min(s.timeoutMs, leftMs), abort);
-    const onCallerAbort = callerSignals.length === 0 ? undefined : (): void => abort.abort(firstAborted(callerSignals)?.reason);
+    const onCallerAbort =
+      callerSignals.length === 0 ? undefined : (): void => abort.abort(firstAborted(callerSignals)?.reason);
     if (onCallerAbort) for (const signal of callerSignals) signal.addEventListener('abort', onCallerAbort);
     const started = logging ? performance.now() : 0;
-    if (logging) log({ event: 'request', attempt: attempt + 1, headers: requestHeadersForLog, body: requestBodyForLog });
+    if (logging)
+      log({ event: 'request', attempt: attempt + 1, headers: requestHeadersForLog, body: requestBodyForLog });
 
     let answer: Answer | undefined;
     let failure: unknown;
@@ -351,27 +385,54 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
           body: describeBody(answer.bytes, headerOf(answer.headers, 'content-type')),
         });
       }
-      const delayMs = isRetryableStatus(status) && safe && attempt < maxRetries ? backoffDelay(attempt, s.policy, headerOf(answer.headers, 'retry-after'), s.random) : Infinity;
+      const delayMs =
+        isRetryableStatus(status) && safe && attempt < maxRetries
+          ? backoffDelay(attempt, s.policy, headerOf(answer.headers, 'retry-after'), s.random)
+          : Infinity;
       // A retry that could not start before the call's deadline is not made: the answer stands.
       if (performance.now() + delayMs < endsAt) {
-        log({ event: 'retry', attempt: attempt + 1, status, delayMs, headers: requestHeadersForLog, error: `HTTP ${status}` });
+        log({
+          event: 'retry',
+          attempt: attempt + 1,
+          status,
+          delayMs,
+          headers: requestHeadersForLog,
+          error: `HTTP ${status}`,
+        });
         await wait(s.sleep, delayMs, callerSignals);
         continue;
       }
       // Only an error is ever built from a response (apiErrorFrom): a 2xx needs no secrets.
       const ok = status >= 200 && status <= 299;
-      return new Exchanged(answer, headerOf(answer.headers, s.requestIdHeader) || requestId, readable, ok ? undefined : secrets);
+      return new Exchanged(
+        answer,
+        headerOf(answer.headers, s.requestIdHeader) || requestId,
+        readable,
+        ok ? undefined : secrets,
+      );
     }
 
     const callerAbort = firstAborted(callerSignals);
     if (callerAbort) {
-      log({ event: 'error', attempt: attempt + 1, durationMs, headers: requestHeadersForLog, error: 'aborted by the caller' });
+      log({
+        event: 'error',
+        attempt: attempt + 1,
+        durationMs,
+        headers: requestHeadersForLog,
+        error: 'aborted by the caller',
+      });
       throw callerAbort.reason;
     }
     if (failure instanceof PaykitError) throw failure;
     const timedOut = abort.aborted;
-    const what = timedOut ? `timed out after ${Math.min(timeoutMs, s.timeoutMs)} ms` : sanitizeCause(failure, secrets()).message;
-    const retryDelayMs = mayRepeat(row, idempotencyKey, { kind: 'failure', code: timedOut ? undefined : failureCode(failure) }) && attempt < maxRetries ? backoffDelay(attempt, s.policy, null, s.random) : Infinity;
+    const what = timedOut
+      ? `timed out after ${Math.min(timeoutMs, s.timeoutMs)} ms`
+      : sanitizeCause(failure, secrets()).message;
+    const retryDelayMs =
+      mayRepeat(row, idempotencyKey, { kind: 'failure', code: timedOut ? undefined : failureCode(failure) }) &&
+      attempt < maxRetries
+        ? backoffDelay(attempt, s.policy, null, s.random)
+        : Infinity;
     if (performance.now() + retryDelayMs < endsAt) {
       const delayMs = retryDelayMs;
       log({ event: 'retry', attempt: attempt + 1, durationMs, delayMs, headers: requestHeadersForLog, error: what });
@@ -381,10 +442,9 @@ async function exchange(s: Settings, incoming: IncomingRequest, ro: RequestOptio
     log({ event: 'error', attempt: attempt + 1, durationMs, headers: requestHeadersForLog, error: what });
     const where = ro.operation ? `${s.product} ${ro.operation}` : s.product;
     const attempts = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
-    const notRetried = safe
-      ? ''
-      : `; not retried: ${row.why}, so check its effect before repeating it`;
-    if (timedOut && performance.now() >= endsAt - 1) throw callTimeout(s, ro, url, requestId, timeoutMs, attempt + 1, row.why, safe);
+    const notRetried = safe ? '' : `; not retried: ${row.why}, so check its effect before repeating it`;
+    if (timedOut && performance.now() >= endsAt - 1)
+      throw callTimeout(s, ro, url, requestId, timeoutMs, attempt + 1, row.why, safe);
     if (timedOut) {
       throw new TimeoutError(
         `${where}: no response from ${shortUrl(url)} within ${s.timeoutMs} ms (${attempts})${notRetried} — raise timeoutMs, or check that the service is up`,
@@ -419,7 +479,16 @@ function rowFor(s: Settings, operation: string | undefined, method: string): Ret
 }
 
 /** The call's own deadline passed (a caller's timeoutMs, counted from startedAt when given). */
-function callTimeout(s: Settings, ro: RequestOptions, url: string, requestId: string, timeoutMs: number, made: number, why: string, safe: boolean): TimeoutError {
+function callTimeout(
+  s: Settings,
+  ro: RequestOptions,
+  url: string,
+  requestId: string,
+  timeoutMs: number,
+  made: number,
+  why: string,
+  safe: boolean,
+): TimeoutError {
   const where = ro.operation ? `${s.product} ${ro.operation}` : s.product;
   const attempts = made === 0 ? 'no attempt could start' : `${made} attempt${made === 1 ? '' : 's'}`;
   const notRetried = safe ? '' : `; not retried: ${why}, so check its effect before repeating it`;
@@ -479,7 +548,10 @@ function firstAborted(signals: readonly AbortSignal[]): AbortSignal | undefined 
 /** The request as url, method, headers, body bytes (read once, re-sent on every attempt) and its own signal. */
 async function readRequest(input: RequestInfo | URL, init: RequestInit | undefined): Promise<IncomingRequest> {
   // Fast path for the common shapes (a string body, or none): no intermediate Request.
-  if (!(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string')) {
+  if (
+    !(input instanceof Request) &&
+    (init?.body === undefined || init.body === null || typeof init.body === 'string')
+  ) {
     const headers = headerRecord(new Headers(init?.headers));
     let body: Uint8Array<ArrayBuffer> | undefined;
     if (typeof init?.body === 'string') {
@@ -488,11 +560,25 @@ async function readRequest(input: RequestInfo | URL, init: RequestInit | undefin
       headers['content-type'] ??= 'text/plain;charset=UTF-8';
     }
     const url = new URL(input instanceof URL ? input.href : input).href;
-    return { url, method: normaliseMethod(init?.method ?? 'GET'), headers, body, redirect: init?.redirect ?? 'follow', signal: init?.signal ?? undefined };
+    return {
+      url,
+      method: normaliseMethod(init?.method ?? 'GET'),
+      headers,
+      body,
+      redirect: init?.redirect ?? 'follow',
+      signal: init?.signal ?? undefined,
+    };
   }
   const request = input instanceof Request && init === undefined ? input : new Request(input, init);
   const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
-  return { url: request.url, method: request.method, headers: headerRecord(request.headers), body, redirect: request.redirect, signal: request.signal };
+  return {
+    url: request.url,
+    method: request.method,
+    headers: headerRecord(request.headers),
+    body,
+    redirect: request.redirect,
+    signal: request.signal,
+  };
 }
 
 const NORMALISED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
@@ -505,7 +591,13 @@ function normaliseMethod(method: string): string {
 
 type LogFields = Omit<LogEntry, 'product' | 'operation' | 'method' | 'url' | 'requestId'>;
 
-function makeLog(s: Settings, operation: string | undefined, method: string, url: string, requestId: string): (fields: LogFields) => void {
+function makeLog(
+  s: Settings,
+  operation: string | undefined,
+  method: string,
+  url: string,
+  requestId: string,
+): (fields: LogFields) => void {
   const logger = s.logger;
   if (!logger) return () => {};
   const loggedUrl = redactUrl(url);
@@ -555,7 +647,10 @@ class Exchanged implements TransportResult {
     if (this.#response === undefined) {
       const answer = this.#answer;
       // A custom fetch's own Response, for a caller that does not read its body (send); else one over the bytes.
-      const response = answer.response !== undefined && (!this.#readable || answer.bytes === undefined) ? answer.response : toResponse(answer);
+      const response =
+        answer.response !== undefined && (!this.#readable || answer.bytes === undefined)
+          ? answer.response
+          : toResponse(answer);
       requestIds.set(response, this.requestId);
       if (this.#secrets) rememberRequestSecrets(response, this.#secrets);
       this.#response = response;

@@ -104,8 +104,16 @@ const BODY_HEADERS = ['content-encoding', 'content-language', 'content-location'
  * product adds for auth later must never reach a host the request was not meant for.
  */
 const CROSS_ORIGIN_HEADERS = new Set([
-  'accept', 'accept-encoding', 'accept-language', 'user-agent', 'x-request-id', 'idempotency-key',
-  'content-type', 'content-length', 'content-language', 'content-encoding',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'user-agent',
+  'x-request-id',
+  'idempotency-key',
+  'content-type',
+  'content-length',
+  'content-language',
+  'content-encoding',
 ]);
 /** Statuses whose Response has no body (one given would make the Response constructor throw). */
 export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -140,7 +148,8 @@ async function send(dispatcher: Dispatcher, url: string, init: SendInit, abort: 
     return send(dispatcher, ...redirected(target, status, location, init, hops), abort, hops + 1);
   }
   // What a Response can hold (fetch refuses the same answers).
-  if (status < 200 || status > 599) throw new TypeError(`the server answered with HTTP status ${status}, which is not a final answer`);
+  if (status < 200 || status > 599)
+    throw new TypeError(`the server answered with HTTP status ${status}, which is not a final answer`);
   const encoding = headerOf(headers, 'content-encoding');
   if (encoding !== null && answer.bytes !== undefined && answer.bytes.byteLength > 0) {
     const decoded = decodeBody(answer.bytes, encoding);
@@ -179,7 +188,8 @@ function exchange(dispatcher: Dispatcher, target: URL, init: SendInit, abort: Ab
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
         controller = started;
-        if (abort.aborted) started.abort(abort.reason instanceof Error ? abort.reason : new Error(String(abort.reason)));
+        if (abort.aborted)
+          started.abort(abort.reason instanceof Error ? abort.reason : new Error(String(abort.reason)));
       },
       onResponseStart(_controller, statusCode, responseHeaders, statusMessage) {
         // 1xx are informational: the answer follows.
@@ -203,7 +213,16 @@ function exchange(dispatcher: Dispatcher, target: URL, init: SendInit, abort: Ab
       },
     };
     try {
-      dispatcher.dispatch({ origin: target.origin, path: target.pathname + target.search, method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body }, handler);
+      dispatcher.dispatch(
+        {
+          origin: target.origin,
+          path: target.pathname + target.search,
+          method: init.method as Dispatcher.HttpMethod,
+          headers: init.headers,
+          body: init.body,
+        },
+        handler,
+      );
     } catch (error) {
       fail(error);
     }
@@ -236,7 +255,9 @@ function redirected(from: URL, status: number, location: string, init: SendInit,
   }
   let headers = { ...init.headers };
   let { method, body } = init;
-  if (status === 303 ? method !== 'GET' && method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST') {
+  if (
+    status === 303 ? method !== 'GET' && method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST'
+  ) {
     method = 'GET';
     body = undefined;
     for (const name of BODY_HEADERS) delete headers[name];
@@ -254,7 +275,13 @@ export function fetchSend(fetchFn: typeof fetch): Send {
     if (abort.aborted) controller.abort(abort.reason);
     else abort.listen((reason) => controller.abort(reason));
     try {
-      const response = await fetchFn(url, { method: init.method, headers: init.headers, body: init.body as Uint8Array<ArrayBuffer> | undefined, signal: controller.signal, redirect: init.redirect });
+      const response = await fetchFn(url, {
+        method: init.method,
+        headers: init.headers,
+        body: init.body as Uint8Array<ArrayBuffer> | undefined,
+        signal: controller.signal,
+        redirect: init.redirect,
+      });
       const headers: AnswerHeaders = {};
       response.headers.forEach((value, name) => {
         headers[name] = value;
@@ -262,7 +289,8 @@ export function fetchSend(fetchFn: typeof fetch): Send {
       // fetch has decoded the body: a consumer of the bytes must not decode them again.
       delete headers['content-encoding'];
       // A status outside 200–599 (an opaque redirect) has no body to read.
-      const bytes = response.status < 200 || response.status > 599 ? undefined : new Uint8Array(await response.arrayBuffer());
+      const bytes =
+        response.status < 200 || response.status > 599 ? undefined : new Uint8Array(await response.arrayBuffer());
       return { status: response.status, statusText: response.statusText, headers, bytes, response };
     } finally {
       abort.listen(undefined);
@@ -302,7 +330,15 @@ export async function undiciFetch(input: RequestInfo | URL, init?: RequestInit):
   const onAbort = (): void => abort.abort(signal.reason);
   signal.addEventListener('abort', onAbort);
   try {
-    return toResponse(await send(dispatcherFromEnvironment(), request.url, { method: request.method, headers, body, redirect: request.redirect }, abort, 0));
+    return toResponse(
+      await send(
+        dispatcherFromEnvironment(),
+        request.url,
+        { method: request.method, headers, body, redirect: request.redirect },
+        abort,
+        0,
+      ),
+    );
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -42,7 +42,12 @@ describe("the call's deadline", () => {
     const server = await scripted(() => 'hang');
     const transport = createTransport({ product: 'core', timeoutMs: 30_000, retry: { maxRetries: 5 } });
     const started = performance.now();
-    const error = await caught(transport.send({ url: `${server.url}/v1/things`, method: 'GET', headers: {} }, { timeoutMs: 300, operation: 'listThings' }));
+    const error = await caught(
+      transport.send(
+        { url: `${server.url}/v1/things`, method: 'GET', headers: {} },
+        { timeoutMs: 300, operation: 'listThings' },
+      ),
+    );
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(300);
@@ -57,7 +62,10 @@ describe("the call's deadline", () => {
     // random 1: backoff 500 ms after the first attempt, 1 000 ms after the second.
     const transport = createTransport({ product: 'core', random: () => 1, retry: { maxRetries: 5 } });
     const started = performance.now();
-    const { response } = await transport.send({ url: `${server.url}/v1/things`, method: 'GET', headers: {} }, { timeoutMs: 900 });
+    const { response } = await transport.send(
+      { url: `${server.url}/v1/things`, method: 'GET', headers: {} },
+      { timeoutMs: 900 },
+    );
     const elapsed = performance.now() - started;
     expect(response.status).toBe(503);
     expect(server.received).toHaveLength(2);
@@ -67,7 +75,12 @@ describe("the call's deadline", () => {
   it('covers the body read: headers on time, the rest of the body never → TimeoutError at the deadline', async () => {
     const { url } = await slowBody();
     const started = performance.now();
-    const error = await caught(createTransport({ product: 'core', retry: { maxRetries: 3 } }).send({ url, method: 'GET', headers: {} }, { timeoutMs: 300 }));
+    const error = await caught(
+      createTransport({ product: 'core', retry: { maxRetries: 3 } }).send(
+        { url, method: 'GET', headers: {} },
+        { timeoutMs: 300 },
+      ),
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(performance.now() - started).toBeLessThan(900);
   });
@@ -76,14 +89,24 @@ describe("the call's deadline", () => {
     const server = await scripted(() => 'hang');
     const transport = createTransport({ product: 'core' });
     const started = performance.now();
-    const error = await caught(transport.send({ url: `${server.url}/x`, method: 'GET', headers: {} }, { timeoutMs: 300, startedAt: started - 250 }));
+    const error = await caught(
+      transport.send(
+        { url: `${server.url}/x`, method: 'GET', headers: {} },
+        { timeoutMs: 300, startedAt: started - 250 },
+      ),
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(performance.now() - started).toBeLessThan(250);
   });
 
   it('a deadline already past sends nothing', async () => {
     const server = await scripted(() => ({ status: 200, body: {} }));
-    const error = await caught(createTransport({ product: 'core' }).send({ url: `${server.url}/x`, method: 'POST', headers: {}, body: '{}' }, { timeoutMs: 100, startedAt: performance.now() - 200 }));
+    const error = await caught(
+      createTransport({ product: 'core' }).send(
+        { url: `${server.url}/x`, method: 'POST', headers: {}, body: '{}' },
+        { timeoutMs: 100, startedAt: performance.now() - 200 },
+      ),
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toMatch(/no attempt could start/);
     expect(server.received).toHaveLength(0);
@@ -97,7 +120,14 @@ describe("a caller's abort", () => {
     const reason = new Error('the caller gave up mid-body');
     setTimeout(() => controller.abort(reason), 200);
     const started = performance.now();
-    const error = await caught(createTransport({ product: 'core', retry: { maxRetries: 3 } }).send({ url, method: 'GET', headers: {}, signal: controller.signal }));
+    const error = await caught(
+      createTransport({ product: 'core', retry: { maxRetries: 3 } }).send({
+        url,
+        method: 'GET',
+        headers: {},
+        signal: controller.signal,
+      }),
+    );
     expect(error).toBe(reason);
     expect(performance.now() - started).toBeLessThan(700);
     await new Promise<void>((resolve) => setTimeout(resolve, 50));
@@ -112,7 +142,9 @@ describe("a caller's abort", () => {
     const transport = createTransport({ product: 'core', random: () => 1, retry: { maxRetries: 3 } });
     setTimeout(() => controller.abort(reason), 200);
     const started = performance.now();
-    const error = await caught(transport.send({ url: `${server.url}/x`, method: 'GET', headers: {}, signal: controller.signal }));
+    const error = await caught(
+      transport.send({ url: `${server.url}/x`, method: 'GET', headers: {}, signal: controller.signal }),
+    );
     expect(error).toBe(reason);
     expect(performance.now() - started).toBeLessThan(450);
     expect(server.received).toHaveLength(1);

@@ -16,8 +16,10 @@ const CLABE = '002180000000000164';
 
 describe('card numbers and security codes', () => {
   it('recognises card fields by name in any casing', () => {
-    for (const name of ['card_number', 'cardNumber', 'Card-Number', 'debit_card_number', 'pan']) expect(isCardNumberField(name)).toBe(true);
-    for (const name of ['cvv', 'CVV2', 'cvc', 'security_code', 'card_security_code']) expect(isCardCodeField(name)).toBe(true);
+    for (const name of ['card_number', 'cardNumber', 'Card-Number', 'debit_card_number', 'pan'])
+      expect(isCardNumberField(name)).toBe(true);
+    for (const name of ['cvv', 'CVV2', 'cvc', 'security_code', 'card_security_code'])
+      expect(isCardCodeField(name)).toBe(true);
     for (const name of ['card', 'bank', 'clabe', 'panel', 'account_number']) {
       expect(isCardNumberField(name)).toBe(false);
       expect(isCardCodeField(name)).toBe(false);
@@ -35,10 +37,18 @@ describe('card numbers and security codes', () => {
     expect(maskCardNumbersIn(`card ${PAN_SPACED}.`)).toBe('card ************1111.');
     expect(maskCardNumbersIn(`amex ${AMEX}`)).toBe('amex ***********0005');
     expect(maskCardNumbersIn(`clabe ${CLABE}`)).toBe(`clabe ${CLABE}`);
-    expect(maskCardNumbersIn('reference 1234567 amount 150.00 at 2026-05-07T10:00:00Z')).toBe('reference 1234567 amount 150.00 at 2026-05-07T10:00:00Z');
+    expect(maskCardNumbersIn('reference 1234567 amount 150.00 at 2026-05-07T10:00:00Z')).toBe(
+      'reference 1234567 amount 150.00 at 2026-05-07T10:00:00Z',
+    );
     expect(maskCardNumbersIn('4111111111111112')).toBe('4111111111111112');
     // Digits inside a UUID, an identifier or a decimal are not a card number.
-    for (const text of ['11111111-1111-4111-8111-111111111111', 'tx_4111111111111111', '0.4111111111111111', '4111111111111111.25', '94111111111111111111']) {
+    for (const text of [
+      '11111111-1111-4111-8111-111111111111',
+      'tx_4111111111111111',
+      '0.4111111111111111',
+      '4111111111111111.25',
+      '94111111111111111111',
+    ]) {
       expect(maskCardNumbersIn(text)).toBe(text);
     }
   });
@@ -85,7 +95,9 @@ describe('card numbers and security codes', () => {
 
   it('masks card numbers in headers and URLs; a cvv query parameter is dropped', () => {
     expect(redactHeaders({ 'x-note': `pan ${PAN}` })).toEqual({ 'x-note': 'pan ************1111' });
-    expect(redactUrl(`https://h/x?card_number=5500000000000004&cvv=123&limit=5`)).toBe('https://h/x?card_number=************0004&limit=5');
+    expect(redactUrl(`https://h/x?card_number=5500000000000004&cvv=123&limit=5`)).toBe(
+      'https://h/x?card_number=************0004&limit=5',
+    );
     expect(redactUrl(`https://h/cards/${PAN}`)).toBe('https://h/cards/************1111');
   });
 
@@ -101,10 +113,28 @@ describe('errors, causes and drift reports', () => {
     const secret = 'cs_sandbox_0123456789abcdef';
     const response = new Response(null, { status: 422, headers: { 'content-type': 'application/json' } });
     const body = {
-      detail: [{ loc: ['body', 'card_number'], msg: `card ${PAN} is not accepted with ${secret}`, type: 'value_error', input: PAN }],
+      detail: [
+        {
+          loc: ['body', 'card_number'],
+          msg: `card ${PAN} is not accepted with ${secret}`,
+          type: 'value_error',
+          input: PAN,
+        },
+      ],
     };
-    const error = apiErrorFrom(response, JSON.stringify(body), { product: 'direct-debit', operation: 'createCharge', requestId: 'r1', secrets: [secret] });
-    const everything = [error.message, JSON.stringify(error.body), JSON.stringify(error.detail), JSON.stringify(error), String(error)].join('\n');
+    const error = apiErrorFrom(response, JSON.stringify(body), {
+      product: 'direct-debit',
+      operation: 'createCharge',
+      requestId: 'r1',
+      secrets: [secret],
+    });
+    const everything = [
+      error.message,
+      JSON.stringify(error.body),
+      JSON.stringify(error.detail),
+      JSON.stringify(error),
+      String(error),
+    ].join('\n');
     expect(everything).not.toContain(PAN);
     expect(everything).not.toContain(secret);
     expect(error.message).toContain('************1111');
@@ -114,20 +144,32 @@ describe('errors, causes and drift reports', () => {
   it('a 400 whose message quotes the client secret is scrubbed by value', () => {
     const secret = 'cs_sandbox_secret_value_42';
     const response = new Response(null, { status: 400 });
-    const error = apiErrorFrom(response, { message: `client_secret ${secret} does not match` }, { product: 'core', operation: 'createCredentialToken', requestId: 'r2', secrets: [secret] });
-    expect(error.message).toBe('core createCredentialToken: HTTP 400: client_secret [redacted] does not match — fix the request: the fields named above do not meet the spec or the platform rejected them');
+    const error = apiErrorFrom(
+      response,
+      { message: `client_secret ${secret} does not match` },
+      { product: 'core', operation: 'createCredentialToken', requestId: 'r2', secrets: [secret] },
+    );
+    expect(error.message).toBe(
+      'core createCredentialToken: HTTP 400: client_secret [redacted] does not match — fix the request: the fields named above do not meet the spec or the platform rejected them',
+    );
     expect(JSON.stringify(error.body)).not.toContain(secret);
   });
 
   it('a cause quoting a card number keeps only its last 4 digits', () => {
-    const cause = sanitizeCause(new Error(`socket closed while sending ${PAN}`, { cause: new Error(`inner ${PAN_SPACED}`) }));
+    const cause = sanitizeCause(
+      new Error(`socket closed while sending ${PAN}`, { cause: new Error(`inner ${PAN_SPACED}`) }),
+    );
     expect(cause.message).not.toMatch(/4111 ?1111 ?1111 ?1111/);
     expect(cause.message).toContain('************1111');
   });
 
   it('drift reports describe card fields without their digits', () => {
     const schema = z.object({ card_number: z.string().max(4), cvv: z.number() });
-    const reports = driftReports(schema, { card_number: PAN, cvv: '123' }, { product: 'direct-debit', operation: 'listInstruments' });
+    const reports = driftReports(
+      schema,
+      { card_number: PAN, cvv: '123' },
+      { product: 'direct-debit', operation: 'listInstruments' },
+    );
     expect(reports.map((r) => r.seen)).toEqual(['string', 'string']);
     expect(JSON.stringify(reports)).not.toContain('4111');
   });
@@ -137,7 +179,10 @@ describe('scrubbingLogger', () => {
   it('scrubs the client’s own secrets from every part of an entry, asking for them per entry', () => {
     const entries: LogEntry[] = [];
     let token = 'tok_first_0123456789';
-    const logger = scrubbingLogger((entry) => entries.push(entry), () => ['ak_live_0123456789', undefined, token]);
+    const logger = scrubbingLogger(
+      (entry) => entries.push(entry),
+      () => ['ak_live_0123456789', undefined, token],
+    );
     const entry = (text: string): LogEntry => ({
       event: 'response',
       product: 'core',

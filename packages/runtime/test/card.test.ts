@@ -6,7 +6,14 @@ describe('isValidCardNumber', () => {
   it('accepts published test card numbers', () => {
     // Card networks' public test numbers (Visa, Mastercard, Amex, Discover, Visa 13 digits), each checked
     // with a separate Python Luhn implementation before being pasted here.
-    for (const number of ['4111111111111111', '5555555555554444', '378282246310005', '6011111111111117', '4012888888881881', '4222222222222']) {
+    for (const number of [
+      '4111111111111111',
+      '5555555555554444',
+      '378282246310005',
+      '6011111111111117',
+      '4012888888881881',
+      '4222222222222',
+    ]) {
       expect(isValidCardNumber(number), number).toBe(true);
     }
   });
@@ -46,7 +53,8 @@ describe('Luhn properties', () => {
       fc.property(partial, fc.nat(), fc.integer({ min: 1, max: 9 }), (digits, where, delta) => {
         const number = digits + luhnCheckDigit(digits);
         const position = where % number.length;
-        const altered = number.slice(0, position) + ((Number(number[position]) + delta) % 10) + number.slice(position + 1);
+        const altered =
+          number.slice(0, position) + ((Number(number[position]) + delta) % 10) + number.slice(position + 1);
         return !isValidCardNumber(altered);
       }),
     );

@@ -4,7 +4,13 @@ import { ClabeError, clabeControlDigit, isValidClabe, KNOWN_BANK_CODES, parseCla
 
 // Valid CLABEs given with the task (their control digits were also recomputed with a separate
 // Python implementation of the 3-7-1 weighting before being pasted here).
-const VALID = ['646180000000000012', '012180000045678907', '072180000012345672', '014180000076543216', '002180700123456788'];
+const VALID = [
+  '646180000000000012',
+  '012180000045678907',
+  '072180000012345672',
+  '014180000076543216',
+  '002180700123456788',
+];
 
 /** A second, independent reading of the rule, to cross-check clabeControlDigit. */
 function referenceControlDigit(first17: string): number {
@@ -38,14 +44,31 @@ describe('CLABE known answers', () => {
   });
 
   it('splits a CLABE into bank, branch, account and control digit, naming known banks', () => {
-    expect(parseClabe('012180000045678907')).toEqual({ bankCode: '012', branch: '180', account: '00004567890', controlDigit: 7, bankName: 'BBVA MEXICO' });
-    expect(parseClabe('646180000000000012')).toEqual({ bankCode: '646', branch: '180', account: '00000000001', controlDigit: 2, bankName: 'STP' });
+    expect(parseClabe('012180000045678907')).toEqual({
+      bankCode: '012',
+      branch: '180',
+      account: '00004567890',
+      controlDigit: 7,
+      bankName: 'BBVA MEXICO',
+    });
+    expect(parseClabe('646180000000000012')).toEqual({
+      bankCode: '646',
+      branch: '180',
+      account: '00000000001',
+      controlDigit: 2,
+      bankName: 'STP',
+    });
     expect(parseClabe('002180700123456788').bankName).toBe('BANAMEX');
   });
 
   it('never rejects a bank code just because the table does not list it', () => {
     // Control digits computed with the separate Python implementation: 99918000001234567 → 4, 13818000000000001 → 2.
-    expect(parseClabe('999180000012345674')).toEqual({ bankCode: '999', branch: '180', account: '00001234567', controlDigit: 4 });
+    expect(parseClabe('999180000012345674')).toEqual({
+      bankCode: '999',
+      branch: '180',
+      account: '00001234567',
+      controlDigit: 4,
+    });
     expect(isValidClabe('138180000000000012')).toBe(true);
   });
 
@@ -75,16 +98,34 @@ describe('CLABE known answers', () => {
   });
 
   it('isValidClabe never throws', () => {
-    for (const value of [undefined, null, 12, {}, '', 'x'.repeat(18)]) expect(isValidClabe(value as unknown as string)).toBe(false);
+    for (const value of [undefined, null, 12, {}, '', 'x'.repeat(18)])
+      expect(isValidClabe(value as unknown as string)).toBe(false);
   });
 
   it('keeps a small frozen table of bank names', () => {
     expect(Object.isFrozen(KNOWN_BANK_CODES)).toBe(true);
     expect(KNOWN_BANK_CODES).toMatchObject({
-      '002': 'BANAMEX', '006': 'BANCOMEXT', '009': 'BANOBRAS', '012': 'BBVA MEXICO', '014': 'SANTANDER', '019': 'BANJERCITO',
-      '021': 'HSBC', '030': 'BAJIO', '036': 'INBURSA', '042': 'MIFEL', '044': 'SCOTIABANK', '058': 'BANREGIO', '059': 'INVEX',
-      '062': 'AFIRME', '072': 'BANORTE', '127': 'AZTECA', '130': 'COMPARTAMOS', '132': 'MULTIVA', '133': 'ACTINVER',
-      '137': 'BANCOPPEL', '646': 'STP',
+      '002': 'BANAMEX',
+      '006': 'BANCOMEXT',
+      '009': 'BANOBRAS',
+      '012': 'BBVA MEXICO',
+      '014': 'SANTANDER',
+      '019': 'BANJERCITO',
+      '021': 'HSBC',
+      '030': 'BAJIO',
+      '036': 'INBURSA',
+      '042': 'MIFEL',
+      '044': 'SCOTIABANK',
+      '058': 'BANREGIO',
+      '059': 'INVEX',
+      '062': 'AFIRME',
+      '072': 'BANORTE',
+      '127': 'AZTECA',
+      '130': 'COMPARTAMOS',
+      '132': 'MULTIVA',
+      '133': 'ACTINVER',
+      '137': 'BANCOPPEL',
+      '646': 'STP',
     });
     for (const code of Object.keys(KNOWN_BANK_CODES)) expect(code).toMatch(/^\d{3}$/);
   });

@@ -5,10 +5,24 @@ import * as runtime from '../src/index.ts';
 
 describe('error classes', () => {
   it('every exported *Error class extends PaykitError', () => {
-    const classes = Object.entries(runtime).filter(([name, value]) => name.endsWith('Error') && typeof value === 'function');
-    expect(classes.map(([name]) => name)).toEqual(expect.arrayContaining(['ClabeError', 'MoneyError', 'TimeFormatError', 'WebhookVerificationError', 'UnexpectedResponseError']));
+    const classes = Object.entries(runtime).filter(
+      ([name, value]) => name.endsWith('Error') && typeof value === 'function',
+    );
+    expect(classes.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        'ClabeError',
+        'MoneyError',
+        'TimeFormatError',
+        'WebhookVerificationError',
+        'UnexpectedResponseError',
+      ]),
+    );
     for (const [name, value] of classes) {
-      expect({ name, extendsPaykitError: (value as { prototype: unknown }).prototype instanceof runtime.PaykitError || value === runtime.PaykitError }).toEqual({ name, extendsPaykitError: true });
+      expect({
+        name,
+        extendsPaykitError:
+          (value as { prototype: unknown }).prototype instanceof runtime.PaykitError || value === runtime.PaykitError,
+      }).toEqual({ name, extendsPaykitError: true });
     }
   });
 

@@ -33,14 +33,26 @@ describe('canonicalJson', () => {
   it('matches Python json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)', () => {
     // Expected strings printed by Python 3 with exactly that call.
     expect(
-      canonicalJson(['client-42', 'moneyOut', { nested: { z: 1, a: [true, null, 2.5, { y: 'b', x: 'a' }] }, concept: 'Renta — Peña & Ñandú 💸', amount: '1234.56' }]),
-    ).toBe('["client-42","moneyOut",{"amount":"1234.56","concept":"Renta — Peña & Ñandú 💸","nested":{"a":[true,null,2.5,{"x":"a","y":"b"}],"z":1}}]');
+      canonicalJson([
+        'client-42',
+        'moneyOut',
+        {
+          nested: { z: 1, a: [true, null, 2.5, { y: 'b', x: 'a' }] },
+          concept: 'Renta — Peña & Ñandú 💸',
+          amount: '1234.56',
+        },
+      ]),
+    ).toBe(
+      '["client-42","moneyOut",{"amount":"1234.56","concept":"Renta — Peña & Ñandú 💸","nested":{"a":[true,null,2.5,{"x":"a","y":"b"}],"z":1}}]',
+    );
     expect(canonicalJson(['client-42', 'moneyOut', {}])).toBe('["client-42","moneyOut",{}]');
     expect(canonicalJson(['client-42', 'ping', null])).toBe('["client-42","ping",null]');
   });
 
   it('drops undefined members, writes null for undefined array items, and honours toJSON (as JSON.stringify sends)', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson([1, undefined, 2])).toBe('[1,null,2]');
     expect(canonicalJson({ at: new Date('2026-05-07T18:00:00.000Z') })).toBe('{"at":"2026-05-07T18:00:00.000Z"}');
     expect(canonicalJson({ text: 'line\n"quoted"\u0001' })).toBe('{"text":"line\\n\\"quoted\\"\\u0001"}');
@@ -49,12 +61,16 @@ describe('canonicalJson', () => {
   });
 
   it('throws rather than silently change the payload', () => {
-    expect(() => canonicalJson({ amount: 1250n })).toThrow(/\$\.amount is a bigint, which JSON cannot represent: send amounts as decimal strings/);
+    expect(() => canonicalJson({ amount: 1250n })).toThrow(
+      /\$\.amount is a bigint, which JSON cannot represent: send amounts as decimal strings/,
+    );
     expect(() => canonicalJson({ rate: Number.NaN })).toThrow(/\$\.rate is NaN/);
     expect(() => canonicalJson([Number.POSITIVE_INFINITY])).toThrow(/\$\[0\] is Infinity/);
     expect(() => canonicalJson({ run: () => 1 })).toThrow(/\$\.run is a function/);
     expect(() => canonicalJson({ tag: Symbol('x') })).toThrow(/is a symbol/);
-    expect(() => canonicalJson({ map: new Map([['a', 1]]) })).toThrow(/\$\.map is a Map, which JSON.stringify would write as \{\}/);
+    expect(() => canonicalJson({ map: new Map([['a', 1]]) })).toThrow(
+      /\$\.map is a Map, which JSON.stringify would write as \{\}/,
+    );
     expect(() => canonicalJson(new Set([1]))).toThrow(/is a Set/);
     expect(() => canonicalJson(undefined)).toThrow(/the value itself is undefined/);
     const cycle: Record<string, unknown> = { a: 1 };
@@ -77,7 +93,9 @@ describe('uuidV5', () => {
 
   it('reads the namespace case-insensitively and refuses anything but a UUID', () => {
     expect(uuidV5('www.example.com', NAMESPACE_DNS.toUpperCase())).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
-    expect(() => uuidV5('x', 'sandbox')).toThrow(/the namespace must be a UUID .*IDEMPOTENCY_NAMESPACES\[environment\]/);
+    expect(() => uuidV5('x', 'sandbox')).toThrow(
+      /the namespace must be a UUID .*IDEMPOTENCY_NAMESPACES\[environment\]/,
+    );
     expect(() => uuidV5('x', '6ba7b8109dad11d180b400c04fd430c8')).toThrow(TypeError);
   });
 });
@@ -91,15 +109,29 @@ describe('idempotencyKey', () => {
       destination_instrument_id: 'e4eaaaf2-d142-11e1-b3e4-080027620cdd',
       description: 'Penny Validation',
     };
-    expect(idempotencyKey({ clientId: '0f8fad5b-d9cb-469f-a165-70867728950e', operation: 'createPennyValidation', body: penny }, IDEMPOTENCY_NAMESPACES.sandbox)).toBe(
-      '825da0d0-b9dd-5f14-a475-557b0149c7a6',
-    );
-    const moneyOut = { concept: 'Renta — Peña & Ñandú 💸', nested: { z: 1, a: [true, null, 2.5, { y: 'b', x: 'a' }] }, amount: '1234.56' };
-    expect(idempotencyKey({ clientId: 'client-42', operation: 'moneyOut', body: moneyOut }, IDEMPOTENCY_NAMESPACES.production)).toBe(
-      '9d696149-f314-5dbb-b29d-e8c2d821ff0d',
-    );
-    expect(idempotencyKey({ clientId: 'client-42', operation: 'moneyOut', body: {} }, IDEMPOTENCY_NAMESPACES.staging)).toBe('e136b0d4-9806-5f5e-8027-9266805f638c');
-    expect(idempotencyKey({ clientId: 'client-42', operation: 'ping', body: null }, IDEMPOTENCY_NAMESPACES.sandbox)).toBe('8c8accb4-f3c1-5c35-8232-0bdc3bab2b5e');
+    expect(
+      idempotencyKey(
+        { clientId: '0f8fad5b-d9cb-469f-a165-70867728950e', operation: 'createPennyValidation', body: penny },
+        IDEMPOTENCY_NAMESPACES.sandbox,
+      ),
+    ).toBe('825da0d0-b9dd-5f14-a475-557b0149c7a6');
+    const moneyOut = {
+      concept: 'Renta — Peña & Ñandú 💸',
+      nested: { z: 1, a: [true, null, 2.5, { y: 'b', x: 'a' }] },
+      amount: '1234.56',
+    };
+    expect(
+      idempotencyKey(
+        { clientId: 'client-42', operation: 'moneyOut', body: moneyOut },
+        IDEMPOTENCY_NAMESPACES.production,
+      ),
+    ).toBe('9d696149-f314-5dbb-b29d-e8c2d821ff0d');
+    expect(
+      idempotencyKey({ clientId: 'client-42', operation: 'moneyOut', body: {} }, IDEMPOTENCY_NAMESPACES.staging),
+    ).toBe('e136b0d4-9806-5f5e-8027-9266805f638c');
+    expect(
+      idempotencyKey({ clientId: 'client-42', operation: 'ping', body: null }, IDEMPOTENCY_NAMESPACES.sandbox),
+    ).toBe('8c8accb4-f3c1-5c35-8232-0bdc3bab2b5e');
   });
 
   it('pins the namespaces: changing one would change every key', () => {
@@ -118,8 +150,12 @@ describe('idempotencyKey', () => {
   });
 
   it('needs a client id and an operation', () => {
-    expect(() => idempotencyKey({ clientId: '', operation: 'moneyOut', body: {} }, IDEMPOTENCY_NAMESPACES.sandbox)).toThrow(/clientId must be/);
-    expect(() => idempotencyKey({ clientId: 'c', operation: '', body: {} }, IDEMPOTENCY_NAMESPACES.sandbox)).toThrow(/operation must name/);
+    expect(() =>
+      idempotencyKey({ clientId: '', operation: 'moneyOut', body: {} }, IDEMPOTENCY_NAMESPACES.sandbox),
+    ).toThrow(/clientId must be/);
+    expect(() => idempotencyKey({ clientId: 'c', operation: '', body: {} }, IDEMPOTENCY_NAMESPACES.sandbox)).toThrow(
+      /operation must name/,
+    );
   });
 });
 
@@ -135,12 +171,21 @@ describe('idempotency properties', () => {
 
   it('the key does not depend on object key order, at any depth', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string({ minLength: 1 }), body, fc.integer(), namespace, (clientId, operation, value, seed, ns) => {
-        const id = clientId || 'client';
-        const shuffled = deepShuffle(value, seed);
-        expect(canonicalJson(shuffled)).toBe(canonicalJson(value));
-        expect(idempotencyKey({ clientId: id, operation, body: shuffled }, ns)).toBe(idempotencyKey({ clientId: id, operation, body: value }, ns));
-      }),
+      fc.property(
+        fc.string(),
+        fc.string({ minLength: 1 }),
+        body,
+        fc.integer(),
+        namespace,
+        (clientId, operation, value, seed, ns) => {
+          const id = clientId || 'client';
+          const shuffled = deepShuffle(value, seed);
+          expect(canonicalJson(shuffled)).toBe(canonicalJson(value));
+          expect(idempotencyKey({ clientId: id, operation, body: shuffled }, ns)).toBe(
+            idempotencyKey({ clientId: id, operation, body: value }, ns),
+          );
+        },
+      ),
     );
   });
 
@@ -158,7 +203,8 @@ describe('idempotency properties', () => {
     const input = fc.record({ clientId: fc.string({ minLength: 1 }), operation: fc.string({ minLength: 1 }), body });
     fc.assert(
       fc.property(input, input, namespace, (a, b, ns) => {
-        const same = a.clientId === b.clientId && a.operation === b.operation && canonicalJson(a.body) === canonicalJson(b.body);
+        const same =
+          a.clientId === b.clientId && a.operation === b.operation && canonicalJson(a.body) === canonicalJson(b.body);
         expect(idempotencyKey(a, ns) === idempotencyKey(b, ns)).toBe(same);
       }),
     );
@@ -173,10 +219,18 @@ describe('idempotency properties', () => {
 
   it('every key is a lowercase version-5 UUID with the RFC 4122 variant', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), body, namespace, (clientId, operation, value, ns) => {
-        expect(idempotencyKey({ clientId, operation, body: value }, ns)).toMatch(UUID_V5_PATTERN);
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }),
+        fc.string({ minLength: 1 }),
+        body,
+        namespace,
+        (clientId, operation, value, ns) => {
+          expect(idempotencyKey({ clientId, operation, body: value }, ns)).toMatch(UUID_V5_PATTERN);
+        },
+      ),
     );
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.uuid(), (name, ns) => UUID_V5_PATTERN.test(uuidV5(name, ns))));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.uuid(), (name, ns) => UUID_V5_PATTERN.test(uuidV5(name, ns))),
+    );
   });
 });

@@ -36,12 +36,26 @@ describe('toCentavos', () => {
   it('accepts only ^\\d+\\.\\d{2}$ by default and says what to do with the rest', () => {
     expect(() => toCentavos('12')).toThrow(/exactly two decimals, like "12.50"; pass \{ lenient: true \}/);
     expect(() => toCentavos('12.5')).toThrow(/exactly two decimals/);
-    expect(() => toCentavos('12.345')).toThrow(/more than two decimals: a centavo is the smallest unit; round it explicitly/);
+    expect(() => toCentavos('12.345')).toThrow(
+      /more than two decimals: a centavo is the smallest unit; round it explicitly/,
+    );
     expect(() => toCentavos('1,234.56')).toThrow(/thousands separators/);
     expect(() => toCentavos('12,50')).toThrow(/decimal comma: use a dot/);
     expect(() => toCentavos(' 12.50')).toThrow(/whitespace: trim it/);
     expect(() => toCentavos('-1.00')).toThrow(/negative: platform amounts never are/);
-    for (const bad of ['', '.50', '12.', '+1.00', '1e3', '0x10.00', 'Infinity', 'NaN', '١٢.٥٠', '12.50 MXN', '$12.50']) {
+    for (const bad of [
+      '',
+      '.50',
+      '12.',
+      '+1.00',
+      '1e3',
+      '0x10.00',
+      'Infinity',
+      'NaN',
+      '١٢.٥٠',
+      '12.50 MXN',
+      '$12.50',
+    ]) {
       expect(() => toCentavos(bad), bad).toThrow(MoneyError);
     }
   });
@@ -51,7 +65,8 @@ describe('toCentavos', () => {
     expect(toCentavos('12.5', { lenient: true })).toBe(1250n);
     expect(toCentavos('12.05', { lenient: true })).toBe(1205n);
     expect(toCentavos('0', { lenient: true })).toBe(0n);
-    for (const bad of ['12.345', '.5', '12.', '']) expect(() => toCentavos(bad, { lenient: true }), bad).toThrow(MoneyError);
+    for (const bad of ['12.345', '.5', '12.', ''])
+      expect(() => toCentavos(bad, { lenient: true }), bad).toThrow(MoneyError);
   });
 
   it('reads a leading minus with { signed: true }', () => {
@@ -83,7 +98,9 @@ describe('fromCentavos', () => {
   });
 
   it('refuses numbers', () => {
-    expect(() => fromCentavos(1250 as unknown as bigint)).toThrow(/centavos are a bigint \(for example 1250n for "12.50"\), never a number/);
+    expect(() => fromCentavos(1250 as unknown as bigint)).toThrow(
+      /centavos are a bigint \(for example 1250n for "12.50"\), never a number/,
+    );
   });
 });
 
@@ -149,14 +166,25 @@ describe('money properties', () => {
 
   it('toCentavos(fromCentavos(n)) === n for bigints, including past 2^53', () => {
     const big = fc.bigInt({ min: 0n, max: 2n ** 128n });
-    fc.assert(fc.property(big, (n) => toCentavos(fromCentavos(n)) === n), {
-      examples: [[TWO_POW_53 - 1n], [TWO_POW_53], [TWO_POW_53 + 1n], [0n], [1n], [99n], [100n]],
-    });
-    fc.assert(fc.property(fc.bigInt({ min: -(2n ** 128n), max: 2n ** 128n }), (n) => toCentavos(fromCentavos(n), { signed: true }) === n));
+    fc.assert(
+      fc.property(big, (n) => toCentavos(fromCentavos(n)) === n),
+      {
+        examples: [[TWO_POW_53 - 1n], [TWO_POW_53], [TWO_POW_53 + 1n], [0n], [1n], [99n], [100n]],
+      },
+    );
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(2n ** 128n), max: 2n ** 128n }),
+        (n) => toCentavos(fromCentavos(n), { signed: true }) === n,
+      ),
+    );
   });
 
   it('lenient amounts read the same as their two-decimal form', () => {
-    const lenient = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.constantFrom('', '.0', '.5', '.05', '.9', '.99'));
+    const lenient = fc.tuple(
+      fc.bigInt({ min: 0n, max: 10n ** 20n }),
+      fc.constantFrom('', '.0', '.5', '.05', '.9', '.99'),
+    );
     fc.assert(
       fc.property(lenient, ([pesos, tail]) => {
         const fraction = tail === '' ? '00' : tail.slice(1).padEnd(2, '0');
@@ -167,11 +195,15 @@ describe('money properties', () => {
 
   it('formatting never loses or adds a digit, and keeps the sign', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 60n), max: 10n ** 60n }), fc.constantFrom('es-MX', 'en-US', 'de-DE'), (n, locale) => {
-        const formatted = formatMXN(n, { locale });
-        const absolute = fromCentavos(n < 0n ? -n : n);
-        return digitsOf(formatted) === digitsOf(absolute) && formatted.startsWith('-') === n < 0n;
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 60n), max: 10n ** 60n }),
+        fc.constantFrom('es-MX', 'en-US', 'de-DE'),
+        (n, locale) => {
+          const formatted = formatMXN(n, { locale });
+          const absolute = fromCentavos(n < 0n ? -n : n);
+          return digitsOf(formatted) === digitsOf(absolute) && formatted.startsWith('-') === n < 0n;
+        },
+      ),
     );
   });
 
@@ -185,8 +217,10 @@ describe('money properties', () => {
   });
 
   it('no number ever passes as an amount', () => {
-    fc.assert(fc.property(fc.double(), (n) => {
+    fc.assert(
+      fc.property(fc.double(), (n) => {
         expect(() => toCentavos(n as unknown as string)).toThrow(MoneyError);
-      }));
+      }),
+    );
   });
 });

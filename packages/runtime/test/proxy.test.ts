@@ -82,7 +82,10 @@ describe('proxy variables', () => {
     expect(response.status).toBe(200);
     expect(JSON.parse(decoder.decode(bytes))).toEqual({ path: '/v1/via-proxy' });
     const host = new URL(target).host;
-    expect(proxy.seen.some((line) => line === `CONNECT ${host}` || line === `GET ${target}/v1/via-proxy`), proxy.seen.join('; ')).toBe(true);
+    expect(
+      proxy.seen.some((line) => line === `CONNECT ${host}` || line === `GET ${target}/v1/via-proxy`),
+      proxy.seen.join('; '),
+    ).toBe(true);
   });
 
   it('reaches a host NO_PROXY names directly, and uses no proxy when none is set', async () => {

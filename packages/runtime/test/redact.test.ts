@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SECRET_FIELDS, SECRET_HEADERS, collectSecrets, maskSecret, redactBody, redactHeaders, redactUrl, scrubSecrets } from '../src/redact.ts';
+import {
+  SECRET_FIELDS,
+  SECRET_HEADERS,
+  collectSecrets,
+  maskSecret,
+  redactBody,
+  redactHeaders,
+  redactUrl,
+  scrubSecrets,
+} from '../src/redact.ts';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhY21lIn0.c2lnbmF0dXJlLXZhbHVl';
 
@@ -29,7 +38,13 @@ describe('redactHeaders', () => {
   });
 
   it('accepts a plain record, matches names case-insensitively, and catches secret-looking names and bearer values', () => {
-    expect(redactHeaders({ AUTHORIZATION: 'Basic dXNlcjpwYXNz', 'X-Webhook-Token': 'tok', 'X-Forwarded-Auth': `Bearer ${JWT}` })).toEqual({
+    expect(
+      redactHeaders({
+        AUTHORIZATION: 'Basic dXNlcjpwYXNz',
+        'X-Webhook-Token': 'tok',
+        'X-Forwarded-Auth': `Bearer ${JWT}`,
+      }),
+    ).toEqual({
       authorization: 'Basic [redacted]',
       'x-webhook-token': '[redacted]',
       'x-forwarded-auth': 'Bearer [redacted]',
@@ -53,7 +68,12 @@ describe('redactBody', () => {
     expect(redactBody(body)).toEqual({
       data: [{ id: '1', client_id: 'c', client_secret: '[redacted]', api_key: '[redacted]', environment: 'staging' }],
       token: '[redacted]',
-      webhook: { secret_token: '[redacted]', url: 'https://x', auth_client_secret: '[redacted]', webhookToken: '[redacted]' },
+      webhook: {
+        secret_token: '[redacted]',
+        url: 'https://x',
+        auth_client_secret: '[redacted]',
+        webhookToken: '[redacted]',
+      },
       api_secret: '[redacted]',
       apiKey: '[redacted]',
       amount: '10.00',
@@ -63,7 +83,11 @@ describe('redactBody', () => {
   });
 
   it('redacts credential-looking strings under any name, keeps non-objects, survives cycles', () => {
-    expect(redactBody({ note: `Bearer ${JWT}`, jwt_here: JWT, plain: 'Bearer' })).toEqual({ note: '[redacted]', jwt_here: '[redacted]', plain: 'Bearer' });
+    expect(redactBody({ note: `Bearer ${JWT}`, jwt_here: JWT, plain: 'Bearer' })).toEqual({
+      note: '[redacted]',
+      jwt_here: '[redacted]',
+      plain: 'Bearer',
+    });
     expect(redactBody('text')).toBe('text');
     expect(redactBody(12)).toBe(12);
     expect(redactBody(undefined)).toBeUndefined();
@@ -75,10 +99,15 @@ describe('redactBody', () => {
 
   it('never lets a secret field value through (property)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...SECRET_FIELDS), fc.string({ minLength: 1 }), fc.jsonValue(), (name, secret, other) => {
-        const out = JSON.stringify(redactBody({ other, nested: [{ [name]: secret }] }));
-        expect(JSON.parse(out).nested[0][name]).toBe('[redacted]');
-      }),
+      fc.property(
+        fc.constantFrom(...SECRET_FIELDS),
+        fc.string({ minLength: 1 }),
+        fc.jsonValue(),
+        (name, secret, other) => {
+          const out = JSON.stringify(redactBody({ other, nested: [{ [name]: secret }] }));
+          expect(JSON.parse(out).nested[0][name]).toBe('[redacted]');
+        },
+      ),
     );
   });
 });
@@ -108,16 +137,23 @@ describe('maskSecret', () => {
 
 describe('URLs, collected secrets and scrubbing', () => {
   it('redactUrl hides secret query parameters and user info', () => {
-    expect(redactUrl('https://user:pw@api.example.com/v1/x?api_key=abc&limit=10&token=t')).toBe('https://api.example.com/v1/x?api_key=[redacted]&limit=10&token=[redacted]');
-    expect(redactUrl('http://127.0.0.1:4010/core/v1/clients/c/webhooks')).toBe('http://127.0.0.1:4010/core/v1/clients/c/webhooks');
+    expect(redactUrl('https://user:pw@api.example.com/v1/x?api_key=abc&limit=10&token=t')).toBe(
+      'https://api.example.com/v1/x?api_key=[redacted]&limit=10&token=[redacted]',
+    );
+    expect(redactUrl('http://127.0.0.1:4010/core/v1/clients/c/webhooks')).toBe(
+      'http://127.0.0.1:4010/core/v1/clients/c/webhooks',
+    );
   });
 
   it('collectSecrets finds secret header values (the credential after its scheme) and secret body fields', () => {
-    const secrets = collectSecrets(new Headers({ authorization: `Bearer ${JWT}`, 'x-api-key': 'dd_key_123456', accept: 'application/json' }), {
-      client_id: 'not-a-secret-id',
-      client_secret: 'cs_value_123',
-      list: [{ token: 'tok_value_456' }],
-    });
+    const secrets = collectSecrets(
+      new Headers({ authorization: `Bearer ${JWT}`, 'x-api-key': 'dd_key_123456', accept: 'application/json' }),
+      {
+        client_id: 'not-a-secret-id',
+        client_secret: 'cs_value_123',
+        list: [{ token: 'tok_value_456' }],
+      },
+    );
     expect(secrets.sort()).toEqual([JWT, 'cs_value_123', 'dd_key_123456', 'tok_value_456'].sort());
   });
 

@@ -22,7 +22,8 @@ const KEY = '66c0b04f-97d6-592d-8396-199819064afa';
 const json = { 'content-type': 'application/json' };
 
 /** The first answer is lost (the connection is cut after the request arrived), then 200. */
-const lostThenOk = (): Promise<ScriptedServer> => startScriptedServer((_req, i) => (i === 0 ? 'destroy' : { status: 200, body: { id: 'tx-1' } }));
+const lostThenOk = (): Promise<ScriptedServer> =>
+  startScriptedServer((_req, i) => (i === 0 ? 'destroy' : { status: 200, body: { id: 'tx-1' } }));
 
 /** A port with nothing listening: the connection is refused, so no byte of the request left. */
 async function refusedUrl(): Promise<string> {
@@ -115,7 +116,11 @@ describe('the retry table', () => {
     server = await lostThenOk();
     const transport = createTransport({ product: 'core', ...noWait });
     const error = await transport
-      .with({ operation: 'createMoneyOut' })(`${server.url}/v1/transactions/money_out`, { method: 'POST', body: '{}', headers: json })
+      .with({ operation: 'createMoneyOut' })(`${server.url}/v1/transactions/money_out`, {
+        method: 'POST',
+        body: '{}',
+        headers: json,
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(server.received).toHaveLength(1);
@@ -128,7 +133,9 @@ describe('the retry table', () => {
     const init = { method: 'POST', body: '{}', headers: { ...json, 'Idempotency-Key': KEY } };
     const error = await send(`${server.url}/v1/transactions/internal_transaction/cut`, init).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toContain('not retried: internal_transaction is not documented to honour an Idempotency-Key');
+    expect((error as Error).message).toContain(
+      'not retried: internal_transaction is not documented to honour an Idempotency-Key',
+    );
     expect(server.received).toHaveLength(1);
     const busy = await send(`${server.url}/v1/transactions/internal_transaction`, init);
     expect(busy.status).toBe(503);
@@ -139,7 +146,11 @@ describe('the retry table', () => {
     const url = await refusedUrl();
     const { transport, sent } = countingTransport(globalThis.fetch);
     const error = await transport
-      .with({ operation: 'createInternalTransaction' })(`${url}/v1/transactions/internal_transaction`, { method: 'POST', body: '{}', headers: json })
+      .with({ operation: 'createInternalTransaction' })(`${url}/v1/transactions/internal_transaction`, {
+        method: 'POST',
+        body: '{}',
+        headers: json,
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(sent.attempts).toBe(3);
@@ -149,16 +160,27 @@ describe('the retry table', () => {
     const url = await fullBacklogUrl();
     const agent = new Agent({ connect: { timeout: 100 } });
     cleanups.push(() => agent.close());
-    const { transport, sent } = countingTransport((input, init) => undiciFetch(input as string, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>);
+    const { transport, sent } = countingTransport(
+      (input, init) =>
+        undiciFetch(input as string, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>,
+    );
     const moneyOut = transport.with({ operation: 'createMoneyOut' });
-    const error = await moneyOut(`${url}/v1/transactions/money_out`, { method: 'POST', body: '{}', headers: json }).catch((e: unknown) => e);
+    const error = await moneyOut(`${url}/v1/transactions/money_out`, {
+      method: 'POST',
+      body: '{}',
+      headers: json,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toContain('UND_ERR_CONNECT_TIMEOUT');
     expect(sent.attempts).toBe(3);
     // The same call whose request reached the server and whose answer was lost: sent once.
     server = await lostThenOk();
     sent.attempts = 0;
-    const lost = await moneyOut(`${server.url}/v1/transactions/money_out`, { method: 'POST', body: '{}', headers: json }).catch((e: unknown) => e);
+    const lost = await moneyOut(`${server.url}/v1/transactions/money_out`, {
+      method: 'POST',
+      body: '{}',
+      headers: json,
+    }).catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(ConnectionError);
     expect(sent.attempts).toBe(1);
     expect(server.received).toHaveLength(1);

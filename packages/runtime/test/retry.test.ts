@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, backoffDelay, isRetryableStatus, isSafeToRetry, parseRetryAfter, retryPolicy } from '../src/retry.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  backoffDelay,
+  isRetryableStatus,
+  isSafeToRetry,
+  parseRetryAfter,
+  retryPolicy,
+} from '../src/retry.ts';
 
 describe('backoffDelay', () => {
   it('full jitter: an integer in [0, min(maxDelayMs, baseDelayMs · 2^attempt)] for any attempt and random', () => {
@@ -57,10 +64,18 @@ describe('backoffDelay', () => {
 });
 
 describe('which requests and answers are retried', () => {
-  const request = (method: string, headers: Record<string, string> = {}): Request => new Request('http://127.0.0.1/x', { method, headers });
+  const request = (method: string, headers: Record<string, string> = {}): Request =>
+    new Request('http://127.0.0.1/x', { method, headers });
 
   it('reads, deletes and the account lifecycle PUT/PATCH are safe to repeat; a POST only when the platform dedupes it and it carries a key', () => {
-    expect(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT', 'PATCH'].map((m) => isSafeToRetry(request(m)))).toEqual([true, true, true, true, true, true]);
+    expect(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'PUT', 'PATCH'].map((m) => isSafeToRetry(request(m)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     const key = { 'Idempotency-Key': '5b8f2c1e-7d3a-5e4f-9a0b-1c2d3e4f5a6b' };
     expect(isSafeToRetry(request('POST'))).toBe(false);
     expect(isSafeToRetry(request('POST', key))).toBe(false);
@@ -76,7 +91,11 @@ describe('which requests and answers are retried', () => {
 
   it('retryPolicy fills defaults (2 retries, 500 ms base, 8 s cap) and rejects nonsense', () => {
     expect(retryPolicy()).toEqual({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8000 });
-    expect(retryPolicy({ maxRetries: 0, baseDelayMs: undefined })).toEqual({ maxRetries: 0, baseDelayMs: 500, maxDelayMs: 8000 });
+    expect(retryPolicy({ maxRetries: 0, baseDelayMs: undefined })).toEqual({
+      maxRetries: 0,
+      baseDelayMs: 500,
+      maxDelayMs: 8000,
+    });
     expect(() => retryPolicy({ baseDelayMs: -1 })).toThrow(/baseDelayMs/);
     expect(() => retryPolicy({ maxDelayMs: Number.NaN })).toThrow(/maxDelayMs/);
   });

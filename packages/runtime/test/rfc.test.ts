@@ -27,7 +27,18 @@ describe('rfcKind', () => {
   });
 
   it('rejects other shapes', () => {
-    for (const bad of ['abc680524p76', 'AB680524P76', 'ABCDE680524P76', 'ABC680524P7', 'ABC680524P766', 'A1C680524P76', 'ABC-680524-P76', 'ABC680524P7Ñ', '', 'ABC 680524 P76']) {
+    for (const bad of [
+      'abc680524p76',
+      'AB680524P76',
+      'ABCDE680524P76',
+      'ABC680524P7',
+      'ABC680524P766',
+      'A1C680524P76',
+      'ABC-680524-P76',
+      'ABC680524P7Ñ',
+      '',
+      'ABC 680524 P76',
+    ]) {
       expect(rfcKind(bad), bad).toBeUndefined();
       expect(isValidRfc(bad), bad).toBe(false);
     }

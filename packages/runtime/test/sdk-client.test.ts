@@ -30,19 +30,27 @@ function recording(answer: (seen: Seen) => Response): { fetch: typeof fetch; see
   return { fetch: fetchFn, seen };
 }
 
-const json = (body: unknown, status = 200): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('createSdkClient (the lean hey-api client)', () => {
   it('sends through the transport: path encoded, query serialised, bearer and api-key auth, JSON body', async () => {
     const server = recording(() => json({ ok: true }));
     const transport = createTransport({ product: 'core', fetch: server.fetch });
-    const sdk = createSdkClient<SdkClientShape>({ baseUrl: 'http://127.0.0.1:1/core/', fetch: transport.fetch, auth: (scheme) => (scheme.type === 'apiKey' ? 'key-1' : 'tok-1') });
+    const sdk = createSdkClient<SdkClientShape>({
+      baseUrl: 'http://127.0.0.1:1/core/',
+      fetch: transport.fetch,
+      auth: (scheme) => (scheme.type === 'apiKey' ? 'key-1' : 'tok-1'),
+    });
     const result = (await sdk.post({
       url: '/v1/things/{id}',
       path: { id: 'a b/c' },
       query: { limit: 5, tags: ['x', 'y'], cursor: undefined, filter: { kind: 'z' } },
       body: { amount: '10.00', big: 12n },
-      security: [{ scheme: 'bearer', type: 'http' }, { name: 'x-api-key', type: 'apiKey' }],
+      security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'x-api-key', type: 'apiKey' },
+      ],
     })) as { data: unknown; response: Response };
     expect(result.data).toEqual({ ok: true });
     expect(requestIdOf(result.response)).toMatch(/^[0-9a-f-]{36}$/);
@@ -58,8 +66,16 @@ describe('createSdkClient (the lean hey-api client)', () => {
   it('a GET carries no Content-Type; a caller-set auth header is kept; a non-2xx answers { error: parsed body }', async () => {
     const server = recording(() => json({ code: 404, message: 'nope' }, 404));
     const transport = createTransport({ product: 'core', fetch: server.fetch });
-    const sdk = createSdkClient<SdkClientShape>({ baseUrl: 'http://127.0.0.1:1/core', fetch: transport.fetch, auth: () => 'from-callback' });
-    const result = (await sdk.get({ url: '/v1/x', headers: { 'X-Api-Key': 'mine' }, security: [{ name: 'x-api-key', type: 'apiKey' }] })) as { error: unknown; response: Response };
+    const sdk = createSdkClient<SdkClientShape>({
+      baseUrl: 'http://127.0.0.1:1/core',
+      fetch: transport.fetch,
+      auth: () => 'from-callback',
+    });
+    const result = (await sdk.get({
+      url: '/v1/x',
+      headers: { 'X-Api-Key': 'mine' },
+      security: [{ name: 'x-api-key', type: 'apiKey' }],
+    })) as { error: unknown; response: Response };
     expect(result.error).toEqual({ code: 404, message: 'nope' });
     expect(result.response.status).toBe(404);
     expect(server.seen[0]!.headers['content-type']).toBeUndefined();
@@ -94,8 +110,14 @@ describe('createSdkClient (the lean hey-api client)', () => {
   it('a header value that is not valid fails before sending', async () => {
     const server = recording(() => json({}));
     const transport = createTransport({ product: 'core', fetch: server.fetch });
-    const sdk = createSdkClient<SdkClientShape>({ baseUrl: 'http://127.0.0.1:1/core', fetch: transport.fetch, auth: () => 'bad\nvalue' });
-    const result = (await sdk.get({ url: '/v1/x', security: [{ scheme: 'bearer', type: 'http' }] })) as { error: unknown };
+    const sdk = createSdkClient<SdkClientShape>({
+      baseUrl: 'http://127.0.0.1:1/core',
+      fetch: transport.fetch,
+      auth: () => 'bad\nvalue',
+    });
+    const result = (await sdk.get({ url: '/v1/x', security: [{ scheme: 'bearer', type: 'http' }] })) as {
+      error: unknown;
+    };
     expect(result.error).toBeInstanceOf(TypeError);
     expect(String(result.error)).not.toContain('bad');
     expect(server.seen).toHaveLength(0);
@@ -105,8 +127,13 @@ describe('createSdkClient (the lean hey-api client)', () => {
     const server = recording(() => json({}));
     const transport = createTransport({ product: 'core', fetch: server.fetch });
     let token = 'tok-1';
-    const sdk = createSdkClient<SdkClientShape>({ baseUrl: 'http://127.0.0.1:1/core', fetch: transport.fetch, auth: () => token });
-    const get = (id: string) => sdk.get({ url: '/v1/things/{id}', path: { id }, security: [{ scheme: 'bearer', type: 'http' }] });
+    const sdk = createSdkClient<SdkClientShape>({
+      baseUrl: 'http://127.0.0.1:1/core',
+      fetch: transport.fetch,
+      auth: () => token,
+    });
+    const get = (id: string) =>
+      sdk.get({ url: '/v1/things/{id}', path: { id }, security: [{ scheme: 'bearer', type: 'http' }] });
     await get('a b');
     await get('a b');
     token = 'tok-2';
@@ -115,7 +142,9 @@ describe('createSdkClient (the lean hey-api client)', () => {
     token = 'bad\nvalue';
     const refused = (await get('a b')) as { error: unknown };
     expect(refused.error).toBeInstanceOf(TypeError);
-    expect(server.seen.map((seen) => [seen.url.slice('http://127.0.0.1:1/core'.length), seen.headers.authorization])).toEqual([
+    expect(
+      server.seen.map((seen) => [seen.url.slice('http://127.0.0.1:1/core'.length), seen.headers.authorization]),
+    ).toEqual([
       ['/v1/things/a%20b', 'Bearer tok-1'],
       ['/v1/things/a%20b', 'Bearer tok-1'],
       ['/v1/things/c%2Fd', 'Bearer tok-2'],
@@ -130,7 +159,11 @@ describe('a JSON 2xx through invoke over the default sender', () => {
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       req.resume();
-      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'srv-7', 'x-api-key': 'echoed-key-value' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-request-id': 'srv-7',
+        'x-api-key': 'echoed-key-value',
+      });
       // Several writes: the body reaches the client in more than one chunk.
       const items = JSON.stringify(Array.from({ length: 2_000 }, (_, n) => ({ n, name: `item ${n}` })));
       res.write('{"items":');
@@ -151,7 +184,13 @@ describe('a JSON 2xx through invoke over the default sender', () => {
     const transport = createTransport({ product: 'core' });
     const sdk = createSdkClient<SdkClientShape>({ baseUrl, fetch: transport.fetch });
     const ctx = { product: 'core' as const, transport };
-    const call = () => invoke(ctx, 'listThings', z.unknown(), (extra) => sdk.get({ url: '/v1/things', ...extra }) as Promise<{ data?: unknown; response?: Response }>);
+    const call = () =>
+      invoke(
+        ctx,
+        'listThings',
+        z.unknown(),
+        (extra) => sdk.get({ url: '/v1/things', ...extra }) as Promise<{ data?: unknown; response?: Response }>,
+      );
     const { data, response } = await withResponse(call());
     const items = (data as { items: { n: number; name: string }[] }).items;
     expect(items).toHaveLength(2_000);
@@ -164,6 +203,8 @@ describe('a JSON 2xx through invoke over the default sender', () => {
     expect(Object.keys(data as object)).toEqual(['items']);
     expect(JSON.stringify(data)).toBe(JSON.stringify({ items }));
     expect(data).toStrictEqual({ items });
-    await expect(withResponse(Promise.resolve({ ...(data as object) }))).rejects.toThrow(/not the result of a paykit operation/);
+    await expect(withResponse(Promise.resolve({ ...(data as object) }))).rejects.toThrow(
+      /not the result of a paykit operation/,
+    );
   });
 });

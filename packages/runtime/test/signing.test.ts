@@ -9,15 +9,20 @@ const failure = (run: () => unknown) => thrownBy(run, WebhookVerificationError);
 //   printf '%s' '<data>' | openssl dgst -sha256 -hmac '<key>'
 // (the shell passes the UTF-8 bytes of the text through unchanged).
 const SECRET_TOKEN = '3f9a1c0e5b7d2468ace13579bdf02468ace13579bdf02468ace13579bdf02468';
-const PAID_BODY = '{"event":"webhook.paid.success","operation_id":42,"amount":150,"status":"paid","external_user_id":"Peña 💸"}';
+const PAID_BODY =
+  '{"event":"webhook.paid.success","operation_id":42,"amount":150,"status":"paid","external_user_id":"Peña 💸"}';
 const PAID_SIGNATURE = '2efb73b2e13c3afb9b946cc2803ae5af597967f825b098c2f1feeb225b7c98c1';
 const ACTIVATION_BODY = '{"event":"webhook.activation","processed_at":"2026-05-07T18:00:00Z"}';
 const ACTIVATION_SIGNATURE = '2c0d5f8c13ef3000b302cc72659a9abd5ceabffaffaa0641e36457e1a9ff1ffb';
 
 describe('hmacSha256Hex (known answers from openssl dgst -sha256 -hmac)', () => {
   it('matches OpenSSL', () => {
-    expect(hmacSha256Hex('secret', '1715104800.{"endpoint_url":"https://x"}')).toBe('b6feb679dccfef27fa9063b29ef297b233d8e057b4328da14d757c66a1da6e94');
-    expect(hmacSha256Hex('key', 'The quick brown fox jumps over the lazy dog')).toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+    expect(hmacSha256Hex('secret', '1715104800.{"endpoint_url":"https://x"}')).toBe(
+      'b6feb679dccfef27fa9063b29ef297b233d8e057b4328da14d757c66a1da6e94',
+    );
+    expect(hmacSha256Hex('key', 'The quick brown fox jumps over the lazy dog')).toBe(
+      'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    );
     expect(hmacSha256Hex('key', '')).toBe('5d5d139563c95b5967b9bd9a8c9b233a9dedb45072794cd232dc1b74832607d0');
     expect(hmacSha256Hex(SECRET_TOKEN, PAID_BODY)).toBe(PAID_SIGNATURE);
     expect(hmacSha256Hex(SECRET_TOKEN, ACTIVATION_BODY)).toBe(ACTIVATION_SIGNATURE);
@@ -54,7 +59,9 @@ describe('verifyCoreWebhook', () => {
     const shown = everythingShown(wrong);
     expect(shown).not.toContain(current);
     expect(shown).not.toContain(next);
-    expect(failure(() => verifyCoreWebhook({ authorization: `Bearer ${current.slice(0, -1)}` }, accepted)).reason).toBe('mismatch');
+    expect(failure(() => verifyCoreWebhook({ authorization: `Bearer ${current.slice(0, -1)}` }, accepted)).reason).toBe(
+      'mismatch',
+    );
   });
 
   it('needs at least one non-empty accepted token', () => {

@@ -10,9 +10,13 @@ import {
 } from '../src/time.ts';
 
 const SIX_HOURS_MS = 6 * 60 * 60 * 1000;
-const dates2000to2100 = fc.date({ min: new Date('2000-01-01T00:00:00.000Z'), max: new Date('2100-12-31T23:59:59.999Z'), noInvalidDate: true });
+const dates2000to2100 = fc.date({
+  min: new Date('2000-01-01T00:00:00.000Z'),
+  max: new Date('2100-12-31T23:59:59.999Z'),
+  noInvalidDate: true,
+});
 
-describe('parseMexicoCityLocal (a token\'s expires_at: no offset, UTC-6)', () => {
+describe("parseMexicoCityLocal (a token's expires_at: no offset, UTC-6)", () => {
   it('reads the layout as UTC-6, not UTC', () => {
     expect(parseMexicoCityLocal('2026-05-07 12:00:00.000000').toISOString()).toBe('2026-05-07T18:00:00.000Z');
     expect(parseMexicoCityLocal('2026-05-07 12:00:00').toISOString()).toBe('2026-05-07T18:00:00.000Z');
@@ -32,7 +36,9 @@ describe('parseMexicoCityLocal (a token\'s expires_at: no offset, UTC-6)', () =>
   });
 
   it('sends a timestamp with an offset to parseOffsetTimestamp instead of ignoring the offset', () => {
-    expect(() => parseMexicoCityLocal('2026-05-06 12:00:00.000000-06:00')).toThrow(/carries an offset: read it with parseOffsetTimestamp/);
+    expect(() => parseMexicoCityLocal('2026-05-06 12:00:00.000000-06:00')).toThrow(
+      /carries an offset: read it with parseOffsetTimestamp/,
+    );
     expect(() => parseMexicoCityLocal('2026-05-06T18:00:00Z')).toThrow(TimeFormatError);
   });
 
@@ -65,7 +71,9 @@ describe('parseOffsetTimestamp', () => {
   });
 
   it('sends an offset-less time to parseMexicoCityLocal instead of guessing UTC', () => {
-    expect(() => parseOffsetTimestamp('2026-05-07 12:00:00.000000')).toThrow(/has no offset: if it is Mexico City local time \(a token's expires_at\), read it with parseMexicoCityLocal/);
+    expect(() => parseOffsetTimestamp('2026-05-07 12:00:00.000000')).toThrow(
+      /has no offset: if it is Mexico City local time \(a token's expires_at\), read it with parseMexicoCityLocal/,
+    );
   });
 
   it('rejects impossible values', () => {

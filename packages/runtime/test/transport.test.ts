@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, TimeoutError } from '../src/errors.ts';
 import type { LogEntry } from '../src/logger.ts';
 import { createTransport, requestIdOf } from '../src/transport.ts';
-import { closedPort, recordingSleep, startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
+import {
+  closedPort,
+  recordingSleep,
+  startScriptedServer,
+  type ScriptedServer,
+} from '@paykit/test-basics/scripted-server';
 
 const SECRET_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2VuLXBheWxvYWQ.s1gn4tur3-value';
 const CLIENT_SECRET = 'cs_live_9f8e7d6c5b4a39281706';
@@ -16,7 +21,9 @@ afterEach(async () => {
 
 describe('retries', () => {
   it('retries a GET on 503 and returns the 200, with the same request id on every attempt', async () => {
-    server = await startScriptedServer((_req, i) => (i < 2 ? { status: 503, body: { message: 'busy' } } : { status: 200, body: { ok: true } }));
+    server = await startScriptedServer((_req, i) =>
+      i < 2 ? { status: 503, body: { message: 'busy' } } : { status: 200, body: { ok: true } },
+    );
     const { sleep, delays } = recordingSleep();
     const transport = createTransport({ product: 'core', sleep, random: () => 0.5 });
     const response = await transport.fetch(`${server.url}/v1/things`);
@@ -55,40 +62,62 @@ describe('retries', () => {
   });
 
   it('never retries a POST without an Idempotency-Key: not on 503, not on a network error', async () => {
-    server = await startScriptedServer((req) => (req.path === '/cut' ? 'destroy' : { status: 503, body: { message: 'busy' } }));
+    server = await startScriptedServer((req) =>
+      req.path === '/cut' ? 'destroy' : { status: 503, body: { message: 'busy' } },
+    );
     const { sleep, delays } = recordingSleep();
     const transport = createTransport({ product: 'core', sleep, retry: { maxRetries: 5 } });
-    const response = await transport.fetch(`${server.url}/v1/transactions/money_out`, { method: 'POST', body: '{"amount":"10.00"}', headers: { 'content-type': 'application/json' } });
+    const response = await transport.fetch(`${server.url}/v1/transactions/money_out`, {
+      method: 'POST',
+      body: '{"amount":"10.00"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(503);
     expect(server.received).toHaveLength(1);
 
     const error = await transport.fetch(`${server.url}/cut`, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toContain('not retried: a POST the platform does not dedupe may already have been applied');
+    expect((error as Error).message).toContain(
+      'not retried: a POST the platform does not dedupe may already have been applied',
+    );
     expect(server.received).toHaveLength(2);
     expect(delays).toEqual([]);
   });
 
   it('retries a POST that carries an Idempotency-Key, re-sending the same body bytes', async () => {
-    server = await startScriptedServer((_req, i) => (i === 0 ? { status: 500, body: { message: 'oops' } } : i === 1 ? 'destroy' : { status: 200, body: { id: 'tx-1' } }));
+    server = await startScriptedServer((_req, i) =>
+      i === 0
+        ? { status: 500, body: { message: 'oops' } }
+        : i === 1
+          ? 'destroy'
+          : { status: 200, body: { id: 'tx-1' } },
+    );
     const transport = createTransport({ product: 'core', sleep: recordingSleep().sleep });
     const body = JSON.stringify({ client_id: 'c', description: 'Penny Validation ñ' });
     // The retry table names the operation: penny validation is deduped by its key.
-    const response = await transport.with({ operation: 'createPennyValidation' })(`${server.url}/v1/transactions/penny_validation`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', 'Idempotency-Key': '0b7a3c5e-1f2d-5a4b-8c9d-0e1f2a3b4c5d' },
-    });
+    const response = await transport.with({ operation: 'createPennyValidation' })(
+      `${server.url}/v1/transactions/penny_validation`,
+      {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'Idempotency-Key': '0b7a3c5e-1f2d-5a4b-8c9d-0e1f2a3b4c5d' },
+      },
+    );
     expect(response.status).toBe(200);
     expect(server.received).toHaveLength(3);
     expect(server.received.map((r) => r.body)).toEqual([body, body, body]);
-    expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual(Array(3).fill('0b7a3c5e-1f2d-5a4b-8c9d-0e1f2a3b4c5d'));
+    expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual(
+      Array(3).fill('0b7a3c5e-1f2d-5a4b-8c9d-0e1f2a3b4c5d'),
+    );
   });
 
   it('also re-sends the body of a Request object passed as input (as the generated client does)', async () => {
     server = await startScriptedServer((_req, i) => (i === 0 ? { status: 502 } : { status: 204 }));
     const transport = createTransport({ product: 'core', sleep: recordingSleep().sleep });
-    const request = new Request(`${server.url}/v1/clients/c/accounts/a/block`, { method: 'PUT', body: '{"why":"fraud"}' });
+    const request = new Request(`${server.url}/v1/clients/c/accounts/a/block`, {
+      method: 'PUT',
+      body: '{"why":"fraud"}',
+    });
     const response = await transport.fetch(request);
     expect(response.status).toBe(204);
     expect(server.received.map((r) => [r.method, r.body])).toEqual([
@@ -100,7 +129,8 @@ describe('retries', () => {
   it('honours Retry-After in seconds and as an HTTP date, capped at 4 × maxDelayMs', async () => {
     const inTenSeconds = new Date(Date.now() + 10_000).toUTCString();
     server = await startScriptedServer((req, i) => {
-      if (req.path === '/seconds') return i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 200, body: {} };
+      if (req.path === '/seconds')
+        return i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 200, body: {} };
       if (req.path === '/date') return { status: 503, headers: { 'retry-after': inTenSeconds } };
       return { status: 503, headers: { 'retry-after': '3600' } };
     });
@@ -121,7 +151,9 @@ describe('timeouts, network errors and aborts', () => {
     server = await startScriptedServer(() => 'hang');
     const { sleep, delays } = recordingSleep();
     const transport = createTransport({ product: 'core', timeoutMs: 60, sleep });
-    const error = await transport.with({ operation: 'listWebhooks' })(`${server.url}/v1/clients/c/webhooks`).catch((e: unknown) => e);
+    const error = await transport
+      .with({ operation: 'listWebhooks' })(`${server.url}/v1/clients/c/webhooks`)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     const timeout = error as TimeoutError;
     expect(timeout.timeoutMs).toBe(60);
@@ -135,7 +167,9 @@ describe('timeouts, network errors and aborts', () => {
   it('a per-request timeoutMs and maxRetries override the transport defaults', async () => {
     server = await startScriptedServer(() => 'hang');
     const transport = createTransport({ product: 'core', timeoutMs: 30_000, sleep: recordingSleep().sleep });
-    const error = await transport.with({ timeoutMs: 40, maxRetries: 0 })(`${server.url}/slow`).catch((e: unknown) => e);
+    const error = await transport
+      .with({ timeoutMs: 40, maxRetries: 0 })(`${server.url}/slow`)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(40);
     expect(server.received).toHaveLength(1);
@@ -146,7 +180,9 @@ describe('timeouts, network errors and aborts', () => {
     const { sleep, delays } = recordingSleep();
     const transport = createTransport({ product: 'cash', sleep });
     const error = await transport
-      .fetch(`http://127.0.0.1:${port}/api/v1/cash/webhooks`, { headers: { 'X-Client-Id': API_KEY, authorization: `Bearer ${SECRET_TOKEN}` } })
+      .fetch(`http://127.0.0.1:${port}/api/v1/cash/webhooks`, {
+        headers: { 'X-Client-Id': API_KEY, authorization: `Bearer ${SECRET_TOKEN}` },
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     const connection = error as ConnectionError;
@@ -155,7 +191,13 @@ describe('timeouts, network errors and aborts', () => {
     expect(delays).toHaveLength(2);
     expect(connection.cause).toBeInstanceOf(Error);
     expect(connection.cause).not.toBeInstanceOf(Request);
-    const everything = [connection.message, String(connection), JSON.stringify(connection), String(connection.cause), JSON.stringify(Object.entries(connection.cause as object))].join('\n');
+    const everything = [
+      connection.message,
+      String(connection),
+      JSON.stringify(connection),
+      String(connection.cause),
+      JSON.stringify(Object.entries(connection.cause as object)),
+    ].join('\n');
     expect(everything).not.toContain(API_KEY);
     expect(everything).not.toContain(SECRET_TOKEN);
     expect(Object.keys(connection.cause as object).sort()).toEqual(['code', 'name']);
@@ -194,7 +236,11 @@ describe('timeouts, network errors and aborts', () => {
 
 describe('request ids, per-request options, custom fetch', () => {
   it('keeps a request id the caller set, and prefers the id the server answers with', async () => {
-    server = await startScriptedServer((req) => (req.path === '/echo' ? { status: 200, body: {}, headers: { 'x-request-id': 'srv-123' } } : { status: 200, body: {} }));
+    server = await startScriptedServer((req) =>
+      req.path === '/echo'
+        ? { status: 200, body: {}, headers: { 'x-request-id': 'srv-123' } }
+        : { status: 200, body: {} },
+    );
     const transport = createTransport({ product: 'core' });
     const own = await transport.fetch(`${server.url}/mine`, { headers: { 'x-request-id': 'caller-1' } });
     expect(server.received[0]!.headers['x-request-id']).toBe('caller-1');
@@ -205,8 +251,17 @@ describe('request ids, per-request options, custom fetch', () => {
   });
 
   it('send answers with the status, headers, request id and bytes; its Response, made when read, is one object with the same answer', async () => {
-    server = await startScriptedServer(() => ({ status: 201, body: { id: 'tx-1' }, headers: { 'x-request-id': 'srv-9', 'x-extra': 'yes' } }));
-    const result = await createTransport({ product: 'core' }).send({ url: `${server.url}/v1/things`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    server = await startScriptedServer(() => ({
+      status: 201,
+      body: { id: 'tx-1' },
+      headers: { 'x-request-id': 'srv-9', 'x-extra': 'yes' },
+    }));
+    const result = await createTransport({ product: 'core' }).send({
+      url: `${server.url}/v1/things`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(result.status).toBe(201);
     expect(result.requestId).toBe('srv-9');
     expect(result.header('x-extra')).toBe('yes');
@@ -224,8 +279,15 @@ describe('request ids, per-request options, custom fetch', () => {
   it('with() adds headers and an operation name; userAgent and requestIdHeader are honoured', async () => {
     server = await startScriptedServer(() => ({ status: 200, body: {} }));
     const entries: LogEntry[] = [];
-    const transport = createTransport({ product: 'lottery', userAgent: 'paykit-test/1.0', requestIdHeader: 'X-Correlation-Id', logger: (e) => entries.push(e) });
-    await transport.with({ headers: { 'x-extra': 'yes' }, operation: 'getClientAccount' })(`${server.url}/api/v1/client/account`);
+    const transport = createTransport({
+      product: 'lottery',
+      userAgent: 'paykit-test/1.0',
+      requestIdHeader: 'X-Correlation-Id',
+      logger: (e) => entries.push(e),
+    });
+    await transport.with({ headers: { 'x-extra': 'yes' }, operation: 'getClientAccount' })(
+      `${server.url}/api/v1/client/account`,
+    );
     const seen = server.received[0]!.headers;
     expect(seen['x-extra']).toBe('yes');
     expect(seen['user-agent']).toBe('paykit-test/1.0');
@@ -259,7 +321,9 @@ describe('request ids, per-request options, custom fetch', () => {
   it('rejects impossible options with a ConfigurationError', () => {
     expect(() => createTransport({ product: 'core', timeoutMs: 0 })).toThrow(/timeoutMs must be a positive number/);
     expect(() => createTransport({ product: 'core', retry: { maxRetries: -1 } })).toThrow(/retry.maxRetries/);
-    expect(() => createTransport({ product: 'core' }).with({ maxRetries: 1.5 })).toThrow(/maxRetries must be an integer/);
+    expect(() => createTransport({ product: 'core' }).with({ maxRetries: 1.5 })).toThrow(
+      /maxRetries must be an integer/,
+    );
   });
 });
 
@@ -275,12 +339,23 @@ describe('logging', () => {
           },
     );
     const entries: LogEntry[] = [];
-    const transport = createTransport({ product: 'core', logger: (e) => entries.push(e), sleep: recordingSleep().sleep });
-    const response = await transport.with({ operation: 'createCredentialToken' })(`${server.url}/v1/clients/c/auth/credential-tokens?api_key=${API_KEY}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${SECRET_TOKEN}`, 'x-api-key': API_KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'c1', client_secret: CLIENT_SECRET, nested: { webhook: { token: SECRET_TOKEN } } }),
+    const transport = createTransport({
+      product: 'core',
+      logger: (e) => entries.push(e),
+      sleep: recordingSleep().sleep,
     });
+    const response = await transport.with({ operation: 'createCredentialToken' })(
+      `${server.url}/v1/clients/c/auth/credential-tokens?api_key=${API_KEY}`,
+      {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${SECRET_TOKEN}`, 'x-api-key': API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_id: 'c1',
+          client_secret: CLIENT_SECRET,
+          nested: { webhook: { token: SECRET_TOKEN } },
+        }),
+      },
+    );
     // the caller still gets the real body
     expect(((await response.json()) as { token: string }).token).toBe(SECRET_TOKEN);
 
@@ -296,9 +371,16 @@ describe('logging', () => {
     const request = entries[0]!;
     expect(request.headers.authorization).toBe('Bearer [redacted]');
     expect(request.headers['x-api-key']).toBe('[redacted]');
-    expect(request.body).toEqual({ client_id: 'c1', client_secret: '[redacted]', nested: { webhook: { token: '[redacted]' } } });
+    expect(request.body).toEqual({
+      client_id: 'c1',
+      client_secret: '[redacted]',
+      nested: { webhook: { token: '[redacted]' } },
+    });
     expect(request.url).toContain('api_key=[redacted]');
-    expect(entries[4]!.body).toEqual({ data: [{ client_id: 'c1', client_secret: '[redacted]', api_key: '[redacted]' }], token: '[redacted]' });
+    expect(entries[4]!.body).toEqual({
+      data: [{ client_id: 'c1', client_secret: '[redacted]', api_key: '[redacted]' }],
+      token: '[redacted]',
+    });
     expect(entries[4]!.headers['set-cookie']).toBe('[redacted]');
     expect(entries[2]!.delayMs).toBeGreaterThanOrEqual(0);
   });
@@ -314,7 +396,11 @@ describe('logging', () => {
         throw new Error('logger broken');
       },
     });
-    const response = await transport.fetch(`${server.url}/big`, { method: 'POST', body: `client_secret=${CLIENT_SECRET}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await transport.fetch(`${server.url}/big`, {
+      method: 'POST',
+      body: `client_secret=${CLIENT_SECRET}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(200);
     expect(entries[0]!.body).toBe(`[body: ${`client_secret=${CLIENT_SECRET}`.length} bytes]`);
     expect(entries[1]!.body).toBe(`[body: ${JSON.stringify(big).length} bytes]`);
@@ -324,8 +410,14 @@ describe('logging', () => {
   it('logs the final error of a request that could not be completed', async () => {
     const port = await closedPort();
     const entries: LogEntry[] = [];
-    const transport = createTransport({ product: 'remittance', logger: (e) => entries.push(e), retry: { maxRetries: 0 } });
-    await expect(transport.fetch(`http://127.0.0.1:${port}/v2/remittances/receive`, { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(ConnectionError);
+    const transport = createTransport({
+      product: 'remittance',
+      logger: (e) => entries.push(e),
+      retry: { maxRetries: 0 },
+    });
+    await expect(
+      transport.fetch(`http://127.0.0.1:${port}/v2/remittances/receive`, { method: 'POST', body: '{}' }),
+    ).rejects.toBeInstanceOf(ConnectionError);
     expect(entries.map((e) => e.event)).toEqual(['request', 'error']);
     expect(entries[1]!.error).toContain('ECONNREFUSED');
   });

@@ -92,14 +92,20 @@ function readRequest(req: http.IncomingMessage): Promise<Arrived> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('error', reject);
-    req.on('end', () => resolve({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) }));
+    req.on('end', () =>
+      resolve({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) }),
+    );
   });
 }
 
 const decoder = new TextDecoder();
 
 describe('answers', () => {
-  const payload = { id: 'tx-1', description: 'Validación de cuenta ñ €', items: Array.from({ length: 50 }, (_, i) => ({ n: i, clabe: '002010077777777771' })) };
+  const payload = {
+    id: 'tx-1',
+    description: 'Validación de cuenta ñ €',
+    items: Array.from({ length: 50 }, (_, i) => ({ n: i, clabe: '002010077777777771' })),
+  };
   const json = Buffer.from(JSON.stringify(payload));
   const encodings: Record<string, { header: string; encode: (bytes: Buffer) => Buffer }> = {
     gzip: { header: 'gzip', encode: (b) => zlib.gzipSync(b) },
@@ -118,7 +124,11 @@ describe('answers', () => {
           return;
         }
         const body = coding.encode(json);
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding.header, 'content-length': String(body.byteLength) });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': coding.header,
+          'content-length': String(body.byteLength),
+        });
         res.end(body);
       }),
     );
@@ -223,7 +233,12 @@ describe('redirects', () => {
     expect(response.headers.get('location')).toBe('/target');
     expect(await response.text()).toBe('moved');
 
-    const { response: sent } = await transport.send({ url: `${server.url}/start`, method: 'GET', headers: {}, redirect: 'manual' });
+    const { response: sent } = await transport.send({
+      url: `${server.url}/start`,
+      method: 'GET',
+      headers: {},
+      redirect: 'manual',
+    });
     expect(sent.status).toBe(302);
     expect(paths).toEqual(['/start', '/start']);
   });
@@ -245,7 +260,9 @@ describe('redirects', () => {
     // network error (what it also was with fetch as the sender): every attempt sees the same 302.
     const { sleep, delays } = recordingSleep();
     const retrying = createTransport({ product: 'core', sleep, retry: { maxRetries: 2 } });
-    await expect(retrying.send({ url: `${server.url}/start`, method: 'GET', headers: {}, redirect: 'error' })).rejects.toBeInstanceOf(ConnectionError);
+    await expect(
+      retrying.send({ url: `${server.url}/start`, method: 'GET', headers: {}, redirect: 'error' }),
+    ).rejects.toBeInstanceOf(ConnectionError);
     expect(delays).toHaveLength(2);
     expect(paths).toEqual(['/start', '/start', '/start', '/start']);
   });
@@ -253,7 +270,9 @@ describe('redirects', () => {
 
 describe('redirects as fetch follows them', () => {
   /** Every request as it arrived; `route` answers it. */
-  async function recording(route: (arrived: Arrived, res: http.ServerResponse) => void): Promise<{ server: Running; arrived: Arrived[] }> {
+  async function recording(
+    route: (arrived: Arrived, res: http.ServerResponse) => void,
+  ): Promise<{ server: Running; arrived: Arrived[] }> {
     const arrived: Arrived[] = [];
     const server = await serve(
       http.createServer((req, res) => {
@@ -279,7 +298,12 @@ describe('redirects as fetch follows them', () => {
       } else json(res, { receipt: true });
     });
     const transport = createTransport({ product: 'core' });
-    const { response, bytes } = await transport.send({ url: `${server.url}/pay`, method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' }, body: '{"amount":"10.00"}' });
+    const { response, bytes } = await transport.send({
+      url: `${server.url}/pay`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' },
+      body: '{"amount":"10.00"}',
+    });
     expect(response.status).toBe(200);
     expect(JSON.parse(decoder.decode(bytes))).toEqual({ receipt: true });
     expect(arrived.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /pay', 'GET /receipt']);
@@ -299,10 +323,20 @@ describe('redirects as fetch follows them', () => {
         } else json(res, { method: request.method, body: request.body.toString('utf8') });
       });
       const transport = createTransport({ product: 'core' });
-      const { bytes } = await transport.send({ url: `${server.url}/from`, method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k-2' }, body: '{"a":1}' });
+      const { bytes } = await transport.send({
+        url: `${server.url}/from`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'k-2' },
+        body: '{"a":1}',
+      });
       const keeps = status === 307 || status === 308;
-      expect(JSON.parse(decoder.decode(bytes)), `status ${status}`).toEqual(keeps ? { method: 'POST', body: '{"a":1}' } : { method: 'GET', body: '' });
-      expect(arrived.map((request) => request.method), `status ${status}`).toEqual(['POST', keeps ? 'POST' : 'GET']);
+      expect(JSON.parse(decoder.decode(bytes)), `status ${status}`).toEqual(
+        keeps ? { method: 'POST', body: '{"a":1}' } : { method: 'GET', body: '' },
+      );
+      expect(
+        arrived.map((request) => request.method),
+        `status ${status}`,
+      ).toEqual(['POST', keeps ? 'POST' : 'GET']);
     }
   });
 
@@ -363,7 +397,11 @@ describe('redirects as fetch follows them', () => {
         res.end('raw bytes');
       }),
     );
-    const { response, bytes } = await createTransport({ product: 'core' }).send({ url: server.url, method: 'GET', headers: {} });
+    const { response, bytes } = await createTransport({ product: 'core' }).send({
+      url: server.url,
+      method: 'GET',
+      headers: {},
+    });
     expect(response.status).toBe(200);
     expect(decoder.decode(bytes)).toBe('raw bytes');
     expect(response.headers.get('content-encoding')).toBe('compress');
@@ -425,7 +463,9 @@ describe('request bodies and connections', () => {
     });
     // The server announces `Keep-Alive: timeout=3` and would close at 3 s; the client must close first, at about 2 s.
     server.keepAliveTimeout = 3_000;
-    server.on('connection', (socket: net.Socket) => socket.on('close', () => (closedAfterMs = performance.now() - answeredAt)));
+    server.on('connection', (socket: net.Socket) =>
+      socket.on('close', () => (closedAfterMs = performance.now() - answeredAt)),
+    );
     const running = await serve(server);
     await createTransport({ product: 'core' }).send({ url: running.url, method: 'GET', headers: {} });
     await within(
@@ -530,10 +570,12 @@ describe('failures', () => {
     const controller = new AbortController();
     const reason = new Error('the caller gave up');
     // The pool has no connection to this server yet: the abort comes while it is being made.
-    const outcome = transport.send({ url: `${server.url}/first`, method: 'POST', headers: {}, body: '{}', signal: controller.signal }).then(
-      () => 'answered',
-      (e: unknown) => e,
-    );
+    const outcome = transport
+      .send({ url: `${server.url}/first`, method: 'POST', headers: {}, body: '{}', signal: controller.signal })
+      .then(
+        () => 'answered',
+        (e: unknown) => e,
+      );
     controller.abort(reason);
     expect(await within(outcome, 5_000, 'the aborted request settling')).toBe(reason);
     // A request written before the abort would have reached the server before this one.
@@ -579,13 +621,28 @@ describe('https', () => {
     const made = spawnSync(
       'openssl',
       [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
-        '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
       ],
       { encoding: 'utf8', timeout: 30_000 },
     );
-    if (made.status !== 0) throw new Error(`openssl could not make the test certificate: ${made.stderr || made.error?.message}`);
+    if (made.status !== 0)
+      throw new Error(`openssl could not make the test certificate: ${made.stderr || made.error?.message}`);
     cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     key = readFileSync(join(dir, 'key.pem'), 'utf8');
   });
@@ -607,36 +664,44 @@ describe('https', () => {
     return { server, requests: () => requests };
   }
 
-  it.skipIf(opensslMissing)(`refuses a certificate this process does not trust: ConnectionError${SKIP_REASON}`, async () => {
-    const { server, requests } = await httpsServer();
-    const transport = createTransport({ product: 'core', retry: { maxRetries: 0 } });
-    const error = await transport.fetch(`${server.url}/`).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect(((error as Error).cause as Error).message).toMatch(/self[- ]signed certificate/i);
-    expect(requests()).toBe(0);
-  });
-
-  it.skipIf(opensslMissing)(`talks https to a server whose certificate NODE_EXTRA_CA_CERTS trusts (child process)${SKIP_REASON}`, { timeout: 60_000 }, async () => {
-    const { server, requests } = await httpsServer();
-    const script = [
-      "import { createTransport } from '@paykit/runtime';",
-      "const transport = createTransport({ product: 'core', retry: { maxRetries: 0 } });",
-      `const response = await transport.fetch(${JSON.stringify(`${server.url}/secure`)});`,
-      'console.log(JSON.stringify({ status: response.status, body: await response.json() }));',
-    ].join('\n');
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--conditions=@paykit/source', '--input-type=module', '-e', script],
-        { cwd: RUNTIME_DIR, env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir!, 'cert.pem') }, timeout: 45_000 },
-        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+  it.skipIf(opensslMissing)(
+    `refuses a certificate this process does not trust: ConnectionError${SKIP_REASON}`,
+    async () => {
+      const { server, requests } = await httpsServer();
+      const transport = createTransport({ product: 'core', retry: { maxRetries: 0 } });
+      const error = await transport.fetch(`${server.url}/`).then(
+        () => undefined,
+        (e: unknown) => e,
       );
-    });
-    expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout), run.stderr).toEqual({ status: 200, body: { secure: true, path: '/secure' } });
-    expect(requests()).toBe(1);
-  });
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(((error as Error).cause as Error).message).toMatch(/self[- ]signed certificate/i);
+      expect(requests()).toBe(0);
+    },
+  );
+
+  it.skipIf(opensslMissing)(
+    `talks https to a server whose certificate NODE_EXTRA_CA_CERTS trusts (child process)${SKIP_REASON}`,
+    { timeout: 60_000 },
+    async () => {
+      const { server, requests } = await httpsServer();
+      const script = [
+        "import { createTransport } from '@paykit/runtime';",
+        "const transport = createTransport({ product: 'core', retry: { maxRetries: 0 } });",
+        `const response = await transport.fetch(${JSON.stringify(`${server.url}/secure`)});`,
+        'console.log(JSON.stringify({ status: response.status, body: await response.json() }));',
+      ].join('\n');
+      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          ['--conditions=@paykit/source', '--input-type=module', '-e', script],
+          { cwd: RUNTIME_DIR, env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir!, 'cert.pem') }, timeout: 45_000 },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+        );
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout), run.stderr).toEqual({ status: 200, body: { secure: true, path: '/secure' } });
+      expect(requests()).toBe(1);
+    },
+  );
 });

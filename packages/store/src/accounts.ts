@@ -78,7 +78,8 @@ export function createAccountStore(db: Database): AccountStore {
 
   return {
     async upsert(account) {
-      if (typeof account !== 'object' || account === null) throw new StoreInputError('upsert takes an account: { clabe, ownerId, status, creditLimit }');
+      if (typeof account !== 'object' || account === null)
+        throw new StoreInputError('upsert takes an account: { clabe, ownerId, status, creditLimit }');
       const values = [
         clabeOf(account.clabe),
         nullableText('ownerId', account.ownerId),
@@ -95,10 +96,10 @@ export function createAccountStore(db: Database): AccountStore {
     },
 
     async setStatus(clabe, status) {
-      const { rows } = await db.query<AccountRow>(`UPDATE accounts SET status = $2, updated_at = now() WHERE clabe = $1 RETURNING ${COLUMNS}`, [
-        clabeOf(clabe),
-        oneOf('status', status, STATUSES),
-      ]);
+      const { rows } = await db.query<AccountRow>(
+        `UPDATE accounts SET status = $2, updated_at = now() WHERE clabe = $1 RETURNING ${COLUMNS}`,
+        [clabeOf(clabe), oneOf('status', status, STATUSES)],
+      );
       return rows[0] === undefined ? undefined : toAccount(rows[0]);
     },
 
@@ -123,7 +124,10 @@ export function createAccountStore(db: Database): AccountStore {
       });
       const deadline = options?.deadline;
       if (deadline === undefined) return looked;
-      const unavailable = () => new StoreUnavailableError(`${db.description} did not answer the account lookup before its deadline: the database is slow or unreachable`);
+      const unavailable = () =>
+        new StoreUnavailableError(
+          `${db.description} did not answer the account lookup before its deadline: the database is slow or unreachable`,
+        );
       const remaining = deadline - performance.now();
       if (remaining <= 0) {
         looked.catch(() => {});
@@ -141,7 +145,9 @@ export function createAccountStore(db: Database): AccountStore {
 
 /** The accounts among `clabes` that exist, by CLABE (one statement; a malformed CLABE is simply not found). */
 export async function readAccounts(db: Queryable, clabes: readonly string[]): Promise<Map<string, Account>> {
-  const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE clabe = ANY($1::text[])`, [[...new Set(clabes)]]);
+  const { rows } = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE clabe = ANY($1::text[])`, [
+    [...new Set(clabes)],
+  ]);
   return new Map(rows.map((row) => [row.clabe, toAccount(row)]));
 }
 
@@ -153,9 +159,15 @@ function isClabeShaped(value: unknown): value is string {
 function clabeOf(value: unknown): string {
   if (isClabeShaped(value)) return value;
   if (typeof value !== 'string') {
-    throw new StoreInputError(`clabe must be a string of 18 digits, got ${value === null ? 'null' : typeof value}${typeof value === 'number' ? ' (a number loses leading zeros)' : ''}`);
+    throw new StoreInputError(
+      `clabe must be a string of 18 digits, got ${value === null ? 'null' : typeof value}${typeof value === 'number' ? ' (a number loses leading zeros)' : ''}`,
+    );
   }
-  const hint = /[\s-]/.test(value) ? ': remove spaces and dashes' : /\D/.test(value) ? ': it has characters other than digits' : '';
+  const hint = /[\s-]/.test(value)
+    ? ': remove spaces and dashes'
+    : /\D/.test(value)
+      ? ': it has characters other than digits'
+      : '';
   throw new StoreInputError(`clabe must be exactly 18 digits, this one has ${value.length} characters${hint}`);
 }
 
@@ -175,5 +187,12 @@ function creditLimitOf(value: unknown): string | null {
 }
 
 function toAccount(row: AccountRow): Account {
-  return { clabe: row.clabe, ownerId: row.owner_id, status: row.status, creditLimit: row.credit_limit, updatedAt: row.updated_at, version: row.version };
+  return {
+    clabe: row.clabe,
+    ownerId: row.owner_id,
+    status: row.status,
+    creditLimit: row.credit_limit,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
 }

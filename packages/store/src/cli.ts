@@ -31,7 +31,9 @@ async function main(args: string[]): Promise<number> {
   let db: Database | undefined;
   try {
     const databaseUrl = process.env.DATABASE_URL;
-    db = await openDatabase(databaseUrl === undefined ? { dataDir: process.env.PAYKIT_DATA_DIR || '.data/pglite' } : { databaseUrl });
+    db = await openDatabase(
+      databaseUrl === undefined ? { dataDir: process.env.PAYKIT_DATA_DIR || '.data/pglite' } : { databaseUrl },
+    );
     process.stdout.write(`migrating ${db.description}\n`);
     const { applied, current } = await migrate(db);
     for (const name of applied) process.stdout.write(`applied ${name}\n`);

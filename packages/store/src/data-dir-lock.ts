@@ -24,7 +24,9 @@ export function acquireDataDirLock(dataDir: string): () => void {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new StoreConfigError(`cannot create the lock file ${lockPath}: ${(error as Error).message}; check the folder's permissions`);
+        throw new StoreConfigError(
+          `cannot create the lock file ${lockPath}: ${(error as Error).message}; check the folder's permissions`,
+        );
       }
     }
     const ownerText = readOwner(lockPath);
@@ -32,7 +34,9 @@ export function acquireDataDirLock(dataDir: string): () => void {
     const owner = Number(ownerText);
     if (!/^\d+$/.test(ownerText)) {
       // Empty: another process is writing its pid this very moment (or died doing so).
-      throw new StoreConfigError(`PGlite at ${dataDir} is being opened by another process; if none uses it, delete ${lockPath}`);
+      throw new StoreConfigError(
+        `PGlite at ${dataDir} is being opened by another process; if none uses it, delete ${lockPath}`,
+      );
     }
     if (isAlive(owner)) {
       const who = owner === process.pid ? 'this process already has it open' : `process ${owner} has it open`;
@@ -47,7 +51,9 @@ export function acquireDataDirLock(dataDir: string): () => void {
       // Someone else took it over first; the next attempt sees their lock.
     }
   }
-  throw new StoreConfigError(`cannot take the lock ${lockPath}: another process keeps taking it; stop the other processes using ${dataDir}`);
+  throw new StoreConfigError(
+    `cannot take the lock ${lockPath}: another process keeps taking it; stop the other processes using ${dataDir}`,
+  );
 }
 
 function readOwner(lockPath: string): string | undefined {

@@ -14,15 +14,21 @@ const EXAMPLE = 'postgres://user:password@127.0.0.1:5432/paykit';
 /** Checks the shape of a postgres:// URL; a StoreConfigError names what is wrong without repeating the URL. */
 export function parseDatabaseUrl(databaseUrl: string): ParsedDatabaseUrl {
   if (typeof databaseUrl !== 'string' || databaseUrl.trim() === '') {
-    throw new StoreConfigError(`DATABASE_URL is empty: set it to a PostgreSQL URL such as ${EXAMPLE}, or unset it to use the embedded PGlite database`);
+    throw new StoreConfigError(
+      `DATABASE_URL is empty: set it to a PostgreSQL URL such as ${EXAMPLE}, or unset it to use the embedded PGlite database`,
+    );
   }
   if (databaseUrl !== databaseUrl.trim()) {
-    throw new StoreConfigError('DATABASE_URL starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)');
+    throw new StoreConfigError(
+      'DATABASE_URL starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)',
+    );
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(databaseUrl)?.[1]?.toLowerCase();
   if (scheme !== 'postgres' && scheme !== 'postgresql') {
     const seen = scheme === undefined ? 'no scheme' : `"${scheme}:"`;
-    throw new StoreConfigError(`DATABASE_URL must start with postgres:// or postgresql://, it has ${seen}: for example ${EXAMPLE}`);
+    throw new StoreConfigError(
+      `DATABASE_URL must start with postgres:// or postgresql://, it has ${seen}: for example ${EXAMPLE}`,
+    );
   }
   let url: URL;
   try {
@@ -33,7 +39,9 @@ export function parseDatabaseUrl(databaseUrl: string): ParsedDatabaseUrl {
   }
   const socketHost = url.searchParams.get('host');
   if (url.hostname === '' && !socketHost) {
-    throw new StoreConfigError(`DATABASE_URL names no host: expected ${EXAMPLE} (or ?host=/path/to/socket/dir for a Unix socket)`);
+    throw new StoreConfigError(
+      `DATABASE_URL names no host: expected ${EXAMPLE} (or ?host=/path/to/socket/dir for a Unix socket)`,
+    );
   }
   let user: string;
   let database: string;
@@ -41,10 +49,14 @@ export function parseDatabaseUrl(databaseUrl: string): ParsedDatabaseUrl {
     user = decodeURIComponent(url.username);
     database = decodeURIComponent(url.pathname.replace(/^\//, ''));
   } catch {
-    throw new StoreConfigError('DATABASE_URL has a broken percent-encoding (a % not followed by two hex digits) in its user name or database name: fix the encoding');
+    throw new StoreConfigError(
+      'DATABASE_URL has a broken percent-encoding (a % not followed by two hex digits) in its user name or database name: fix the encoding',
+    );
   }
   if (database.includes('/')) {
-    throw new StoreConfigError(`DATABASE_URL's path must be just the database name (postgres://…/paykit), but it has more than one segment`);
+    throw new StoreConfigError(
+      `DATABASE_URL's path must be just the database name (postgres://…/paykit), but it has more than one segment`,
+    );
   }
   const host = url.hostname === '' ? socketHost : `${url.hostname}:${url.port === '' ? '5432' : url.port}`;
   const where = `${user === '' ? '' : `${user}@`}${host}/${database === '' ? '(default database)' : database}`;

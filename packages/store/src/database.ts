@@ -93,9 +93,17 @@ export const LONG_STATEMENT_TIMEOUT_MS = 30 * 60_000;
  * 30 minutes, past the deadline meant for serving statements, then closes it. Without a
  * `databaseUrl` (PGlite, which has no deadline, or a database the caller opened itself) it runs on `db`.
  */
-export async function withLongStatements<T>(db: Database, options: DatabaseOptions, work: (db: Database) => Promise<T>): Promise<T> {
+export async function withLongStatements<T>(
+  db: Database,
+  options: DatabaseOptions,
+  work: (db: Database) => Promise<T>,
+): Promise<T> {
   if (options.databaseUrl === undefined || db.kind !== 'postgres') return work(db);
-  const long = await openPostgres(options.databaseUrl, { ...options, poolSize: 1, queryTimeoutMs: LONG_STATEMENT_TIMEOUT_MS });
+  const long = await openPostgres(options.databaseUrl, {
+    ...options,
+    poolSize: 1,
+    queryTimeoutMs: LONG_STATEMENT_TIMEOUT_MS,
+  });
   try {
     return await work(long);
   } finally {

@@ -5,7 +5,15 @@
 // hold descriptions ("string (12 chars)"), never values, so the example is already redacted.
 import type { Queryable } from './database.ts';
 import type { EventSource } from './events.ts';
-import { allRows, keysetPage, pickOrder, type KeyColumn, type KeysetQuery, type Page, type PageRequest } from './keyset.ts';
+import {
+  allRows,
+  keysetPage,
+  pickOrder,
+  type KeyColumn,
+  type KeysetQuery,
+  type Page,
+  type PageRequest,
+} from './keyset.ts';
 import { pageOf } from './keyset.ts';
 import { StoreInputError } from './errors.ts';
 
@@ -66,16 +74,27 @@ const GROUPED = `(
   GROUP BY source, event_type, path, kind
 ) d`;
 
-const GROUP_KEY: KeyColumn[] = [{ expr: 'd.source', type: 'text' }, { expr: 'd.event_type', type: 'text' }, { expr: 'd.path', type: 'text' }, { expr: 'd.kind', type: 'text' }];
+const GROUP_KEY: KeyColumn[] = [
+  { expr: 'd.source', type: 'text' },
+  { expr: 'd.event_type', type: 'text' },
+  { expr: 'd.path', type: 'text' },
+  { expr: 'd.kind', type: 'text' },
+];
 /** The orders a drift list can be read in ("-" descending; the default, -count, most frequent first). */
 export const DRIFT_SORTS = {
   count: [{ expr: 'd.count', type: 'int' }, { expr: 'd.last_seen', type: 'timestamptz' }, ...GROUP_KEY],
   last: [{ expr: 'd.last_seen', type: 'timestamptz' }, ...GROUP_KEY],
-  type: [{ expr: 'd.event_type', type: 'text' }, { expr: 'd.source', type: 'text' }, { expr: 'd.path', type: 'text' }, { expr: 'd.kind', type: 'text' }],
+  type: [
+    { expr: 'd.event_type', type: 'text' },
+    { expr: 'd.source', type: 'text' },
+    { expr: 'd.path', type: 'text' },
+    { expr: 'd.kind', type: 'text' },
+  ],
 } as const satisfies Record<string, readonly KeyColumn[]>;
 
 function driftQuery(filter: DriftFilter): KeysetQuery {
-  if (filter.source !== undefined && !SOURCES.includes(filter.source)) throw new StoreInputError(`source must be one of ${SOURCES.join(', ')} (got ${JSON.stringify(filter.source)})`);
+  if (filter.source !== undefined && !SOURCES.includes(filter.source))
+    throw new StoreInputError(`source must be one of ${SOURCES.join(', ')} (got ${JSON.stringify(filter.source)})`);
   return { select: 'd.*', from: GROUPED, where: 'true', params: [filter.source ?? null, filter.eventType ?? null] };
 }
 
@@ -103,16 +122,23 @@ export async function listDrift(db: Queryable, filter: DriftFilter = {}): Promis
 }
 
 /** A page of drift records (default most frequent first), with the count of all that match. */
-export async function pageDrift(db: Queryable, filter: Omit<DriftFilter, 'limit' | 'offset'> & PageRequest & { sort?: string } = {}): Promise<Page<DriftRecord>> {
+export async function pageDrift(
+  db: Queryable,
+  filter: Omit<DriftFilter, 'limit' | 'offset'> & PageRequest & { sort?: string } = {},
+): Promise<Page<DriftRecord>> {
   const { order } = pickOrder(DRIFT_SORTS, filter.sort, '-count');
   const page = await keysetPage<DriftRow & Record<string, unknown>>(db, driftQuery(filter), order, filter);
   return { ...page, rows: page.rows.map(toRecord) };
 }
 
 /** Every drift record that matches, read in batches: for exports. */
-export async function* allDrift(db: Queryable, filter: Omit<DriftFilter, 'limit' | 'offset'> & { sort?: string } = {}): AsyncGenerator<DriftRecord> {
+export async function* allDrift(
+  db: Queryable,
+  filter: Omit<DriftFilter, 'limit' | 'offset'> & { sort?: string } = {},
+): AsyncGenerator<DriftRecord> {
   const { order } = pickOrder(DRIFT_SORTS, filter.sort, '-count');
-  for await (const row of allRows<DriftRow & Record<string, unknown>>(db, driftQuery(filter), order)) yield toRecord(row);
+  for await (const row of allRows<DriftRow & Record<string, unknown>>(db, driftQuery(filter), order))
+    yield toRecord(row);
 }
 
 /**

@@ -61,13 +61,22 @@ const ATTEMPTS = 3;
  * a data error (one bad row fails the statement) is isolated by writing key by key, so only the
  * bad event fails, with StoreInputError. Any other failure is thrown for the whole batch.
  */
-export async function commitEvents(db: Queryable, events: PreparedEvent[], unavailable: (error: unknown) => Error): Promise<Array<AppendResult | Error>> {
+export async function commitEvents(
+  db: Queryable,
+  events: PreparedEvent[],
+  unavailable: (error: unknown) => Error,
+): Promise<Array<AppendResult | Error>> {
   const results: Array<AppendResult | Error> = new Array(events.length);
   for (const groups of roundsByKey(events)) await commitRound(db, groups, results, unavailable);
   return results;
 }
 
-async function commitRound(db: Queryable, groups: KeyGroup[], results: Array<AppendResult | Error>, unavailable: (error: unknown) => Error): Promise<Array<AppendResult | Error>> {
+async function commitRound(
+  db: Queryable,
+  groups: KeyGroup[],
+  results: Array<AppendResult | Error>,
+  unavailable: (error: unknown) => Error,
+): Promise<Array<AppendResult | Error>> {
   try {
     await write(db, groups, results);
   } catch (error) {
@@ -90,7 +99,10 @@ async function commitRound(db: Queryable, groups: KeyGroup[], results: Array<App
 async function write(db: Queryable, groups: KeyGroup[], results: Array<AppendResult | Error>): Promise<void> {
   const changed = answer(results, groups, await insertWithRetry(db, groups));
   if (changed.length === 0) return;
-  const accounts = await readAccounts(db, changed.map((group) => group.event.guardClabe!));
+  const accounts = await readAccounts(
+    db,
+    changed.map((group) => group.event.guardClabe!),
+  );
   for (const group of changed) fill(results, group, new AccountChanged(accounts.get(group.event.guardClabe!)));
 }
 
@@ -161,7 +173,13 @@ function batchParameters(groups: KeyGroup[]): [string, Buffer] {
   });
   // A lone surrogate in any string (a header value, say) would make PostgreSQL refuse the whole
   // document: it becomes U+FFFD, as it would have in a text parameter.
-  return [jsonbSafe(JSON.stringify(rows)), Buffer.concat(groups.map((group) => group.event.rawBody), at)];
+  return [
+    jsonbSafe(JSON.stringify(rows)),
+    Buffer.concat(
+      groups.map((group) => group.event.rawBody),
+      at,
+    ),
+  ];
 }
 
 /**
@@ -175,7 +193,10 @@ function answer(results: Array<AppendResult | Error>, groups: KeyGroup[], rows: 
     const row = rows.get(group.event.dedupeKey);
     if (row === undefined) {
       if (group.event.guardClabe !== null) changed.push(group);
-      else throw new Error(`the batch insert returned no row for a key it was given (${group.positions.length} events): a bug in the store`);
+      else
+        throw new Error(
+          `the batch insert returned no row for a key it was given (${group.positions.length} events): a bug in the store`,
+        );
       continue;
     }
     const copies = group.positions.length;

@@ -39,7 +39,8 @@ export interface PreparedEvent {
 
 export function prepareEvent(event: NewEvent): PreparedEvent {
   if (typeof event !== 'object' || event === null) throw new StoreInputError('append takes a NewEvent object');
-  if (!(event.rawBody instanceof Uint8Array)) throw new StoreInputError('rawBody must be the exact bytes received, as a Uint8Array (a Buffer is one)');
+  if (!(event.rawBody instanceof Uint8Array))
+    throw new StoreInputError('rawBody must be the exact bytes received, as a Uint8Array (a Buffer is one)');
   const raw = Buffer.from(event.rawBody.buffer, event.rawBody.byteOffset, event.rawBody.byteLength);
   return {
     source: oneOf('source', event.source, SOURCES),
@@ -49,7 +50,9 @@ export function prepareEvent(event: NewEvent): PreparedEvent {
     transactionId: nullableText('transactionId', event.transactionId),
     operationId: nullableText('operationId', event.operationId),
     rawBody: raw,
-    ...('payload' in event && event.payload !== undefined ? { payloadAt: null, payloadJson: toJsonbText(event.payload, 'payload') } : payloadFromRaw(raw)),
+    ...('payload' in event && event.payload !== undefined
+      ? { payloadAt: null, payloadJson: toJsonbText(event.payload, 'payload') }
+      : payloadFromRaw(raw)),
     headers: checkHeaders(event.headers),
     receivedAtIso: timestamp('receivedAt', event.receivedAt),
     drift: checkDrift(event.drift, 'drift'),
@@ -64,11 +67,17 @@ export function prepareEvent(event: NewEvent): PreparedEvent {
 /** The guard's columns; StoreInputError for one that is not { clabe, version, redecide }. */
 function accountGuard(guard: AccountGuard | undefined): Pick<PreparedEvent, 'guardClabe' | 'guardVersion'> {
   if (guard === undefined) return { guardClabe: null, guardVersion: null };
-  if (typeof guard !== 'object' || guard === null) throw new StoreInputError('accountGuard must be { clabe, version, redecide } (or left out)');
-  if (typeof guard.redecide !== 'function') throw new StoreInputError('accountGuard.redecide must be a function: the decision again, for the account as it is now');
+  if (typeof guard !== 'object' || guard === null)
+    throw new StoreInputError('accountGuard must be { clabe, version, redecide } (or left out)');
+  if (typeof guard.redecide !== 'function')
+    throw new StoreInputError(
+      'accountGuard.redecide must be a function: the decision again, for the account as it is now',
+    );
   // xmin as text: a whole number. Anything else could never match, and the event would be decided again forever.
   if (guard.version !== null && (typeof guard.version !== 'string' || !/^\d{1,10}$/.test(guard.version))) {
-    throw new StoreInputError("accountGuard.version must be the account's version as read (Account.version), or null when there was no such account");
+    throw new StoreInputError(
+      "accountGuard.version must be the account's version as read (Account.version), or null when there was no such account",
+    );
   }
   return { guardClabe: text('accountGuard.clabe', guard.clabe), guardVersion: guard.version };
 }
@@ -83,7 +92,8 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * A byte order mark is no part of the JSON (RFC 8259 lets a parser ignore it; the raw body keeps it).
  */
 function payloadFromRaw(raw: Buffer): Pick<PreparedEvent, 'payloadAt' | 'payloadJson'> {
-  if (!isUtf8(raw) || raw.includes(0)) throw new StoreInputError('payload is omitted but rawBody is not UTF-8 text: pass the parsed payload, or null');
+  if (!isUtf8(raw) || raw.includes(0))
+    throw new StoreInputError('payload is omitted but rawBody is not UTF-8 text: pass the parsed payload, or null');
   const at = raw.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0;
   const json = raw.subarray(at);
   if (isBlank(json)) throw new StoreInputError('payload is omitted but rawBody is empty: pass the payload, or null');
@@ -92,7 +102,9 @@ function payloadFromRaw(raw: Buffer): Pick<PreparedEvent, 'payloadAt' | 'payload
   try {
     parsed = JSON.parse(json.toString('utf8'));
   } catch {
-    throw new StoreInputError('payload is omitted but rawBody is not JSON: omit payload only when it is JSON.parse(rawBody); otherwise pass it, or null');
+    throw new StoreInputError(
+      'payload is omitted but rawBody is not JSON: omit payload only when it is JSON.parse(rawBody); otherwise pass it, or null',
+    );
   }
   return { payloadAt: null, payloadJson: toJsonbText(parsed, 'payload') };
 }
@@ -112,7 +124,8 @@ export function text(field: string, value: unknown, options: { required?: boolea
   if (typeof value !== 'string') throw new StoreInputError(`${field} must be a string, got ${describe(value)}`);
   if (options.required && value === '') throw new StoreInputError(`${field} must not be empty`);
   // PostgreSQL text cannot hold NUL; refusing it here keeps it from failing a whole batch.
-  if (value.includes('\0')) throw new StoreInputError(`${field} contains a NUL character, which PostgreSQL text cannot store: remove it`);
+  if (value.includes('\0'))
+    throw new StoreInputError(`${field} contains a NUL character, which PostgreSQL text cannot store: remove it`);
   // A lone surrogate (JSON.parse makes one of "\ud800") has no UTF-8 form: the database would store
   // U+FFFD in its place. Mending it here keeps the value we hold equal to the one stored, so the
   // batch finds its own dedupe key among the rows it wrote.
@@ -125,7 +138,10 @@ const MAX_KEY_BYTES = 1024;
 function dedupeKey(value: unknown): string {
   const key = text('dedupeKey', value, { required: true });
   const bytes = Buffer.byteLength(key);
-  if (bytes > MAX_KEY_BYTES) throw new StoreInputError(`dedupeKey is ${bytes} bytes long, more than the ${MAX_KEY_BYTES} the unique index takes: build it from the ids only`);
+  if (bytes > MAX_KEY_BYTES)
+    throw new StoreInputError(
+      `dedupeKey is ${bytes} bytes long, more than the ${MAX_KEY_BYTES} the unique index takes: build it from the ids only`,
+    );
   return key;
 }
 
@@ -140,18 +156,27 @@ export function httpStatus(field: string, value: unknown): number {
 
 export function timestamp(field: string, value: unknown): string {
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
-    throw new StoreInputError(`${field} must be a valid Date, got ${value instanceof Date ? 'an Invalid Date' : describe(value)}`);
+    throw new StoreInputError(
+      `${field} must be a valid Date, got ${value instanceof Date ? 'an Invalid Date' : describe(value)}`,
+    );
   }
   // JavaScript dates reach years PostgreSQL cannot read back (toISOString writes "+275760-…").
   const year = value.getUTCFullYear();
-  if (year < 1 || year > 9999) throw new StoreInputError(`${field} must fall in the years 1 to 9999, got the year ${year}`);
+  if (year < 1 || year > 9999)
+    throw new StoreInputError(`${field} must fall in the years 1 to 9999, got the year ${year}`);
   return value.toISOString();
 }
 
 export function checkDrift(value: unknown, field: string): DriftNote[] {
-  if (!Array.isArray(value)) throw new StoreInputError(`${field} must be an array of drift notes ({ path, kind, expected, seen }), got ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw new StoreInputError(
+      `${field} must be an array of drift notes ({ path, kind, expected, seen }), got ${describe(value)}`,
+    );
   return value.map((note: unknown, index) => {
-    if (typeof note !== 'object' || note === null) throw new StoreInputError(`${field}[${index}] must be a { path, kind, expected, seen } object, got ${describe(note)}`);
+    if (typeof note !== 'object' || note === null)
+      throw new StoreInputError(
+        `${field}[${index}] must be a { path, kind, expected, seen } object, got ${describe(note)}`,
+      );
     const { path, kind, expected, seen } = note as Record<string, unknown>;
     return {
       path: text(`${field}[${index}].path`, path),
@@ -163,9 +188,13 @@ export function checkDrift(value: unknown, field: string): DriftNote[] {
 }
 
 function checkHeaders(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new StoreInputError(`headers must be an object of header name → value, got ${describe(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new StoreInputError(`headers must be an object of header name → value, got ${describe(value)}`);
   for (const [name, headerValue] of Object.entries(value)) {
-    if (typeof headerValue !== 'string') throw new StoreInputError(`headers["${name}"] must be a string (join repeated headers with ", "), got ${describe(headerValue)}`);
+    if (typeof headerValue !== 'string')
+      throw new StoreInputError(
+        `headers["${name}"] must be a string (join repeated headers with ", "), got ${describe(headerValue)}`,
+      );
   }
   return value as Record<string, string>;
 }

@@ -5,7 +5,17 @@ import { messageOf, sqlState } from './connection-errors.ts';
 import type { Database } from './database.ts';
 import { StoreConfigError, StoreInputError, StoreUnavailableError } from './errors.ts';
 import { AccountChanged, commitEvents } from './event-batch.ts';
-import { checkDrift, httpStatus, nullableText, oneOf, OUTCOMES, prepareEvent, SOURCES, text, timestamp } from './event-input.ts';
+import {
+  checkDrift,
+  httpStatus,
+  nullableText,
+  oneOf,
+  OUTCOMES,
+  prepareEvent,
+  SOURCES,
+  text,
+  timestamp,
+} from './event-input.ts';
 import type { PreparedEvent } from './event-input.ts';
 import { EVENT_COLUMNS, REPLAY_COLUMNS, toReplayRecord, toStoredEvent } from './event-rows.ts';
 import type { EventRow, ReplayRow } from './event-rows.ts';
@@ -171,8 +181,12 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
   const unavailable = (error: unknown): Error => {
     if (error instanceof StoreUnavailableError) return error;
     // A missing table or function: the schema is older than this code.
-    const hint = ['42P01', '42883'].includes(sqlState(error) ?? '') ? ': the store is not migrated to this version, run the migrations first (migrate(db), or paykit-store migrate)' : '';
-    return new StoreUnavailableError(`${db.description} could not commit webhook events: ${messageOf(error)}${hint}`, { cause: error });
+    const hint = ['42P01', '42883'].includes(sqlState(error) ?? '')
+      ? ': the store is not migrated to this version, run the migrations first (migrate(db), or paykit-store migrate)'
+      : '';
+    return new StoreUnavailableError(`${db.description} could not commit webhook events: ${messageOf(error)}${hint}`, {
+      cause: error,
+    });
   };
 
   const commits = createGroupCommit<PreparedEvent, AppendResult>({
@@ -188,7 +202,8 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
         `${db.description} did not commit the event before its deadline (waited ${Math.round(waitedMs)} ms): the database is slow or unreachable; ` +
           'answer 503 so the platform redelivers (should this commit land later, the redelivery is stored as a duplicate)',
       ),
-    closedError: () => new StoreUnavailableError(`the event store on ${db.description} is closed: it takes no more appends`),
+    closedError: () =>
+      new StoreUnavailableError(`the event store on ${db.description} is closed: it takes no more appends`),
   });
 
   const selectOne = async (where: string, value: string): Promise<StoredEvent | undefined> => {
@@ -199,7 +214,8 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
   return {
     async append(event, appendOptions) {
       const deadline = appendOptions?.deadline;
-      if (deadline !== undefined && !Number.isFinite(deadline)) throw new StoreInputError('deadline must be a performance.now() time in ms (a finite number)');
+      if (deadline !== undefined && !Number.isFinite(deadline))
+        throw new StoreInputError('deadline must be a performance.now() time in ms (a finite number)');
       let prepared = prepareEvent(event);
       for (let attempt = 1; ; attempt++) {
         try {
@@ -207,10 +223,16 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
         } catch (error) {
           if (!(error instanceof AccountChanged) || event.accountGuard === undefined) throw error;
           if (attempt === GUARD_ATTEMPTS) {
-            throw new StoreUnavailableError(`the account the decision read changed ${attempt} times while the event was being committed on ${db.description}; nothing was stored: append it again`);
+            throw new StoreUnavailableError(
+              `the account the decision read changed ${attempt} times while the event was being committed on ${db.description}; nothing was stored: append it again`,
+            );
           }
           const version = error.account?.version ?? null;
-          prepared = prepareEvent({ ...event, ...event.accountGuard.redecide(error.account), accountGuard: { ...event.accountGuard, version } });
+          prepared = prepareEvent({
+            ...event,
+            ...event.accountGuard.redecide(error.account),
+            accountGuard: { ...event.accountGuard, version },
+          });
         }
       }
     },
@@ -260,13 +282,19 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
         );
         return toReplayRecord(rows[0]!);
       } catch (error) {
-        if (sqlState(error) === '23503') throw new StoreInputError(`no stored event has seq ${seq}: a replay is recorded against an event in webhook_events`);
+        if (sqlState(error) === '23503')
+          throw new StoreInputError(
+            `no stored event has seq ${seq}: a replay is recorded against an event in webhook_events`,
+          );
         throw error;
       }
     },
 
     async replays(seq) {
-      const { rows } = await db.query<ReplayRow>(`SELECT ${REPLAY_COLUMNS} FROM webhook_event_replays WHERE seq = $1::bigint ORDER BY replayed_at, id`, [seqText('seq', seq)]);
+      const { rows } = await db.query<ReplayRow>(
+        `SELECT ${REPLAY_COLUMNS} FROM webhook_event_replays WHERE seq = $1::bigint ORDER BY replayed_at, id`,
+        [seqText('seq', seq)],
+      );
       return rows.map(toReplayRecord);
     },
 
@@ -283,12 +311,14 @@ function seqText(field: string, value: unknown): string {
 
 function listLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new StoreInputError(`limit must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new StoreInputError(`limit must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`);
   return Math.min(limit, MAX_LIMIT);
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new StoreConfigError(`${name} must be a positive whole number, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new StoreConfigError(`${name} must be a positive whole number, got ${String(value)}`);
   return value;
 }

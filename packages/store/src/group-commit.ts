@@ -133,7 +133,10 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
             reject(options.deadlineError(0));
             return;
           }
-          waiting.timer = setTimeout(() => settle(waiting, { error: options.deadlineError(performance.now() - queuedAt) }), remaining);
+          waiting.timer = setTimeout(
+            () => settle(waiting, { error: options.deadlineError(performance.now() - queuedAt) }),
+            remaining,
+          );
         }
         queue.push(waiting);
         schedule();

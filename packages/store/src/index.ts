@@ -1,5 +1,11 @@
 // @paykit/store: PostgreSQL for every paykit app (PGlite in-process without DATABASE_URL).
-export { openDatabase, StoreConfigError, StoreInputError, StoreUnavailableError, withLongStatements } from './database.ts';
+export {
+  openDatabase,
+  StoreConfigError,
+  StoreInputError,
+  StoreUnavailableError,
+  withLongStatements,
+} from './database.ts';
 export type { ConnectionStats, Database, DatabaseOptions, QueryResult, Queryable } from './database.ts';
 export { MigrationError } from './errors.ts';
 export { loadMigrations, migrate, MIGRATIONS_DIR } from './migrate.ts';

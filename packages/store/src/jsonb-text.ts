@@ -22,11 +22,16 @@ export function toJsonbText(value: unknown, field: string): string {
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    throw new StoreInputError(`${field} cannot be written as JSON (${(error as Error).message}): pass plain JSON values (no BigInt, no cycles)`);
+    throw new StoreInputError(
+      `${field} cannot be written as JSON (${(error as Error).message}): pass plain JSON values (no BigInt, no cycles)`,
+    );
   }
-  if (text === undefined) throw new StoreInputError(`${field} is ${typeof value}, which has no JSON form: pass the parsed JSON, or null`);
+  if (text === undefined)
+    throw new StoreInputError(`${field} is ${typeof value}, which has no JSON form: pass the parsed JSON, or null`);
   if (nestingDepth(Buffer.from(text)) > MAX_DEPTH) {
-    throw new StoreInputError(`${field} nests arrays and objects more than ${MAX_DEPTH} levels deep, which no platform event does: it cannot be stored as jsonb`);
+    throw new StoreInputError(
+      `${field} nests arrays and objects more than ${MAX_DEPTH} levels deep, which no platform event does: it cannot be stored as jsonb`,
+    );
   }
   return jsonbSafe(text);
 }
@@ -62,7 +67,8 @@ function nestingDepth(json: Uint8Array): number {
   for (let index = 0; index < json.length; index++) {
     const code = json[index]!;
     if (inString) {
-      if (code === 0x5c) index++; // a backslash: skip the escaped character
+      if (code === 0x5c)
+        index++; // a backslash: skip the escaped character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth);

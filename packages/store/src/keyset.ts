@@ -60,7 +60,8 @@ export interface PageWithTotals<T> extends Page<T> {
 /** A page of a list: limit (default 200, 1 to 10,000) and offset (default 0), checked. */
 export function pageOf(options: { limit?: number; offset?: number }): { limit: number; offset: number } {
   const limit = options.limit ?? 200;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new StoreInputError('limit must be a whole number from 1 to 10000');
   const offset = options.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw new StoreInputError('offset must be a whole number, 0 or more');
   return { limit, offset };
@@ -68,11 +69,13 @@ export function pageOf(options: { limit?: number; offset?: number }): { limit: n
 
 export function pageLimit(limit: number | undefined): number {
   const value = limit ?? 100;
-  if (!Number.isInteger(value) || value < 1 || value > 10_000) throw new StoreInputError('limit must be a whole number from 1 to 10000');
+  if (!Number.isInteger(value) || value < 1 || value > 10_000)
+    throw new StoreInputError('limit must be a whole number from 1 to 10000');
   return value;
 }
 
-const BAD_CURSOR = 'the page cursor is not one this list gave (it may be from another list or order): start again from the first page';
+const BAD_CURSOR =
+  'the page cursor is not one this list gave (it may be from another list or order): start again from the first page';
 
 export function encodeCursor(values: readonly string[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -81,7 +84,9 @@ export function encodeCursor(values: readonly string[]): string {
 function decodeCursor(cursor: string, length: number): string[] {
   let values: unknown;
   try {
-    values = /^[A-Za-z0-9_-]{1,4000}$/.test(cursor) ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
+    values = /^[A-Za-z0-9_-]{1,4000}$/.test(cursor)
+      ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+      : undefined;
   } catch {
     values = undefined;
   }
@@ -92,20 +97,30 @@ function decodeCursor(cursor: string, length: number): string[] {
 }
 
 /** One page of `query` in `order`, with the total count (and `query.totals`). */
-export async function keysetPage<R extends Record<string, unknown>>(db: Queryable, query: KeysetQuery, order: KeysetOrder, request: PageRequest = {}): Promise<PageWithTotals<R>> {
+export async function keysetPage<R extends Record<string, unknown>>(
+  db: Queryable,
+  query: KeysetQuery,
+  order: KeysetOrder,
+  request: PageRequest = {},
+): Promise<PageWithTotals<R>> {
   const limit = pageLimit(request.limit);
-  if (request.after !== undefined && request.before !== undefined) throw new StoreInputError('give a page cursor after or before, not both');
+  if (request.after !== undefined && request.before !== undefined)
+    throw new StoreInputError('give a page cursor after or before, not both');
   const cursorText = request.after ?? request.before;
   const cursor = cursorText === undefined ? undefined : decodeCursor(cursorText, order.keys.length);
   const backwards = request.before !== undefined;
   const [rows, totals] = await Promise.all([
     readRows<R>(db, query, order, limit + 1, cursor, backwards),
-    db.query<Record<string, string>>(`${query.with ? `WITH ${query.with} ` : ''}SELECT ${query.totals ?? 'count(*)::text AS count'} FROM ${query.from} WHERE ${query.where}`, query.params),
+    db.query<Record<string, string>>(
+      `${query.with ? `WITH ${query.with} ` : ''}SELECT ${query.totals ?? 'count(*)::text AS count'} FROM ${query.from} WHERE ${query.where}`,
+      query.params,
+    ),
   ]);
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   if (backwards) page.reverse();
-  const keyOf = (row: R | undefined) => (row === undefined ? null : encodeCursor(order.keys.map((_, i) => String(row[`_k${i}`]))));
+  const keyOf = (row: R | undefined) =>
+    row === undefined ? null : encodeCursor(order.keys.map((_, i) => String(row[`_k${i}`])));
   const first = keyOf(page[0]);
   const last = keyOf(page.at(-1));
   const next = backwards ? (cursor ? last : null) : more ? last : null;
@@ -115,7 +130,12 @@ export async function keysetPage<R extends Record<string, unknown>>(db: Queryabl
 }
 
 /** Every row of `query` in `order`, read `batch` rows at a time (a keyset page each): for exports that stream. */
-export async function* allRows<R extends Record<string, unknown>>(db: Queryable, query: KeysetQuery, order: KeysetOrder, batch = 1000): AsyncGenerator<R> {
+export async function* allRows<R extends Record<string, unknown>>(
+  db: Queryable,
+  query: KeysetQuery,
+  order: KeysetOrder,
+  batch = 1000,
+): AsyncGenerator<R> {
   let cursor: string[] | undefined;
   for (;;) {
     const rows = await readRows<R>(db, query, order, batch, cursor, false);
@@ -126,14 +146,23 @@ export async function* allRows<R extends Record<string, unknown>>(db: Queryable,
   }
 }
 
-async function readRows<R extends Record<string, unknown>>(db: Queryable, query: KeysetQuery, order: KeysetOrder, limit: number, cursor: string[] | undefined, backwards: boolean): Promise<R[]> {
+async function readRows<R extends Record<string, unknown>>(
+  db: Queryable,
+  query: KeysetQuery,
+  order: KeysetOrder,
+  limit: number,
+  cursor: string[] | undefined,
+  backwards: boolean,
+): Promise<R[]> {
   const n = query.params.length;
   const desc = order.desc !== backwards;
   // The cursor's values as text (_k), and the key as itself (_o) to order by: a bare name in
   // ORDER BY means the select list's column of that name first (`id::text AS id` would sort as text).
   const keys = order.keys.map((k, i) => `(${k.expr})::text AS _k${i}, (${k.expr}) AS _o${i}`).join(', ');
   const tuple = `(${order.keys.map((k) => k.expr).join(', ')})`;
-  const after = cursor ? ` AND ${tuple} ${desc ? '<' : '>'} (${order.keys.map((k, i) => `$${n + 2 + i}::${k.type}`).join(', ')})` : '';
+  const after = cursor
+    ? ` AND ${tuple} ${desc ? '<' : '>'} (${order.keys.map((k, i) => `$${n + 2 + i}::${k.type}`).join(', ')})`
+    : '';
   const orderBy = order.keys.map((_, i) => `_o${i} ${desc ? 'DESC' : 'ASC'}`).join(', ');
   try {
     const { rows } = await db.query<R>(
@@ -155,11 +184,16 @@ function stripKeys<R extends Record<string, unknown>>(row: R): R {
 }
 
 /** Parses `?sort=name` / `?sort=-name` against the sorts a list allows; undefined picks its default. */
-export function pickOrder(sorts: Readonly<Record<string, readonly KeyColumn[]>>, sort: string | undefined, fallback: string): { name: string; order: KeysetOrder } {
+export function pickOrder(
+  sorts: Readonly<Record<string, readonly KeyColumn[]>>,
+  sort: string | undefined,
+  fallback: string,
+): { name: string; order: KeysetOrder } {
   const text = sort === undefined || sort === '' ? fallback : sort;
   const desc = text.startsWith('-');
   const name = desc ? text.slice(1) : text;
   const keys = sorts[name];
-  if (!keys) throw new StoreInputError(`sort must be one of ${Object.keys(sorts).join(', ')} (a leading "-" sorts descending)`);
+  if (!keys)
+    throw new StoreInputError(`sort must be one of ${Object.keys(sorts).join(', ')} (a leading "-" sorts descending)`);
   return { name: text, order: { keys, desc } };
 }

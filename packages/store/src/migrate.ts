@@ -44,17 +44,30 @@ export function loadMigrations(directory: string = MIGRATIONS_DIR): Migration[] 
   }
   const migrations = files.map((file) => {
     const match = FILE_NAME.exec(file);
-    if (!match) throw new MigrationError(`migration file ${file} is misnamed: use NNNN_lowercase_name.sql (four digits, then letters, digits and _)`);
+    if (!match)
+      throw new MigrationError(
+        `migration file ${file} is misnamed: use NNNN_lowercase_name.sql (four digits, then letters, digits and _)`,
+      );
     const sql = readFileSync(path.join(directory, file), 'utf8').replace(/\r\n/g, '\n');
-    return { version: match[1]!, name: file.slice(0, -'.sql'.length), sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    return {
+      version: match[1]!,
+      name: file.slice(0, -'.sql'.length),
+      sql,
+      checksum: createHash('sha256').update(sql).digest('hex'),
+    };
   });
   migrations.sort((a, b) => a.version.localeCompare(b.version));
   for (let index = 1; index < migrations.length; index++) {
     if (migrations[index]!.version === migrations[index - 1]!.version) {
-      throw new MigrationError(`migrations ${migrations[index - 1]!.name}.sql and ${migrations[index]!.name}.sql share version ${migrations[index]!.version}: renumber the newer one`);
+      throw new MigrationError(
+        `migrations ${migrations[index - 1]!.name}.sql and ${migrations[index]!.name}.sql share version ${migrations[index]!.version}: renumber the newer one`,
+      );
     }
   }
-  if (migrations.length === 0) throw new MigrationError(`no migrations in ${directory}: the package is incomplete (its migrations folder ships with it)`);
+  if (migrations.length === 0)
+    throw new MigrationError(
+      `no migrations in ${directory}: the package is incomplete (its migrations folder ships with it)`,
+    );
   return migrations;
 }
 
@@ -65,7 +78,10 @@ interface AppliedRow {
 }
 
 /** Applies what is pending. Idempotent; safe to run from several processes at once. */
-export async function migrate(db: Database, options: MigrateOptions = {}): Promise<{ applied: string[]; current: string }> {
+export async function migrate(
+  db: Database,
+  options: MigrateOptions = {},
+): Promise<{ applied: string[]; current: string }> {
   const migrations = loadMigrations(options.directory);
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
@@ -75,7 +91,9 @@ export async function migrate(db: Database, options: MigrateOptions = {}): Promi
       checksum   text        NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const recorded = (await tx.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows;
+    const recorded = (
+      await tx.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')
+    ).rows;
     checkRecorded(recorded, migrations);
     const done = new Set(recorded.map((row) => row.version));
     const applied: string[] = [];
@@ -87,7 +105,10 @@ export async function migrate(db: Database, options: MigrateOptions = {}): Promi
     const newestRecorded = recorded.at(-1);
     const newestKnown = migrations.at(-1)!;
     // A database migrated by a newer build stays at its own (higher) version.
-    const current = newestRecorded !== undefined && newestRecorded.version > newestKnown.version ? newestRecorded.name : newestKnown.name;
+    const current =
+      newestRecorded !== undefined && newestRecorded.version > newestKnown.version
+        ? newestRecorded.name
+        : newestKnown.name;
     return { applied, current };
   });
 }
@@ -96,9 +117,16 @@ async function apply(tx: Queryable, migration: Migration): Promise<void> {
   try {
     await tx.query(migration.sql);
   } catch (error) {
-    throw new MigrationError(`migration ${migration.name}.sql failed, and nothing from this run was applied: ${messageOf(error)}`, { cause: error });
+    throw new MigrationError(
+      `migration ${migration.name}.sql failed, and nothing from this run was applied: ${messageOf(error)}`,
+      { cause: error },
+    );
   }
-  await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, migration.checksum]);
+  await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+    migration.version,
+    migration.name,
+    migration.checksum,
+  ]);
 }
 
 /** Every recorded migration must still be there, unchanged; only versions newer than all files may be unknown (a newer build ran). */
@@ -109,10 +137,14 @@ function checkRecorded(recorded: AppliedRow[], migrations: Migration[]): void {
     const migration = byVersion.get(row.version);
     if (migration === undefined) {
       if (row.version > newestKnown) continue;
-      throw new MigrationError(`migration ${row.name}.sql was applied to this database but its file is gone: restore it (released migrations are never removed)`);
+      throw new MigrationError(
+        `migration ${row.name}.sql was applied to this database but its file is gone: restore it (released migrations are never removed)`,
+      );
     }
     if (migration.name !== row.name) {
-      throw new MigrationError(`migration ${row.version} was applied as ${row.name}.sql but the file is now ${migration.name}.sql: restore the original name`);
+      throw new MigrationError(
+        `migration ${row.version} was applied as ${row.name}.sql but the file is now ${migration.name}.sql: restore the original name`,
+      );
     }
     if (migration.checksum !== row.checksum) {
       throw new MigrationError(

@@ -24,7 +24,9 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     try {
       mkdirSync(directory, { recursive: true });
     } catch (error) {
-      throw new StoreConfigError(`cannot create the PGlite data directory ${directory}: ${messageOf(error)}; pick another with PAYKIT_DATA_DIR or fix its permissions`);
+      throw new StoreConfigError(
+        `cannot create the PGlite data directory ${directory}: ${messageOf(error)}; pick another with PAYKIT_DATA_DIR or fix its permissions`,
+      );
     }
     release = acquireDataDirLock(directory);
   }
@@ -65,7 +67,14 @@ class PgliteDatabase implements Database {
 
   async ping(timeoutMs: number): Promise<void> {
     // A long transaction holds PGlite's only connection: that is "not answering" too.
-    await withTimeout(this.query('SELECT 1'), timeoutMs, () => new StoreUnavailableError(`${this.description} did not answer SELECT 1 within ${timeoutMs} ms: a long transaction may be holding its only connection`));
+    await withTimeout(
+      this.query('SELECT 1'),
+      timeoutMs,
+      () =>
+        new StoreUnavailableError(
+          `${this.description} did not answer SELECT 1 within ${timeoutMs} ms: a long transaction may be holding its only connection`,
+        ),
+    );
   }
 
   connections(): ConnectionStats {
@@ -74,7 +83,14 @@ class PgliteDatabase implements Database {
     for (const call of this.#inProgress) longestBusyMs = Math.max(longestBusyMs, now - call.since);
     const calls = this.#inProgress.size;
     // In this process, no network: nothing to freeze, so no statement deadline (queryTimeoutMs 0).
-    return { open: this.#closing ? 0 : 1, busy: Math.min(calls, 1), waiting: Math.max(calls - 1, 0), longestBusyMs: Math.round(longestBusyMs), timedOut: 0, queryTimeoutMs: 0 };
+    return {
+      open: this.#closing ? 0 : 1,
+      busy: Math.min(calls, 1),
+      waiting: Math.max(calls - 1, 0),
+      longestBusyMs: Math.round(longestBusyMs),
+      timedOut: 0,
+      queryTimeoutMs: 0,
+    };
   }
 
   close(): Promise<void> {
@@ -89,7 +105,8 @@ class PgliteDatabase implements Database {
     try {
       return await work();
     } catch (error) {
-      if (isUnavailable(error)) throw new StoreUnavailableError(`${this.description} is unavailable: ${messageOf(error)}`, { cause: error });
+      if (isUnavailable(error))
+        throw new StoreUnavailableError(`${this.description} is unavailable: ${messageOf(error)}`, { cause: error });
       throw error;
     } finally {
       this.#inProgress.delete(call);
@@ -98,7 +115,11 @@ class PgliteDatabase implements Database {
 }
 
 /** Parameters → the extended protocol (one statement); none → the simple protocol, like pg, so a migration file can hold several statements. */
-async function run<R>(target: PGlite | Transaction, sql: string, params: readonly unknown[] | undefined): Promise<QueryResult<R>> {
+async function run<R>(
+  target: PGlite | Transaction,
+  sql: string,
+  params: readonly unknown[] | undefined,
+): Promise<QueryResult<R>> {
   if (params === undefined || params.length === 0) {
     const results = await target.exec(sql);
     const last = results.at(-1);

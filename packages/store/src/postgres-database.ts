@@ -41,7 +41,11 @@ export async function openPostgres(databaseUrl: string, options: DatabaseOptions
   const poolSize = positiveInteger(options.poolSize, DEFAULT_POOL_SIZE, 'poolSize');
   const connectTimeoutMs = positiveInteger(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs');
   const queryTimeoutMs = positiveInteger(options.queryTimeoutMs, DEFAULT_QUERY_TIMEOUT_MS, 'queryTimeoutMs');
-  const idleInTransactionTimeoutMs = positiveInteger(options.idleInTransactionTimeoutMs, 2 * queryTimeoutMs, 'idleInTransactionTimeoutMs');
+  const idleInTransactionTimeoutMs = positiveInteger(
+    options.idleInTransactionTimeoutMs,
+    2 * queryTimeoutMs,
+    'idleInTransactionTimeoutMs',
+  );
   const config: pg.ClientConfig = {
     connectionString,
     query_timeout: queryTimeoutMs,
@@ -68,7 +72,10 @@ export async function openPostgres(databaseUrl: string, options: DatabaseOptions
     await db.close();
     const cause = error instanceof StoreUnavailableError ? error.cause : error;
     if (isConfigProblem(cause)) {
-      throw new StoreConfigError(`${description} refused us: ${messageOf(cause)}; check the user, password and database name in DATABASE_URL (and that the database exists)`, { cause });
+      throw new StoreConfigError(
+        `${description} refused us: ${messageOf(cause)}; check the user, password and database name in DATABASE_URL (and that the database exists)`,
+        { cause },
+      );
     }
     throw error;
   }
@@ -102,7 +109,9 @@ class PostgresDatabase implements Database {
   }
 
   async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
-    return this.#withClient(async (client) => normalize<R>(await client.query(sql, params === undefined ? undefined : [...params])));
+    return this.#withClient(async (client) =>
+      normalize<R>(await client.query(sql, params === undefined ? undefined : [...params])),
+    );
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -111,7 +120,8 @@ class PostgresDatabase implements Database {
       let result: T;
       try {
         result = await fn({
-          query: async <R>(sql: string, params?: readonly unknown[]) => normalize<R>(await client.query(sql, params === undefined ? undefined : [...params])),
+          query: async <R>(sql: string, params?: readonly unknown[]) =>
+            normalize<R>(await client.query(sql, params === undefined ? undefined : [...params])),
         });
       } catch (error) {
         // A frozen or lost connection would not answer ROLLBACK either: #withClient destroys it, and
@@ -175,7 +185,10 @@ class PostgresDatabase implements Database {
     await withTimeout(
       this.query('SELECT 1'),
       timeoutMs,
-      () => new StoreUnavailableError(`${this.description} did not answer SELECT 1 within ${timeoutMs} ms: check that the server is up and reachable`),
+      () =>
+        new StoreUnavailableError(
+          `${this.description} did not answer SELECT 1 within ${timeoutMs} ms: check that the server is up and reachable`,
+        ),
     );
   }
 
@@ -199,7 +212,10 @@ class PostgresDatabase implements Database {
       // socket never confirms, and a stop must not wait a whole statement deadline: whatever is
       // left after CLOSE_GRACE_MS is destroyed (a transaction cut so is rolled back by the server).
       const ended = this.#pool.end().catch(() => {});
-      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, Math.min(CLOSE_GRACE_MS, this.#limits.queryTimeoutMs)).unref())]);
+      await Promise.race([
+        ended,
+        new Promise((resolve) => setTimeout(resolve, Math.min(CLOSE_GRACE_MS, this.#limits.queryTimeoutMs)).unref()),
+      ]);
       for (const client of this.#clients) client.socket.destroy();
       this.#clients.clear();
     })();
@@ -247,6 +263,7 @@ function normalize<R>(result: pg.QueryResult | pg.QueryResult[]): QueryResult<R>
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new StoreConfigError(`${name} must be a positive whole number, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new StoreConfigError(`${name} must be a positive whole number, got ${String(value)}`);
   return value;
 }

@@ -94,10 +94,17 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
   const name = `paykit_${prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_')}_${randomBytes(6).toString('hex')}`;
   await onServer(serverUrl, `CREATE DATABASE ${name}`);
   let dropped: Promise<void> | undefined;
-  return { name, url: withDatabase(serverUrl, name), drop: () => (dropped ??= onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+  return {
+    name,
+    url: withDatabase(serverUrl, name),
+    drop: () => (dropped ??= onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
 }
 
-async function openPostgresForTest(serverUrl: string, options: TestDatabaseOpenOptions = {}): Promise<OpenedTestDatabase> {
+async function openPostgresForTest(
+  serverUrl: string,
+  options: TestDatabaseOpenOptions = {},
+): Promise<OpenedTestDatabase> {
   const scratch = await createScratchDatabase(serverUrl, 'test');
   const url = scratch.url;
   let db: Database | undefined;

@@ -12,7 +12,12 @@ const CLABE = '646180110400000007';
 const OTHER = '646180110400000010';
 
 const ACCEPTED = { outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null } as const;
-const REFUSED = { outcome: 'rejected', reason: 'account not active', answerStatus: 422, refundReason: 'Beneficiary account blocked' } as const;
+const REFUSED = {
+  outcome: 'rejected',
+  reason: 'account not active',
+  answerStatus: 422,
+  refundReason: 'Beneficiary account blocked',
+} as const;
 
 /** A rule in miniature: accepted while the account exists and is active. */
 const decide = (account: Account | undefined) => (account?.status === 'ACTIVE' ? ACCEPTED : REFUSED);
@@ -39,7 +44,11 @@ for (const kind of testDatabases()) {
     });
 
     /** An event decided on `account` as read, guarded by its version; `seen` collects every redecision. */
-    const guarded = (account: Account | undefined, seen: (Account | undefined)[], overrides: Partial<NewEvent> = {}): NewEvent =>
+    const guarded = (
+      account: Account | undefined,
+      seen: (Account | undefined)[],
+      overrides: Partial<NewEvent> = {},
+    ): NewEvent =>
       newEvent({
         ...decide(account),
         accountGuard: {
@@ -76,7 +85,13 @@ for (const kind of testDatabases()) {
     it('sees an account created after a decision read it as unknown, and one deleted after it was read', async () => {
       const created: (Account | undefined)[] = [];
       const upserted = await otherAccounts.upsert({ clabe: OTHER, ownerId: null, status: 'ACTIVE', creditLimit: null });
-      expect(await store.append(guarded(undefined, created, { accountGuard: { clabe: OTHER, version: null, redecide: (now) => (created.push(now), decide(now)) } }))).toMatchObject(ACCEPTED);
+      expect(
+        await store.append(
+          guarded(undefined, created, {
+            accountGuard: { clabe: OTHER, version: null, redecide: (now) => (created.push(now), decide(now)) },
+          }),
+        ),
+      ).toMatchObject(ACCEPTED);
       expect(created).toEqual([upserted]);
 
       const deleted: (Account | undefined)[] = [];
@@ -90,7 +105,11 @@ for (const kind of testDatabases()) {
       await otherAccounts.setStatus(CLABE, 'CANCELLED');
       const seen: (Account | undefined)[] = [];
       const current = (await accounts.get(CLABE))!;
-      const [fresh, stale, plain] = await Promise.all([store.append(guarded(current, [])), store.append(guarded(read, seen)), store.append(newEvent())]);
+      const [fresh, stale, plain] = await Promise.all([
+        store.append(guarded(current, [])),
+        store.append(guarded(read, seen)),
+        store.append(newEvent()),
+      ]);
       expect(fresh).toMatchObject({ inserted: true, ...REFUSED });
       expect(stale).toMatchObject({ inserted: true, ...REFUSED });
       expect(plain).toMatchObject({ inserted: true, ...ACCEPTED });
@@ -115,7 +134,10 @@ for (const kind of testDatabases()) {
     it('refuses a malformed guard with StoreInputError, before anything is written', async () => {
       const cases: [unknown, RegExp][] = [
         [{ clabe: CLABE, version: '12' }, /accountGuard\.redecide must be a function/],
-        [{ clabe: CLABE, version: 'v1', redecide: decide }, /accountGuard\.version must be the account's version as read/],
+        [
+          { clabe: CLABE, version: 'v1', redecide: decide },
+          /accountGuard\.version must be the account's version as read/,
+        ],
         [{ clabe: 7, version: null, redecide: decide }, /accountGuard\.clabe must be a string/],
         ['yes', /accountGuard must be \{ clabe, version, redecide \}/],
       ];

@@ -40,14 +40,31 @@ for (const kind of testDatabases()) {
       accounts = createAccountStore(wrapped.db);
       await accounts.upsert({ clabe: ACTIVE, ownerId: 'owner-1', status: 'ACTIVE', creditLimit: null });
       await accounts.upsert({ clabe: BLOCKED, ownerId: null, status: 'BLOCKED', creditLimit: '0.00' });
-      await accounts.upsert({ clabe: LIMITED, ownerId: 'owner-2', status: 'ACTIVE', creditLimit: '9999999999999999.99' });
+      await accounts.upsert({
+        clabe: LIMITED,
+        ownerId: 'owner-2',
+        status: 'ACTIVE',
+        creditLimit: '9999999999999999.99',
+      });
     });
     afterAll(() => opened.drop());
 
     it('upserts and reads back, money as an exact decimal string', async () => {
       const first = await accounts.get(LIMITED);
-      expect(first).toEqual({ clabe: LIMITED, ownerId: 'owner-2', status: 'ACTIVE', creditLimit: '9999999999999999.99', updatedAt: expect.any(Date), version: expect.stringMatching(/^\d+$/) });
-      const replaced = await accounts.upsert({ clabe: LIMITED, ownerId: 'owner-3', status: 'ACTIVE', creditLimit: '15000.50' });
+      expect(first).toEqual({
+        clabe: LIMITED,
+        ownerId: 'owner-2',
+        status: 'ACTIVE',
+        creditLimit: '9999999999999999.99',
+        updatedAt: expect.any(Date),
+        version: expect.stringMatching(/^\d+$/),
+      });
+      const replaced = await accounts.upsert({
+        clabe: LIMITED,
+        ownerId: 'owner-3',
+        status: 'ACTIVE',
+        creditLimit: '15000.50',
+      });
       expect(replaced).toMatchObject({ ownerId: 'owner-3', creditLimit: '15000.50' });
       // Every write gives the row a new version: what an append's account guard compares.
       expect(replaced.version).not.toBe(first!.version);
@@ -64,7 +81,9 @@ for (const kind of testDatabases()) {
       expect(active!.version).not.toBe(blocked!.version);
       expect(await accounts.lookup(ACTIVE)).toEqual(active);
       expect(await accounts.setStatus('111111111111111111', 'CANCELLED')).toBeUndefined();
-      await expect(accounts.setStatus(ACTIVE, 'FROZEN' as never)).rejects.toThrow(/status must be one of 'ACTIVE', 'BLOCKED', 'CANCELLED', got "FROZEN"/);
+      await expect(accounts.setStatus(ACTIVE, 'FROZEN' as never)).rejects.toThrow(
+        /status must be one of 'ACTIVE', 'BLOCKED', 'CANCELLED', got "FROZEN"/,
+      );
     });
 
     it('answers every lookup made in the same tick with ONE query', async () => {
@@ -73,7 +92,15 @@ for (const kind of testDatabases()) {
       const found = await Promise.all(asked.map((clabe) => accounts.lookup(clabe)));
       expect(queries.length - before).toBe(1);
       expect(queries.at(-1)).toContain('clabe = ANY($1::text[])');
-      expect(found.map((account) => account?.status)).toEqual(['ACTIVE', 'BLOCKED', 'ACTIVE', undefined, 'ACTIVE', undefined, 'BLOCKED']);
+      expect(found.map((account) => account?.status)).toEqual([
+        'ACTIVE',
+        'BLOCKED',
+        'ACTIVE',
+        undefined,
+        'ACTIVE',
+        undefined,
+        'BLOCKED',
+      ]);
 
       // The next tick is a new batch, and sees a status change at once (nothing is cached).
       await accounts.setStatus(BLOCKED, 'CANCELLED');
@@ -82,18 +109,26 @@ for (const kind of testDatabases()) {
       expect(queries.length - before).toBe(3);
     });
 
-    it('rejects every waiting lookup when its query fails', async () => {
-      const spare = await kind.open();
-      const store = createAccountStore(spare.db);
-      await spare.db.close();
-      const results = await Promise.allSettled([store.lookup(ACTIVE), store.lookup(BLOCKED)]);
-      expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-      await spare.drop();
-    }, OPENS_ANOTHER);
+    it(
+      'rejects every waiting lookup when its query fails',
+      async () => {
+        const spare = await kind.open();
+        const store = createAccountStore(spare.db);
+        await spare.db.close();
+        const results = await Promise.allSettled([store.lookup(ACTIVE), store.lookup(BLOCKED)]);
+        expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+        await spare.drop();
+      },
+      OPENS_ANOTHER,
+    );
 
     it('rejects a lookup past its deadline with StoreUnavailableError, and answers one within it', async () => {
-      await expect(accounts.lookup(ACTIVE, { deadline: performance.now() - 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
-      expect(await accounts.lookup(ACTIVE, { deadline: performance.now() + 5_000 })).toMatchObject({ status: 'ACTIVE' });
+      await expect(accounts.lookup(ACTIVE, { deadline: performance.now() - 1 })).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      expect(await accounts.lookup(ACTIVE, { deadline: performance.now() + 5_000 })).toMatchObject({
+        status: 'ACTIVE',
+      });
     });
 
     it('lists every account by CLABE', async () => {
@@ -108,7 +143,9 @@ for (const kind of testDatabases()) {
         [12180001234, /clabe must be a string of 18 digits, got number \(a number loses leading zeros\)/],
       ];
       for (const [clabe, message] of cases) {
-        const error = await accounts.upsert({ clabe: clabe as string, ownerId: null, status: 'ACTIVE', creditLimit: null }).catch((caught: unknown) => caught);
+        const error = await accounts
+          .upsert({ clabe: clabe as string, ownerId: null, status: 'ACTIVE', creditLimit: null })
+          .catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(StoreInputError);
         expect((error as Error).message).toMatch(message);
         expect((error as Error).message).not.toContain('6461801104');
@@ -117,7 +154,10 @@ for (const kind of testDatabases()) {
 
     it('refuses money that is not a two-decimal string', async () => {
       const cases: [unknown, RegExp][] = [
-        [1500.5, /creditLimit must be a decimal string .* got the number 1500\.5 \(money is never a float: pass "1500\.50"\)/],
+        [
+          1500.5,
+          /creditLimit must be a decimal string .* got the number 1500\.5 \(money is never a float: pass "1500\.50"\)/,
+        ],
         ['1500.5', /exactly two decimals .* got "1500\.5"/],
         ['1,500.00', /no commas or currency sign/],
         ['-1.00', /not negative/],
@@ -126,7 +166,9 @@ for (const kind of testDatabases()) {
         ['01.00', /got "01\.00"/],
       ];
       for (const [creditLimit, message] of cases) {
-        await expect(accounts.upsert({ clabe: ACTIVE, ownerId: null, status: 'ACTIVE', creditLimit: creditLimit as string })).rejects.toThrow(message);
+        await expect(
+          accounts.upsert({ clabe: ACTIVE, ownerId: null, status: 'ACTIVE', creditLimit: creditLimit as string }),
+        ).rejects.toThrow(message);
       }
       expect((await accounts.get(ACTIVE))!.creditLimit).toBeNull();
     });

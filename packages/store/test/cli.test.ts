@@ -36,52 +36,79 @@ describe('paykit-store', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('migrates PGlite at PAYKIT_DATA_DIR, then has nothing to apply', async () => {
-    const dataDir = path.join(dir, 'pglite');
-    const env = { DATABASE_URL: undefined, PAYKIT_DATA_DIR: dataDir };
-    const first = await run(['migrate'], env);
-    expect(first).toEqual({
-      code: 0,
-      stdout: [`migrating PGlite at ${dataDir}`, ...ALL.map((name) => `applied ${name}`), `current version: ${ALL.at(-1)}`, ''].join('\n'),
-      stderr: '',
-    });
-    const second = await run(['migrate'], env);
-    expect(second.stdout).toBe([`migrating PGlite at ${dataDir}`, 'nothing to apply', `current version: ${ALL.at(-1)}`, ''].join('\n'));
-  }, SLOW);
+  it(
+    'migrates PGlite at PAYKIT_DATA_DIR, then has nothing to apply',
+    async () => {
+      const dataDir = path.join(dir, 'pglite');
+      const env = { DATABASE_URL: undefined, PAYKIT_DATA_DIR: dataDir };
+      const first = await run(['migrate'], env);
+      expect(first).toEqual({
+        code: 0,
+        stdout: [
+          `migrating PGlite at ${dataDir}`,
+          ...ALL.map((name) => `applied ${name}`),
+          `current version: ${ALL.at(-1)}`,
+          '',
+        ].join('\n'),
+        stderr: '',
+      });
+      const second = await run(['migrate'], env);
+      expect(second.stdout).toBe(
+        [`migrating PGlite at ${dataDir}`, 'nothing to apply', `current version: ${ALL.at(-1)}`, ''].join('\n'),
+      );
+    },
+    SLOW,
+  );
 
-  it('prints help (exit 0) and refuses wrong usage (exit 2)', async () => {
-    const help = await run(['--help'], {});
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: paykit-store migrate/);
-    for (const args of [[], ['migrat'], ['migrate', 'now']]) {
-      const wrong = await run(args, {});
-      expect(wrong.code).toBe(2);
-      expect(wrong.stderr).toMatch(/^paykit-store: (no command given|unknown arguments: .+)\n\nUsage:/);
-    }
-  }, SLOW);
+  it(
+    'prints help (exit 0) and refuses wrong usage (exit 2)',
+    async () => {
+      const help = await run(['--help'], {});
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: paykit-store migrate/);
+      for (const args of [[], ['migrat'], ['migrate', 'now']]) {
+        const wrong = await run(args, {});
+        expect(wrong.code).toBe(2);
+        expect(wrong.stderr).toMatch(/^paykit-store: (no command given|unknown arguments: .+)\n\nUsage:/);
+      }
+    },
+    SLOW,
+  );
 
-  it('fails with exit 1 on a bad DATABASE_URL, naming the problem and never the password', async () => {
-    const password = 'Sup3r-s3cret-pw';
-    const bad = await run(['migrate'], { DATABASE_URL: `mysql://admin:${password}@127.0.0.1/paykit` });
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^paykit-store: DATABASE_URL must start with postgres:\/\//);
-    const down = await run(['migrate'], { DATABASE_URL: `postgres://admin:${password}@127.0.0.1:1/paykit` });
-    expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/^paykit-store: PostgreSQL admin@127\.0\.0\.1:1\/paykit is unavailable: .*ECONNREFUSED/);
-    expect(bad.stdout + bad.stderr + down.stdout + down.stderr).not.toContain(password);
-  }, SLOW);
+  it(
+    'fails with exit 1 on a bad DATABASE_URL, naming the problem and never the password',
+    async () => {
+      const password = 'Sup3r-s3cret-pw';
+      const bad = await run(['migrate'], { DATABASE_URL: `mysql://admin:${password}@127.0.0.1/paykit` });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/^paykit-store: DATABASE_URL must start with postgres:\/\//);
+      const down = await run(['migrate'], { DATABASE_URL: `postgres://admin:${password}@127.0.0.1:1/paykit` });
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(
+        /^paykit-store: PostgreSQL admin@127\.0\.0\.1:1\/paykit is unavailable: .*ECONNREFUSED/,
+      );
+      expect(bad.stdout + bad.stderr + down.stdout + down.stderr).not.toContain(password);
+    },
+    SLOW,
+  );
 
   const postgres = testDatabases().find((kind) => kind.name === 'postgres');
-  it.runIf(postgres)('migrates the PostgreSQL database at DATABASE_URL', async () => {
-    const opened = await postgres!.open({ migrate: false });
-    try {
-      const result = await run(['migrate'], { DATABASE_URL: opened.url });
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain(`migrating ${opened.db.description}\n`);
-      expect(result.stdout).toContain(`applied ${ALL[0]}\n`);
-      expect((await opened.db.query('SELECT name FROM schema_migrations ORDER BY version')).rows).toEqual(ALL.map((name) => ({ name })));
-    } finally {
-      await opened.drop();
-    }
-  }, SLOW);
+  it.runIf(postgres)(
+    'migrates the PostgreSQL database at DATABASE_URL',
+    async () => {
+      const opened = await postgres!.open({ migrate: false });
+      try {
+        const result = await run(['migrate'], { DATABASE_URL: opened.url });
+        expect(result.code).toBe(0);
+        expect(result.stdout).toContain(`migrating ${opened.db.description}\n`);
+        expect(result.stdout).toContain(`applied ${ALL[0]}\n`);
+        expect((await opened.db.query('SELECT name FROM schema_migrations ORDER BY version')).rows).toEqual(
+          ALL.map((name) => ({ name })),
+        );
+      } finally {
+        await opened.drop();
+      }
+    },
+    SLOW,
+  );
 });

@@ -26,7 +26,9 @@ for (const kind of testDatabases()) {
 
     it('describes itself without a password', () => {
       expect(db.kind).toBe(kind.name);
-      expect(db.description).toMatch(kind.name === 'pglite' ? /^PGlite in memory$/ : /^PostgreSQL .+@127\.0\.0\.1:5432\/paykit_test_[0-9a-f]+$/);
+      expect(db.description).toMatch(
+        kind.name === 'pglite' ? /^PGlite in memory$/ : /^PostgreSQL .+@127\.0\.0\.1:5432\/paykit_test_[0-9a-f]+$/,
+      );
     });
 
     it('hands back the same JavaScript values from both drivers (int8 and numeric as text, bytes, jsonb, Date)', async () => {
@@ -46,7 +48,9 @@ for (const kind of testDatabases()) {
     });
 
     it('runs a script of several statements when there are no parameters, answering with the last', async () => {
-      const result = await db.query('CREATE TEMP TABLE script_check (n int); INSERT INTO script_check VALUES (1), (2); SELECT count(*)::int AS n FROM script_check');
+      const result = await db.query(
+        'CREATE TEMP TABLE script_check (n int); INSERT INTO script_check VALUES (1), (2); SELECT count(*)::int AS n FROM script_check',
+      );
       expect(result.rows).toEqual([{ n: 2 }]);
     });
 
@@ -92,20 +96,27 @@ for (const kind of testDatabases()) {
       }
     });
 
-    it('refuses queries after close with StoreUnavailableError, and close twice is fine', async () => {
-      const second = await kind.open({ migrate: false });
-      await second.db.close();
-      await second.db.close();
-      await expect(second.db.query('SELECT 1')).rejects.toThrow(StoreUnavailableError);
-      await second.drop();
-    }, OPENS_ANOTHER);
+    it(
+      'refuses queries after close with StoreUnavailableError, and close twice is fine',
+      async () => {
+        const second = await kind.open({ migrate: false });
+        await second.db.close();
+        await second.db.close();
+        await expect(second.db.query('SELECT 1')).rejects.toThrow(StoreUnavailableError);
+        await second.drop();
+      },
+      OPENS_ANOTHER,
+    );
   });
 }
 
 describe('DATABASE_URL checks', () => {
   const bad = [
     ['mysql://root:' + PASSWORD + '@127.0.0.1/paykit', /must start with postgres:\/\/ or postgresql:\/\//],
-    ['postgres://root:' + PASSWORD + '@127.0.0.1:99999/paykit', /not a valid URL: its port must be a number from 1 to 65535/],
+    [
+      'postgres://root:' + PASSWORD + '@127.0.0.1:99999/paykit',
+      /not a valid URL: its port must be a number from 1 to 65535/,
+    ],
     ['postgres://root:' + PASSWORD + '@127.0.0.1:5432 /paykit', /not a valid URL: characters such as/],
     ['postgres://root:' + PASSWORD + '@/paykit', /names no host/],
     ['127.0.0.1:5432/paykit', /must start with postgres/],
@@ -118,12 +129,16 @@ describe('DATABASE_URL checks', () => {
       const error = await openDatabase({ databaseUrl: url }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(StoreConfigError);
       expect((error as Error).message).toMatch(problem);
-      expect(JSON.stringify({ message: (error as Error).message, cause: String((error as Error).cause) })).not.toContain(PASSWORD);
+      expect(
+        JSON.stringify({ message: (error as Error).message, cause: String((error as Error).cause) }),
+      ).not.toContain(PASSWORD);
     });
   }
 
   it('refuses a bad pool size', async () => {
-    await expect(openDatabase({ databaseUrl: 'postgres://127.0.0.1/x', poolSize: 0 })).rejects.toThrow(/poolSize must be a positive whole number/);
+    await expect(openDatabase({ databaseUrl: 'postgres://127.0.0.1/x', poolSize: 0 })).rejects.toThrow(
+      /poolSize must be a positive whole number/,
+    );
   });
 });
 
@@ -131,7 +146,10 @@ describe('an unreachable server', () => {
   it('is reported fast as StoreUnavailableError when nothing listens on the port', async () => {
     const port = await freePort();
     const started = performance.now();
-    const error = await openDatabase({ databaseUrl: `postgres://paykit:${PASSWORD}@127.0.0.1:${port}/paykit`, connectTimeoutMs: 500 }).catch((caught: unknown) => caught);
+    const error = await openDatabase({
+      databaseUrl: `postgres://paykit:${PASSWORD}@127.0.0.1:${port}/paykit`,
+      connectTimeoutMs: 500,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as Error).message).toContain(`PostgreSQL paykit@127.0.0.1:${port}/paykit`);
     expect((error as Error).message).not.toContain(PASSWORD);
@@ -145,7 +163,10 @@ describe('an unreachable server', () => {
     const { port } = silent.address() as net.AddressInfo;
     try {
       const started = performance.now();
-      const error = await openDatabase({ databaseUrl: `postgres://paykit:${PASSWORD}@127.0.0.1:${port}/paykit`, connectTimeoutMs: 300 }).catch((caught: unknown) => caught);
+      const error = await openDatabase({
+        databaseUrl: `postgres://paykit:${PASSWORD}@127.0.0.1:${port}/paykit`,
+        connectTimeoutMs: 300,
+      }).catch((caught: unknown) => caught);
       const elapsed = performance.now() - started;
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect((error as Error).message).not.toContain(PASSWORD);
@@ -186,7 +207,9 @@ describe('PGlite on disk', { timeout: 60_000 }, () => {
     const dataDir = path.join(dir, 'locked');
     const first = await openDatabase({ dataDir });
     try {
-      await expect(openDatabase({ dataDir })).rejects.toThrow(/is in use: this process already has it open.*DATABASE_URL/);
+      await expect(openDatabase({ dataDir })).rejects.toThrow(
+        /is in use: this process already has it open.*DATABASE_URL/,
+      );
     } finally {
       await first.close();
     }

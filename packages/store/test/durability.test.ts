@@ -35,7 +35,9 @@ describe('PGlite on disk after a crash', () => {
     const script = path.join(dir, 'child.ts');
     writeFileSync(script, CHILD);
     const { stdout, signal } = await new Promise<{ stdout: string; signal: NodeJS.Signals | null }>((resolve) => {
-      const child = execFile(process.execPath, [script, dataDir], { timeout: 60_000 }, (_error, out) => resolve({ stdout: out, signal: child.signalCode }));
+      const child = execFile(process.execPath, [script, dataDir], { timeout: 60_000 }, (_error, out) =>
+        resolve({ stdout: out, signal: child.signalCode }),
+      );
     });
     expect(signal).toBe('SIGKILL');
     const acknowledged = JSON.parse(stdout) as { seq: string; inserted: boolean };

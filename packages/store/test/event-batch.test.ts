@@ -33,9 +33,10 @@ for (const kind of testDatabases()) {
         expect(bad).toBeInstanceOf(StoreInputError);
         expect((bad as Error).message).toMatch(/^the event could not be stored as given: /);
       }
-      const keys = await opened.db.query<{ dedupe_key: string }>('SELECT dedupe_key FROM webhook_events WHERE dedupe_key = ANY($1::text[])', [
-        [good[0]!.dedupeKey, good[1]!.dedupeKey, badTime.dedupeKey, badJson.dedupeKey],
-      ]);
+      const keys = await opened.db.query<{ dedupe_key: string }>(
+        'SELECT dedupe_key FROM webhook_events WHERE dedupe_key = ANY($1::text[])',
+        [[good[0]!.dedupeKey, good[1]!.dedupeKey, badTime.dedupeKey, badJson.dedupeKey]],
+      );
       expect(keys.rows.map((row) => row.dedupe_key).sort()).toEqual([good[0]!.dedupeKey, good[1]!.dedupeKey].sort());
     });
 
@@ -47,12 +48,18 @@ for (const kind of testDatabases()) {
 
     it('refuses payloads nested deeper than jsonb takes, and keys longer than the unique index takes, before the database sees them', () => {
       const deep = JSON.parse('['.repeat(1001) + ']'.repeat(1001)) as unknown;
-      expect(() => prepareEvent(newEvent({ payload: deep, rawBody: new Uint8Array() }))).toThrow(/payload nests arrays and objects more than 1000 levels deep/);
+      expect(() => prepareEvent(newEvent({ payload: deep, rawBody: new Uint8Array() }))).toThrow(
+        /payload nests arrays and objects more than 1000 levels deep/,
+      );
       const fine = JSON.parse('['.repeat(1000) + ']'.repeat(1000)) as unknown;
       expect(() => prepareEvent(newEvent({ payload: { text: '[[[[[[' }, rawBody: new Uint8Array() }))).not.toThrow();
       expect(() => prepareEvent(newEvent({ payload: fine, rawBody: new Uint8Array() }))).not.toThrow();
-      expect(() => prepareEvent(newEvent({ dedupeKey: `core:report:${'ñ'.repeat(600)}` }))).toThrow(/dedupeKey is 1212 bytes long/);
-      expect(() => prepareEvent(newEvent({ receivedAt: new Date(8.64e15) }))).toThrow(/years 1 to 9999, got the year 275760/);
+      expect(() => prepareEvent(newEvent({ dedupeKey: `core:report:${'ñ'.repeat(600)}` }))).toThrow(
+        /dedupeKey is 1212 bytes long/,
+      );
+      expect(() => prepareEvent(newEvent({ receivedAt: new Date(8.64e15) }))).toThrow(
+        /years 1 to 9999, got the year 275760/,
+      );
     });
   });
 }

@@ -34,13 +34,21 @@ for (const kind of testDatabases()) {
       const event = newEvent();
       const started = performance.now();
       try {
-        const error = await store.append(event, { deadline: performance.now() + 150 }).catch((caught: unknown) => caught);
+        const error = await store
+          .append(event, { deadline: performance.now() + 150 })
+          .catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(StoreUnavailableError);
-        expect((error as Error).message).toMatch(new RegExp(`^${escape(opened.db.description)} did not commit the event before its deadline \\(waited \\d+ ms\\): .*answer 503`));
+        expect((error as Error).message).toMatch(
+          new RegExp(
+            `^${escape(opened.db.description)} did not commit the event before its deadline \\(waited \\d+ ms\\): .*answer 503`,
+          ),
+        );
         const waited = performance.now() - started;
         expect(waited).toBeGreaterThanOrEqual(145);
         expect(waited).toBeLessThan(1000);
-        await expect(store.append(newEvent(), { deadline: performance.now() - 1 })).rejects.toThrow(StoreUnavailableError);
+        await expect(store.append(newEvent(), { deadline: performance.now() - 1 })).rejects.toThrow(
+          StoreUnavailableError,
+        );
       } finally {
         release();
         await holding;
@@ -52,18 +60,22 @@ for (const kind of testDatabases()) {
       await store.close();
     });
 
-    it('rejects with StoreUnavailableError once the database is closed, and after close() of the store', async () => {
-      const spare = await kind.open();
-      const store = createEventStore(spare.db);
-      await store.append(newEvent());
-      await spare.db.close();
-      const error = await store.append(newEvent()).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(StoreUnavailableError);
-      expect((error as Error).message).toContain(spare.db.description);
-      await store.close();
-      await expect(store.append(newEvent())).rejects.toThrow(/is closed: it takes no more appends/);
-      await spare.drop();
-    }, OPENS_ANOTHER);
+    it(
+      'rejects with StoreUnavailableError once the database is closed, and after close() of the store',
+      async () => {
+        const spare = await kind.open();
+        const store = createEventStore(spare.db);
+        await store.append(newEvent());
+        await spare.db.close();
+        const error = await store.append(newEvent()).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        expect((error as Error).message).toContain(spare.db.description);
+        await store.close();
+        await expect(store.append(newEvent())).rejects.toThrow(/is closed: it takes no more appends/);
+        await spare.drop();
+      },
+      OPENS_ANOTHER,
+    );
 
     it('close() waits for queued appends to commit', async () => {
       const store = createEventStore(opened.db, { maxBatch: 10 });
@@ -96,7 +108,9 @@ describe.runIf(postgres)('event store behind a TCP proxy that is cut and restore
 
       proxy.cut();
       const started = performance.now();
-      const during = await Promise.allSettled(Array.from({ length: 5 }, () => store.append(newEvent(), { deadline: performance.now() + 3000 })));
+      const during = await Promise.allSettled(
+        Array.from({ length: 5 }, () => store.append(newEvent(), { deadline: performance.now() + 3000 })),
+      );
       expect(performance.now() - started).toBeLessThan(2500);
       for (const result of during) {
         expect(result.status).toBe('rejected');

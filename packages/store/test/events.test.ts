@@ -26,10 +26,24 @@ for (const kind of testDatabases()) {
       const payload = JSON.parse(rawText) as unknown;
       const receivedAt = new Date('2026-11-21T10:11:12.345Z');
       const drift = [{ path: 'body.extra_field', kind: 'extra-field', expected: 'absent', seen: 'string' }];
-      const event = newEvent({ rawBody, payload, receivedAt, drift, headers: { 'content-type': 'application/json', 'user-agent': 'platform/1' } });
+      const event = newEvent({
+        rawBody,
+        payload,
+        receivedAt,
+        drift,
+        headers: { 'content-type': 'application/json', 'user-agent': 'platform/1' },
+      });
 
       const result = await store.append(event);
-      expect(result).toEqual({ seq: expect.stringMatching(/^\d+$/), inserted: true, deliveries: 1, outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null });
+      expect(result).toEqual({
+        seq: expect.stringMatching(/^\d+$/),
+        inserted: true,
+        deliveries: 1,
+        outcome: 'accepted',
+        reason: null,
+        answerStatus: 201,
+        refundReason: null,
+      });
 
       const stored = await store.get(result.seq);
       expect(stored).toEqual({ ...event, seq: result.seq, deliveries: 1 });
@@ -46,11 +60,19 @@ for (const kind of testDatabases()) {
       expect(new TextDecoder().decode(stored.rawBody)).toBe(rawText);
       // What jsonb refuses is mended in the payload, never in the bytes.
       const nul = '{"note":"a\\u0000b"}';
-      const mended = (await store.get((await store.append(newEvent({ rawBody: new TextEncoder().encode(nul), payload: undefined }))).seq))!;
+      const mended = (await store.get(
+        (
+          await store.append(newEvent({ rawBody: new TextEncoder().encode(nul), payload: undefined }))
+        ).seq,
+      ))!;
       expect(mended.payload).toEqual({ note: 'a\ufffdb' });
       expect(new TextDecoder().decode(mended.rawBody)).toBe(nul);
-      await expect(store.append(newEvent({ rawBody: Uint8Array.from([0x7b, 0xff, 0x7d]), payload: undefined }))).rejects.toThrow(/payload is omitted but rawBody is not UTF-8/);
-      await expect(store.append(newEvent({ rawBody: new TextEncoder().encode('{"a":'), payload: undefined }))).rejects.toThrow(StoreInputError);
+      await expect(
+        store.append(newEvent({ rawBody: Uint8Array.from([0x7b, 0xff, 0x7d]), payload: undefined })),
+      ).rejects.toThrow(/payload is omitted but rawBody is not UTF-8/);
+      await expect(
+        store.append(newEvent({ rawBody: new TextEncoder().encode('{"a":'), payload: undefined })),
+      ).rejects.toThrow(StoreInputError);
     });
 
     it('keeps a byte order mark in the raw body, and reads the payload after it', async () => {
@@ -66,17 +88,25 @@ for (const kind of testDatabases()) {
       const idMsg = 'id-\ud800-x';
       const { seq } = await store.append(newEvent({ idMsg, dedupeKey: `core:${idMsg}`, reason: `looked at ${idMsg}` }));
       const stored = (await store.get(seq))!;
-      expect(stored).toMatchObject({ idMsg: 'id-\ufffd-x', dedupeKey: 'core:id-\ufffd-x', reason: 'looked at id-\ufffd-x' });
+      expect(stored).toMatchObject({
+        idMsg: 'id-\ufffd-x',
+        dedupeKey: 'core:id-\ufffd-x',
+        reason: 'looked at id-\ufffd-x',
+      });
     });
 
     it('stores a body of long backslash runs in linear time, with or without an escape jsonb refuses', async () => {
       // 800,000 backslashes in the text (escaped pairs in the JSON), ending in \u0000 or not.
       for (const tail of ['', '\\u0000']) {
         const rawText = `{"note":"${'\\\\'.repeat(400_000)}x${tail}","also":"${'\\\\'.repeat(1_000)}u0000"}`;
-        const { seq } = await store.append(newEvent({ rawBody: new TextEncoder().encode(rawText), payload: undefined }));
+        const { seq } = await store.append(
+          newEvent({ rawBody: new TextEncoder().encode(rawText), payload: undefined }),
+        );
         const stored = (await store.get(seq))!;
         expect(stored.rawBody.byteLength).toBe(rawText.length);
-        expect((stored.payload as { note: string }).note).toBe(`${'\\'.repeat(400_000)}x${tail === '' ? '' : '\ufffd'}`);
+        expect((stored.payload as { note: string }).note).toBe(
+          `${'\\'.repeat(400_000)}x${tail === '' ? '' : '\ufffd'}`,
+        );
       }
     }, 30_000);
 
@@ -100,27 +130,56 @@ for (const kind of testDatabases()) {
     });
 
     it('answers a sequential duplicate with the original decision, counting deliveries', async () => {
-      const original = newEvent({ outcome: 'rejected', reason: 'beneficiary account is BLOCKED', answerStatus: 422, refundReason: 'CUENTA_BLOQUEADA' });
+      const original = newEvent({
+        outcome: 'rejected',
+        reason: 'beneficiary account is BLOCKED',
+        answerStatus: 422,
+        refundReason: 'CUENTA_BLOQUEADA',
+      });
       const first = await store.append(original);
-      const again = await store.append({ ...original, outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null, receivedAt: new Date() });
+      const again = await store.append({
+        ...original,
+        outcome: 'accepted',
+        reason: null,
+        answerStatus: 201,
+        refundReason: null,
+        receivedAt: new Date(),
+      });
       const third = await store.append(original);
       expect(first).toMatchObject({ inserted: true, deliveries: 1 });
-      const decision = { seq: first.seq, outcome: 'rejected', reason: 'beneficiary account is BLOCKED', answerStatus: 422, refundReason: 'CUENTA_BLOQUEADA' };
+      const decision = {
+        seq: first.seq,
+        outcome: 'rejected',
+        reason: 'beneficiary account is BLOCKED',
+        answerStatus: 422,
+        refundReason: 'CUENTA_BLOQUEADA',
+      };
       expect(again).toEqual({ ...decision, inserted: false, deliveries: 2 });
       expect(third).toEqual({ ...decision, inserted: false, deliveries: 3 });
       expect((await store.get(first.seq))!.deliveries).toBe(3);
-      expect(await store.list({ eventType: 'MONEY_IN', limit: 1000 }).then((events) => events.filter((event) => event.dedupeKey === original.dedupeKey))).toHaveLength(1);
+      expect(
+        await store
+          .list({ eventType: 'MONEY_IN', limit: 1000 })
+          .then((events) => events.filter((event) => event.dedupeKey === original.dedupeKey)),
+      ).toHaveLength(1);
     });
 
     it('stores 20 concurrent copies of one key once: one inserted, deliveries 1…20, all with the first decision', async () => {
       const key = `core:${randomUUID()}`;
       const copies = Array.from({ length: 20 }, (_, index) =>
-        newEvent({ dedupeKey: key, idMsg: key.slice(5), outcome: index === 0 ? 'accepted' : 'flagged', answerStatus: index === 0 ? 201 : 202 }),
+        newEvent({
+          dedupeKey: key,
+          idMsg: key.slice(5),
+          outcome: index === 0 ? 'accepted' : 'flagged',
+          answerStatus: index === 0 ? 201 : 202,
+        }),
       );
       const results = await Promise.all(copies.map((copy) => store.append(copy)));
       expect(results.filter((result) => result.inserted)).toHaveLength(1);
       expect(results[0]!.inserted).toBe(true);
-      expect(results.map((result) => result.deliveries).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+      expect(results.map((result) => result.deliveries).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 20 }, (_, index) => index + 1),
+      );
       expect(new Set(results.map((result) => result.seq)).size).toBe(1);
       expect(results.every((result) => result.outcome === 'accepted' && result.answerStatus === 201)).toBe(true);
       const stored = await store.getByDedupeKey(key);
@@ -148,7 +207,9 @@ for (const kind of testDatabases()) {
       ]);
       expect(results[1]!.seq).toBe(oldResult.seq);
       // seq follows arrival order within the batch, whatever order the rows were written in.
-      const newSeqs = [results[0]!, results[2]!, results[4]!, results[6]!, results[7]!].map((result) => BigInt(result.seq));
+      const newSeqs = [results[0]!, results[2]!, results[4]!, results[6]!, results[7]!].map((result) =>
+        BigInt(result.seq),
+      );
       expect([...newSeqs].sort((a, b) => (a < b ? -1 : 1))).toEqual(newSeqs);
     });
 
@@ -165,7 +226,16 @@ for (const kind of testDatabases()) {
     it('keeps concurrent batches that share keys in any order from deadlocking', async () => {
       const overlapping = createEventStore(opened.db, { maxBatch: 8, maxInFlight: 4 });
       const keys = Array.from({ length: 40 }, () => `cash:${randomUUID()}:paid`);
-      const events = [...keys, ...[...keys].reverse(), ...keys].map((dedupeKey) => newEvent({ source: 'cash', eventType: 'paid', dedupeKey, idMsg: null, transactionId: null, operationId: '123' }));
+      const events = [...keys, ...[...keys].reverse(), ...keys].map((dedupeKey) =>
+        newEvent({
+          source: 'cash',
+          eventType: 'paid',
+          dedupeKey,
+          idMsg: null,
+          transactionId: null,
+          operationId: '123',
+        }),
+      );
       const results = [];
       // Appended across turns so that several batches are in flight at once.
       for (const event of events) {
@@ -179,7 +249,11 @@ for (const kind of testDatabases()) {
     });
 
     it('round-trips the payload as jsonb, and stores what jsonb cannot hold as U+FFFD (rawBody keeps the original)', async () => {
-      const payload = { nested: { list: [1, 2.5, 'três', null, true, { deep: ['x'] }] }, big: '12345678901234567890', empty: {} };
+      const payload = {
+        nested: { list: [1, 2.5, 'três', null, true, { deep: ['x'] }] },
+        big: '12345678901234567890',
+        empty: {},
+      };
       const plain = await store.append(newEvent({ payload }));
       expect((await store.get(plain.seq))!.payload).toEqual(payload);
 
@@ -234,17 +308,29 @@ for (const kind of testDatabases()) {
     it('lists newest first, filtered, and pages with before', async () => {
       const marker = `PAGING_${randomUUID().slice(0, 8)}`;
       // Numbers that cross a digit boundary: newest first is numeric order, not text order (998 after 1001).
-      await opened.db.query(`SELECT setval('webhook_events_seq', (SELECT greatest(coalesce(max(seq), 0), 997) FROM webhook_events))`);
+      await opened.db.query(
+        `SELECT setval('webhook_events_seq', (SELECT greatest(coalesce(max(seq), 0), 997) FROM webhook_events))`,
+      );
       const appended = [];
       for (let index = 0; index < 5; index++) {
-        appended.push(await store.append(newEvent({ eventType: marker, outcome: index % 2 === 0 ? 'stored' : 'flagged', source: index === 4 ? 'cash' : 'core' })));
+        appended.push(
+          await store.append(
+            newEvent({
+              eventType: marker,
+              outcome: index % 2 === 0 ? 'stored' : 'flagged',
+              source: index === 4 ? 'cash' : 'core',
+            }),
+          ),
+        );
       }
       const seqs = appended.map((result) => result.seq).reverse();
       expect((await store.list({ eventType: marker })).map((event) => event.seq)).toEqual(seqs);
       const firstPage = await store.list({ eventType: marker, limit: 2 });
       const secondPage = await store.list({ eventType: marker, limit: 2, before: firstPage.at(-1)!.seq });
       expect([...firstPage, ...secondPage].map((event) => event.seq)).toEqual(seqs.slice(0, 4));
-      expect((await store.list({ eventType: marker, outcome: 'stored', source: 'core' })).map((event) => event.seq)).toEqual([seqs[2], seqs[4]]);
+      expect(
+        (await store.list({ eventType: marker, outcome: 'stored', source: 'core' })).map((event) => event.seq),
+      ).toEqual([seqs[2], seqs[4]]);
       expect(await store.list({ eventType: marker, source: 'cash' })).toHaveLength(1);
       expect((await store.list()).length).toBeLessThanOrEqual(50);
       await expect(store.list({ limit: 0 })).rejects.toThrow(/limit must be a whole number from 1 to 1000/);
@@ -259,17 +345,41 @@ for (const kind of testDatabases()) {
 
     it('keeps the history of replays without changing the event', async () => {
       const { seq } = await store.append(newEvent({ outcome: 'accepted', answerStatus: 201 }));
-      const first = await store.recordReplay({ seq, drift: [], outcome: 'rejected', reason: 'account now BLOCKED', answerStatus: 422, refundReason: 'CUENTA_BLOQUEADA' });
+      const first = await store.recordReplay({
+        seq,
+        drift: [],
+        outcome: 'rejected',
+        reason: 'account now BLOCKED',
+        answerStatus: 422,
+        refundReason: 'CUENTA_BLOQUEADA',
+      });
       const at = new Date('2026-12-01T00:00:00Z');
-      const second = await store.recordReplay({ seq, replayedAt: at, drift: [{ path: 'body.x', kind: 'format', expected: 'date', seen: 'text' }], outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null });
+      const second = await store.recordReplay({
+        seq,
+        replayedAt: at,
+        drift: [{ path: 'body.x', kind: 'format', expected: 'date', seen: 'text' }],
+        outcome: 'accepted',
+        reason: null,
+        answerStatus: 201,
+        refundReason: null,
+      });
       expect(first.replayedAt).toBeInstanceOf(Date);
       expect(second.replayedAt).toEqual(at);
-      expect(await store.replays(seq)).toEqual([first, second].sort((a, b) => a.replayedAt.getTime() - b.replayedAt.getTime()));
+      expect(await store.replays(seq)).toEqual(
+        [first, second].sort((a, b) => a.replayedAt.getTime() - b.replayedAt.getTime()),
+      );
       expect((await store.get(seq))!.outcome).toBe('accepted');
       expect(await store.replays('999999999')).toEqual([]);
-      await expect(store.recordReplay({ seq: '999999999', drift: [], outcome: 'stored', reason: null, answerStatus: 200, refundReason: null })).rejects.toThrow(
-        /no stored event has seq 999999999/,
-      );
+      await expect(
+        store.recordReplay({
+          seq: '999999999',
+          drift: [],
+          outcome: 'stored',
+          reason: null,
+          answerStatus: 200,
+          refundReason: null,
+        }),
+      ).rejects.toThrow(/no stored event has seq 999999999/);
     });
   });
 }

@@ -45,7 +45,12 @@ describe.skipIf(!postgres)('PostgreSQL behind a connection that freezes', () => 
   });
 
   const open = async (): Promise<Database> => {
-    const db = await openDatabase({ databaseUrl: proxiedUrl, poolSize: 4, connectTimeoutMs: CONNECT_TIMEOUT_MS, queryTimeoutMs: QUERY_TIMEOUT_MS });
+    const db = await openDatabase({
+      databaseUrl: proxiedUrl,
+      poolSize: 4,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+    });
     opened.push(db);
     return db;
   };
@@ -97,7 +102,9 @@ describe.skipIf(!postgres)('PostgreSQL behind a connection that freezes', () => 
     expect(result.ms).toBeLessThan(QUERY_TIMEOUT_MS + 500);
     proxy.thaw({ frozen: 'lost' });
     // The idle connections froze too: none of them may cost another deadline.
-    const recovered = await timed(db.transaction(async (tx) => tx.query('INSERT INTO frozen_rows (id) VALUES (2) RETURNING id')));
+    const recovered = await timed(
+      db.transaction(async (tx) => tx.query('INSERT INTO frozen_rows (id) VALUES (2) RETURNING id')),
+    );
     expect(recovered.error).toBeUndefined();
     expect(recovered.ms).toBeLessThan(QUERY_TIMEOUT_MS);
     // The lost COMMIT never reached the server: the row is not there, and the server ended that transaction.
@@ -126,7 +133,11 @@ describe.skipIf(!postgres)('statement deadlines on PostgreSQL', () => {
       const slow = await timed(db.query('SELECT pg_sleep(0.6)'));
       expect(slow.error).toBeInstanceOf(StoreUnavailableError);
       expect(slow.ms).toBeLessThan(600);
-      const long = await timed(withLongStatements(db, options, (migrator) => migrator.query<{ done: boolean }>('SELECT pg_sleep(0.6) IS NOT NULL AS done')));
+      const long = await timed(
+        withLongStatements(db, options, (migrator) =>
+          migrator.query<{ done: boolean }>('SELECT pg_sleep(0.6) IS NOT NULL AS done'),
+        ),
+      );
       expect(long.error).toBeUndefined();
       expect(long.value?.rows).toEqual([{ done: true }]);
       // The serving pool is not harmed by either.

@@ -10,7 +10,11 @@ interface Harness {
   inFlightPeak: number;
 }
 
-function harness(overrides: Partial<GroupCommitOptions<number, string>> = {}): { commit: ReturnType<typeof createGroupCommit<number, string>>; state: Harness; infos: CommitInfo[] } {
+function harness(overrides: Partial<GroupCommitOptions<number, string>> = {}): {
+  commit: ReturnType<typeof createGroupCommit<number, string>>;
+  state: Harness;
+  infos: CommitInfo[];
+} {
   const state: Harness = { batches: [], finish: () => {}, inFlightPeak: 0 };
   const infos: CommitInfo[] = [];
   let inFlight = 0;
@@ -82,11 +86,18 @@ describe('group commit', () => {
     const results = Promise.allSettled([commit.submit(1), commit.submit(-2)]);
     await tick();
     state.finish();
-    expect((await results).map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message))).toEqual(['done 1', 'bad item -2']);
+    expect(
+      (await results).map((result) =>
+        result.status === 'fulfilled' ? result.value : (result.reason as Error).message,
+      ),
+    ).toEqual(['done 1', 'bad item -2']);
 
     const failing = harness({ commit: () => Promise.reject(new Error('connection lost')) });
     const both = await Promise.allSettled([failing.commit.submit(1), failing.commit.submit(2)]);
-    expect(both.map((result) => (result as PromiseRejectedResult).reason.message)).toEqual(['failed: connection lost', 'failed: connection lost']);
+    expect(both.map((result) => (result as PromiseRejectedResult).reason.message)).toEqual([
+      'failed: connection lost',
+      'failed: connection lost',
+    ]);
     expect(failing.infos).toEqual([{ events: 2, ms: expect.any(Number), ok: false }]);
   });
 

@@ -43,7 +43,9 @@ for (const kind of testDatabases()) {
     it('applies every migration once; running it again applies nothing', async () => {
       expect(await migrate(opened.db)).toEqual({ applied: ALL, current: ALL.at(-1) });
       expect(await migrate(opened.db)).toEqual({ applied: [], current: ALL.at(-1) });
-      const recorded = await opened.db.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations ORDER BY version');
+      const recorded = await opened.db.query<{ name: string; checksum: string }>(
+        'SELECT name, checksum FROM schema_migrations ORDER BY version',
+      );
       expect(recorded.rows.map((row) => row.name)).toEqual(ALL);
       expect(recorded.rows.every((row) => /^[0-9a-f]{64}$/.test(row.checksum))).toBe(true);
     });
@@ -53,7 +55,9 @@ for (const kind of testDatabases()) {
       writeFileSync(path.join(dir, '0002_accounts.sql'), '-- edited after release\n', { flag: 'a' });
       const error = await migrate(opened.db, { directory: dir }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(MigrationError);
-      expect((error as Error).message).toMatch(/migration 0002_accounts\.sql was changed after it was applied.*new migration/);
+      expect((error as Error).message).toMatch(
+        /migration 0002_accounts\.sql was changed after it was applied.*new migration/,
+      );
     });
 
     it('does not count a Windows checkout (CRLF) as a change', async () => {
@@ -66,17 +70,23 @@ for (const kind of testDatabases()) {
     it('refuses a renamed or removed migration', async () => {
       dir = copyOfMigrations();
       renameSync(path.join(dir, '0002_accounts.sql'), path.join(dir, '0002_known_accounts.sql'));
-      await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(/0002 was applied as 0002_accounts\.sql but the file is now 0002_known_accounts\.sql/);
+      await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(
+        /0002 was applied as 0002_accounts\.sql but the file is now 0002_known_accounts\.sql/,
+      );
       rmSync(path.join(dir, '0002_known_accounts.sql'));
       writeFileSync(path.join(dir, '9000_later.sql'), 'SELECT 1');
-      await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(/0002_accounts\.sql was applied to this database but its file is gone/);
+      await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(
+        /0002_accounts\.sql was applied to this database but its file is gone/,
+      );
     });
 
     it('applies a new file, and rolls back the whole run when one fails, naming it', async () => {
       dir = copyOfMigrations();
       writeFileSync(path.join(dir, '9001_good.sql'), 'CREATE TABLE migration_good (n int);');
       writeFileSync(path.join(dir, '9002_bad.sql'), 'CREATE TABLE migration_bad (n int); SELECT * FROM no_such_table;');
-      await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(/migration 9002_bad\.sql failed, and nothing from this run was applied: .*no_such_table/);
+      await expect(migrate(opened.db, { directory: dir })).rejects.toThrow(
+        /migration 9002_bad\.sql failed, and nothing from this run was applied: .*no_such_table/,
+      );
       const tables = await opened.db.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'migration_%'");
       expect(tables.rows).toEqual([]);
 

@@ -15,7 +15,10 @@ const encode = (text: string) => new TextEncoder().encode(text);
 
 /** What the payload column itself holds, by seq. */
 async function storedColumn(db: Database, seqs: string[]): Promise<Map<string, unknown>> {
-  const { rows } = await db.query<{ seq: string; payload: unknown }>('SELECT seq::text AS seq, payload FROM webhook_events WHERE seq = ANY($1::bigint[])', [seqs]);
+  const { rows } = await db.query<{ seq: string; payload: unknown }>(
+    'SELECT seq::text AS seq, payload FROM webhook_events WHERE seq = ANY($1::bigint[])',
+    [seqs],
+  );
   return new Map(rows.map((row) => [row.seq, row.payload]));
 }
 

@@ -15,7 +15,11 @@ export interface Timing {
 }
 
 /** Runs `command` `runs` times (after `warmup` unmeasured runs) and reports wall-clock times. */
-export function timeCommand(command: string, args: string[], { runs = 5, warmup = 1, ...options }: SpawnSyncOptions & { runs?: number; warmup?: number } = {}): Timing {
+export function timeCommand(
+  command: string,
+  args: string[],
+  { runs = 5, warmup = 1, ...options }: SpawnSyncOptions & { runs?: number; warmup?: number } = {},
+): Timing {
   const samples: number[] = [];
   for (let i = 0; i < warmup + runs; i++) {
     const started = performance.now();
@@ -28,14 +32,25 @@ export function timeCommand(command: string, args: string[], { runs = 5, warmup 
   }
   samples.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
-  return { runs, medianMs: round(samples[Math.floor(samples.length / 2)] ?? 0), minMs: round(samples[0] ?? 0), maxMs: round(samples.at(-1) ?? 0) };
+  return {
+    runs,
+    medianMs: round(samples[Math.floor(samples.length / 2)] ?? 0),
+    minMs: round(samples[0] ?? 0),
+    maxMs: round(samples.at(-1) ?? 0),
+  };
 }
 
 /** Writes `bench/results/<name>.json` with the figures and when and where they were taken. */
 export async function recordResult(name: string, figures: Record<string, unknown>): Promise<string> {
   const file = path.join(REPO_ROOT, 'bench/results', `${name}.json`);
   await mkdir(path.dirname(file), { recursive: true });
-  const record = { name, measuredAt: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length, ...figures };
+  const record = {
+    name,
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    cpus: (await import('node:os')).cpus().length,
+    ...figures,
+  };
   await writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
   return file;
 }

@@ -18,7 +18,10 @@ let failed = 0;
 for (const file of selected) {
   console.log(`\n== ${file}`);
   // Workspace packages resolve to their sources (export condition @paykit/source): no build needed.
-  const result = spawnSync(process.execPath, ['--conditions=@paykit/source', path.join(REPO_ROOT, file)], { stdio: 'inherit', cwd: REPO_ROOT });
+  const result = spawnSync(process.execPath, ['--conditions=@paykit/source', path.join(REPO_ROOT, file)], {
+    stdio: 'inherit',
+    cwd: REPO_ROOT,
+  });
   if (result.status !== 0) failed++;
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -17,7 +17,12 @@ const rulesFile = createRequire(import.meta.url)(path.join(ROOT, '.dependency-cr
 
 /** Runs the rules as `pnpm lint:boundaries` does, over the workspace at `root`. */
 async function violations(root: string, config: IConfiguration) {
-  const { output } = await cruise(WORKSPACE_FOLDERS, { ...config.options, baseDir: root, validate: true, ruleSet: { forbidden: config.forbidden ?? [] } });
+  const { output } = await cruise(WORKSPACE_FOLDERS, {
+    ...config.options,
+    baseDir: root,
+    validate: true,
+    ruleSet: { forbidden: config.forbidden ?? [] },
+  });
   return (output as ICruiseResult).summary.violations;
 }
 
@@ -103,7 +108,9 @@ describe('the boundary rules over a fixture workspace', () => {
 
   it('every rule is broken by some fixture file', () => {
     const broken = new Set(Object.values(BROKEN).flat());
-    expect(rulesFile.forbidden?.map((rule) => rule.name ?? '(a rule with no name)').filter((name) => !broken.has(name))).toEqual([]);
+    expect(
+      rulesFile.forbidden?.map((rule) => rule.name ?? '(a rule with no name)').filter((name) => !broken.has(name)),
+    ).toEqual([]);
   });
 
   it('the imports each rule allows break none', () => {

@@ -38,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
     for (const product of products) {
       const started = performance.now();
       const { files, changed } = await regenerateProduct(product, path.join(root, product.generatedDir), root);
-      console.log(`${product.id}: ${files.length} files in ${product.generatedDir}, ${changed.length} changed (${Math.round(performance.now() - started)} ms)`);
+      console.log(
+        `${product.id}: ${files.length} files in ${product.generatedDir}, ${changed.length} changed (${Math.round(performance.now() - started)} ms)`,
+      );
     }
     return 0;
   }

@@ -28,7 +28,9 @@ describe('generated code', () => {
 
   it('is committed fresh for every product (what `pnpm gen:check` asserts)', async () => {
     const { stdout } = await run(process.execPath, [CLI, 'check']);
-    expect(stdout).toContain('Generated code is fresh for core, direct-debit, cash, remittance, billpay, gift-cards, lottery.');
+    expect(stdout).toContain(
+      'Generated code is fresh for core, direct-debit, cash, remittance, billpay, gift-cards, lottery.',
+    );
   });
 
   it('is deterministic: two runs write the same bytes', async () => {
@@ -37,16 +39,28 @@ describe('generated code', () => {
     const files = await listFiles(second);
     expect(files).toEqual(await listFiles(path.join(root, cash.generatedDir)));
     for (const file of files) {
-      const [a, b] = await Promise.all([readFile(path.join(second, file)), readFile(path.join(root, cash.generatedDir, file))]);
+      const [a, b] = await Promise.all([
+        readFile(path.join(second, file)),
+        readFile(path.join(root, cash.generatedDir, file)),
+      ]);
       expect(a.equals(b), file).toBe(true);
     }
   });
 
   it('emits only what a client package runs: the SDK, typed by @paykit/runtime, and no client of its own', async () => {
     const fresh = path.join(root, 'fresh');
-    expect(await generateProduct(cash, fresh)).toEqual(['index.ts', 'meta.gen.ts', 'paths.gen.ts', 'sdk.gen.ts', 'types.gen.ts', 'zod.gen.ts']);
+    expect(await generateProduct(cash, fresh)).toEqual([
+      'index.ts',
+      'meta.gen.ts',
+      'paths.gen.ts',
+      'sdk.gen.ts',
+      'types.gen.ts',
+      'zod.gen.ts',
+    ]);
     const sdk = await readFile(path.join(fresh, 'sdk.gen.ts'), 'utf8');
-    expect(sdk).toContain("import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from '@paykit/runtime';");
+    expect(sdk).toContain(
+      "import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from '@paykit/runtime';",
+    );
     // Every call is given its client: no default instance to fall back on.
     expect(sdk).not.toMatch(/from '\.\/client/);
     expect(sdk).toContain('options.client.post<');
@@ -91,6 +105,8 @@ describe('generated code', () => {
     expect((await findStaleFiles([cash], root)).length).toBeGreaterThan(0);
     await run(process.execPath, [CLI, 'gen', 'cash', '--root', root]);
     expect(await findStaleFiles([cash], root)).toEqual([]);
-    expect(await readFile(path.join(root, cash.generatedDir, 'meta.gen.ts'), 'utf8')).toContain('API_VERSION = "2026-12-01"');
+    expect(await readFile(path.join(root, cash.generatedDir, 'meta.gen.ts'), 'utf8')).toContain(
+      'API_VERSION = "2026-12-01"',
+    );
   });
 });

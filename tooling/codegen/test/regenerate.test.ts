@@ -15,7 +15,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('regenerateProduct', () => {
   it('leaves fresh files alone, restores an edited one, deletes a stray one', async () => {
-    const before = new Map(['meta.gen.ts', 'sdk.gen.ts', 'zod.gen.ts'].map((f) => [f, statSync(path.join(out, f)).ino]));
+    const before = new Map(
+      ['meta.gen.ts', 'sdk.gen.ts', 'zod.gen.ts'].map((f) => [f, statSync(path.join(out, f)).ino]),
+    );
     const committed = readFileSync(path.join(out, 'zod.gen.ts'), 'utf8');
     writeFileSync(path.join(out, 'zod.gen.ts'), `${committed}// edited by hand\n`);
     writeFileSync(path.join(out, 'stray.gen.ts'), 'export {};\n');

@@ -41,7 +41,14 @@ function pointer(path: readonly (string | number)[]): string {
 /** A line a reader understands: the library's description, else the action and where. */
 function describe(diff: Diff): string {
   if (diff.description) return diff.description;
-  const verb = diff.action === 'add' ? 'Added' : diff.action === 'remove' ? 'Removed' : diff.action === 'rename' ? 'Renamed' : 'Changed';
+  const verb =
+    diff.action === 'add'
+      ? 'Added'
+      : diff.action === 'remove'
+        ? 'Removed'
+        : diff.action === 'rename'
+          ? 'Renamed'
+          : 'Changed';
   return `[${verb}] ${pointer(diff.path)}`;
 }
 

@@ -43,12 +43,20 @@ async function git(root: string, args: string[]): Promise<string> {
 }
 
 function lines(text: string): string[] {
-  return text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /** Whether a file (relative to the package) is part of what the package releases. */
 function isReleasedFile(relative: string): boolean {
-  return relative.startsWith('src/') || relative.startsWith('migrations/') || relative === 'tsconfig.build.json' || relative === 'package.json';
+  return (
+    relative.startsWith('src/') ||
+    relative.startsWith('migrations/') ||
+    relative === 'tsconfig.build.json' ||
+    relative === 'package.json'
+  );
 }
 
 function releasedManifest(manifest: PackageManifest): string {
@@ -94,24 +102,38 @@ const VERSION_LINE = '^[[:space:]]*"version"[[:space:]]*:';
 async function lastReleaseCommit(root: string, pkg: WorkspacePackage): Promise<string | null> {
   const version = pkg.manifest.version;
   if (typeof version !== 'string') return null;
-  const tag = await run('git', ['rev-parse', '-q', '--verify', `refs/tags/${pkg.name}@${version}^{commit}`], { cwd: root });
+  const tag = await run('git', ['rev-parse', '-q', '--verify', `refs/tags/${pkg.name}@${version}^{commit}`], {
+    cwd: root,
+  });
   if (tag.code === 0) return tag.stdout.trim();
   if (!changelogHas(root, pkg, version)) return null;
-  return lines(await git(root, ['log', '-1', '--format=%H', `-G${VERSION_LINE}`, '--', `${pkg.dir}/package.json`]))[0] ?? null;
+  return (
+    lines(await git(root, ['log', '-1', '--format=%H', `-G${VERSION_LINE}`, '--', `${pkg.dir}/package.json`]))[0] ??
+    null
+  );
 }
 
-async function changedSinceRelease(root: string, pkg: WorkspacePackage): Promise<{ lastRelease: string | null; changed: string[] }> {
+async function changedSinceRelease(
+  root: string,
+  pkg: WorkspacePackage,
+): Promise<{ lastRelease: string | null; changed: string[] }> {
   const scope = [pkg.dir, ...(pkg.spec ? [pkg.spec] : [])];
   const lastRelease = await lastReleaseCommit(root, pkg);
   // A release versioned in the work tree and not yet committed (the manifest's version moved and
   // the CHANGELOG has its entry): what is there now is that release, so nothing is unreleased.
   const committed = await fileAt(root, 'HEAD', `${pkg.dir}/package.json`);
   const committedVersion = committed === undefined ? undefined : (JSON.parse(committed) as PackageManifest).version;
-  if (committedVersion !== pkg.manifest.version && typeof pkg.manifest.version === 'string' && changelogHas(root, pkg, pkg.manifest.version)) {
+  if (
+    committedVersion !== pkg.manifest.version &&
+    typeof pkg.manifest.version === 'string' &&
+    changelogHas(root, pkg, pkg.manifest.version)
+  ) {
     return { lastRelease, changed: [] };
   }
   const untracked = lines(await git(root, ['ls-files', '--others', '--exclude-standard', '--', ...scope]));
-  const touched = lastRelease ? lines(await git(root, ['diff', '--name-only', lastRelease, '--', ...scope])) : lines(await git(root, ['ls-files', '--', ...scope]));
+  const touched = lastRelease
+    ? lines(await git(root, ['diff', '--name-only', lastRelease, '--', ...scope]))
+    : lines(await git(root, ['ls-files', '--', ...scope]));
   const changed: string[] = [];
   for (const file of [...new Set([...touched, ...untracked])].sort()) {
     if (file === pkg.spec) {
@@ -123,7 +145,13 @@ async function changedSinceRelease(root: string, pkg: WorkspacePackage): Promise
     if (relative === 'package.json' && lastRelease) {
       const before = await fileAt(root, lastRelease, file);
       const nowPath = path.join(root, file);
-      if (before !== undefined && existsSync(nowPath) && releasedManifest(JSON.parse(before) as PackageManifest) === releasedManifest(JSON.parse(readFileSync(nowPath, 'utf8')) as PackageManifest)) continue;
+      if (
+        before !== undefined &&
+        existsSync(nowPath) &&
+        releasedManifest(JSON.parse(before) as PackageManifest) ===
+          releasedManifest(JSON.parse(readFileSync(nowPath, 'utf8')) as PackageManifest)
+      )
+        continue;
     }
     changed.push(file);
   }
@@ -137,20 +165,28 @@ function apiProblems(pkg: WorkspacePackage, diff: SpecDiff, naming: readonly Pen
   const given = highest(naming.map((c) => c.releases[pkg.name] ?? 'none'));
   if (!covers(given, needed)) {
     const shown = [...diff.breaking, ...diff.additions].slice(0, 5).join('; ');
-    return [`${pkg.spec} changed the API of ${pkg.name} since its release ${pkg.manifest.version} in a way that needs a ${needed} release (${shown}${diff.breaking.length + diff.additions.length > 5 ? '; …' : ''}), but its changeset(s) ask for ${given ?? 'none'} (${naming.map((c) => c.file).join(', ')}). Make one ${needed}, and for a breaking change say how to migrate.`];
+    return [
+      `${pkg.spec} changed the API of ${pkg.name} since its release ${pkg.manifest.version} in a way that needs a ${needed} release (${shown}${diff.breaking.length + diff.additions.length > 5 ? '; …' : ''}), but its changeset(s) ask for ${given ?? 'none'} (${naming.map((c) => c.file).join(', ')}). Make one ${needed}, and for a breaking change say how to migrate.`,
+    ];
   }
   const unsaid = diff.breaking.filter((line) => !naming.some((c) => c.summary.includes(line)));
   if (unsaid.length === 0) return [];
-  return [`${pkg.name}'s changeset(s) (${naming.map((c) => c.file).join(', ')}) do not say ${unsaid.length} breaking API change(s) of ${pkg.spec}, so its CHANGELOG would not either: run \`pnpm release:api-diff --write ${naming[0]!.file}\` to add them. First: ${unsaid[0]}`];
+  return [
+    `${pkg.name}'s changeset(s) (${naming.map((c) => c.file).join(', ')}) do not say ${unsaid.length} breaking API change(s) of ${pkg.spec}, so its CHANGELOG would not either: run \`pnpm release:api-diff --write ${naming[0]!.file}\` to add them. First: ${unsaid[0]}`,
+  ];
 }
 
 /** Checks the pending changesets against what changed since each package's last release. */
 export async function checkReleaseChangesets(root: string): Promise<ReleaseCheckResult> {
   if (!existsSync(path.join(root, '.changeset/config.json'))) {
-    throw new ReleaseCheckError(`${root} holds no .changeset/config.json: run the release check from the paykit repository, or pass its folder with --root.`);
+    throw new ReleaseCheckError(
+      `${root} holds no .changeset/config.json: run the release check from the paykit repository, or pass its folder with --root.`,
+    );
   }
   if ((await git(root, ['rev-parse', '--is-shallow-repository'])).trim() === 'true') {
-    throw new ReleaseCheckError('The release check needs the history (it finds each package\'s last release commit): this clone is shallow. Fetch it whole (git fetch --unshallow) and run it again.');
+    throw new ReleaseCheckError(
+      "The release check needs the history (it finds each package's last release commit): this clone is shallow. Fetch it whole (git fetch --unshallow) and run it again.",
+    );
   }
   const problems: string[] = [];
   let pending: PendingChangeset[] = [];
@@ -163,7 +199,10 @@ export async function checkReleaseChangesets(root: string): Promise<ReleaseCheck
   const known = workspaceNames(root);
   for (const changeset of pending) {
     for (const name of Object.keys(changeset.releases)) {
-      if (!known.has(name)) problems.push(`${changeset.file} names ${name}, which is no package of this workspace: fix the name (see packages/*/package.json).`);
+      if (!known.has(name))
+        problems.push(
+          `${changeset.file} names ${name}, which is no package of this workspace: fix the name (see packages/*/package.json).`,
+        );
     }
   }
 
@@ -174,15 +213,21 @@ export async function checkReleaseChangesets(root: string): Promise<ReleaseCheck
     const state: PackageReleaseState = { name: pkg.name, lastRelease, changed, changesets: naming.map((c) => c.file) };
     packages.push(state);
     if (changed.length > 0 && naming.length === 0) {
-      const what = lastRelease ? `changed since its last release (${pkg.manifest.version}, commit ${lastRelease.slice(0, 7)})` : 'was never released';
+      const what = lastRelease
+        ? `changed since its last release (${pkg.manifest.version}, commit ${lastRelease.slice(0, 7)})`
+        : 'was never released';
       const shown = changed.slice(0, 8).join(', ') + (changed.length > 8 ? `, and ${changed.length - 8} more` : '');
-      problems.push(`${pkg.name} ${what} and no pending changeset names it: ${shown}. Run \`pnpm changeset\`, pick ${pkg.name} and the bump, and say what changed for the people who import it (name the platform's dated change first when there is one: "2026-05-07: …").`);
+      problems.push(
+        `${pkg.name} ${what} and no pending changeset names it: ${shown}. Run \`pnpm changeset\`, pick ${pkg.name} and the bump, and say what changed for the people who import it (name the platform's dated change first when there is one: "2026-05-07: …").`,
+      );
     }
     if (pkg.spec && lastRelease && naming.length > 0) {
       const before = specVersion(await fileAt(root, lastRelease, pkg.spec));
       const now = specVersion(readFileSync(path.join(root, pkg.spec), 'utf8'));
       if (now && before !== now && !naming.some((c) => c.summary.includes(now))) {
-        problems.push(`${pkg.spec} moved from revision ${before ?? '(none)'} to ${now}, but no changeset naming ${pkg.name} mentions ${now} (${naming.map((c) => c.file).join(', ')}): start its summary with "${now}: " and the platform's change.`);
+        problems.push(
+          `${pkg.spec} moved from revision ${before ?? '(none)'} to ${now}, but no changeset naming ${pkg.name} mentions ${now} (${naming.map((c) => c.file).join(', ')}): start its summary with "${now}: " and the platform's change.`,
+        );
       }
     }
     if (pkg.spec && lastRelease) {

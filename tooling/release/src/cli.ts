@@ -43,7 +43,11 @@ function writeApiDiff(root: string, file: string, result: ReleaseCheckResult): s
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { root: { type: 'string' }, write: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { root: { type: 'string' }, write: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
@@ -53,29 +57,46 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = parsed.positionals[0];
-  if (parsed.positionals.length !== 1 || (command !== 'check' && command !== 'api-diff') || (command === 'check' && parsed.values.write !== undefined)) {
-    console.error(`${parsed.positionals.length === 0 ? 'No command given.' : `Unknown command "${parsed.positionals.join(' ')}".`}\n${USAGE}`);
+  if (
+    parsed.positionals.length !== 1 ||
+    (command !== 'check' && command !== 'api-diff') ||
+    (command === 'check' && parsed.values.write !== undefined)
+  ) {
+    console.error(
+      `${parsed.positionals.length === 0 ? 'No command given.' : `Unknown command "${parsed.positionals.join(' ')}".`}\n${USAGE}`,
+    );
     return 2;
   }
   try {
     const root = parsed.values.root ? path.resolve(parsed.values.root) : REPO_ROOT;
     const result = await checkReleaseChangesets(root);
     if (command === 'api-diff') {
-      const changed = result.packages.flatMap((pkg) => (pkg.api && pkg.api.diff.level !== null ? [{ name: pkg.name, ...pkg.api }] : []));
+      const changed = result.packages.flatMap((pkg) =>
+        pkg.api && pkg.api.diff.level !== null ? [{ name: pkg.name, ...pkg.api }] : [],
+      );
       for (const pkg of changed) console.log(`${pkg.name}\n${formatSpecDiff(pkg.spec, pkg.diff)}\n`);
       if (changed.length === 0) console.log('No client API changed since its release.');
       if (parsed.values.write !== undefined) {
         if (!existsSync(path.resolve(root, parsed.values.write))) {
-          console.error(`${parsed.values.write} does not exist: write the changeset first (pnpm changeset), then add its API changes with --write.`);
+          console.error(
+            `${parsed.values.write} does not exist: write the changeset first (pnpm changeset), then add its API changes with --write.`,
+          );
           return 2;
         }
         const written = writeApiDiff(root, parsed.values.write, result);
-        console.log(written.length > 0 ? `Wrote the API changes of ${written.join(', ')} into ${parsed.values.write}.` : `${parsed.values.write} names no package whose API changed: nothing written.`);
+        console.log(
+          written.length > 0
+            ? `Wrote the API changes of ${written.join(', ')} into ${parsed.values.write}.`
+            : `${parsed.values.write} names no package whose API changed: nothing written.`,
+        );
       }
       return 0;
     }
     for (const pkg of result.packages) {
-      const state = pkg.changed.length === 0 ? 'released, nothing changed since' : `${pkg.changed.length} changed file(s), changeset(s): ${pkg.changesets.join(', ') || 'none'}`;
+      const state =
+        pkg.changed.length === 0
+          ? 'released, nothing changed since'
+          : `${pkg.changed.length} changed file(s), changeset(s): ${pkg.changesets.join(', ') || 'none'}`;
       console.log(`  ${pkg.name.padEnd(30)} ${state}`);
     }
     if (result.problems.length > 0) {

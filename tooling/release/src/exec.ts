@@ -41,7 +41,11 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** Runs a command to its end; resolves with its output whatever its exit code. */
 export function run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? childEnv(), stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? childEnv(),
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -49,11 +53,22 @@ export function run(command: string, args: readonly string[], options: RunOption
     const timeoutMs = options.timeoutMs ?? 300_000;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new CommandError(`${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s (in ${options.cwd}).\n${stdout}\n${stderr}`, { code: -1, stdout, stderr }));
+      reject(
+        new CommandError(
+          `${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s (in ${options.cwd}).\n${stdout}\n${stderr}`,
+          { code: -1, stdout, stderr },
+        ),
+      );
     }, timeoutMs);
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(new CommandError(`${command} could not start: ${error.message}. Is it installed and on PATH?`, { code: -1, stdout, stderr }));
+      reject(
+        new CommandError(`${command} could not start: ${error.message}. Is it installed and on PATH?`, {
+          code: -1,
+          stdout,
+          stderr,
+        }),
+      );
     });
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -70,13 +85,21 @@ export function run(command: string, args: readonly string[], options: RunOption
 export async function runOk(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const result = await run(command, args, options);
   if (result.code !== 0) {
-    throw new CommandError(`${command} ${args.join(' ')} exited ${result.code} (in ${options.cwd}):\n${result.stdout}\n${result.stderr}`.trim(), result);
+    throw new CommandError(
+      `${command} ${args.join(' ')} exited ${result.code} (in ${options.cwd}):\n${result.stdout}\n${result.stderr}`.trim(),
+      result,
+    );
   }
   return result;
 }
 
 /** Waits until `output()` matches, the process exits, or the time is up. */
-export function waitForOutput(child: ChildProcess, pattern: RegExp, output: () => string, timeoutMs: number): Promise<RegExpMatchArray> {
+export function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  output: () => string,
+  timeoutMs: number,
+): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     const check = () => {
       const match = output().match(pattern);

@@ -28,7 +28,8 @@ async function lock(): Promise<void> {
       // A lock whose holder is gone (a killed run) is taken over.
       const holder = Number(readFileSafe(path.join(LOCK, 'pid')));
       if (holder && !isAlive(holder)) rmSync(LOCK, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`${LOCK} was held for 10 minutes: remove it if no release test is running.`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`${LOCK} was held for 10 minutes: remove it if no release test is running.`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
@@ -59,7 +60,11 @@ function isAlive(pid: number): boolean {
 export async function withBuiltPackages<T>(root: string, use: () => Promise<T>): Promise<T> {
   await lock();
   try {
-    await runOk(path.join(WORKSPACE_BIN, 'turbo'), ['run', 'build', '--filter=./packages/*', '--output-logs=errors-only'], { cwd: root, timeoutMs: 600_000 });
+    await runOk(
+      path.join(WORKSPACE_BIN, 'turbo'),
+      ['run', 'build', '--filter=./packages/*', '--output-logs=errors-only'],
+      { cwd: root, timeoutMs: 600_000 },
+    );
     return await use();
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
@@ -73,7 +78,8 @@ export async function packPublishable(root: string, outDir: string): Promise<Pac
   for (const pkg of publishablePackages(root)) {
     await runOk('pnpm', ['pack', '--pack-destination', outDir], { cwd: path.join(root, pkg.dir), env: childEnv() });
     const tarball = path.join(outDir, `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.manifest.version}.tgz`);
-    if (!existsSync(tarball)) throw new Error(`pnpm pack of ${pkg.name} wrote no ${path.basename(tarball)} in ${outDir}.`);
+    if (!existsSync(tarball))
+      throw new Error(`pnpm pack of ${pkg.name} wrote no ${path.basename(tarball)} in ${outDir}.`);
     packed.push({ name: pkg.name, version: pkg.manifest.version, tarball });
   }
   return packed;
@@ -117,23 +123,31 @@ export function auditPackage(dir: string): string[] {
   const manifest = JSON.parse(manifestText) as PackageManifest;
   const name = manifest.name;
   if (manifestText.includes('workspace:')) problems.push(`${name}: package.json still has a workspace: range`);
-  if (manifestText.includes('@paykit/source')) problems.push(`${name}: package.json still has the workspace-only @paykit/source condition`);
+  if (manifestText.includes('@paykit/source'))
+    problems.push(`${name}: package.json still has the workspace-only @paykit/source condition`);
   if (!manifest.license) problems.push(`${name}: no license`);
   const files = new Set(walk(dir));
   if (!files.has('LICENSE')) problems.push(`${name}: no LICENSE file in the tarball`);
   for (const target of [...exportTargets(manifest.exports), ...Object.values(manifest.bin ?? {})]) {
-    if (!files.has(target.replace(/^\.\//, ''))) problems.push(`${name}: exports/bin target ${target} is not in the tarball`);
+    if (!files.has(target.replace(/^\.\//, '')))
+      problems.push(`${name}: exports/bin target ${target} is not in the tarball`);
   }
-  const allowed = new Set([name, ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+  const allowed = new Set([
+    name,
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
   for (const file of files) {
-    if (/\.[cm]?ts$/.test(file) && !/\.d\.[cm]?ts$/.test(file)) problems.push(`${name}: ${file} is TypeScript source (Node does not strip types under node_modules)`);
+    if (/\.[cm]?ts$/.test(file) && !/\.d\.[cm]?ts$/.test(file))
+      problems.push(`${name}: ${file} is TypeScript source (Node does not strip types under node_modules)`);
     if (!/\.(?:js|d\.ts)$/.test(file)) continue;
     const text = readFileSync(path.join(dir, file), 'utf8');
     for (const specifier of importsOf(text)) {
       if (specifier.startsWith('.')) {
         const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
         const candidates = file.endsWith('.d.ts') ? [resolved.replace(/\.(?:ts|js)$/, '.d.ts')] : [resolved];
-        if (!candidates.some((c) => files.has(c))) problems.push(`${name}: ${file} imports ${specifier}, which is not in the tarball`);
+        if (!candidates.some((c) => files.has(c)))
+          problems.push(`${name}: ${file} imports ${specifier}, which is not in the tarball`);
       } else if (!specifier.startsWith('node:') && !BUILTINS.has(specifier) && !allowed.has(packageOf(specifier))) {
         problems.push(`${name}: ${file} imports ${specifier}, which is not among its dependencies`);
       }

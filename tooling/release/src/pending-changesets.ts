@@ -19,13 +19,19 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n?---\r?\n?([\s\S]*)$/;
 
 export function parseChangeset(file: string, text: string): PendingChangeset {
   const match = text.trim().match(FRONT_MATTER);
-  if (!match) throw new ChangesetFormatError(`${file}: no front matter. A changeset starts with ---, one "package": bump per line, ---, then the summary (write it with pnpm changeset).`);
+  if (!match)
+    throw new ChangesetFormatError(
+      `${file}: no front matter. A changeset starts with ---, one "package": bump per line, ---, then the summary (write it with pnpm changeset).`,
+    );
   const data: unknown = parse(match[1] ?? '') ?? {};
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ChangesetFormatError(`${file}: the front matter must map package names to major, minor, patch or none.`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new ChangesetFormatError(`${file}: the front matter must map package names to major, minor, patch or none.`);
   const releases: PendingChangeset['releases'] = {};
   for (const [name, bump] of Object.entries(data)) {
     if (bump !== 'major' && bump !== 'minor' && bump !== 'patch' && bump !== 'none') {
-      throw new ChangesetFormatError(`${file}: "${name}" has bump ${JSON.stringify(bump)}; use major, minor, patch or none.`);
+      throw new ChangesetFormatError(
+        `${file}: "${name}" has bump ${JSON.stringify(bump)}; use major, minor, patch or none.`,
+      );
     }
     releases[name] = bump;
   }

@@ -32,7 +32,12 @@ export function copyPackageBuilds(root: string, into: string): void {
 }
 
 /** Prunes `app` (a package name) out of `repoRoot` into `work`, installs, builds and deploys it with its production dependencies. */
-export async function pruneAndDeploy(repoRoot: string, app: string, work: string, options: PruneOptions = {}): Promise<DeployedApp> {
+export async function pruneAndDeploy(
+  repoRoot: string,
+  app: string,
+  work: string,
+  options: PruneOptions = {},
+): Promise<DeployedApp> {
   const out = path.join(work, 'out');
   const workspace = path.join(work, 'workspace');
   const appDir = path.join(work, 'deploy');
@@ -41,18 +46,34 @@ export async function pruneAndDeploy(repoRoot: string, app: string, work: string
   mkdirSync(workspace, { recursive: true });
   cpSync(path.join(out, 'json'), workspace, { recursive: true });
   const env = childEnv({ CI: 'true' });
-  await runOk('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--reporter=silent'], { cwd: workspace, env, timeoutMs: 300_000 });
+  await runOk('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--reporter=silent'], {
+    cwd: workspace,
+    env,
+    timeoutMs: 300_000,
+  });
   cpSync(path.join(out, 'full'), workspace, { recursive: true });
   if (options.packageBuilds) {
     const builds = options.packageBuilds;
     for (const name of readdirSync(path.join(workspace, 'packages'))) {
       const dist = path.join(builds, 'packages', name, 'dist');
-      if (!existsSync(dist)) throw new Error(`${app}: ${dist} is missing: the pruned workspace uses packages/${name}, whose build was not copied.`);
+      if (!existsSync(dist))
+        throw new Error(
+          `${app}: ${dist} is missing: the pruned workspace uses packages/${name}, whose build was not copied.`,
+        );
       cpSync(dist, path.join(workspace, 'packages', name, 'dist'), { recursive: true });
     }
   }
-  await runOk('pnpm', ['--filter', options.packageBuilds ? app : `${app}...`, 'run', 'build'], { cwd: workspace, env, timeoutMs: 600_000 });
-  await runOk('pnpm', ['--filter', app, 'deploy', '--prod', '--no-optional', '--legacy', '--prefer-offline', '--reporter=silent', appDir], { cwd: workspace, env, timeoutMs: 300_000 });
-  if (!existsSync(path.join(appDir, 'dist/main.js'))) throw new Error(`${app}: the deploy holds no dist/main.js (did the build run?).`);
+  await runOk('pnpm', ['--filter', options.packageBuilds ? app : `${app}...`, 'run', 'build'], {
+    cwd: workspace,
+    env,
+    timeoutMs: 600_000,
+  });
+  await runOk(
+    'pnpm',
+    ['--filter', app, 'deploy', '--prod', '--no-optional', '--legacy', '--prefer-offline', '--reporter=silent', appDir],
+    { cwd: workspace, env, timeoutMs: 300_000 },
+  );
+  if (!existsSync(path.join(appDir, 'dist/main.js')))
+    throw new Error(`${app}: the deploy holds no dist/main.js (did the build run?).`);
   return { workspace, appDir };
 }

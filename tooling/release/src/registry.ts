@@ -50,7 +50,11 @@ export async function startLocalRegistry(dir: string): Promise<LocalRegistry> {
   writeFileSync(configFile, config(path.join(dir, 'storage'), path.join(dir, 'htpasswd')));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`], { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+    { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -64,13 +68,17 @@ export async function startLocalRegistry(dir: string): Promise<LocalRegistry> {
       body: JSON.stringify({ name: 'paykit-release', password }),
     });
     const body = (await answer.json()) as { token?: unknown };
-    if (answer.status !== 201 || typeof body.token !== 'string') throw new Error(`Verdaccio did not register the publishing user (HTTP ${answer.status}).`);
+    if (answer.status !== 201 || typeof body.token !== 'string')
+      throw new Error(`Verdaccio did not register the publishing user (HTTP ${answer.status}).`);
     const token = body.token;
     const npmrc = `registry=${url}/\n@paykit:registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`;
     return { url, token, npmrc, close: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
-    throw new Error(`The local registry did not start: ${error instanceof Error ? error.message : String(error)}\n${output}`, { cause: error });
+    throw new Error(
+      `The local registry did not start: ${error instanceof Error ? error.message : String(error)}\n${output}`,
+      { cause: error },
+    );
   }
 }
 

@@ -42,7 +42,8 @@ export function publishablePackages(root: string): WorkspacePackage[] {
     const manifest = readManifest(manifestPath);
     if (manifest.private) continue;
     const product = entry.name.endsWith('-client') ? entry.name.slice(0, -'-client'.length) : undefined;
-    const spec = product && existsSync(path.join(root, 'specs', `${product}.yaml`)) ? `specs/${product}.yaml` : undefined;
+    const spec =
+      product && existsSync(path.join(root, 'specs', `${product}.yaml`)) ? `specs/${product}.yaml` : undefined;
     out.push({ name: manifest.name, dir: `packages/${entry.name}`, manifest, ...(spec ? { spec } : {}) });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
@@ -78,12 +79,24 @@ export async function copyRepository(root: string, target: string, options: Copy
       if (existsSync(dist)) cpSync(dist, path.join(target, pkg.dir, 'dist'), { recursive: true });
     }
   }
-  const git = { cwd: target, env: childEnv({ GIT_AUTHOR_NAME: 'paykit release test', GIT_AUTHOR_EMAIL: 'release-test@paykit.invalid', GIT_COMMITTER_NAME: 'paykit release test', GIT_COMMITTER_EMAIL: 'release-test@paykit.invalid' }) };
+  const git = {
+    cwd: target,
+    env: childEnv({
+      GIT_AUTHOR_NAME: 'paykit release test',
+      GIT_AUTHOR_EMAIL: 'release-test@paykit.invalid',
+      GIT_COMMITTER_NAME: 'paykit release test',
+      GIT_COMMITTER_EMAIL: 'release-test@paykit.invalid',
+    }),
+  };
   await runOk('git', ['init', '-q', '-b', 'main'], git);
   await runOk('git', ['add', '-A'], git);
   await runOk('git', ['commit', '-q', '--no-verify', '-m', 'copy of the paykit repository'], git);
   if (options.install) {
-    await runOk('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile', '--reporter=silent'], { cwd: target, env: childEnv({ CI: 'true' }), timeoutMs: 300_000 });
+    await runOk('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile', '--reporter=silent'], {
+      cwd: target,
+      env: childEnv({ CI: 'true' }),
+      timeoutMs: 300_000,
+    });
     return;
   }
   // Linked after the commit: the tools are not part of the copy's history.

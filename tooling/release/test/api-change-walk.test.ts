@@ -17,7 +17,13 @@ import { copyRepository } from '../src/workspace.ts';
 const REVISION = '2099-01-01';
 const CHANGESET = '.changeset/api-walk.md';
 let copy = '';
-const env = childEnv({ CI: 'true', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@paykit.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@paykit.invalid' });
+const env = childEnv({
+  CI: 'true',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@paykit.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@paykit.invalid',
+});
 const pnpm = (args: string[], timeoutMs = 300_000) => runOk('pnpm', args, { cwd: copy, env, timeoutMs });
 
 /** Edits a YAML file in place, keeping its comments and layout. */
@@ -42,17 +48,26 @@ beforeAll(async () => {
     (doc.getIn(['info', 'x-changes']) as { add(value: unknown): void }).add(
       doc.createNode({ version: REVISION, changes: ['webhook configurations answer an optional description.'] }),
     );
-    doc.setIn(['components', 'schemas', 'WebhookConfiguration', 'properties', 'description'], doc.createNode({ type: 'string', description: 'What the webhook is for (optional).' }));
+    doc.setIn(
+      ['components', 'schemas', 'WebhookConfiguration', 'properties', 'description'],
+      doc.createNode({ type: 'string', description: 'What the webhook is for (optional).' }),
+    );
   });
   // Step 2, 3: the spec checks, then the generated code.
   await pnpm(['lint:specs']);
   await pnpm(['gen']);
   // Step 4: the changeset, dated, and its API difference written in.
-  writeFileSync(path.join(copy, CHANGESET), `---\n"@paykit/core-client": minor\n---\n\n${REVISION}: webhook configurations answer an optional description.\n`);
+  writeFileSync(
+    path.join(copy, CHANGESET),
+    `---\n"@paykit/core-client": minor\n---\n\n${REVISION}: webhook configurations answer an optional description.\n`,
+  );
   await pnpm(['release:api-diff', '--write', CHANGESET]);
   // Step 5: one commit.
   await runOk('git', ['add', '-A'], { cwd: copy, env });
-  await runOk('git', ['commit', '-q', '-m', `${REVISION}: webhook configurations answer an optional description`], { cwd: copy, env });
+  await runOk('git', ['commit', '-q', '-m', `${REVISION}: webhook configurations answer an optional description`], {
+    cwd: copy,
+    env,
+  });
 }, 900_000);
 
 afterAll(() => {
@@ -63,7 +78,9 @@ describe('a dated API change made as docs/releasing.md says', () => {
   it('regenerates the client with the new revision and the new field', () => {
     const generated = readFileSync(path.join(copy, 'packages/core-client/src/generated/meta.gen.ts'), 'utf8');
     expect(generated).toContain(`export const API_VERSION = "${REVISION}";`);
-    expect(readFileSync(path.join(copy, 'packages/core-client/src/generated/types.gen.ts'), 'utf8')).toMatch(/description\?: string/);
+    expect(readFileSync(path.join(copy, 'packages/core-client/src/generated/types.gen.ts'), 'utf8')).toMatch(
+      /description\?: string/,
+    );
   });
 
   it('writes the API difference into the changeset, so the CHANGELOG says it', () => {
@@ -81,7 +98,10 @@ describe('a dated API change made as docs/releasing.md says', () => {
   it('type-checks the core client and the sandbox, and passes the tests that read the spec', async () => {
     await pnpm(['exec', 'tsc', '-p', 'packages/core-client', '--noEmit']);
     await pnpm(['exec', 'tsc', '-p', 'apps/sandbox', '--noEmit']);
-    const { stdout } = await pnpm(['exec', 'vitest', 'run', 'packages/core-client/test/schemas.test.ts', 'apps/sandbox/test/spec-walk.test.ts'], 600_000);
+    const { stdout } = await pnpm(
+      ['exec', 'vitest', 'run', 'packages/core-client/test/schemas.test.ts', 'apps/sandbox/test/spec-walk.test.ts'],
+      600_000,
+    );
     expect(stdout).toMatch(/tests: \d+ passed, 0 failed/);
   }, 900_000);
 });

@@ -14,16 +14,41 @@ function base(): Doc {
           operationId: 'moneyOut',
           description: 'Sends money.',
           parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/MoneyOut' } } } },
-          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Transaction' } } } }, '409': { description: 'conflict' } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/MoneyOut' } } },
+          },
+          responses: {
+            '200': {
+              description: 'ok',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Transaction' } } },
+            },
+            '409': { description: 'conflict' },
+          },
         },
       },
-      '/v1/accounts/{id}/block': { patch: { operationId: 'block', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } },
+      '/v1/accounts/{id}/block': {
+        patch: {
+          operationId: 'block',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'ok' } },
+        },
+      },
     },
     components: {
       schemas: {
-        MoneyOut: { type: 'object', required: ['amount'], properties: { amount: { type: 'string' }, description: { type: 'string' } } },
-        Transaction: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: ['PENDING', 'LIQUIDATED', 'REJECTED'] } } },
+        MoneyOut: {
+          type: 'object',
+          required: ['amount'],
+          properties: { amount: { type: 'string' }, description: { type: 'string' } },
+        },
+        Transaction: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            status: { type: 'string', enum: ['PENDING', 'LIQUIDATED', 'REJECTED'] },
+          },
+        },
       },
     },
   };
@@ -43,9 +68,15 @@ describe('specDiff', () => {
   it.each([
     ['an operation removed', (d: Doc) => delete d.paths['/v1/accounts/{id}/block']],
     ['a response field removed', (d: Doc) => delete d.components.schemas.Transaction.properties.status],
-    ['an enum value removed', (d: Doc) => (d.components.schemas.Transaction.properties.status.enum = ['PENDING', 'LIQUIDATED'])],
+    [
+      'an enum value removed',
+      (d: Doc) => (d.components.schemas.Transaction.properties.status.enum = ['PENDING', 'LIQUIDATED']),
+    ],
     ['a status code removed', (d: Doc) => delete d.paths['/v1/transactions/money_out'].post.responses['409']],
-    ['a parameter made required', (d: Doc) => (d.paths['/v1/transactions/money_out'].post.parameters[0].required = true)],
+    [
+      'a parameter made required',
+      (d: Doc) => (d.paths['/v1/transactions/money_out'].post.parameters[0].required = true),
+    ],
     ['a request field made required', (d: Doc) => d.components.schemas.MoneyOut.required.push('description')],
     ['a type changed', (d: Doc) => (d.components.schemas.MoneyOut.properties.amount = { type: 'number' })],
   ])('calls %s breaking: a major release', (_, edit) => {
@@ -55,8 +86,17 @@ describe('specDiff', () => {
   });
 
   it.each([
-    ['an operation added', (d: Doc) => (d.paths['/v1/accounts/{id}/activate'] = { patch: { operationId: 'activate', responses: { '200': { description: 'ok' } } } })],
-    ['an optional request field added', (d: Doc) => (d.components.schemas.MoneyOut.properties.reference = { type: 'string' })],
+    [
+      'an operation added',
+      (d: Doc) =>
+        (d.paths['/v1/accounts/{id}/activate'] = {
+          patch: { operationId: 'activate', responses: { '200': { description: 'ok' } } },
+        }),
+    ],
+    [
+      'an optional request field added',
+      (d: Doc) => (d.components.schemas.MoneyOut.properties.reference = { type: 'string' }),
+    ],
   ])('calls %s new surface: a minor release', (_, edit) => {
     const diff = specDiff(base(), changed(edit));
     expect(diff).toMatchObject({ level: 'minor', breaking: [] });
@@ -64,13 +104,19 @@ describe('specDiff', () => {
   });
 
   it('calls a description or an example a patch', () => {
-    const diff = specDiff(base(), changed((d) => (d.paths['/v1/transactions/money_out'].post.description = 'Sends money once.')));
+    const diff = specDiff(
+      base(),
+      changed((d) => (d.paths['/v1/transactions/money_out'].post.description = 'Sends money once.')),
+    );
     expect(diff).toMatchObject({ level: 'patch', breaking: [], additions: [] });
     expect(diff.notes).toBeGreaterThan(0);
   });
 
   it('says each breaking change in a line the CHANGELOG can carry', () => {
-    const diff = specDiff(base(), changed((d) => delete d.paths['/v1/accounts/{id}/block']));
+    const diff = specDiff(
+      base(),
+      changed((d) => delete d.paths['/v1/accounts/{id}/block']),
+    );
     const text = formatSpecDiff('specs/core.yaml', diff);
     expect(text.split('\n')[0]).toBe('API changes in specs/core.yaml (major):');
     expect(text).toMatch(/- Breaking: .*\/v1\/accounts\/\{id\}\/block/);

@@ -8,7 +8,12 @@ import { checkReleaseChangesets, ReleaseCheckError } from '../src/changeset-chec
 import { childEnv, runOk } from '../src/exec.ts';
 
 let root = '';
-const gitEnv = childEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@paykit.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@paykit.invalid' });
+const gitEnv = childEnv({
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@paykit.invalid',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@paykit.invalid',
+});
 
 function write(file: string, text: string): void {
   mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -44,12 +49,21 @@ describe('the release check', () => {
   it('passes right after a release, and when only tests, scripts or devDependencies changed', async () => {
     expect((await checkReleaseChangesets(root)).problems).toEqual([]);
     write('packages/core-client/test/a.test.ts', '// another test\n');
-    write('packages/core-client/package.json', manifest({ scripts: { build: 'tsc -b' }, devDependencies: { vitest: '5.2.0' } }));
+    write(
+      'packages/core-client/package.json',
+      manifest({ scripts: { build: 'tsc -b' }, devDependencies: { vitest: '5.2.0' } }),
+    );
     await commit('tests and tooling');
     const result = await checkReleaseChangesets(root);
     expect(result.problems).toEqual([]);
     expect(result.packages).toEqual([
-      { name: '@paykit/core-client', lastRelease: expect.stringMatching(/^[0-9a-f]{40}$/), changed: [], changesets: [], api: { spec: 'specs/core.yaml', diff: { level: null, breaking: [], additions: [], notes: 0 } } },
+      {
+        name: '@paykit/core-client',
+        lastRelease: expect.stringMatching(/^[0-9a-f]{40}$/),
+        changed: [],
+        changesets: [],
+        api: { spec: 'specs/core.yaml', diff: { level: null, breaking: [], additions: [], notes: 0 } },
+      },
     ]);
   });
 
@@ -59,7 +73,9 @@ describe('the release check', () => {
     write('packages/core-client/src/generated.ts', 'export {};\n');
     const { problems } = await checkReleaseChangesets(root);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^@paykit\/core-client changed since its last release \(0\.3\.0, commit [0-9a-f]{7}\) and no pending changeset names it: packages\/core-client\/src\/generated\.ts, specs\/core\.yaml\. Run `pnpm changeset`/);
+    expect(problems[0]).toMatch(
+      /^@paykit\/core-client changed since its last release \(0\.3\.0, commit [0-9a-f]{7}\) and no pending changeset names it: packages\/core-client\/src\/generated\.ts, specs\/core\.yaml\. Run `pnpm changeset`/,
+    );
   });
 
   it('fails when a runtime dependency changed without a changeset', async () => {
@@ -81,7 +97,10 @@ describe('the release check', () => {
   });
 
   it('refuses a breaking spec change with a patch changeset, and a major one that does not say the change', async () => {
-    write('specs/core.yaml', `${spec('2026-05-07').replace('paths: {}', 'paths: {}\ncomponents:\n  schemas:\n    Tx:\n      type: object\n      properties:\n        id: { type: string }\n        status: { type: string }')}`);
+    write(
+      'specs/core.yaml',
+      `${spec('2026-05-07').replace('paths: {}', 'paths: {}\ncomponents:\n  schemas:\n    Tx:\n      type: object\n      properties:\n        id: { type: string }\n        status: { type: string }')}`,
+    );
     write('.changeset/tx.md', '---\n"@paykit/core-client": minor\n---\n\nThe transaction schema.\n');
     await commit('Version packages');
     // Treat that as released: the version moves with its CHANGELOG entry.
@@ -90,35 +109,53 @@ describe('the release check', () => {
     rmSync(path.join(root, '.changeset/tx.md'));
     await commit('release 0.4.0');
 
-    write('specs/core.yaml', `${spec('2026-05-07').replace('paths: {}', 'paths: {}\ncomponents:\n  schemas:\n    Tx:\n      type: object\n      properties:\n        id: { type: string }')}`);
+    write(
+      'specs/core.yaml',
+      `${spec('2026-05-07').replace('paths: {}', 'paths: {}\ncomponents:\n  schemas:\n    Tx:\n      type: object\n      properties:\n        id: { type: string }')}`,
+    );
     write('.changeset/drop-status.md', '---\n"@paykit/core-client": patch\n---\n\nTidy the schema.\n');
     const patch = await checkReleaseChangesets(root);
     expect(patch.problems).toHaveLength(1);
-    expect(patch.problems[0]).toMatch(/^specs\/core\.yaml changed the API of @paykit\/core-client since its release 0\.4\.0 in a way that needs a major release \(.*status.*\), but its changeset\(s\) ask for patch/);
+    expect(patch.problems[0]).toMatch(
+      /^specs\/core\.yaml changed the API of @paykit\/core-client since its release 0\.4\.0 in a way that needs a major release \(.*status.*\), but its changeset\(s\) ask for patch/,
+    );
     expect(patch.packages[0]?.api?.diff.level).toBe('major');
 
     write('.changeset/drop-status.md', '---\n"@paykit/core-client": major\n---\n\nTidy the schema.\n');
     const unsaid = await checkReleaseChangesets(root);
-    expect(unsaid.problems[0]).toMatch(/do not say 1 breaking API change\(s\) of specs\/core\.yaml.*pnpm release:api-diff --write \.changeset\/drop-status\.md/);
+    expect(unsaid.problems[0]).toMatch(
+      /do not say 1 breaking API change\(s\) of specs\/core\.yaml.*pnpm release:api-diff --write \.changeset\/drop-status\.md/,
+    );
 
     const cli = path.resolve(import.meta.dirname, '../src/cli.ts');
-    await runOk(process.execPath, [cli, 'api-diff', '--root', root, '--write', '.changeset/drop-status.md'], { cwd: root, env: gitEnv });
+    await runOk(process.execPath, [cli, 'api-diff', '--root', root, '--write', '.changeset/drop-status.md'], {
+      cwd: root,
+      env: gitEnv,
+    });
     expect((await checkReleaseChangesets(root)).problems).toEqual([]);
-    expect(readFileSync(path.join(root, '.changeset/drop-status.md'), 'utf8')).toContain('API changes in specs/core.yaml (major):\n- Breaking: ');
+    expect(readFileSync(path.join(root, '.changeset/drop-status.md'), 'utf8')).toContain(
+      'API changes in specs/core.yaml (major):\n- Breaking: ',
+    );
   });
 
   it('reports a changeset that names no package of the workspace or is malformed', async () => {
     write('.changeset/typo.md', '---\n"@paykit/core-clinet": patch\n---\n\nFix.\n');
-    expect((await checkReleaseChangesets(root)).problems).toContain('.changeset/typo.md names @paykit/core-clinet, which is no package of this workspace: fix the name (see packages/*/package.json).');
+    expect((await checkReleaseChangesets(root)).problems).toContain(
+      '.changeset/typo.md names @paykit/core-clinet, which is no package of this workspace: fix the name (see packages/*/package.json).',
+    );
     write('.changeset/typo.md', '---\n"@paykit/core-client": big\n---\n\nFix.\n');
-    expect((await checkReleaseChangesets(root)).problems[0]).toBe('.changeset/typo.md: "@paykit/core-client" has bump "big"; use major, minor, patch or none.');
+    expect((await checkReleaseChangesets(root)).problems[0]).toBe(
+      '.changeset/typo.md: "@paykit/core-client" has bump "big"; use major, minor, patch or none.',
+    );
   });
 
   it('needs a changeset for a package that was never released, and accepts a release versioned but not yet committed', async () => {
     write('packages/codemods/package.json', JSON.stringify({ name: '@paykit/codemods', version: '0.0.0' }));
     write('packages/codemods/src/index.ts', 'export {};\n');
     await commit('new package');
-    expect((await checkReleaseChangesets(root)).problems[0]).toMatch(/^@paykit\/codemods was never released and no pending changeset names it: packages\/codemods\/package\.json, packages\/codemods\/src\/index\.ts\./);
+    expect((await checkReleaseChangesets(root)).problems[0]).toMatch(
+      /^@paykit\/codemods was never released and no pending changeset names it: packages\/codemods\/package\.json, packages\/codemods\/src\/index\.ts\./,
+    );
     write('packages/codemods/package.json', JSON.stringify({ name: '@paykit/codemods', version: '0.1.0' }));
     write('packages/codemods/CHANGELOG.md', '# @paykit/codemods\n\n## 0.1.0\n');
     expect((await checkReleaseChangesets(root)).problems).toEqual([]);
@@ -130,7 +167,9 @@ describe('the release check', () => {
     write('packages/core-client/CHANGELOG.md', '# @paykit/core-client\n\n## 0.3.0\n\nA typo fixed.\n');
     await commit('changelog typo');
     const { problems, packages } = await checkReleaseChangesets(root);
-    expect(problems[0]).toMatch(/^@paykit\/core-client changed since its last release \(0\.3\.0, commit [0-9a-f]{7}\) and no pending changeset names it: packages\/core-client\/src\/index\.ts\./);
+    expect(problems[0]).toMatch(
+      /^@paykit\/core-client changed since its last release \(0\.3\.0, commit [0-9a-f]{7}\) and no pending changeset names it: packages\/core-client\/src\/index\.ts\./,
+    );
     expect(packages[0]?.changed).toEqual(['packages/core-client/src/index.ts']);
   });
 
@@ -150,7 +189,9 @@ describe('the release check', () => {
     expect(released.packages[0]?.changed).toEqual([]);
     write('packages/core-client/src/index.ts', 'export const API_VERSION = "2026-05-07"; export const added = 2;\n');
     await commit('after the release');
-    expect((await checkReleaseChangesets(root)).problems[0]).toMatch(/changed since its last release \(0\.4\.0, commit/);
+    expect((await checkReleaseChangesets(root)).problems[0]).toMatch(
+      /changed since its last release \(0\.4\.0, commit/,
+    );
   });
 
   it('takes the release tag when there is one', async () => {
@@ -163,7 +204,9 @@ describe('the release check', () => {
   });
 
   it('refuses a folder that is not the repository', async () => {
-    await expect(checkReleaseChangesets(path.join(root, 'specs'))).rejects.toThrow(/holds no \.changeset\/config\.json/);
+    await expect(checkReleaseChangesets(path.join(root, 'specs'))).rejects.toThrow(
+      /holds no \.changeset\/config\.json/,
+    );
   });
 
   it('refuses a shallow clone instead of guessing', async () => {

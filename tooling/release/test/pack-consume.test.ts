@@ -26,15 +26,39 @@ beforeAll(async () => {
   const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`]));
   writeFileSync(
     path.join(consumer, 'package.json'),
-    JSON.stringify({ name: 'paykit-consumer', private: true, type: 'module', dependencies: { ...dependencies, typescript: '5.9.3', '@types/node': '24.19.2' } }, null, 2),
+    JSON.stringify(
+      {
+        name: 'paykit-consumer',
+        private: true,
+        type: 'module',
+        dependencies: { ...dependencies, typescript: '5.9.3', '@types/node': '24.19.2' },
+      },
+      null,
+      2,
+    ),
   );
   writeFileSync(
     path.join(consumer, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['consumer.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+      },
+      files: ['consumer.ts'],
+    }),
   );
   cpSync(CONSUMER_FILES, consumer, { recursive: true });
   // The user's npm, outside any workspace: no pnpm links, no @paykit/source condition.
-  await runOk('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer, env: childEnv({ npm_config_workspaces: 'false' }), timeoutMs: 300_000 });
+  await runOk('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: consumer,
+    env: childEnv({ npm_config_workspaces: 'false' }),
+    timeoutMs: 300_000,
+  });
 }, 600_000);
 
 afterAll(() => {
@@ -60,7 +84,9 @@ describe('the packed packages', () => {
       '@paykit/store',
     ]);
     // A package with no CHANGELOG is new, at 0.0.0 until its pending changeset releases it (versioning.test.ts).
-    const released = packed.filter((p) => existsSync(path.join(REPO_ROOT, 'packages', p.name.slice('@paykit/'.length), 'CHANGELOG.md')));
+    const released = packed.filter((p) =>
+      existsSync(path.join(REPO_ROOT, 'packages', p.name.slice('@paykit/'.length), 'CHANGELOG.md')),
+    );
     for (const p of released) expect(p.version, p.name).not.toBe('0.0.0');
   });
 
@@ -81,11 +107,15 @@ describe('the packed packages', () => {
   }, 60_000);
 
   it('a consumer type-checks against the packed types, and the mistakes in it are refused', async () => {
-    const tsc = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { cwd: consumer });
+    const tsc = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], {
+      cwd: consumer,
+    });
     // skipLibCheck is off, so the packed .d.ts files are checked too. @ts-rest/core 3.53.0-rc.1's
     // own declarations still name zod 3 types (its zod 4 support is typed through Standard
     // Schema, docs/development.md, "Toolchain"): those errors are its own, and only those are tolerated.
-    const errors = (tsc.stdout + tsc.stderr).split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/@ts-rest/core/'));
+    const errors = (tsc.stdout + tsc.stderr)
+      .split('\n')
+      .filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/@ts-rest/core/'));
     expect(errors).toEqual([]);
     expect(tsc.stdout).not.toContain('consumer.ts');
   }, 60_000);
@@ -96,10 +126,14 @@ describe('the packed packages', () => {
       "import { createCoreClient } from '@paykit/core-client';\nconst core = createCoreClient({ environment: 'sandbox', clientId: 'c', apiKey: 'k' });\nexport const send = (body: { source_instrument_id: string; destination_instrument_id: string; amount: string }) => core.transactions.internalTransaction(body);\n",
     );
     // The body's type is flat: renamed, and reported for a hand edit (exit 1).
-    const result = await run(path.join(consumer, 'node_modules/.bin/paykit-codemod'), ['money-out', 'legacy.ts'], { cwd: consumer });
+    const result = await run(path.join(consumer, 'node_modules/.bin/paykit-codemod'), ['money-out', 'legacy.ts'], {
+      cwd: consumer,
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(INTERNAL_TRANSACTION_DEPRECATION);
-    expect(result.stdout).toContain('+export const send = (body: { source_instrument_id: string; destination_instrument_id: string; amount: string }) => core.transactions.moneyOut(body);');
+    expect(result.stdout).toContain(
+      '+export const send = (body: { source_instrument_id: string; destination_instrument_id: string; amount: string }) => core.transactions.moneyOut(body);',
+    );
     expect(result.stdout).toContain('body is a flat body');
   }, 60_000);
 
@@ -126,10 +160,23 @@ describe('the packed packages', () => {
         CORE_INSTRUMENTS: [source?.id, internal?.id, external?.id].join(','),
       });
       const { stdout } = await runOk(process.execPath, ['call-sandbox.mjs'], { cwd: consumer, env });
-      const answer = JSON.parse(stdout) as { API_VERSION: string; routes: string[]; warnings: { name: string; code: string; message: string }[] };
-      expect(answer.API_VERSION).toBe((parse(readFileSync(path.join(REPO_ROOT, 'specs/core.yaml'), 'utf8')) as { info: { version: string } }).info.version);
+      const answer = JSON.parse(stdout) as {
+        API_VERSION: string;
+        routes: string[];
+        warnings: { name: string; code: string; message: string }[];
+      };
+      expect(answer.API_VERSION).toBe(
+        (parse(readFileSync(path.join(REPO_ROOT, 'specs/core.yaml'), 'utf8')) as { info: { version: string } }).info
+          .version,
+      );
       expect(answer.routes).toEqual(['INT_DEBIT', 'SPEI_DEBIT', 'INT_DEBIT']);
-      expect(answer.warnings).toEqual([{ name: 'DeprecationWarning', code: 'PAYKIT_CORE_INTERNAL_TRANSACTION', message: INTERNAL_TRANSACTION_DEPRECATION }]);
+      expect(answer.warnings).toEqual([
+        {
+          name: 'DeprecationWarning',
+          code: 'PAYKIT_CORE_INTERNAL_TRANSACTION',
+          message: INTERNAL_TRANSACTION_DEPRECATION,
+        },
+      ]);
     }, 60_000);
   });
 });

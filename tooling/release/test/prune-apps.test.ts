@@ -52,14 +52,26 @@ function sizeOf(dir: string): number {
 }
 
 /** Build tools and Node binaries a deploy must not carry, found anywhere in its node_modules. */
-const BUILD_TOOLS = /^(typescript|turbo|turbo-[\w-]+|vitest|eslint|@eslint\+|@typescript-eslint\+|node-(linux|darwin|win)-[\w]+)(@|$)/;
+const BUILD_TOOLS =
+  /^(typescript|turbo|turbo-[\w-]+|vitest|eslint|@eslint\+|@typescript-eslint\+|node-(linux|darwin|win)-[\w]+)(@|$)/;
 
 const APPS: AppCase[] = [
-  { name: '@paykit/sandbox', folder: 'apps/sandbox', env: () => ({ SANDBOX_PORT: '0' }), probes: ['/_sandbox/clock'], maxMb: 80 },
+  {
+    name: '@paykit/sandbox',
+    folder: 'apps/sandbox',
+    env: () => ({ SANDBOX_PORT: '0' }),
+    probes: ['/_sandbox/clock'],
+    maxMb: 80,
+  },
   {
     name: '@paykit/webhook-gateway',
     folder: 'apps/webhook-gateway',
-    env: (dataDir) => ({ GATEWAY_PORT: '0', PAYKIT_DATA_DIR: dataDir, GATEWAY_CORE_TOKENS_MONEY_IN: TEST_SECRETS.coreWebhookToken, GATEWAY_LOG_LEVEL: 'warn' }),
+    env: (dataDir) => ({
+      GATEWAY_PORT: '0',
+      PAYKIT_DATA_DIR: dataDir,
+      GATEWAY_CORE_TOKENS_MONEY_IN: TEST_SECRETS.coreWebhookToken,
+      GATEWAY_LOG_LEVEL: 'warn',
+    }),
     probes: ['/healthz', '/readyz'],
     maxMb: 80,
   },
@@ -70,7 +82,14 @@ const APPS: AppCase[] = [
     probes: ['/', '/summary.json'],
     maxMb: 80,
   },
-  { name: '@paykit/scripts', folder: 'apps/scripts', env: () => ({}), probes: [], run: { args: ['--help'], expect: /Usage: paykit/ }, maxMb: 80 },
+  {
+    name: '@paykit/scripts',
+    folder: 'apps/scripts',
+    env: () => ({}),
+    probes: [],
+    run: { args: ['--help'], expect: /Usage: paykit/ },
+    maxMb: 80,
+  },
 ];
 
 describe.each(APPS)('$name pruned out of the monorepo', (app) => {
@@ -79,11 +98,19 @@ describe.each(APPS)('$name pruned out of the monorepo', (app) => {
     work.push(dir);
     const pruned = await pruneAndDeploy(REPO_ROOT, app.name, dir, { packageBuilds });
     // The deploy links only the app's own @paykit dependencies, and no build tool or Node binary.
-    const manifest = JSON.parse(readFileSync(path.join(pruned.appDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path.join(pruned.appDir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const linked = readdirSync(path.join(pruned.appDir, 'node_modules/@paykit')).map((name) => `@paykit/${name}`);
-    expect(linked.sort()).toEqual(Object.keys(manifest.dependencies).filter((name) => name.startsWith('@paykit/')).sort());
+    expect(linked.sort()).toEqual(
+      Object.keys(manifest.dependencies)
+        .filter((name) => name.startsWith('@paykit/'))
+        .sort(),
+    );
     const store = path.join(pruned.appDir, 'node_modules/.pnpm');
-    const tools = [...readdirSync(store), ...readdirSync(path.join(pruned.appDir, 'node_modules'))].filter((name) => BUILD_TOOLS.test(name));
+    const tools = [...readdirSync(store), ...readdirSync(path.join(pruned.appDir, 'node_modules'))].filter((name) =>
+      BUILD_TOOLS.test(name),
+    );
     expect(tools, 'build tools or Node binaries in the deploy').toEqual([]);
     const mb = sizeOf(pruned.appDir) / 1e6;
     console.log(`${app.name}: deploy ${mb.toFixed(1)} MB (bound ${app.maxMb} MB)`);
@@ -91,7 +118,11 @@ describe.each(APPS)('$name pruned out of the monorepo', (app) => {
 
     if (app.run) {
       const { args, expect: printed } = app.run;
-      const result = spawnSync(process.execPath, ['dist/main.js', ...args], { cwd: pruned.appDir, env: { PATH: process.env.PATH ?? '', HOME: dir }, encoding: 'utf8' });
+      const result = spawnSync(process.execPath, ['dist/main.js', ...args], {
+        cwd: pruned.appDir,
+        env: { PATH: process.env.PATH ?? '', HOME: dir },
+        encoding: 'utf8',
+      });
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout).toMatch(printed);
       return;

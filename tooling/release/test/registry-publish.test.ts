@@ -38,7 +38,11 @@ afterAll(async () => {
 
 describe('changeset publish to a private registry', () => {
   it('publishes every package at its released version and tags each release', async () => {
-    const published = await runOk(path.join(WORKSPACE_BIN, 'changeset'), ['publish'], { cwd: copy, env, timeoutMs: 300_000 });
+    const published = await runOk(path.join(WORKSPACE_BIN, 'changeset'), ['publish'], {
+      cwd: copy,
+      env,
+      timeoutMs: 300_000,
+    });
     const output = published.stdout + published.stderr;
     expect(output).not.toContain(registry.token);
     const tags = (await runOk('git', ['tag', '--list'], { cwd: copy })).stdout.split('\n').filter(Boolean).sort();
@@ -46,7 +50,13 @@ describe('changeset publish to a private registry', () => {
 
     for (const pkg of packages) {
       const view = await runOk('npm', ['view', `${pkg.name}@${pkg.manifest.version}`, '--json'], { cwd: work, env });
-      const info = JSON.parse(view.stdout) as { version: string; license: string; 'dist-tags': Record<string, string>; dependencies?: Record<string, string>; exports?: unknown };
+      const info = JSON.parse(view.stdout) as {
+        version: string;
+        license: string;
+        'dist-tags': Record<string, string>;
+        dependencies?: Record<string, string>;
+        exports?: unknown;
+      };
       expect(info.version, pkg.name).toBe(pkg.manifest.version);
       expect(info['dist-tags'].latest, pkg.name).toBe(pkg.manifest.version);
       expect(info.license, pkg.name).toBe('MIT');
@@ -59,17 +69,32 @@ describe('changeset publish to a private registry', () => {
     const core = packages.find((p) => p.name === '@paykit/core-client');
     const runtime = packages.find((p) => p.name === '@paykit/runtime');
     const into = path.join(work, 'fetched');
-    await runOk('npm', ['pack', `@paykit/core-client@${core?.manifest.version}`, '--pack-destination', work], { cwd: work, env });
+    await runOk('npm', ['pack', `@paykit/core-client@${core?.manifest.version}`, '--pack-destination', work], {
+      cwd: work,
+      env,
+    });
     await runOk('mkdir', ['-p', into], { cwd: work });
-    await runOk('tar', ['xzf', path.join(work, `paykit-core-client-${core?.manifest.version}.tgz`), '-C', into], { cwd: work });
-    const manifest = JSON.parse(readFileSync(path.join(into, 'package/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    await runOk('tar', ['xzf', path.join(work, `paykit-core-client-${core?.manifest.version}.tgz`), '-C', into], {
+      cwd: work,
+    });
+    const manifest = JSON.parse(readFileSync(path.join(into, 'package/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies['@paykit/runtime']).toBe(`^${runtime?.manifest.version}`);
-    expect(readFileSync(path.join(into, 'package/CHANGELOG.md'), 'utf8')).toContain('2026-05-07: money_out routes internal transfers automatically');
+    expect(readFileSync(path.join(into, 'package/CHANGELOG.md'), 'utf8')).toContain(
+      '2026-05-07: money_out routes internal transfers automatically',
+    );
   }, 60_000);
 
   it('a second publish finds every version already there and publishes nothing', async () => {
-    const again = await runOk(path.join(WORKSPACE_BIN, 'changeset'), ['publish'], { cwd: copy, env, timeoutMs: 120_000 });
+    const again = await runOk(path.join(WORKSPACE_BIN, 'changeset'), ['publish'], {
+      cwd: copy,
+      env,
+      timeoutMs: 120_000,
+    });
     expect(again.stdout + again.stderr).toMatch(/No unpublished (projects|packages) to publish|already published/i);
-    expect((await runOk('git', ['tag', '--list'], { cwd: copy })).stdout.split('\n').filter(Boolean)).toHaveLength(packages.length);
+    expect((await runOk('git', ['tag', '--list'], { cwd: copy })).stdout.split('\n').filter(Boolean)).toHaveLength(
+      packages.length,
+    );
   }, 120_000);
 });

@@ -31,7 +31,10 @@ describe('the released history', () => {
       if (pkg.manifest.version === '0.0.0') {
         // A new package, never released: its first `changeset version` writes 0.1.0 and the CHANGELOG.
         expect(existsSync(path.join(REPO_ROOT, pkg.dir, 'CHANGELOG.md')), pkg.name).toBe(false);
-        expect(readPendingChangesets(REPO_ROOT).some((changeset) => changeset.releases[pkg.name] === 'minor'), `${pkg.name} has a pending minor changeset`).toBe(true);
+        expect(
+          readPendingChangesets(REPO_ROOT).some((changeset) => changeset.releases[pkg.name] === 'minor'),
+          `${pkg.name} has a pending minor changeset`,
+        ).toBe(true);
         continue;
       }
       const changelog = read(`${pkg.dir}/CHANGELOG.md`);
@@ -45,7 +48,9 @@ describe('the released history', () => {
     const changelog = read('packages/core-client/CHANGELOG.md');
     expect(versions(changelog)).toEqual(['0.3.0', '0.2.0', '0.1.0']);
     expect(section(changelog, '0.1.0')).toMatch(/### Minor Changes\n\n- Base API/);
-    expect(section(changelog, '0.2.0')).toMatch(/### Minor Changes\n\n- 2026-03-13: private account cancel, block and activate/);
+    expect(section(changelog, '0.2.0')).toMatch(
+      /### Minor Changes\n\n- 2026-03-13: private account cancel, block and activate/,
+    );
     const latest = section(changelog, '0.3.0');
     expect(latest).toMatch(/### Minor Changes\n\n- 2026-05-07: money_out routes internal transfers automatically/);
     expect(latest).toContain('INT_DEBIT');
@@ -56,7 +61,9 @@ describe('the released history', () => {
   it('each client exports the API revision of its spec', () => {
     for (const pkg of publishablePackages(REPO_ROOT).filter((p) => p.spec)) {
       const revision = (parse(read(pkg.spec ?? '')) as { info: { version: string } }).info.version;
-      expect(read(`${pkg.dir}/src/generated/meta.gen.ts`), pkg.name).toContain(`export const API_VERSION = "${revision}";`);
+      expect(read(`${pkg.dir}/src/generated/meta.gen.ts`), pkg.name).toContain(
+        `export const API_VERSION = "${revision}";`,
+      );
       expect(read(`${pkg.dir}/src/index.ts`), pkg.name).toMatch(/export \{ API_VERSION/);
     }
   });
@@ -83,14 +90,21 @@ describe('the released history', () => {
 describe('the internal_transaction deprecation', () => {
   it('says the same, with the date, in the runtime warning, the changelogs and the codemod', () => {
     expect(INTERNAL_TRANSACTION_DEPRECATION).toContain('2026-05-07');
-    expect(read('packages/core-client/src/transactions.ts')).toContain(`process.emitWarning('${INTERNAL_TRANSACTION_DEPRECATION}'`);
-    expect(section(read('packages/core-client/CHANGELOG.md'), '0.3.0')).toContain(`Deprecated: ${INTERNAL_TRANSACTION_DEPRECATION}`);
+    expect(read('packages/core-client/src/transactions.ts')).toContain(
+      `process.emitWarning('${INTERNAL_TRANSACTION_DEPRECATION}'`,
+    );
+    expect(section(read('packages/core-client/CHANGELOG.md'), '0.3.0')).toContain(
+      `Deprecated: ${INTERNAL_TRANSACTION_DEPRECATION}`,
+    );
     expect(read('packages/codemods/CHANGELOG.md')).toContain(INTERNAL_TRANSACTION_DEPRECATION);
   });
 
   it('the generated JSDoc marks it deprecated with the same date and the same migration', () => {
     const sdk = read('packages/core-client/src/generated/sdk.gen.ts');
-    const doc = sdk.slice(sdk.lastIndexOf('/**', sdk.indexOf('export const createInternalTransaction')), sdk.indexOf('export const createInternalTransaction'));
+    const doc = sdk.slice(
+      sdk.lastIndexOf('/**', sdk.indexOf('export const createInternalTransaction')),
+      sdk.indexOf('export const createInternalTransaction'),
+    );
     expect(doc).toContain('@deprecated');
     expect(doc).toContain('Deprecated since 2026-05-07');
     expect(doc).toMatch(/money_out[\s\S]*same[\s*]+body/);
@@ -107,7 +121,11 @@ describe('changeset version on a copy of the repository', () => {
 
   it('once committed, the release check and changeset status pass on main', async () => {
     const env = childEnv({ CI: 'true' });
-    const check = await runOk(process.execPath, [path.join(REPO_ROOT, 'tooling/release/src/cli.ts'), 'check', '--root', copy], { cwd: copy, env });
+    const check = await runOk(
+      process.execPath,
+      [path.join(REPO_ROOT, 'tooling/release/src/cli.ts'), 'check', '--root', copy],
+      { cwd: copy, env },
+    );
     expect(check.stdout).toContain('release check: every change to a published package has a changeset.');
     await runOk(path.join(WORKSPACE_BIN, 'changeset'), ['status'], { cwd: copy, env });
   }, 60_000);
@@ -142,7 +160,9 @@ describe('changeset version on a copy of the repository', () => {
     const sandbox = readManifest(path.join(copy, 'apps/sandbox/package.json'));
     expect(sandbox.version).not.toBe(sandboxBefore);
     expect(sandbox.dependencies?.['@paykit/core-client']).toBe('workspace:*');
-    expect(readFileSync(path.join(copy, 'apps/sandbox/CHANGELOG.md'), 'utf8')).toContain(`- Updated dependencies\n  - @paykit/core-client@${next}`);
+    expect(readFileSync(path.join(copy, 'apps/sandbox/CHANGELOG.md'), 'utf8')).toContain(
+      `- Updated dependencies\n  - @paykit/core-client@${next}`,
+    );
     // A package the change does not reach is left alone.
     expect(readFileSync(path.join(copy, 'packages/lottery-client/package.json'), 'utf8')).toBe(lotteryBefore);
   }, 60_000);

@@ -47,8 +47,14 @@ const REFUSED_BEARERS: Record<string, (token: string) => RawHeader[]> = {
   'Basic base64': (token) => [['Authorization', `Basic ${Buffer.from(`user:${token}`).toString('base64')}`]],
   'no scheme': (token) => [['Authorization', token]],
   'two tokens in one header': (token) => [['Authorization', `Bearer ${token} ${token}`]],
-  'repeated, second different': (token) => [['Authorization', `Bearer ${token}`], ['Authorization', 'Bearer wrong-token-0000000000000000000000']],
-  'repeated, first different': (token) => [['Authorization', 'Bearer wrong-token-0000000000000000000000'], ['Authorization', `Bearer ${token}`]],
+  'repeated, second different': (token) => [
+    ['Authorization', `Bearer ${token}`],
+    ['Authorization', 'Bearer wrong-token-0000000000000000000000'],
+  ],
+  'repeated, first different': (token) => [
+    ['Authorization', 'Bearer wrong-token-0000000000000000000000'],
+    ['Authorization', `Bearer ${token}`],
+  ],
   'the admin token': () => [['Authorization', `Bearer ${TEST_SECRETS.adminToken}`]],
   'the cash secret': () => [['Authorization', `Bearer ${TEST_SECRETS.cashSecretToken}`]],
 };
@@ -61,7 +67,10 @@ const ACCEPTED_BEARERS: Record<string, (token: string) => RawHeader[]> = {
   'Bearer <token>': (token) => [['Authorization', `Bearer ${token}`]],
   'bearer <token> (scheme lower-case)': (token) => [['Authorization', `bearer ${token}`]],
   'BEARER <token> (scheme upper-case)': (token) => [['Authorization', `BEARER ${token}`]],
-  'repeated, same token': (token) => [['Authorization', `Bearer ${token}`], ['Authorization', `Bearer ${token}`]],
+  'repeated, same token': (token) => [
+    ['Authorization', `Bearer ${token}`],
+    ['Authorization', `Bearer ${token}`],
+  ],
 };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -81,12 +90,20 @@ const REFUSED_CASH: Record<string, (raw: Buffer) => RawHeader[]> = {
   'with a sha256= prefix': (raw) => signed(`sha256=${sign(raw)}`),
   'signed with another secret': (raw) => signed(hmacSha256Hex('f'.repeat(64), raw)),
   'signed over other bytes': (raw) => signed(sign(Buffer.concat([raw, Buffer.from(' ')]))),
-  'signed over timestamp.body': (raw) => signed(hmacSha256Hex(TEST_SECRETS.cashSecretToken, `${nowSeconds()}.${raw.toString('utf8')}`)),
-  'repeated, second different': (raw) => [['X-Webhook-Signature', sign(raw)], ['X-Webhook-Signature', flip(sign(raw))], ['X-Webhook-Timestamp', String(nowSeconds())]],
+  'signed over timestamp.body': (raw) =>
+    signed(hmacSha256Hex(TEST_SECRETS.cashSecretToken, `${nowSeconds()}.${raw.toString('utf8')}`)),
+  'repeated, second different': (raw) => [
+    ['X-Webhook-Signature', sign(raw)],
+    ['X-Webhook-Signature', flip(sign(raw))],
+    ['X-Webhook-Timestamp', String(nowSeconds())],
+  ],
   'timestamp past the tolerance': (raw) => signed(sign(raw), nowSeconds() - TOLERANCE_SECONDS - 30),
   'timestamp ahead of the tolerance': (raw) => signed(sign(raw), nowSeconds() + TOLERANCE_SECONDS + 30),
   'timestamp in milliseconds': (raw) => signed(sign(raw), Date.now()),
-  'timestamp not a number': (raw) => [['X-Webhook-Signature', sign(raw)], ['X-Webhook-Timestamp', 'yesterday']],
+  'timestamp not a number': (raw) => [
+    ['X-Webhook-Signature', sign(raw)],
+    ['X-Webhook-Timestamp', 'yesterday'],
+  ],
 };
 
 function sign(raw: Buffer): string {
@@ -115,7 +132,10 @@ function freshCoreEvent(type: CoreEventType, seed: number): { raw: Buffer; key: 
   const [event] = fc.sample(coreEvent(type), { seed, numRuns: 1 }) as [Record<string, unknown>];
   if (type === 'REPORT') {
     event.file_name = `TRANSACTIONS_DAILY_${randomUUID()}.csv`;
-    return { raw: Buffer.from(JSON.stringify(event)), key: `core:report:${String(event.client_id)}:${event.file_name}` };
+    return {
+      raw: Buffer.from(JSON.stringify(event)),
+      key: `core:report:${String(event.client_id)}:${event.file_name}`,
+    };
   }
   event.id_msg = randomUUID();
   return { raw: Buffer.from(JSON.stringify(event)), key: `core:${type}:${String(event.id_msg)}` };
@@ -124,7 +144,10 @@ function freshCoreEvent(type: CoreEventType, seed: number): { raw: Buffer; key: 
 let operations = 0;
 
 function freshCashEvent(seed: number): { raw: Buffer; key: string } {
-  const [event] = fc.sample(cashEvent.filter((e) => e.event !== 'webhook.activation'), { seed, numRuns: 1 }) as [Record<string, unknown>];
+  const [event] = fc.sample(
+    cashEvent.filter((e) => e.event !== 'webhook.activation'),
+    { seed, numRuns: 1 },
+  ) as [Record<string, unknown>];
   event.operation_id = 1_000_000_000 + ++operations;
   return { raw: Buffer.from(JSON.stringify(event)), key: `cash:${event.operation_id}:${String(event.event)}` };
 }
@@ -148,7 +171,17 @@ describe('authentication', () => {
   let port = 0;
   let seed = 20_261_121;
   const started = performance.now();
-  const outcome: Outcome = { sent: 0, accepted: 0, refused: 0, fiveXx: 0, longestAnswerMs: 0, wrong: [], acceptedKeys: new Set(), refusedKeys: new Set(), counts: new Map() };
+  const outcome: Outcome = {
+    sent: 0,
+    accepted: 0,
+    refused: 0,
+    fiveXx: 0,
+    longestAnswerMs: 0,
+    wrong: [],
+    acceptedKeys: new Set(),
+    refusedKeys: new Set(),
+    counts: new Map(),
+  };
   const notes: string[] = [];
   let storedFigures = { stored: 0, acceptedStored: 0, refusedStored: 0 };
 
@@ -180,14 +213,23 @@ describe('authentication', () => {
     return store.read(read);
   };
 
-
   /** Sends one delivery; `expect` is what the gateway must answer (2xx or 401). */
-  const deliver = async (what: string, pathName: string, headers: RawHeader[], event: { raw: Buffer; key: string }, expected: 'accepted' | 'refused'): Promise<RawAnswer | undefined> => {
+  const deliver = async (
+    what: string,
+    pathName: string,
+    headers: RawHeader[],
+    event: { raw: Buffer; key: string },
+    expected: 'accepted' | 'refused',
+  ): Promise<RawAnswer | undefined> => {
     outcome.sent++;
     outcome.counts.set(what, (outcome.counts.get(what) ?? 0) + 1);
     let answer: RawAnswer;
     try {
-      answer = await sendRaw(port, { method: 'POST', path: pathName, headers: [...headers, JSON_TYPE], body: event.raw }, 10_000);
+      answer = await sendRaw(
+        port,
+        { method: 'POST', path: pathName, headers: [...headers, JSON_TYPE], body: event.raw },
+        10_000,
+      );
     } catch (error) {
       if (!(error instanceof NoAnswerError)) throw error;
       outcome.wrong.push(`${pathName} ${what}: ${error.message}`);
@@ -205,8 +247,10 @@ describe('authentication', () => {
       outcome.refusedKeys.add(event.key);
     }
     const code = (answer.json as { error?: unknown } | undefined)?.error;
-    if (expected === 'accepted' && !ok) outcome.wrong.push(`${pathName} ${what}: expected 2xx, got ${answer.status} ${String(code ?? '')}`);
-    if (expected === 'refused' && (answer.status !== 401 || code !== 'unauthorized')) outcome.wrong.push(`${pathName} ${what}: expected 401 unauthorized, got ${answer.status} ${String(code ?? '')}`);
+    if (expected === 'accepted' && !ok)
+      outcome.wrong.push(`${pathName} ${what}: expected 2xx, got ${answer.status} ${String(code ?? '')}`);
+    if (expected === 'refused' && (answer.status !== 401 || code !== 'unauthorized'))
+      outcome.wrong.push(`${pathName} ${what}: expected 401 unauthorized, got ${answer.status} ${String(code ?? '')}`);
     return answer;
   };
 
@@ -215,11 +259,26 @@ describe('authentication', () => {
     for (const type of CORE_EVENT_TYPES) {
       const route = CORE_EVENT_PATHS[type];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [name, build] of Object.entries(REFUSED_BEARERS)) await deliver(`bearer ${name}`, route, build(NEW), freshCoreEvent(type, seed++), 'refused');
-        for (const token of refusedTokens) await deliver('bearer of a finished rotation', route, [['Authorization', `Bearer ${token}`]], freshCoreEvent(type, seed++), 'refused');
+        for (const [name, build] of Object.entries(REFUSED_BEARERS))
+          await deliver(`bearer ${name}`, route, build(NEW), freshCoreEvent(type, seed++), 'refused');
+        for (const token of refusedTokens)
+          await deliver(
+            'bearer of a finished rotation',
+            route,
+            [['Authorization', `Bearer ${token}`]],
+            freshCoreEvent(type, seed++),
+            'refused',
+          );
       }
       for (const token of accepted) {
-        for (const [name, build] of Object.entries(ACCEPTED_BEARERS)) await deliver(`bearer ${name}${token === OLD ? ' (the rotation’s previous token)' : ''}`, route, build(token), freshCoreEvent(type, seed++), 'accepted');
+        for (const [name, build] of Object.entries(ACCEPTED_BEARERS))
+          await deliver(
+            `bearer ${name}${token === OLD ? ' (the rotation’s previous token)' : ''}`,
+            route,
+            build(token),
+            freshCoreEvent(type, seed++),
+            'accepted',
+          );
       }
     }
   };
@@ -227,7 +286,6 @@ describe('authentication', () => {
   beforeAll(async () => {
     store = await createScenarioStore('auth');
   });
-
 
   afterAll(async () => {
     recordScenario({
@@ -272,7 +330,13 @@ describe('authentication', () => {
     }
     // Hex is hex in either case: the same digest, so the same signature (the runtime lower-cases it).
     const upper = freshCashEvent(seed++);
-    await deliver('cash signature in upper-case hex', CASH_WEBHOOK_PATH, signed(sign(upper.raw).toUpperCase()), upper, 'accepted');
+    await deliver(
+      'cash signature in upper-case hex',
+      CASH_WEBHOOK_PATH,
+      signed(sign(upper.raw).toUpperCase()),
+      upper,
+      'accepted',
+    );
     expect(outcome.wrong).toEqual([]);
   });
 
@@ -282,11 +346,18 @@ describe('authentication', () => {
       const event = freshCashEvent(seed++);
       return { event, headers: signed(sign(event.raw)) };
     });
-    for (const { event, headers } of originals) await deliver('cash signed delivery (the original)', CASH_WEBHOOK_PATH, headers, event, 'accepted');
+    for (const { event, headers } of originals)
+      await deliver('cash signed delivery (the original)', CASH_WEBHOOK_PATH, headers, event, 'accepted');
     await sleep((TOLERANCE_SECONDS + 1.5) * 1000);
     // The same bytes and headers again: the signature still matches, the timestamp no longer does.
     for (const { event, headers } of originals) {
-      const answer = await deliver('cash replay past the tolerance', CASH_WEBHOOK_PATH, headers, { raw: event.raw, key: `replay ${event.key}` }, 'refused');
+      const answer = await deliver(
+        'cash replay past the tolerance',
+        CASH_WEBHOOK_PATH,
+        headers,
+        { raw: event.raw, key: `replay ${event.key}` },
+        'refused',
+      );
       expect(answer?.status).toBe(401);
     }
     // The platform signs the body only (platform reference: HMAC of the raw payload), not the
@@ -294,7 +365,13 @@ describe('authentication', () => {
     // without storing it twice (the store check below counts each accepted event once).
     let duplicates = 0;
     for (const { event } of originals) {
-      const answer = await deliver('cash replay with a fresh timestamp', CASH_WEBHOOK_PATH, signed(sign(event.raw)), event, 'accepted');
+      const answer = await deliver(
+        'cash replay with a fresh timestamp',
+        CASH_WEBHOOK_PATH,
+        signed(sign(event.raw)),
+        event,
+        'accepted',
+      );
       if ((answer?.json as { message?: unknown } | undefined)?.message === 'Already stored.') duplicates++;
     }
     expect(duplicates).toBe(replays);
@@ -313,7 +390,8 @@ describe('authentication', () => {
       if (answer.status >= 500) outcome.fiveXx++;
       if (answer.status === 200) outcome.accepted++;
       if (answer.status === 401) outcome.refused++;
-      if (answer.status !== expected) outcome.wrong.push(`admin ${pathName} ${name}: expected ${expected}, got ${answer.status}`);
+      if (answer.status !== expected)
+        outcome.wrong.push(`admin ${pathName} ${name}: expected ${expected}, got ${answer.status}`);
     };
     for (const pathName of ['/admin/events', '/admin/events/1', '/%61dmin/events']) {
       for (const [name, build] of Object.entries(REFUSED_BEARERS)) {
@@ -321,18 +399,32 @@ describe('authentication', () => {
       }
       await admin('a core webhook token', [['Authorization', `Bearer ${NEW}`]], pathName, 401);
     }
-    await admin('the admin token', [['Authorization', `Bearer ${TEST_SECRETS.adminToken}`]], '/admin/events?limit=1', 200);
+    await admin(
+      'the admin token',
+      [['Authorization', `Bearer ${TEST_SECRETS.adminToken}`]],
+      '/admin/events?limit=1',
+      200,
+    );
     expect(outcome.wrong).toEqual([]);
   });
 
   it('nothing refused is in the store; everything accepted is, once', async () => {
     storedFigures = await withStore(async (db) => {
-      const count = async (sql: string, keys: string[]) => Number((await db.query<{ n: string }>(sql, [keys])).rows[0]!.n);
-      const everything = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events')).rows[0]!.n);
+      const count = async (sql: string, keys: string[]) =>
+        Number((await db.query<{ n: string }>(sql, [keys])).rows[0]!.n);
+      const everything = Number(
+        (await db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events')).rows[0]!.n,
+      );
       return {
         stored: everything,
-        acceptedStored: await count('SELECT count(*)::text AS n FROM webhook_events WHERE dedupe_key = ANY($1::text[])', [...outcome.acceptedKeys]),
-        refusedStored: await count('SELECT count(*)::text AS n FROM webhook_events WHERE dedupe_key = ANY($1::text[])', [...outcome.refusedKeys]),
+        acceptedStored: await count(
+          'SELECT count(*)::text AS n FROM webhook_events WHERE dedupe_key = ANY($1::text[])',
+          [...outcome.acceptedKeys],
+        ),
+        refusedStored: await count(
+          'SELECT count(*)::text AS n FROM webhook_events WHERE dedupe_key = ANY($1::text[])',
+          [...outcome.refusedKeys],
+        ),
       };
     });
     const variants = [...outcome.counts.entries()].map(([name, n]) => `${name} ×${n}`);
@@ -377,7 +469,9 @@ function plainComparisons(file: string, source: string): string[] {
       .replace(/typeof\s+[\w.]+\s*[!=]==?\s*'\s*'/g, '')
       .replace(/\s*[!=]==?\s*(?:undefined|null|'')(?![\w'])/g, '')
       .replace(/(?:undefined|null)\s*[!=]==?\s*/g, '');
-    return PLAIN_COMPARISONS.some((pattern) => pattern.test(checked)) ? [`${path.relative(REPO, file)}:${index + 1}: ${line.trim()}`] : [];
+    return PLAIN_COMPARISONS.some((pattern) => pattern.test(checked))
+      ? [`${path.relative(REPO, file)}:${index + 1}: ${line.trim()}`]
+      : [];
   });
 }
 
@@ -391,13 +485,22 @@ function functionBody(source: string, name: string): string {
 
 describe('constant-time comparison', () => {
   it('the gateway compares no credential itself: no ===, !==, includes, startsWith or Buffer.compare on a token, secret or signature', async () => {
-    const files = (await readdir(GATEWAY_SRC)).filter((file) => file.endsWith('.ts')).map((file) => path.join(GATEWAY_SRC, file));
+    const files = (await readdir(GATEWAY_SRC))
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => path.join(GATEWAY_SRC, file));
     const found: string[] = [];
     for (const file of files) found.push(...plainComparisons(file, await readFile(file, 'utf8')));
     expect(found).toEqual([]);
     // The check itself must see a plain comparison when there is one.
-    expect(plainComparisons('example.ts', 'if (given === config.adminToken) ok();\nif (tokens.includes(bearer)) ok();')).toHaveLength(2);
-    expect(plainComparisons('example.ts', "if (config.tokens.length === 0) no();\nif (typeof token !== 'string' || token === '') no();\nif (adminToken !== undefined) ok();")).toEqual([]);
+    expect(
+      plainComparisons('example.ts', 'if (given === config.adminToken) ok();\nif (tokens.includes(bearer)) ok();'),
+    ).toHaveLength(2);
+    expect(
+      plainComparisons(
+        'example.ts',
+        "if (config.tokens.length === 0) no();\nif (typeof token !== 'string' || token === '') no();\nif (adminToken !== undefined) ok();",
+      ),
+    ).toEqual([]);
   });
 
   it('every route’s check is built from the runtime’s and the cash client’s verifiers', async () => {
@@ -409,11 +512,15 @@ describe('constant-time comparison', () => {
     expect(auth).toMatch(/import \{[^}]*\bcreateCoreWebhookVerifier\b[^}]*\} from '@paykit\/runtime'/);
     expect(auth).toMatch(/import \{[^}]*\bverifyCashWebhook\b[^}]*\} from '@paykit\/cash-client'/);
     expect(functionBody(auth, 'coreAuthenticator')).toMatch(/createCoreWebhookVerifier\(config\.tokens\)/);
-    expect(routes).toMatch(/CORE_EVENT_TYPES\.map\(\(type\) => \[CORE_EVENT_PATHS\[type\] as string, coreAuthenticator\(type, config\.core\[type\]\)\]\)/);
+    expect(routes).toMatch(
+      /CORE_EVENT_TYPES\.map\(\(type\) => \[CORE_EVENT_PATHS\[type\] as string, coreAuthenticator\(type, config\.core\[type\]\)\]\)/,
+    );
     expect(routes).toMatch(/const auth = authenticate\(credentialHeaders\(request\.raw\.rawHeaders\)\)/);
     // Cash: every configured secret through verifyCashWebhook, called by the cash handler before anything is read.
     expect(functionBody(auth, 'verifyCash')).toMatch(/verifyCashWebhook\(raw, headers, secret,/);
-    expect(deliveries).toMatch(/const verified = verifyCash\(raw, credentialHeaders\(request\.raw\.rawHeaders\), config\.cash, now\(\)\);\s*if \(!verified\.ok\) return refusal\(request, 401/);
+    expect(deliveries).toMatch(
+      /const verified = verifyCash\(raw, credentialHeaders\(request\.raw\.rawHeaders\), config\.cash, now\(\)\);\s*if \(!verified\.ok\) return refusal\(request, 401/,
+    );
     // Admin API: the same verifier, over the admin token.
     expect(ops).toMatch(/createCoreWebhookVerifier\(\[config\.adminToken\]\)/);
     expect(ops).toMatch(/verifyAdmin\(credentialHeaders\(request\.raw\.rawHeaders\)\)/);
@@ -424,7 +531,9 @@ describe('constant-time comparison', () => {
     const cashSigning = await readFile(CASH_SIGNING, 'utf8');
     const constantTimeEqual = functionBody(signing, 'constantTimeEqual');
     expect(constantTimeEqual).toMatch(/timingSafeEqual\(digestOf\(/);
-    expect(functionBody(cashSigning, 'verifyCashWebhook')).toMatch(/constantTimeEqual\(expected, signature\.toLowerCase\(\)\)/);
+    expect(functionBody(cashSigning, 'verifyCashWebhook')).toMatch(
+      /constantTimeEqual\(expected, signature\.toLowerCase\(\)\)/,
+    );
     const coreVerifier = functionBody(signing, 'createCoreWebhookVerifier');
     expect(coreVerifier).toMatch(/timingSafeEqual\(given, digest\)/);
     // Every accepted token is compared, even after a match, so the time does not tell which one matched.
@@ -432,6 +541,8 @@ describe('constant-time comparison', () => {
     for (const name of ['constantTimeEqual', 'createCoreWebhookVerifier']) {
       expect(plainComparisons(`${RUNTIME_SIGNING} ${name}`, functionBody(signing, name)), name).toEqual([]);
     }
-    expect(plainComparisons(`${CASH_SIGNING} verifyCashWebhook`, functionBody(cashSigning, 'verifyCashWebhook'))).toEqual([]);
+    expect(
+      plainComparisons(`${CASH_SIGNING} verifyCashWebhook`, functionBody(cashSigning, 'verifyCashWebhook')),
+    ).toEqual([]);
   });
 });

@@ -38,7 +38,15 @@ describe('the CLI recorder', () => {
   });
 
   const paykit = async (args: string[], extra: Record<string, string> = {}) => {
-    const env = { ...process.env, DATABASE_URL: '', ...stack.storeEnv, PAYKIT_SANDBOX_URL: stack.sandbox.url, PAYKIT_CONFIG: '', HOME: home, ...extra };
+    const env = {
+      ...process.env,
+      DATABASE_URL: '',
+      ...stack.storeEnv,
+      PAYKIT_SANDBOX_URL: stack.sandbox.url,
+      PAYKIT_CONFIG: '',
+      HOME: home,
+      ...extra,
+    };
     const run = await runNode(CLI_MAIN, ['--json', ...args], { name: 'paykit', env });
     record('paykit output', run.stdout + run.stderr);
     return run;
@@ -71,19 +79,44 @@ describe('the CLI recorder', () => {
       expected.set(id, { kind: 'outbound', state: 'matched', status: 'LIQUIDATED' });
     }
     for (let i = 0; i < INTERNAL; i++) {
-      expected.set(await transfer(['money-out', '--source', ACME, '--destination', BODEGA, '--amount', `${20 + i}.00`]), { kind: 'outbound', state: 'matched', status: 'LIQUIDATED' });
+      expected.set(
+        await transfer(['money-out', '--source', ACME, '--destination', BODEGA, '--amount', `${20 + i}.00`]),
+        { kind: 'outbound', state: 'matched', status: 'LIQUIDATED' },
+      );
     }
     const pennies: string[] = [];
     for (let i = 0; i < PENNIES; i++) {
-      const id = await transfer(['penny-validate', '--source', ACME, '--destination', BBVA, '--reference', String(1000 + i)]);
+      const id = await transfer([
+        'penny-validate',
+        '--source',
+        ACME,
+        '--destination',
+        BBVA,
+        '--reference',
+        String(1000 + i),
+      ]);
       pennies.push(id);
       expected.set(id, { kind: 'outbound', state: 'matched' });
     }
     const unrecorded: string[] = [];
-    for (let i = 0; i < UNRECORDED; i++) unrecorded.push(await transfer(['money-out', '--source', ACME, '--destination', BBVA, '--amount', `${500 + i}.00`, '--no-record']));
+    for (let i = 0; i < UNRECORDED; i++)
+      unrecorded.push(
+        await transfer([
+          'money-out',
+          '--source',
+          ACME,
+          '--destination',
+          BBVA,
+          '--amount',
+          `${500 + i}.00`,
+          '--no-record',
+        ]),
+      );
 
     const before = await transfersSent();
-    const refused = await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '9.00'], { DATABASE_URL: 'postgres://paykit@127.0.0.1:9/paykit' });
+    const refused = await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '9.00'], {
+      DATABASE_URL: 'postgres://paykit@127.0.0.1:9/paykit',
+    });
     const refusedMoved = (await transfersSent()) - before;
 
     if (!stack.gateway()) await stack.startGateway();
@@ -92,7 +125,10 @@ describe('the CLI recorder', () => {
       if (answer.status !== 200) throw new Error(`settle ${id}: ${answer.status}`);
     }
     for (const id of pennies) {
-      const answer = await sandbox.control.triggerCepOutcome({ params: { transactionId: id }, body: { status: 'COMPLETED' } });
+      const answer = await sandbox.control.triggerCepOutcome({
+        params: { transactionId: id },
+        body: { status: 'COMPLETED' },
+      });
       if (answer.status !== 200) throw new Error(`CEP ${id}: ${answer.status}`);
     }
     // Internal transfers settle on the sandbox clock (near-real-time): move it past that.
@@ -103,7 +139,10 @@ describe('the CLI recorder', () => {
     const audit = auditDeliveries(await stack.deliveries(), stored);
     await stack.startWorker();
     await stack.workerCaughtUp(scaled(120_000, 60_000));
-    const { items, applied } = await stack.withStore(async (db) => ({ items: await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' }), applied: await countApplied(db) }));
+    const { items, applied } = await stack.withStore(async (db) => ({
+      items: await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' }),
+      applied: await countApplied(db),
+    }));
 
     const byId = new Map(items.map((item) => [item.id, item]));
     const off = [...expected]
@@ -113,7 +152,9 @@ describe('the CLI recorder', () => {
       })
       .map(([id, want]) => ({ id, want, got: byId.get(id) ?? 'no item' }));
     const stuck = settled.filter((id) => byId.get(id)?.status !== 'LIQUIDATED').length;
-    const orphaned = [...expected.keys()].filter((id) => byId.get(id)?.state === 'orphan' || byId.get(id)?.kind === 'status_update').length;
+    const orphaned = [...expected.keys()].filter(
+      (id) => byId.get(id)?.state === 'orphan' || byId.get(id)?.kind === 'status_update',
+    ).length;
     const unrecordedOrphans = unrecorded.filter((id) => byId.get(id)?.state === 'orphan').length;
     const matched = [...expected.keys()].filter((id) => byId.get(id)?.state === 'matched').length;
     const figures = deliveryFigures('cli-recorder', audit, {

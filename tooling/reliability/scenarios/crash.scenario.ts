@@ -29,7 +29,10 @@ describe('crash during load', () => {
     const started = performance.now();
     const load = sendCredits(stack, EVENTS);
     for (let kill = 1; kill <= GATEWAY_KILLS; kill++) {
-      await until(() => load.sent >= (EVENTS * kill) / (GATEWAY_KILLS + 1), `credit ${Math.round((EVENTS * kill) / (GATEWAY_KILLS + 1))} being sent`);
+      await until(
+        () => load.sent >= (EVENTS * kill) / (GATEWAY_KILLS + 1),
+        `credit ${Math.round((EVENTS * kill) / (GATEWAY_KILLS + 1))} being sent`,
+      );
       await stack.killGateway();
       await sleep(100);
       await stack.startGateway();
@@ -39,7 +42,12 @@ describe('crash during load', () => {
 
     const stored = await stack.storedEvents();
     const audit = auditDeliveries(await stack.deliveries(), stored);
-    recordScenario(deliveryFigures('crash-gateway', audit, { startedAt: started, notes: [`${GATEWAY_KILLS} SIGKILLs mid-stream, each followed by a restart`] }));
+    recordScenario(
+      deliveryFigures('crash-gateway', audit, {
+        startedAt: started,
+        notes: [`${GATEWAY_KILLS} SIGKILLs mid-stream, each followed by a restart`],
+      }),
+    );
     expect(audit.lostAcknowledged).toEqual([]);
     expect(audit.lost).toBe(0);
     expect(audit.duplicated).toBe(0);
@@ -88,7 +96,9 @@ describe('crash during load', () => {
       longestAnswerMs: 0,
       notes: [
         `${WORKER_KILLS} SIGKILLs in batches of 10; ${ledger.credits} credits for ${ledger.events} events, ${ledger.parked} parked`,
-        ...(partial.length > 0 ? [`events applied when each kill landed: ${partial.join(', ')} of ${ledger.events}`] : []),
+        ...(partial.length > 0
+          ? [`events applied when each kill landed: ${partial.join(', ')} of ${ledger.events}`]
+          : []),
       ],
       durationMs: performance.now() - started,
     });

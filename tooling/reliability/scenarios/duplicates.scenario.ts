@@ -35,19 +35,37 @@ describe('duplicates and disorder', () => {
     const startedAt = performance.now();
     const { sandbox, core } = stack;
     const ok = <T extends { status: number; body: unknown }>(answer: T, what: string) => {
-      if (answer.status !== 200) throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 200)
+        throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body)}`);
       return answer.body as Extract<T, { status: 200 }>['body'];
     };
-    ok(await sandbox.control.setFaults({ body: { deliveries: { duplicates: { min: 1, max: 5 }, reorder: true, concurrency: 4 } } }), 'faults');
+    ok(
+      await sandbox.control.setFaults({
+        body: { deliveries: { duplicates: { min: 1, max: 5 }, reorder: true, concurrency: 4 } },
+      }),
+      'faults',
+    );
 
     const expected = new Map<string, Partial<ReconItem>>();
     for (let i = 0; i < TRANSFERS; i++) {
       const fate = FATES[i % FATES.length]!;
-      const id = String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, transaction_request: { amount: `${10 + i}.00`, currency: 'MXN' } })).id);
-      if (fate === 'rejected') ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: id }, body: {} }), 'reject');
+      const id = String(
+        (
+          await core.transactions.moneyOut({
+            source_instrument_id: ACME,
+            destination_instrument_id: BBVA,
+            transaction_request: { amount: `${10 + i}.00`, currency: 'MXN' },
+          })
+        ).id,
+      );
+      if (fate === 'rejected')
+        ok(await sandbox.control.triggerSpeiReject({ params: { transactionId: id }, body: {} }), 'reject');
       else ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
       if (fate === 'reversed') {
-        const reversal = ok(await sandbox.control.triggerSpeiReverse({ params: { transactionId: id }, body: {} }), 'reverse').refundTransactionId;
+        const reversal = ok(
+          await sandbox.control.triggerSpeiReverse({ params: { transactionId: id }, body: {} }),
+          'reverse',
+        ).refundTransactionId;
         expected.set(reversal, { product: 'reversal', state: 'matched' });
       }
       expected.set(id, EXPECTED[fate]);
@@ -56,10 +74,20 @@ describe('duplicates and disorder', () => {
     for (let i = 0; i < CREDITS; i++) {
       const amount = `${2000 + i}.00`;
       const reference = String(5_000_000 + i);
-      const credit = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount, numericReference: reference } }), 'credit');
+      const credit = ok(
+        await sandbox.control.triggerIncomingSpei({
+          body: { beneficiaryClabe: ACME_CLABE, amount, numericReference: reference },
+        }),
+        'credit',
+      );
       const isExpected = i % 2 === 0;
       if (isExpected) receivables.push({ id: `INV-${i}`, amount, reference });
-      expected.set(credit.transactionId, isExpected ? { product: 'spei_in', state: 'matched', note: `receivable INV-${i}` } : { product: 'spei_in', state: 'orphan' });
+      expected.set(
+        credit.transactionId,
+        isExpected
+          ? { product: 'spei_in', state: 'matched', note: `receivable INV-${i}` }
+          : { product: 'spei_in', state: 'orphan' },
+      );
     }
     await stack.drainDeliveries(scaled(180_000, 90_000));
     const stored = await stack.storedEvents();
@@ -69,7 +97,8 @@ describe('duplicates and disorder', () => {
     await stack.withStore(async (db) => {
       const record = createTransactionRecorder(db);
       for (const transaction of stack.created) await record(transaction);
-      for (const receivable of receivables) await registerReceivable(db, { ...receivable, beneficiaryAccount: ACME_CLABE, dueDate: '2030-12-31' });
+      for (const receivable of receivables)
+        await registerReceivable(db, { ...receivable, beneficiaryAccount: ACME_CLABE, dueDate: '2030-12-31' });
     });
     await stack.startWorker({ WORKER_BATCH_SIZE: '25' });
     await stack.workerCaughtUp(scaled(120_000, 60_000));
@@ -79,9 +108,18 @@ describe('duplicates and disorder', () => {
         items: await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' }),
         // Each applied event leaves one row of effect, keyed by the event: more would be a double application.
         effects: {
-          STATUS_UPDATE: [await count('SELECT count(*)::text AS n FROM ledger_status_history'), await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_status_history')],
-          MONEY_IN: [await count('SELECT count(*)::text AS n FROM ledger_credits'), await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_credits')],
-          REFUND: [await count('SELECT count(*)::text AS n FROM ledger_refunds'), await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_refunds')],
+          STATUS_UPDATE: [
+            await count('SELECT count(*)::text AS n FROM ledger_status_history'),
+            await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_status_history'),
+          ],
+          MONEY_IN: [
+            await count('SELECT count(*)::text AS n FROM ledger_credits'),
+            await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_credits'),
+          ],
+          REFUND: [
+            await count('SELECT count(*)::text AS n FROM ledger_refunds'),
+            await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_refunds'),
+          ],
         },
         applied: await countApplied(db),
         parked: await count('SELECT count(*)::text AS n FROM ledger_parked_events'),

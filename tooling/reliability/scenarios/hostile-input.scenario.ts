@@ -40,7 +40,16 @@ import {
   type SandboxCredentials,
   type SandboxRoute,
 } from '../src/fuzz.ts';
-import { NoAnswerError, isAlive, residentKb, sendRaw, startSlowClient, type RawAnswer, type RawHeader, type RawRequest } from '../src/http.ts';
+import {
+  NoAnswerError,
+  isAlive,
+  residentKb,
+  sendRaw,
+  startSlowClient,
+  type RawAnswer,
+  type RawHeader,
+  type RawRequest,
+} from '../src/http.ts';
 import { sleep } from '../src/load.ts';
 import { recordScenario } from '../src/report.ts';
 import { scaled } from '../src/scale.ts';
@@ -95,17 +104,31 @@ interface Tally {
   failures: string[];
 }
 
-const tally = (): Tally => ({ requests: 0, acknowledged: 0, fiveXx: 0, longestAnswerMs: 0, statuses: new Map(), failures: [] });
+const tally = (): Tally => ({
+  requests: 0,
+  acknowledged: 0,
+  fiveXx: 0,
+  longestAnswerMs: 0,
+  statuses: new Map(),
+  failures: [],
+});
 
 /**
  * Sends one request and counts its answer; a failure is described without headers (they carry
  * credentials). Answers `audited` selects go to the secret audit: none may carry a secret.
  */
-async function exchange(t: Tally, port: number, request: RawRequest, label: string, audited: (answer: RawAnswer) => boolean = () => true): Promise<RawAnswer | undefined> {
+async function exchange(
+  t: Tally,
+  port: number,
+  request: RawRequest,
+  label: string,
+  audited: (answer: RawAnswer) => boolean = () => true,
+): Promise<RawAnswer | undefined> {
   t.requests++;
   try {
     const answer = await sendRaw(port, request, ANSWER_TIMEOUT_MS);
-    if (audited(answer)) record(`answer to ${label}`, `${answer.status} ${answer.body.toString('utf8').slice(0, 4096)}`);
+    if (audited(answer))
+      record(`answer to ${label}`, `${answer.status} ${answer.body.toString('utf8').slice(0, 4096)}`);
     t.longestAnswerMs = Math.max(t.longestAnswerMs, answer.ms);
     t.statuses.set(answer.status, (t.statuses.get(answer.status) ?? 0) + 1);
     if (answer.status >= 500) t.fiveXx++;
@@ -119,9 +142,14 @@ async function exchange(t: Tally, port: number, request: RawRequest, label: stri
   }
 }
 
-const statusList = (t: Tally) => [...t.statuses.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(', ');
+const statusList = (t: Tally) =>
+  [...t.statuses.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(', ');
 
-const contentTypeHeaders = (ct: ContentTypeCase): RawHeader[] => ct.values.map((value): RawHeader => ['Content-Type', value]);
+const contentTypeHeaders = (ct: ContentTypeCase): RawHeader[] =>
+  ct.values.map((value): RawHeader => ['Content-Type', value]);
 
 interface GatewayCase {
   route: GatewayRoute;
@@ -142,14 +170,26 @@ function baseEvent(route: GatewayRoute) {
 }
 
 function gatewayCase(route: GatewayRoute, family: BodyFamily): fc.Arbitrary<GatewayCase> {
-  const variant: fc.Arbitrary<string> = route.kind === 'cash' ? credentialVariant('signed', CASH_VARIANTS) : credentialVariant('valid', BEARER_VARIANTS);
+  const variant: fc.Arbitrary<string> =
+    route.kind === 'cash' ? credentialVariant('signed', CASH_VARIANTS) : credentialVariant('valid', BEARER_VARIANTS);
   const target = route.kind === 'admin' ? adminPath(route.op) : fc.constant(route.path);
-  return fc.record({ route: fc.constant(route), body: bodyOf(family, baseEvent(route), BODY_LIMIT), contentType: contentTypes, variant, extra: extraHeaders, target });
+  return fc.record({
+    route: fc.constant(route),
+    body: bodyOf(family, baseEvent(route), BODY_LIMIT),
+    contentType: contentTypes,
+    variant,
+    extra: extraHeaders,
+    target,
+  });
 }
 
 function credentialsFor(c: GatewayCase): Credentials {
   if (c.route.kind === 'cash') {
-    return cashCredentials(c.variant as (typeof CASH_VARIANTS)[number], c.body.bytes, { secret: TEST_SECRETS.cashSecretToken, nowSeconds: Math.floor(Date.now() / 1000), toleranceSeconds: TOLERANCE_SECONDS });
+    return cashCredentials(c.variant as (typeof CASH_VARIANTS)[number], c.body.bytes, {
+      secret: TEST_SECRETS.cashSecretToken,
+      nowSeconds: Math.floor(Date.now() / 1000),
+      toleranceSeconds: TOLERANCE_SECONDS,
+    });
   }
   const token = c.route.kind === 'admin' ? TEST_SECRETS.adminToken : TEST_SECRETS.coreWebhookToken;
   return bearerCredentials(c.variant as (typeof BEARER_VARIANTS)[number], token, TEST_SECRETS.previousCoreWebhookToken);
@@ -157,14 +197,23 @@ function credentialsFor(c: GatewayCase): Credentials {
 
 /** What is wrong with an answer, or undefined when it is the documented one. */
 function judgeGateway(c: GatewayCase, credentials: Credentials, answer: RawAnswer): string | undefined {
-  const allowed = gatewayExpected({ route: c.route, credentials, contentType: c.contentType, body: c.body.bytes, extra: c.extra, bodyLimit: BODY_LIMIT });
+  const allowed = gatewayExpected({
+    route: c.route,
+    credentials,
+    contentType: c.contentType,
+    body: c.body.bytes,
+    extra: c.extra,
+    bodyLimit: BODY_LIMIT,
+  });
   const code = (answer.json as { error?: unknown } | undefined)?.error;
   const match = allowed.some((a) => a.status === answer.status && (a.error === undefined || a.error === code));
   const label = `${routeName(c.route)} [${c.body.family}, ${c.body.bytes.length} bytes, content type ${JSON.stringify(c.contentType.values)}, credentials ${c.variant}, headers ${c.extra.kind}]`;
-  if (!match) return `${label}: answered ${answer.status} ${String(code ?? '')} (${answer.body.toString('utf8').slice(0, 160)}), documented ${allowed.map((a) => `${a.status}${a.error ? ` ${a.error}` : ''}`).join(' or ')}`;
+  if (!match)
+    return `${label}: answered ${answer.status} ${String(code ?? '')} (${answer.body.toString('utf8').slice(0, 160)}), documented ${allowed.map((a) => `${a.status}${a.error ? ` ${a.error}` : ''}`).join(' or ')}`;
   const bodyless = c.route.method === 'HEAD' || c.extra.kind === 'no-host';
   const json = answer.json as { error?: unknown; message?: unknown } | undefined;
-  if (answer.status >= 400 && !bodyless && (typeof json?.error !== 'string' || typeof json.message !== 'string')) return `${label}: ${answer.status} without a { error, message } body`;
+  if (answer.status >= 400 && !bodyless && (typeof json?.error !== 'string' || typeof json.message !== 'string'))
+    return `${label}: ${answer.status} without a { error, message } body`;
   return undefined;
 }
 
@@ -172,7 +221,14 @@ function judgeGateway(c: GatewayCase, credentials: Credentials, answer: RawAnswe
  * Runs `numRuns` generated cases, after the `examples` (defects found before, so they stay found),
  * through `check`, which returns a failure description or undefined.
  */
-async function fuzz<T>(t: Tally, arbitrary: fc.Arbitrary<T>, numRuns: number, seed: number, check: (value: T) => Promise<string | undefined>, examples: T[] = []): Promise<void> {
+async function fuzz<T>(
+  t: Tally,
+  arbitrary: fc.Arbitrary<T>,
+  numRuns: number,
+  seed: number,
+  check: (value: T) => Promise<string | undefined>,
+  examples: T[] = [],
+): Promise<void> {
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
       const failure = await check(value);
@@ -185,7 +241,11 @@ async function fuzz<T>(t: Tally, arbitrary: fc.Arbitrary<T>, numRuns: number, se
 }
 
 /** Admin paths the router decodes to the admin routes (they once skipped the admin token check). */
-const ENCODED_ADMIN_PATHS = { list: '/%61dmin/events', get: '/%61dmin/events/1', replay: '/%61dmin/events/1/replay' } as const;
+const ENCODED_ADMIN_PATHS = {
+  list: '/%61dmin/events',
+  get: '/%61dmin/events/1',
+  replay: '/%61dmin/events/1/replay',
+} as const;
 
 /**
  * Requests that once got an undocumented answer, tried on every route whatever the seed draws:
@@ -196,7 +256,12 @@ function regressions(route: GatewayRoute, family: BodyFamily): GatewayCase[] {
   const valid = route.kind === 'cash' ? 'signed' : 'valid';
   if (family === 'huge-string') return backslashRun(route, valid);
   if (family !== 'empty') return [];
-  const base = { route, body: { family, bytes: Buffer.alloc(0) }, extra: { kind: 'none', headers: [] }, target: route.kind === 'admin' ? ENCODED_ADMIN_PATHS[route.op] : route.path } satisfies Partial<GatewayCase>;
+  const base = {
+    route,
+    body: { family, bytes: Buffer.alloc(0) },
+    extra: { kind: 'none', headers: [] },
+    target: route.kind === 'admin' ? ENCODED_ADMIN_PATHS[route.op] : route.path,
+  } satisfies Partial<GatewayCase>;
   return [
     { ...base, contentType: { values: [] }, variant: valid },
     { ...base, contentType: { values: ['application/json'] }, variant: 'repeated-different' },
@@ -212,7 +277,16 @@ function backslashRun(route: GatewayRoute, variant: string): GatewayCase[] {
   if (route.kind !== 'core' && route.kind !== 'cash') return [];
   const [event] = fc.sample(route.kind === 'cash' ? cashEvent : coreEvent(route.type), { numRuns: 1, seed: SEED });
   const bytes = Buffer.from(JSON.stringify({ ...(event as object), note: '\\'.repeat(256 * 1024) }));
-  return [{ route, body: { family: 'huge-string', bytes }, contentType: { values: ['application/json'] }, variant, extra: { kind: 'none', headers: [] }, target: route.path }];
+  return [
+    {
+      route,
+      body: { family: 'huge-string', bytes },
+      contentType: { values: ['application/json'] },
+      variant,
+      extra: { kind: 'none', headers: [] },
+      target: route.path,
+    },
+  ];
 }
 
 describe('hostile input', () => {
@@ -264,7 +338,20 @@ describe('hostile input', () => {
     const warm = tally();
     for (const type of ['STATUS_UPDATE', 'CEP'] as const) {
       for (const event of fc.sample(coreEvent(type), { seed: SEED, numRuns: 20 })) {
-        await exchange(warm, port, { method: 'POST', path: CORE_EVENT_PATHS[type], headers: [['Authorization', `Bearer ${TEST_SECRETS.coreWebhookToken}`], ['Content-Type', 'application/json']], body: JSON.stringify(event) }, 'warm-up');
+        await exchange(
+          warm,
+          port,
+          {
+            method: 'POST',
+            path: CORE_EVENT_PATHS[type],
+            headers: [
+              ['Authorization', `Bearer ${TEST_SECRETS.coreWebhookToken}`],
+              ['Content-Type', 'application/json'],
+            ],
+            body: JSON.stringify(event),
+          },
+          'warm-up',
+        );
       }
     }
     expect(warm.failures).toEqual([]);
@@ -313,14 +400,26 @@ describe('hostile input', () => {
       let seed = SEED;
       for (const route of routes) {
         for (const family of BODY_FAMILIES) {
-          await fuzz(gateway, gatewayCase(route, family), RUNS[family], seed++, (c) => sendGatewayCase(c, acknowledgedSeqs), regressions(route, family));
+          await fuzz(
+            gateway,
+            gatewayCase(route, family),
+            RUNS[family],
+            seed++,
+            (c) => sendGatewayCase(c, acknowledgedSeqs),
+            regressions(route, family),
+          );
         }
       }
       rssAfterPassKb.push(residentKb(pid));
       heapAfterPassMb.push(await heapUsedMb(port));
     }
-    notes.gateway.push(`${PASSES} passes of ${gateway.requests / PASSES} requests: ${routes.length} routes (${routes.map(routeName).join('; ')}) × ${BODY_FAMILIES.length} body families, seed ${SEED}`);
-    expect(gateway.failures.slice(0, 20), `${gateway.failures.length} of ${gateway.requests} requests got an answer other than the documented one`).toEqual([]);
+    notes.gateway.push(
+      `${PASSES} passes of ${gateway.requests / PASSES} requests: ${routes.length} routes (${routes.map(routeName).join('; ')}) × ${BODY_FAMILIES.length} body families, seed ${SEED}`,
+    );
+    expect(
+      gateway.failures.slice(0, 20),
+      `${gateway.failures.length} of ${gateway.requests} requests got an answer other than the documented one`,
+    ).toEqual([]);
     expect(gateway.fiveXx).toBe(0);
   });
 
@@ -329,20 +428,40 @@ describe('hostile input', () => {
     const head = `POST ${CORE_EVENT_PATHS.STATUS_UPDATE} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_SECRETS.coreWebhookToken}\r\nContent-Type: application/json\r\n`;
     const slow = Array.from({ length: SLOW_CLIENTS }, (_, i) =>
       i % 2 === 0
-        ? startSlowClient(port, { prefix: `POST ${CORE_EVENT_PATHS.STATUS_UPDATE} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, trickle: 'X-Slow: aaaaaaaaaaaaaaaaaaaa\r\n', intervalMs: 200 })
-        : startSlowClient(port, { prefix: `${head}Content-Length: 100000\r\n\r\n{"a":"`, trickle: 'x', intervalMs: 200 }),
+        ? startSlowClient(port, {
+            prefix: `POST ${CORE_EVENT_PATHS.STATUS_UPDATE} HTTP/1.1\r\nHost: 127.0.0.1\r\n`,
+            trickle: 'X-Slow: aaaaaaaaaaaaaaaaaaaa\r\n',
+            intervalMs: 200,
+          })
+        : startSlowClient(port, {
+            prefix: `${head}Content-Length: 100000\r\n\r\n{"a":"`,
+            trickle: 'x',
+            intervalMs: 200,
+          }),
     );
     try {
       const during = tally();
       const events = fc.sample(coreEvent('STATUS_UPDATE'), { seed: SEED + 1, numRuns: scaled(60, 20) });
-      const deliveries = events.map((event) => ({ method: 'POST', path: CORE_EVENT_PATHS.STATUS_UPDATE, headers: [['Authorization', `Bearer ${TEST_SECRETS.coreWebhookToken}`], ['Content-Type', 'application/json']] as RawHeader[], body: JSON.stringify(event) }));
+      const deliveries = events.map((event) => ({
+        method: 'POST',
+        path: CORE_EVENT_PATHS.STATUS_UPDATE,
+        headers: [
+          ['Authorization', `Bearer ${TEST_SECRETS.coreWebhookToken}`],
+          ['Content-Type', 'application/json'],
+        ] as RawHeader[],
+        body: JSON.stringify(event),
+      }));
       for (const delivery of deliveries) {
         const answer = await exchange(during, port, delivery, 'delivery beside slow clients');
-        if (answer && answer.status !== 200) during.failures.push(`a delivery beside the slow clients got ${answer.status}`);
+        if (answer && answer.status !== 200)
+          during.failures.push(`a delivery beside the slow clients got ${answer.status}`);
         if (answer) acknowledgedSeqs.add((answer.json as { seq: string }).seq);
         await sleep(50);
       }
-      const closedAfter = await Promise.race([Promise.all(slow.map((client) => client.closed)), sleep(REQUEST_TIMEOUT_MS + 10_000).then(() => undefined)]);
+      const closedAfter = await Promise.race([
+        Promise.all(slow.map((client) => client.closed)),
+        sleep(REQUEST_TIMEOUT_MS + 10_000).then(() => undefined),
+      ]);
       const closed = closedAfter?.length ?? 0;
       const timedOut = slow.filter((client) => client.received().toString('latin1').startsWith('HTTP/1.1 408')).length;
       const longestOpen = closedAfter ? Math.max(...closedAfter) : Infinity;
@@ -371,12 +490,21 @@ describe('hostile input', () => {
     let seed = SEED + 10_000;
     for (const route of routes) {
       for (const family of BODY_FAMILIES) {
-        const arbitrary = fc.record({ body: bodyOf(family, route.base, BODY_LIMIT), contentType: contentTypes, variant: credentialVariant<'valid' | 'wrong' | 'missing'>('valid', ['valid', 'wrong', 'missing']), extra: extraHeaders });
+        const arbitrary = fc.record({
+          body: bodyOf(family, route.base, BODY_LIMIT),
+          contentType: contentTypes,
+          variant: credentialVariant<'valid' | 'wrong' | 'missing'>('valid', ['valid', 'wrong', 'missing']),
+          extra: extraHeaders,
+        });
         await fuzz(sandbox, arbitrary, Math.max(1, Math.ceil(RUNS[family] / 2)), seed++, async (c) => {
           const request: RawRequest = {
             method: route.method,
             path: route.path,
-            headers: [...sandboxAuthHeaders(route, c.variant, c.body.bytes, creds), ...contentTypeHeaders(c.contentType), ...c.extra.headers],
+            headers: [
+              ...sandboxAuthHeaders(route, c.variant, c.body.bytes, creds),
+              ...contentTypeHeaders(c.contentType),
+              ...c.extra.headers,
+            ],
             body: c.body.bytes,
             host: c.extra.kind !== 'no-host',
           };
@@ -391,9 +519,16 @@ describe('hostile input', () => {
     }
     // The deliveries the fuzzed triggers caused reached the gateway: none of them got a 5xx either.
     const deliveries = await stack.deliveries();
-    const delivery5xx = deliveries.flatMap((d) => d.attempts).filter((a) => a.status !== null && a.status >= 500).length;
-    notes.sandbox.push(`${routes.length} routes × ${BODY_FAMILIES.length} body families, seed ${SEED + 10_000}; the ${deliveries.length} deliveries the fuzzed triggers caused got ${delivery5xx} 5xx from the gateway`);
-    expect(sandbox.failures.slice(0, 20), `${sandbox.failures.length} of ${sandbox.requests} sandbox requests got an undocumented answer`).toEqual([]);
+    const delivery5xx = deliveries
+      .flatMap((d) => d.attempts)
+      .filter((a) => a.status !== null && a.status >= 500).length;
+    notes.sandbox.push(
+      `${routes.length} routes × ${BODY_FAMILIES.length} body families, seed ${SEED + 10_000}; the ${deliveries.length} deliveries the fuzzed triggers caused got ${delivery5xx} 5xx from the gateway`,
+    );
+    expect(
+      sandbox.failures.slice(0, 20),
+      `${sandbox.failures.length} of ${sandbox.requests} sandbox requests got an undocumented answer`,
+    ).toEqual([]);
     expect(sandbox.fiveXx).toBe(0);
     expect(delivery5xx).toBe(0);
   });
@@ -417,8 +552,19 @@ describe('hostile input', () => {
   it('every delivery the gateway acknowledged with a seq is in the store', async () => {
     // Last: on PGlite, reading the store stops the gateway.
     const seqs = [...acknowledgedSeqs];
-    storedOfAcknowledged = await stack.withStore(async (db) => Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events WHERE seq = ANY($1::bigint[])', [seqs])).rows[0]!.n));
-    notes.gateway.push(`${seqs.length} deliveries acknowledged with a seq (valid-but-odd events included), ${storedOfAcknowledged} of them in the store`);
+    storedOfAcknowledged = await stack.withStore(async (db) =>
+      Number(
+        (
+          await db.query<{ n: string }>(
+            'SELECT count(*)::text AS n FROM webhook_events WHERE seq = ANY($1::bigint[])',
+            [seqs],
+          )
+        ).rows[0]!.n,
+      ),
+    );
+    notes.gateway.push(
+      `${seqs.length} deliveries acknowledged with a seq (valid-but-odd events included), ${storedOfAcknowledged} of them in the store`,
+    );
     expect(storedOfAcknowledged).toBe(seqs.length);
   });
 });
@@ -441,7 +587,10 @@ async function sandboxCredentials(stack: Stack): Promise<SandboxCredentials> {
     headers: { 'content-type': 'application/json', 'x-api-key': client.apiKeys.staging },
     body: JSON.stringify({ client_id: client.clientId, client_secret: staging.clientSecret }),
   });
-  if (tokenAnswer.status !== 200) throw new Error(`the sandbox refused a core token for the seed's client (${tokenAnswer.status}): check the seed's staging credential`);
+  if (tokenAnswer.status !== 200)
+    throw new Error(
+      `the sandbox refused a core token for the seed's client (${tokenAnswer.status}): check the seed's staging credential`,
+    );
   const coreToken = ((await tokenAnswer.json()) as { token: string }).token;
   declareSecret(coreToken);
   const bearer = seed.body.bearer;
@@ -459,9 +608,10 @@ async function sandboxCredentials(stack: Stack): Promise<SandboxCredentials> {
 /** A 2xx, or a documented 4xx in the product's error shape (node:http's own 400 for a request without Host has no body). */
 function judgeSandbox(route: SandboxRoute, extra: ExtraHeaders, answer: RawAnswer, label: string): string | undefined {
   if (answer.status >= 200 && answer.status < 300) return undefined;
-  if (!SANDBOX_4XX.has(answer.status)) return `${label}: answered ${answer.status} (${answer.body.toString('utf8').slice(0, 160)})`;
+  if (!SANDBOX_4XX.has(answer.status))
+    return `${label}: answered ${answer.status} (${answer.body.toString('utf8').slice(0, 160)})`;
   if (extra.kind === 'no-host' || extra.kind === 'control-byte' || extra.kind === 'huge') return undefined;
-  if (!sandboxErrorShape(route.product, answer.json)) return `${label}: ${answer.status} not in the ${route.product} error shape (${answer.body.toString('utf8').slice(0, 160)})`;
+  if (!sandboxErrorShape(route.product, answer.json))
+    return `${label}: ${answer.status} not in the ${route.product} error shape (${answer.body.toString('utf8').slice(0, 160)})`;
   return undefined;
 }
-

@@ -29,10 +29,16 @@ const RECORDERS = 3;
 const RECOVER_WITHIN_SECONDS = 60;
 
 /** Runs `tasks` `width` at a time. */
-async function inLanes<T>(items: readonly T[], width: number, run: (item: T, index: number) => Promise<void>): Promise<void> {
-  await Promise.all(Array.from({ length: width }, async (_, lane) => {
-    for (let i = lane; i < items.length; i += width) await run(items[i]!, i);
-  }));
+async function inLanes<T>(
+  items: readonly T[],
+  width: number,
+  run: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: width }, async (_, lane) => {
+      for (let i = lane; i < items.length; i += width) await run(items[i]!, i);
+    }),
+  );
 }
 
 describe('the ledger race and conflicts', () => {
@@ -48,14 +54,18 @@ describe('the ledger race and conflicts', () => {
     const startedAt = performance.now();
     const { sandbox, core } = stack;
     const ok = <T extends { status: number; body: unknown }>(answer: T, what: string) => {
-      if (answer.status !== 200) throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 200)
+        throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body)}`);
       return answer.body as Extract<T, { status: 200 }>['body'];
     };
     const racing = stack.storeKind === 'postgres';
     if (racing) await stack.startWorker({ WORKER_BATCH_SIZE: '50' });
 
     // What the recorders will record, each at its own late moment; on PGlite, after the deliveries.
-    type Pending = { at: number } & ({ kind: 'record'; transaction: CreatedTransactionLike } | { kind: 'receivable'; id: string; amount: string });
+    type Pending = { at: number } & (
+      | { kind: 'record'; transaction: CreatedTransactionLike }
+      | { kind: 'receivable'; id: string; amount: string }
+    );
     const pending: Pending[] = [];
     const settled: string[] = [];
     const credits = new Map<string, string>();
@@ -74,28 +84,57 @@ describe('the ledger race and conflicts', () => {
         const wait = next.at - performance.now();
         if (wait > 0 && racing) await sleep(wait);
         if (next.kind === 'record') await record(next.transaction);
-        else await registerReceivable(db, { id: next.id, beneficiaryAccount: ACME_CLABE, amount: next.amount, dueDate: '2030-12-31' });
+        else
+          await registerReceivable(db, {
+            id: next.id,
+            beneficiaryAccount: ACME_CLABE,
+            amount: next.amount,
+            dueDate: '2030-12-31',
+          });
       }
     };
     let producing = true;
-    const recorders = racing ? Array.from({ length: RECORDERS }, (_, lane) => stack.withStore((db) => recordAll(db, lane))) : [];
+    const recorders = racing
+      ? Array.from({ length: RECORDERS }, (_, lane) => stack.withStore((db) => recordAll(db, lane)))
+      : [];
 
     const transfersAt = stack.created.length;
-    await inLanes(Array.from({ length: TRANSFERS }, (_, i) => i), 6, async (i) => {
-      const id = String((await core.transactions.moneyOut({ source_instrument_id: ACME, destination_instrument_id: BBVA, transaction_request: { amount: `${10 + i}.00`, currency: 'MXN' } })).id);
-      const transaction = stack.created.find((t) => (t.transaction as { id?: string }).id === id);
-      if (!transaction) throw new Error(`the client did not hand over transfer ${id} for recording`);
-      pending.push({ at: late(), kind: 'record', transaction });
-      ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
-      settled.push(id);
-    });
+    await inLanes(
+      Array.from({ length: TRANSFERS }, (_, i) => i),
+      6,
+      async (i) => {
+        const id = String(
+          (
+            await core.transactions.moneyOut({
+              source_instrument_id: ACME,
+              destination_instrument_id: BBVA,
+              transaction_request: { amount: `${10 + i}.00`, currency: 'MXN' },
+            })
+          ).id,
+        );
+        const transaction = stack.created.find((t) => (t.transaction as { id?: string }).id === id);
+        if (!transaction) throw new Error(`the client did not hand over transfer ${id} for recording`);
+        pending.push({ at: late(), kind: 'record', transaction });
+        ok(await sandbox.control.triggerSpeiSettle({ params: { transactionId: id }, body: {} }), 'settle');
+        settled.push(id);
+      },
+    );
     expect(stack.created.length - transfersAt).toBeGreaterThanOrEqual(TRANSFERS);
-    await inLanes(Array.from({ length: CREDITS }, (_, i) => i), 6, async (i) => {
-      const amount = `${3000 + i}.${String(i % 100).padStart(2, '0')}`;
-      pending.push({ at: late(), kind: 'receivable', id: `INV-RACE-${i}`, amount });
-      const credit = ok(await sandbox.control.triggerIncomingSpei({ body: { beneficiaryClabe: ACME_CLABE, amount, numericReference: String(6_000_000 + i) } }), 'credit');
-      credits.set(credit.transactionId, `INV-RACE-${i}`);
-    });
+    await inLanes(
+      Array.from({ length: CREDITS }, (_, i) => i),
+      6,
+      async (i) => {
+        const amount = `${3000 + i}.${String(i % 100).padStart(2, '0')}`;
+        pending.push({ at: late(), kind: 'receivable', id: `INV-RACE-${i}`, amount });
+        const credit = ok(
+          await sandbox.control.triggerIncomingSpei({
+            body: { beneficiaryClabe: ACME_CLABE, amount, numericReference: String(6_000_000 + i) },
+          }),
+          'credit',
+        );
+        credits.set(credit.transactionId, `INV-RACE-${i}`);
+      },
+    );
     await stack.drainDeliveries(scaled(180_000, 90_000));
 
     // Conflicting duplicates, straight to the gateway as the platform would send them.
@@ -110,8 +149,15 @@ describe('the ledger race and conflicts', () => {
       await response.arrayBuffer();
     };
     const moneyIn = (id: string, amount: string) => ({
-      id, beneficiary_account: ACME_CLABE, payer_account: '002180001234567896', payer_name: 'PAGADOR EXTERNO SA DE CV', amount,
-      transaction_date: '20261121', tracking_key: `EXT-${id.slice(0, 8)}`, sub_category: 'SPEI_CREDIT', numeric_reference: '7777777',
+      id,
+      beneficiary_account: ACME_CLABE,
+      payer_account: '002180001234567896',
+      payer_name: 'PAGADOR EXTERNO SA DE CV',
+      amount,
+      transaction_date: '20261121',
+      tracking_key: `EXT-${id.slice(0, 8)}`,
+      sub_category: 'SPEI_CREDIT',
+      numeric_reference: '7777777',
     });
     for (let i = 0; i < CONFLICTS_OF_EACH_KIND; i++) {
       const credit = randomUUID();
@@ -119,8 +165,13 @@ describe('the ledger race and conflicts', () => {
       await deliver('MONEY_IN', randomUUID(), moneyIn(credit, '7777.70'));
       const original = settled[i]!;
       const refund = () => ({
-        id: randomUUID(), amount: `${10 + i}.00`, transaction_date: '2026-11-21 12:00:00', sub_category: 'SPEI_REFUNDED_CREDIT',
-        original_transaction_id: original, original_transaction_amount: `${10 + i}.00`, tracking_key: `RF-${randomUUID().slice(0, 8)}`,
+        id: randomUUID(),
+        amount: `${10 + i}.00`,
+        transaction_date: '2026-11-21 12:00:00',
+        sub_category: 'SPEI_REFUNDED_CREDIT',
+        original_transaction_id: original,
+        original_transaction_amount: `${10 + i}.00`,
+        tracking_key: `RF-${randomUUID().slice(0, 8)}`,
       });
       await deliver('REFUND', randomUUID(), refund());
       await deliver('REFUND', randomUUID(), refund());
@@ -158,8 +209,9 @@ describe('the ledger race and conflicts', () => {
     const byId = new Map(items.map((item) => [item.id, item] as const));
     // A transfer with a second refund reads "conflict" by design; every other settled one must read matched.
     const stuck = settled.filter((id) => !refundedIds.has(id) && byId.get(id)?.state !== 'matched').length;
-    const orphaned = [...credits.keys()].filter((id) => byId.get(id)?.state !== 'matched').length
-      + items.filter((item) => item.kind === 'status_update' && item.state === 'orphan').length;
+    const orphaned =
+      [...credits.keys()].filter((id) => byId.get(id)?.state !== 'matched').length +
+      items.filter((item) => item.kind === 'status_update' && item.state === 'orphan').length;
     const refundedConflicts = [...refundedIds].filter((id) => byId.get(id)?.state === 'conflict').length;
     const non2xx = answers.filter((status) => status < 200 || status >= 300).length;
 
@@ -175,7 +227,14 @@ describe('the ledger race and conflicts', () => {
       fiveXx: answers.filter((status) => status >= 500).length,
       fiveXxAllowed: false,
       longestAnswerMs: 0,
-      money: { stuck, orphaned, conflictsMade, conflictsRecorded, secondsToRecover, recoverWithinSeconds: RECOVER_WITHIN_SECONDS },
+      money: {
+        stuck,
+        orphaned,
+        conflictsMade,
+        conflictsRecorded,
+        secondsToRecover,
+        recoverWithinSeconds: RECOVER_WITHIN_SECONDS,
+      },
       notes: [
         `${TRANSFERS} transfers settled and ${CREDITS} credits received while ${racing ? `the worker applied and ${RECORDERS} recorders recorded each 0–${MAX_LATE_MS} ms late (PostgreSQL)` : 'nothing else ran (PGlite: recorded after the deliveries)'}`,
         `${conflictsMade} conflicting duplicates delivered (${CONFLICTS_OF_EACH_KIND} each: a credit with another amount, a second refund, a redelivery with another body), ${non2xx} not answered 2xx; ${conflictsRecorded} conflicts recorded; ${refundedConflicts} of ${CONFLICTS_OF_EACH_KIND} doubly refunded transfers read "conflict"`,

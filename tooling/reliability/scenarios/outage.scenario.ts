@@ -70,7 +70,9 @@ describe.skipIf(!process.env.DATABASE_URL)('the store goes away or slows down (P
     const stored = await stack.storedEvents();
     const audit = auditDeliveries(await stack.deliveries(), stored);
     const statuses = new Set((await stack.deliveries()).flatMap((d) => d.attempts.map((a) => a.status)));
-    const ledger = await stack.withStore(async (db) => Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger_credits')).rows[0]!.n));
+    const ledger = await stack.withStore(async (db) =>
+      Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger_credits')).rows[0]!.n),
+    );
     const applied = stored.filter((event) => event.applied).length;
     recordScenario(
       deliveryFigures('outage', audit, {
@@ -122,7 +124,9 @@ describe.skipIf(!process.env.DATABASE_URL)('the store goes away or slows down (P
       deliveryFigures('slow-store', audit, {
         startedAt,
         fiveXxAllowed: true,
-        notes: [`PostgreSQL's answers held 4.5 s for ${slowFor / 1000} s: ${slowAnswers.length} answers 503, the slowest ${Math.round(Math.max(0, ...slowAnswers.map((a) => a.durationMs)))} ms`],
+        notes: [
+          `PostgreSQL's answers held 4.5 s for ${slowFor / 1000} s: ${slowAnswers.length} answers 503, the slowest ${Math.round(Math.max(0, ...slowAnswers.map((a) => a.durationMs)))} ms`,
+        ],
       }),
     );
     expect(slowAnswers.length).toBeGreaterThan(0);

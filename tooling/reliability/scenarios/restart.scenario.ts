@@ -27,11 +27,15 @@ interface Run {
 function startOnce(env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--conditions=@paykit/source', 'apps/dev/src/main.ts', '--once', '--persist', '--port', '0'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@paykit/source', 'apps/dev/src/main.ts', '--once', '--persist', '--port', '0'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -64,7 +68,9 @@ describe('restart', () => {
     const startedAt = performance.now();
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await startOnce(store.env));
-    const stored = await store.read(async (db) => Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events')).rows[0]!.n));
+    const stored = await store.read(async (db) =>
+      Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events')).rows[0]!.n),
+    );
     const first = runs[0]!.gained;
     const lost = runs.slice(1).reduce((sum, run) => sum + Math.max(0, first - run.gained), 0);
     recordScenario({

@@ -45,7 +45,10 @@ interface StormProcess {
 
 /** A token-storm-child.ts process over IPC; everything it writes goes to the secret audit. */
 async function startStormProcess(name: string, env: Record<string, string>): Promise<StormProcess> {
-  const child = spawn(process.execPath, ['--conditions=@paykit/source', CHILD], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, ['--conditions=@paykit/source', CHILD], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   let output = '';
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on('data', (chunk: Buffer) => {
@@ -54,13 +57,16 @@ async function startStormProcess(name: string, env: Record<string, string>): Pro
     });
   }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const died = (what: string) => exited.then((code) => Promise.reject(new Error(`${name} exited (${code}) ${what}; its output:\n${output}`)));
+  const died = (what: string) =>
+    exited.then((code) => Promise.reject(new Error(`${name} exited (${code}) ${what}; its output:\n${output}`)));
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   };
   const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${name} did not start within 20 s; its output:\n${output}`)), 20_000).unref());
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`${name} did not start within 20 s; its output:\n${output}`)), 20_000).unref(),
+  );
   try {
     await Promise.race([ready, died('before it was ready'), timeout]);
   } catch (error) {
@@ -95,10 +101,19 @@ beforeAll(async () => {
   const seed = await sandbox.control.getSeed();
   if (seed.status !== 200) throw new Error(`GET /_sandbox/seed answered ${seed.status}: is the sandbox healthy?`);
   const client = seed.body.core.clients[0]!;
-  const faults = await sandbox.control.setFaults({ body: { api: { latencyMs: API_LATENCY_MS, errorRate: 0 }, deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0, concurrency: 1 } } });
+  const faults = await sandbox.control.setFaults({
+    body: {
+      api: { latencyMs: API_LATENCY_MS, errorRate: 0 },
+      deliveries: { duplicates: { min: 1, max: 1 }, reorder: false, delayMs: 0, concurrency: 1 },
+    },
+  });
   if (faults.status !== 200) throw new Error(`PUT /_sandbox/faults answered ${faults.status}`);
   // No client secret: each process retrieves the credential with the API key, as a fresh deployment does.
-  clientEnv = { STORM_CORE_URL: sandbox.urls.core, STORM_CLIENT_ID: client.clientId, STORM_API_KEY: client.apiKeys.staging };
+  clientEnv = {
+    STORM_CORE_URL: sandbox.urls.core,
+    STORM_CLIENT_ID: client.clientId,
+    STORM_API_KEY: client.apiKeys.staging,
+  };
 });
 
 afterAll(async () => {
@@ -113,7 +128,10 @@ async function counters(): Promise<{ creations: number; lists: number }> {
 }
 
 async function sandboxNow(advanceSeconds: number): Promise<string> {
-  const answer = advanceSeconds > 0 ? await sandbox.control.advanceClock({ body: { seconds: advanceSeconds } }) : await sandbox.control.getClock();
+  const answer =
+    advanceSeconds > 0
+      ? await sandbox.control.advanceClock({ body: { seconds: advanceSeconds } })
+      : await sandbox.control.getClock();
   if (answer.status !== 200) throw new Error(`the sandbox clock answered ${answer.status}`);
   return answer.body.now;
 }
@@ -134,7 +152,11 @@ interface PhaseFigures {
 /** Starts `fleet` processes and runs the three phases on them, each storm from all at once. */
 async function runFleet(fleet: number): Promise<PhaseFigures[]> {
   let clientsNow = await sandboxNow(0);
-  const mine = await Promise.all(Array.from({ length: fleet }, (_, i) => startStormProcess(`storm process ${i + 1}/${fleet}`, { ...clientEnv, STORM_NOW: clientsNow })));
+  const mine = await Promise.all(
+    Array.from({ length: fleet }, (_, i) =>
+      startStormProcess(`storm process ${i + 1}/${fleet}`, { ...clientEnv, STORM_NOW: clientsNow }),
+    ),
+  );
   processes.push(...mine);
   const figures: PhaseFigures[] = [];
   for (const phase of PHASES) {

@@ -8,7 +8,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ALL_CONFIGURED_SECRETS, AUDIT_DIR_ENV, readDeclaredSecrets, readRecorded, scan } from '@paykit/testing/secret-audit';
+import {
+  ALL_CONFIGURED_SECRETS,
+  AUDIT_DIR_ENV,
+  readDeclaredSecrets,
+  readRecorded,
+  scan,
+} from '@paykit/testing/secret-audit';
 import { formatSummary, readScenarios, REPORT_DIR_ENV, violations, type ReliabilityReport } from './report.ts';
 import { SCALE_ENV } from './scale.ts';
 
@@ -33,7 +39,12 @@ const config = path.resolve(import.meta.dirname, '../vitest.config.ts');
 const code = await new Promise<number>((resolve) => {
   const child = spawn(process.execPath, [vitest, 'run', '--config', config, ...vitestArgs], {
     stdio: 'inherit',
-    env: { ...process.env, [SCALE_ENV]: reduced ? 'reduced' : 'full', [REPORT_DIR_ENV]: scenariosDir, [AUDIT_DIR_ENV]: auditDir },
+    env: {
+      ...process.env,
+      [SCALE_ENV]: reduced ? 'reduced' : 'full',
+      [REPORT_DIR_ENV]: scenariosDir,
+      [AUDIT_DIR_ENV]: auditDir,
+    },
   });
   child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
 });

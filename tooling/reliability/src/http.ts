@@ -47,7 +47,12 @@ export function encodeRequest(request: RawRequest): { head: Buffer; body: Buffer
   const headers = [...(request.headers ?? [])];
   const has = (name: string) => headers.some(([key]) => key.toLowerCase() === name);
   if ((request.host ?? true) && !has('host')) headers.unshift(['Host', '127.0.0.1']);
-  if ((request.contentLength ?? true) && !has('content-length') && !has('transfer-encoding') && (body.length > 0 || request.method !== 'GET')) {
+  if (
+    (request.contentLength ?? true) &&
+    !has('content-length') &&
+    !has('transfer-encoding') &&
+    (body.length > 0 || request.method !== 'GET')
+  ) {
     headers.push(['Content-Length', String(body.length)]);
   }
   // One request per connection: the server closes after answering, which ends the read.
@@ -189,7 +194,10 @@ export interface SlowClient {
  * A slowloris client: writes `prefix` at once, then one more byte of `trickle` every
  * `intervalMs` (cycling), never completing its request; the server has to close it.
  */
-export function startSlowClient(port: number, options: { prefix: string; trickle: string; intervalMs: number }): SlowClient {
+export function startSlowClient(
+  port: number,
+  options: { prefix: string; trickle: string; intervalMs: number },
+): SlowClient {
   const socket = net.connect(port, '127.0.0.1');
   const started = performance.now();
   const received: Buffer[] = [];
@@ -230,7 +238,8 @@ export function startSlowClient(port: number, options: { prefix: string; trickle
 export function residentKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
-  if (!match) throw new Error(`/proc/${pid}/status has no VmRSS line: is the process (${pid}) still running, and is this Linux?`);
+  if (!match)
+    throw new Error(`/proc/${pid}/status has no VmRSS line: is the process (${pid}) still running, and is this Linux?`);
   return Number(match[1]);
 }
 

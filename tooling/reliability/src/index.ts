@@ -1,5 +1,21 @@
 export { auditDeliveries, dedupeKeyOf, deliveryFigures, type DeliveryAudit } from './audit.ts';
-export { formatSummary, readScenarios, recordScenario, violations, REPORT_DIR_ENV, type ReliabilityReport, type ScenarioFigures } from './report.ts';
+export {
+  formatSummary,
+  readScenarios,
+  recordScenario,
+  violations,
+  REPORT_DIR_ENV,
+  type ReliabilityReport,
+  type ScenarioFigures,
+} from './report.ts';
 export { currentScale, scaled, SCALE_ENV, type Scale } from './scale.ts';
-export { ACME_CLABE, countApplied, IS_APPLIED, startStack, type Stack, type StackOptions, type StoredEvent } from './stack.ts';
+export {
+  ACME_CLABE,
+  countApplied,
+  IS_APPLIED,
+  startStack,
+  type Stack,
+  type StackOptions,
+  type StoredEvent,
+} from './stack.ts';
 export { sendCredits, sleep, until, type CreditLoad } from './load.ts';

@@ -15,9 +15,14 @@ export function sendCredits(stack: Stack, count: number, parallel = 8): CreditLo
   const ids: string[] = [];
   const one = async (index: number) => {
     const answer = await stack.sandbox.control.triggerIncomingSpei({
-      body: { beneficiaryClabe: ACME_CLABE, amount: `${100 + (index % 900)}.${String(index % 100).padStart(2, '0')}`, numericReference: String(1 + (index % 9_999_999)) },
+      body: {
+        beneficiaryClabe: ACME_CLABE,
+        amount: `${100 + (index % 900)}.${String(index % 100).padStart(2, '0')}`,
+        numericReference: String(1 + (index % 9_999_999)),
+      },
     });
-    if (answer.status !== 200) throw new Error(`the sandbox refused credit ${index} (${answer.status}): ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200)
+      throw new Error(`the sandbox refused credit ${index} (${answer.status}): ${JSON.stringify(answer.body)}`);
     ids.push(answer.body.transactionId);
     sent++;
   };

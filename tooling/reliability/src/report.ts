@@ -101,9 +101,15 @@ function moneyViolations(scenario: string, m: MoneyFigures): string[] {
   if (m.stuck !== 0) found.push(`${scenario}: ${m.stuck} settled transfer(s) stuck in the ledger`);
   if (m.orphaned !== 0) found.push(`${scenario}: ${m.orphaned} item(s) with an owner left orphan`);
   if (m.conflictsMade !== undefined && m.conflictsRecorded !== m.conflictsMade) {
-    found.push(`${scenario}: ${m.conflictsRecorded ?? 0} of ${m.conflictsMade} conflicting duplicate(s) recorded as conflicts`);
+    found.push(
+      `${scenario}: ${m.conflictsRecorded ?? 0} of ${m.conflictsMade} conflicting duplicate(s) recorded as conflicts`,
+    );
   }
-  if (m.secondsToRecover !== undefined && m.recoverWithinSeconds !== undefined && !(m.secondsToRecover <= m.recoverWithinSeconds)) {
+  if (
+    m.secondsToRecover !== undefined &&
+    m.recoverWithinSeconds !== undefined &&
+    !(m.secondsToRecover <= m.recoverWithinSeconds)
+  ) {
     found.push(`${scenario}: recovered in ${m.secondsToRecover} s, more than ${m.recoverWithinSeconds} s`);
   }
   return found;
@@ -112,11 +118,23 @@ function moneyViolations(scenario: string, m: MoneyFigures): string[] {
 function formatMoney(m: MoneyFigures): string {
   const parts = [`stuck ${m.stuck}`, `orphaned ${m.orphaned}`];
   if (m.conflictsMade !== undefined) parts.push(`conflicts recorded ${m.conflictsRecorded ?? 0} of ${m.conflictsMade}`);
-  if (m.secondsToRecover !== undefined) parts.push(`recovered in ${m.secondsToRecover} s (bound ${m.recoverWithinSeconds ?? '-'} s)`);
+  if (m.secondsToRecover !== undefined)
+    parts.push(`recovered in ${m.secondsToRecover} s (bound ${m.recoverWithinSeconds ?? '-'} s)`);
   return `ledger: ${parts.join(', ')}`;
 }
 
-const COLUMNS = ['scenario', 'sent', 'acked', 'stored', 'applied', 'lost', 'dup', 'bad inputs', '5xx', 'longest ms'] as const;
+const COLUMNS = [
+  'scenario',
+  'sent',
+  'acked',
+  'stored',
+  'applied',
+  'lost',
+  'dup',
+  'bad inputs',
+  '5xx',
+  'longest ms',
+] as const;
 
 /** The readable summary: one row per scenario, then the notes and the verdict. */
 export function formatSummary(report: ReliabilityReport): string {
@@ -133,13 +151,19 @@ export function formatSummary(report: ReliabilityReport): string {
     String(Math.round(s.longestAnswerMs)),
   ]);
   const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [`reliability (${report.scale}, store: ${report.store})`, line(COLUMNS), ...rows.map(line)];
   for (const s of report.scenarios) {
     if (s.money) out.push(`  ${s.scenario}: ${formatMoney(s.money)}`);
     for (const note of s.notes) out.push(`  ${s.scenario}: ${note}`);
   }
-  if (report.secrets) out.push(`secrets: ${report.secrets.outputsScanned} outputs scanned, ${report.secrets.found} secret(s) found`);
-  out.push(report.violations.length === 0 ? 'every required zero holds' : `VIOLATED:\n${report.violations.map((v) => `  - ${v}`).join('\n')}`);
+  if (report.secrets)
+    out.push(`secrets: ${report.secrets.outputsScanned} outputs scanned, ${report.secrets.found} secret(s) found`);
+  out.push(
+    report.violations.length === 0
+      ? 'every required zero holds'
+      : `VIOLATED:\n${report.violations.map((v) => `  - ${v}`).join('\n')}`,
+  );
   return out.join('\n');
 }

@@ -25,7 +25,9 @@ export const IS_APPLIED = 'EXISTS (SELECT 1 FROM webhook_events_applied a WHERE 
 
 /** How many stored events the worker has applied. */
 export async function countApplied(db: Database): Promise<number> {
-  return Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_events e WHERE ${IS_APPLIED}`)).rows[0]!.n);
+  return Number(
+    (await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_events e WHERE ${IS_APPLIED}`)).rows[0]!.n,
+  );
 }
 
 /** The seed's first client's account: credits to it are what the streams send. */
@@ -95,7 +97,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   const sandbox = await startSandboxProcess({ args: ['--log'], onOutput: auditOutput('sandbox') });
   const created: CreatedTransactionLike[] = [];
-  const core = createCoreClient({ ...(await seededClients(sandbox)).core, onTransactionCreated: (transaction) => void created.push(transaction) });
+  const core = createCoreClient({
+    ...(await seededClients(sandbox)).core,
+    onTransactionCreated: (transaction) => void created.push(transaction),
+  });
 
   const gatewayPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -117,7 +122,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   let worker: AppProcess | undefined;
   const startGateway = async () => {
     if (gateway) throw new Error('the gateway is already running');
-    gateway = await startAppProcess({ name: 'The gateway', main: GATEWAY_MAIN, env: gatewayEnv, onOutput: auditOutput('gateway') });
+    gateway = await startAppProcess({
+      name: 'The gateway',
+      main: GATEWAY_MAIN,
+      env: gatewayEnv,
+      onOutput: auditOutput('gateway'),
+    });
     return gateway;
   };
   const killGateway = async () => {
@@ -166,7 +176,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     worker: () => worker,
     async startWorker(env = {}) {
       if (worker) throw new Error('the worker is already running');
-      worker = await startAppProcess({ name: 'The worker', main: WORKER_MAIN, env: { ...storeEnv, WORKER_PORT: '0', WORKER_POLL_MS: '50', ...env }, onOutput: auditOutput('worker') });
+      worker = await startAppProcess({
+        name: 'The worker',
+        main: WORKER_MAIN,
+        env: { ...storeEnv, WORKER_PORT: '0', WORKER_POLL_MS: '50', ...env },
+        onOutput: auditOutput('worker'),
+      });
       return worker;
     },
     async killWorker() {
@@ -180,7 +195,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       while (performance.now() < deadline) {
         if (!worker) throw new Error('no worker is running');
         try {
-          const status = (await (await fetch(`${worker.url}/healthz`)).json()) as { caughtUp?: boolean; applied?: number; lastError?: string | null };
+          const status = (await (await fetch(`${worker.url}/healthz`)).json()) as {
+            caughtUp?: boolean;
+            applied?: number;
+            lastError?: string | null;
+          };
           if (status.caughtUp) return;
           last = `applied ${status.applied}, last error ${status.lastError ?? 'none'}`;
         } catch (error) {
@@ -197,7 +216,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         const open = (await listDeliveries()).filter((d) => d.state === 'pending' || d.state === 'retrying');
         if (open.length === 0) return;
         if (performance.now() > deadline) {
-          throw new Error(`${open.length} deliveries still pending or retrying after ${timeoutMs / 1000} s (first: ${open[0]!.id}, ${open[0]!.attempts.length} attempts, last error ${open[0]!.attempts.at(-1)?.error ?? open[0]!.attempts.at(-1)?.status ?? 'none'})`);
+          throw new Error(
+            `${open.length} deliveries still pending or retrying after ${timeoutMs / 1000} s (first: ${open[0]!.id}, ${open[0]!.attempts.length} attempts, last error ${open[0]!.attempts.at(-1)?.error ?? open[0]!.attempts.at(-1)?.status ?? 'none'})`,
+          );
         }
         if (open.every((d) => d.state === 'retrying')) {
           const next = Math.min(...open.map((d) => Date.parse(d.nextAttemptAt ?? '') || Infinity));
@@ -212,10 +233,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     withStore,
     storedEvents: () =>
       withStore(async (db) => {
-        const { rows } = await db.query<{ dedupe_key: string; event_type: string; deliveries: number; applied: boolean }>(
-          `SELECT dedupe_key, event_type, deliveries, ${IS_APPLIED} AS applied FROM webhook_events e ORDER BY seq`,
-        );
-        return rows.map((row) => ({ dedupeKey: row.dedupe_key, eventType: row.event_type, deliveries: Number(row.deliveries), applied: row.applied }));
+        const { rows } = await db.query<{
+          dedupe_key: string;
+          event_type: string;
+          deliveries: number;
+          applied: boolean;
+        }>(`SELECT dedupe_key, event_type, deliveries, ${IS_APPLIED} AS applied FROM webhook_events e ORDER BY seq`);
+        return rows.map((row) => ({
+          dedupeKey: row.dedupe_key,
+          eventType: row.event_type,
+          deliveries: Number(row.deliveries),
+          applied: row.applied,
+        }));
       }),
     async close() {
       await worker?.stop();

@@ -23,7 +23,8 @@ export interface ScenarioStore {
 
 export async function createScenarioStore(name: string, options: { proxy?: boolean } = {}): Promise<ScenarioStore> {
   const serverUrl = process.env.DATABASE_URL;
-  if (options.proxy && !serverUrl) throw new Error(`${name}: a proxy between the apps and the store needs PostgreSQL (set DATABASE_URL)`);
+  if (options.proxy && !serverUrl)
+    throw new Error(`${name}: a proxy between the apps and the store needs PostgreSQL (set DATABASE_URL)`);
   let scratch: ScratchDatabase | undefined;
   let dataDir: string | undefined;
   let proxy: TcpProxy | undefined;
@@ -45,7 +46,9 @@ export async function createScenarioStore(name: string, options: { proxy?: boole
     env,
     proxy,
     async read(read) {
-      const db = await openDatabase(scratch ? { databaseUrl: scratch.url, poolSize: 2 } : { dataDir: path.join(dataDir!, 'pglite') });
+      const db = await openDatabase(
+        scratch ? { databaseUrl: scratch.url, poolSize: 2 } : { dataDir: path.join(dataDir!, 'pglite') },
+      );
       try {
         return await read(db);
       } finally {

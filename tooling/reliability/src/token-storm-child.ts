@@ -25,7 +25,10 @@ export interface StormResult {
 
 function required(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: start this script through startStormProcess (tooling/reliability/src/token-storm.ts), which passes it.`);
+  if (!value)
+    throw new Error(
+      `${name} is not set: start this script through startStormProcess (tooling/reliability/src/token-storm.ts), which passes it.`,
+    );
   return value;
 }
 
@@ -55,7 +58,13 @@ async function storm(calls: number): Promise<StormResult> {
       }
     }),
   );
-  return { ok: durations.length, failed: failures.length, fiveXx, failures: failures.slice(0, 5), longestMs: Math.max(0, ...durations) };
+  return {
+    ok: durations.length,
+    failed: failures.length,
+    fiveXx,
+    failures: failures.slice(0, 5),
+    longestMs: Math.max(0, ...durations),
+  };
 }
 
 process.on('message', (request: StormRequest) => {

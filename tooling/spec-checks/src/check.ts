@@ -1,7 +1,15 @@
 import type { ProductInventory, ResourceInventory } from './inventory.ts';
 import { type Json, type JsonObject, isObject, objectShape, propertyFacts, refName, resolve, walk } from './openapi.ts';
 
-export type Category = 'operations' | 'resources' | 'events' | 'enum values' | 'not shown' | 'security' | 'versions' | 'sources';
+export type Category =
+  | 'operations'
+  | 'resources'
+  | 'events'
+  | 'enum values'
+  | 'not shown'
+  | 'security'
+  | 'versions'
+  | 'sources';
 
 /** One thing the reference states that the spec does not carry. */
 export interface Finding {
@@ -39,7 +47,8 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
   };
   const fail = (category: Category, where: string, problem: string) => findings.push({ category, where, problem });
   const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
-  const securitySchemes = isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const securitySchemes =
+    isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
 
   // Security schemes: each one the reference names exists.
   for (const wanted of inventory.security) {
@@ -50,7 +59,12 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
         ? scheme.in === 'header' && typeof scheme.name === 'string' && lower(scheme.name) === lower(wanted.name)
         : typeof scheme.scheme === 'string' && lower(scheme.scheme) === 'bearer';
     });
-    if (!found) fail('security', 'components.securitySchemes', `no ${wanted.type === 'apiKey' ? `apiKey header "${wanted.name}"` : 'http bearer'} scheme`);
+    if (!found)
+      fail(
+        'security',
+        'components.securitySchemes',
+        `no ${wanted.type === 'apiKey' ? `apiKey header "${wanted.name}"` : 'http bearer'} scheme`,
+      );
   }
 
   /** The `in` and `name` of every parameter of an operation, path-level ones included. */
@@ -58,19 +72,27 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
     [pathItem.parameters, operation.parameters]
       .flatMap((list) => (Array.isArray(list) ? list : []))
       .map((raw) => resolve(doc, raw))
-      .flatMap((p) => (p && typeof p.in === 'string' && typeof p.name === 'string' ? [{ in: p.in, name: p.name }] : []));
+      .flatMap((p) =>
+        p && typeof p.in === 'string' && typeof p.name === 'string' ? [{ in: p.in, name: p.name }] : [],
+      );
 
   /** Header names an operation sends: its header parameters and the headers of the security in force. */
   const headersOf = (operation: JsonObject, pathItem: JsonObject): Set<string> => {
-    const names = new Set(parametersOf(operation, pathItem).filter((p) => p.in === 'header').map((p) => lower(p.name)));
+    const names = new Set(
+      parametersOf(operation, pathItem)
+        .filter((p) => p.in === 'header')
+        .map((p) => lower(p.name)),
+    );
     const security = operation.security ?? doc.security;
     if (Array.isArray(security)) {
       for (const requirement of security) {
         if (!isObject(requirement)) continue;
         for (const name of Object.keys(requirement)) {
           const scheme = resolve(doc, securitySchemes[name]);
-          if (scheme?.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') names.add(lower(scheme.name));
-          if (scheme?.type === 'http' || scheme?.type === 'oauth2' || scheme?.type === 'openIdConnect') names.add('authorization');
+          if (scheme?.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string')
+            names.add(lower(scheme.name));
+          if (scheme?.type === 'http' || scheme?.type === 'oauth2' || scheme?.type === 'openIdConnect')
+            names.add('authorization');
         }
       }
     }
@@ -78,7 +100,11 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
   };
 
   const paramsOf = (operation: JsonObject, pathItem: JsonObject): Set<string> =>
-    new Set(parametersOf(operation, pathItem).filter((p) => p.in === 'path' || p.in === 'query').map((p) => p.name));
+    new Set(
+      parametersOf(operation, pathItem)
+        .filter((p) => p.in === 'path' || p.in === 'query')
+        .map((p) => p.name),
+    );
 
   const jsonSchemaOf = (holder: Json | undefined): Json | undefined => {
     const resolved = resolve(doc, holder);
@@ -104,19 +130,25 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
       continue;
     }
     tally.operations.found++;
-    if (operation.operationId !== op.id) fail('operations', where, `operationId is ${String(operation.operationId)}, expected ${op.id}`);
+    if (operation.operationId !== op.id)
+      fail('operations', where, `operationId is ${String(operation.operationId)}, expected ${op.id}`);
     const headers = headersOf(operation, pathItem);
-    for (const header of op.headers) if (!headers.has(lower(header))) fail('operations', where, `header ${header} not declared (parameter or security scheme)`);
+    for (const header of op.headers)
+      if (!headers.has(lower(header)))
+        fail('operations', where, `header ${header} not declared (parameter or security scheme)`);
     const params = paramsOf(operation, pathItem);
     for (const param of op.params) if (!params.has(param)) fail('operations', where, `parameter ${param} not declared`);
     const responses = isObject(operation.responses) ? operation.responses : {};
-    for (const status of op.statuses) if (!(status in responses)) fail('operations', where, `response ${status} missing`);
+    for (const status of op.statuses)
+      if (!(status in responses)) fail('operations', where, `response ${status} missing`);
     const success = Object.keys(responses).find((code) => /^2(\d\d|XX)$/.test(code));
     if (!success) fail('operations', where, 'no success (2xx) response');
     if (op.body) expectRef('operations', where, 'request body', jsonSchemaOf(operation.requestBody), op.body);
-    if (op.response && success) expectRef('operations', where, `response ${success}`, jsonSchemaOf(responses[success]), op.response);
+    if (op.response && success)
+      expectRef('operations', where, `response ${success}`, jsonSchemaOf(responses[success]), op.response);
     if (op.errorBody) {
-      for (const code of op.statuses.filter((s) => s === '422')) expectRef('operations', where, `response ${code}`, jsonSchemaOf(responses[code]), op.errorBody);
+      for (const code of op.statuses.filter((s) => s === '422'))
+        expectRef('operations', where, `response ${code}`, jsonSchemaOf(responses[code]), op.errorBody);
     }
     if (op.deprecated && operation.deprecated !== true) fail('operations', where, 'should be deprecated: true');
   }
@@ -127,13 +159,19 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
       for (const method of HTTP_METHODS) {
         const operation = pathItem?.[method];
         if (isObject(operation) && isObject(operation.responses) && status in operation.responses) {
-          fail('operations', `${method.toUpperCase()} ${path}`, `declares ${status}, which the reference says this service never returns`);
+          fail(
+            'operations',
+            `${method.toUpperCase()} ${path}`,
+            `declares ${status}, which the reference says this service never returns`,
+          );
         }
       }
     }
   }
 
-  const notShownOperations = Array.isArray(doc['x-operations-not-shown']) ? doc['x-operations-not-shown'].filter(isObject) : [];
+  const notShownOperations = Array.isArray(doc['x-operations-not-shown'])
+    ? doc['x-operations-not-shown'].filter(isObject)
+    : [];
   for (const op of inventory.operationsNotShown) {
     tally.operations.expected++;
     const entry = notShownOperations.find((e) => e.operationId === op.id);
@@ -143,7 +181,8 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
     }
     tally.operations.found++;
     const responses = isObject(entry.responses) ? entry.responses : {};
-    for (const status of op.statuses) if (!(status in responses)) fail('operations', op.id, `response ${status} missing`);
+    for (const status of op.statuses)
+      if (!(status in responses)) fail('operations', op.id, `response ${status} missing`);
   }
 
   // Resources.
@@ -171,10 +210,12 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
     tally.events.found++;
     expectRef('events', key, 'request body', jsonSchemaOf(operation.requestBody), event.body);
     const responses = isObject(operation.responses) ? operation.responses : {};
-    for (const status of event.statuses) if (!(status in responses)) fail('events', key, `receiver answer ${status} missing`);
+    for (const status of event.statuses)
+      if (!(status in responses)) fail('events', key, `receiver answer ${status} missing`);
     if (event.rejection) expectRef('events', key, 'response 422', jsonSchemaOf(responses['422']), event.rejection);
     const headers = headersOf(operation, pathItem);
-    for (const header of event.headers) if (!headers.has(lower(header))) fail('events', key, `header ${header} not declared`);
+    for (const header of event.headers)
+      if (!headers.has(lower(header))) fail('events', key, `header ${header} not declared`);
   }
 
   // Enum values: each set the reference lists is carried whole by one enum of the spec.
@@ -202,7 +243,8 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
     if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') recorded.push(normalize(v));
   });
   for (const phrase of inventory.notShown) {
-    if (!recorded.some((text) => text.includes(normalize(phrase)))) fail('not shown', phrase, 'not recorded in any x-not-shown');
+    if (!recorded.some((text) => text.includes(normalize(phrase))))
+      fail('not shown', phrase, 'not recorded in any x-not-shown');
   }
 
   // Sources: what the spec types from the platform's documentation pages (beyond the reference)
@@ -213,16 +255,19 @@ export function checkCoverage(doc: JsonObject, inventory: ProductInventory): Cov
     const sources = Array.isArray(value) ? value : [value];
     if (sources.length === 0) fail('sources', 'x-source', 'is empty: name the documentation page');
     for (const source of sources) {
-      if (typeof source !== 'string' || !/^https:\/\/\S+$/.test(source)) fail('sources', 'x-source', `${JSON.stringify(source)} is not the https address of a documentation page`);
+      if (typeof source !== 'string' || !/^https:\/\/\S+$/.test(source))
+        fail('sources', 'x-source', `${JSON.stringify(source)} is not the https address of a documentation page`);
     }
   });
 
   // Dated revisions.
   if (inventory.versions) {
     const info = isObject(doc.info) ? doc.info : {};
-    if (info.version !== inventory.versions.info) fail('versions', 'info.version', `is ${String(info.version)}, expected ${inventory.versions.info}`);
+    if (info.version !== inventory.versions.info)
+      fail('versions', 'info.version', `is ${String(info.version)}, expected ${inventory.versions.info}`);
     const changes = JSON.stringify(info['x-changes'] ?? doc['x-changes'] ?? null);
-    for (const date of inventory.versions.changes) if (!changes.includes(date)) fail('versions', 'info.x-changes', `no entry for ${date}`);
+    for (const date of inventory.versions.changes)
+      if (!changes.includes(date)) fail('versions', 'info.x-changes', `no entry for ${date}`);
   }
 
   return { findings, tally };
@@ -236,7 +281,8 @@ function checkResource(
   fail: (category: Category, where: string, problem: string) => void,
 ): void {
   if (resource.notShown) {
-    if (typeof schema['x-not-shown'] !== 'string') fail('resources', name, 'the reference does not show it: it needs x-not-shown');
+    if (typeof schema['x-not-shown'] !== 'string')
+      fail('resources', name, 'the reference does not show it: it needs x-not-shown');
     if (schema.additionalProperties === false) fail('resources', name, 'a resource that is not shown must stay open');
     return;
   }
@@ -245,7 +291,8 @@ function checkResource(
     if (!shape.properties.has(field)) fail('resources', `${name}.${field}`, 'property missing');
   }
   for (const field of resource.required) {
-    if (shape.properties.has(field) && !shape.required.has(field)) fail('resources', `${name}.${field}`, 'should be required');
+    if (shape.properties.has(field) && !shape.required.has(field))
+      fail('resources', `${name}.${field}`, 'should be required');
   }
   for (const field of resource.optional) {
     if (shape.required.has(field)) fail('resources', `${name}.${field}`, 'the reference does not make it required');
@@ -263,7 +310,8 @@ function checkResource(
     const where = `${name}.${field}`;
     if (want.type && !facts.types.has(want.type)) fail('resources', where, `type should be ${want.type}`);
     if (want.format && !facts.formats.has(want.format)) fail('resources', where, `format should be ${want.format}`);
-    if (want.pattern && !facts.patterns.has(want.pattern)) fail('resources', where, `pattern should be ${want.pattern}`);
+    if (want.pattern && !facts.patterns.has(want.pattern))
+      fail('resources', where, `pattern should be ${want.pattern}`);
     const open = facts.types.size === 0 && facts.enumValues.size === 0; // `{}`: any JSON value, null included
     if (want.nullable && !open && !facts.types.has('null')) fail('resources', where, 'should accept null');
     if (want.enum) {
@@ -272,7 +320,9 @@ function checkResource(
       if (missing.length) fail('resources', where, `enum lacks ${missing.join(', ')}`);
       if (extra.length) fail('resources', where, `enum has values the reference does not list: ${extra.join(', ')}`);
     }
-    if (want.default !== undefined && !facts.defaults.some((d) => d === want.default)) fail('resources', where, `default should be ${JSON.stringify(want.default)}`);
-    if (want.minLength !== undefined && facts.minLength !== want.minLength) fail('resources', where, `minLength should be ${want.minLength}`);
+    if (want.default !== undefined && !facts.defaults.some((d) => d === want.default))
+      fail('resources', where, `default should be ${JSON.stringify(want.default)}`);
+    if (want.minLength !== undefined && facts.minLength !== want.minLength)
+      fail('resources', where, `minLength should be ${want.minLength}`);
   }
 }

@@ -14,7 +14,9 @@ async function main(): Promise<number> {
   try {
     ({ values } = parseArgs({ options: { specs: { type: 'string' }, inventory: { type: 'string' } } }));
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : error}\nusage: spec-coverage [--specs DIR] [--inventory FILE]`);
+    console.error(
+      `${error instanceof Error ? error.message : error}\nusage: spec-coverage [--specs DIR] [--inventory FILE]`,
+    );
     return 2;
   }
   const specsDir = path.resolve(values.specs ?? path.join(REPO_ROOT, 'specs'));
@@ -28,8 +30,13 @@ async function main(): Promise<number> {
     return `${name} ${found}/${expected} (${percent}%)`;
   });
   const problems = Object.values(report.products).reduce((n, r) => n + r.findings.length, 0);
-  console.log(`Reference coverage of ${path.relative(process.cwd(), specsDir) || '.'}: ${parts.join(', ')}; ${problems} problem(s).`);
-  if (!report.ok) console.error('Each line above is something the reference states that a spec lacks: fix the spec (or, if the reference changed, reference/inventory.yaml).');
+  console.log(
+    `Reference coverage of ${path.relative(process.cwd(), specsDir) || '.'}: ${parts.join(', ')}; ${problems} problem(s).`,
+  );
+  if (!report.ok)
+    console.error(
+      'Each line above is something the reference states that a spec lacks: fix the spec (or, if the reference changed, reference/inventory.yaml).',
+    );
   return report.ok ? 0 : 1;
 }
 

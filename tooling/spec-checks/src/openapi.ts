@@ -64,7 +64,13 @@ export interface PropertyFacts {
 
 /** Everything a property schema says, gathered over $ref, allOf, oneOf and anyOf branches. */
 export function propertyFacts(doc: JsonObject, node: Json | undefined): PropertyFacts {
-  const facts: PropertyFacts = { types: new Set(), formats: new Set(), patterns: new Set(), enumValues: new Set(), defaults: [] };
+  const facts: PropertyFacts = {
+    types: new Set(),
+    formats: new Set(),
+    patterns: new Set(),
+    enumValues: new Set(),
+    defaults: [],
+  };
   const visit = (n: Json | undefined, depth: number): void => {
     if (isObject(n) && 'default' in n) facts.defaults.push(n.default ?? null);
     const schema = resolve(doc, n);

@@ -15,7 +15,8 @@ const CLI = path.join(ROOT, 'tooling/spec-checks/src/cli.ts');
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form spec edits in tests
 
 let inventory: Inventory;
-const specOf = async (product: string): Promise<Doc> => parse(await readFile(path.join(SPECS, `${product}.yaml`), 'utf8'));
+const specOf = async (product: string): Promise<Doc> =>
+  parse(await readFile(path.join(SPECS, `${product}.yaml`), 'utf8'));
 const problemsAfter = async (product: string, edit: (doc: Doc) => void) => {
   const doc = await specOf(product);
   edit(doc);
@@ -40,12 +41,19 @@ describe('the reference-coverage check', () => {
 
   it('fails when an operation is deleted', async () => {
     const problems = await problemsAfter('core', (doc) => delete doc.paths['/v1/transactions/penny_validation'].post);
-    expect(problems).toContain('[operations] POST /v1/transactions/penny_validation (createPennyValidation): operation missing');
+    expect(problems).toContain(
+      '[operations] POST /v1/transactions/penny_validation (createPennyValidation): operation missing',
+    );
   });
 
   it('fails when a status code of the Errors section is missing from an operation', async () => {
-    const problems = await problemsAfter('core', (doc) => delete doc.paths['/v1/transactions/penny_validation'].post.responses['409']);
-    expect(problems).toContain('[operations] POST /v1/transactions/penny_validation (createPennyValidation): response 409 missing');
+    const problems = await problemsAfter(
+      'core',
+      (doc) => delete doc.paths['/v1/transactions/penny_validation'].post.responses['409'],
+    );
+    expect(problems).toContain(
+      '[operations] POST /v1/transactions/penny_validation (createPennyValidation): response 409 missing',
+    );
   });
 
   it('fails when the core service is given a 422, which it never returns', async () => {
@@ -56,17 +64,26 @@ describe('the reference-coverage check', () => {
   });
 
   it('fails when a field is dropped, or made required where the reference does not', async () => {
-    const dropped = await problemsAfter('core', (doc) => delete doc.components.schemas.AuthenticationToken.properties.expires_at);
+    const dropped = await problemsAfter(
+      'core',
+      (doc) => delete doc.components.schemas.AuthenticationToken.properties.expires_at,
+    );
     expect(dropped).toContain('[resources] AuthenticationToken.expires_at: property missing');
-    const invented = await problemsAfter('core', (doc) => doc.components.schemas.PennyValidationRequest.required.push('external_reference'));
-    expect(invented).toContain('[resources] PennyValidationRequest.external_reference: the reference does not make it required');
+    const invented = await problemsAfter('core', (doc) =>
+      doc.components.schemas.PennyValidationRequest.required.push('external_reference'),
+    );
+    expect(invented).toContain(
+      '[resources] PennyValidationRequest.external_reference: the reference does not make it required',
+    );
   });
 
   it('fails when a documented pattern changes or an enum loses or gains a value', async () => {
     const pattern = await problemsAfter('core', (doc) => {
       doc.components.schemas.PennyValidationRequest.properties.external_reference.pattern = '^\\d{1,8}$';
     });
-    expect(pattern.some((p) => p.startsWith('[resources] PennyValidationRequest.external_reference: pattern'))).toBe(true);
+    expect(pattern.some((p) => p.startsWith('[resources] PennyValidationRequest.external_reference: pattern'))).toBe(
+      true,
+    );
     const banks = await problemsAfter('direct-debit', (doc) => {
       doc.components.schemas.Bank.enum = doc.components.schemas.Bank.enum.filter((b: string) => b !== 'mx_sabadell');
     });
@@ -106,7 +123,9 @@ describe('the reference-coverage check', () => {
 
     it('passes on the copy as it is, reporting 100%', async () => {
       const { stdout } = await run(process.execPath, [CLI, '--specs', copy]);
-      expect(stdout).toMatch(/operations (\d+)\/\1 \(100%\), resources (\d+)\/\2 \(100%\), events 9\/9 \(100%\), enum values (\d+)\/\3 \(100%\); 0 problem/);
+      expect(stdout).toMatch(
+        /operations (\d+)\/\1 \(100%\), resources (\d+)\/\2 \(100%\), events 9\/9 \(100%\), enum values (\d+)\/\3 \(100%\); 0 problem/,
+      );
     });
 
     it('exits 1 and names the operation once one is deleted from a spec', async () => {
@@ -119,7 +138,9 @@ describe('the reference-coverage check', () => {
         (error: { code: number; stderr: string }) => error,
       );
       expect(failure?.code).toBe(1);
-      expect(failure?.stderr).toContain('direct-debit: [operations] GET /instruments (listInstruments): operation missing');
+      expect(failure?.stderr).toContain(
+        'direct-debit: [operations] GET /instruments (listInstruments): operation missing',
+      );
     });
   });
 });
@@ -130,6 +151,8 @@ describe('documentation sources', () => {
     const problems = await problemsAfter('core', (doc) => {
       doc.paths['/v1/transactions/money_out'].post['x-source'] = ['the idempotency guide'];
     });
-    expect(problems).toEqual(['[sources] x-source: "the idempotency guide" is not the https address of a documentation page']);
+    expect(problems).toEqual([
+      '[sources] x-source: "the idempotency guide" is not the https address of a documentation page',
+    ]);
   });
 });

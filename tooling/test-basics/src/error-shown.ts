@@ -15,5 +15,11 @@ export function thrownBy<E extends Error>(run: () => unknown, kind: abstract new
 
 /** Everything a thrown error could show: message, string form, JSON, stack. */
 export function everythingShown(error: Error): string {
-  return [error.message, String(error), JSON.stringify(error), error.stack ?? '', JSON.stringify(Object.entries(error))].join('\n');
+  return [
+    error.message,
+    String(error),
+    JSON.stringify(error),
+    error.stack ?? '',
+    JSON.stringify(Object.entries(error)),
+  ].join('\n');
 }

@@ -24,13 +24,20 @@ export interface ScriptedServer {
 }
 
 /** `script(request, index)` decides each answer; index counts requests from 0. */
-export async function startScriptedServer(script: (request: Received, index: number) => Answer): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  script: (request: Received, index: number) => Answer,
+): Promise<ScriptedServer> {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request: Received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const index = received.length;
       received.push(request);
       const answer = script(request, index);
@@ -39,9 +46,14 @@ export async function startScriptedServer(script: (request: Received, index: num
         req.socket.destroy();
         return;
       }
-      const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      const body =
+        answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
       const headers: Record<string, string> = { ...answer.headers };
-      if (answer.body !== undefined && typeof answer.body !== 'string' && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      if (
+        answer.body !== undefined &&
+        typeof answer.body !== 'string' &&
+        !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')
+      ) {
         headers['content-type'] = 'application/json';
       }
       res.writeHead(answer.status, headers);

@@ -33,10 +33,14 @@ export interface AppProcess {
 }
 
 export async function startAppProcess(options: AppProcessOptions): Promise<AppProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=@paykit/source', options.main, ...(options.args ?? [])], {
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--conditions=@paykit/source', options.main, ...(options.args ?? [])],
+    {
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   for (const stream of ['stdout', 'stderr'] as const) {

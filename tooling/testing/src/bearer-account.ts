@@ -9,7 +9,9 @@ export interface BearerAccountSpec {
   product: 'billpay' | 'gift-cards' | 'lottery';
   /** The product's token in the sandbox's default seed. */
   token: string;
-  create(options: { environment: Environment; baseUrl?: string; token: string; logger?: Logger }): { account: { get(): Promise<unknown> } };
+  create(options: { environment: Environment; baseUrl?: string; token: string; logger?: Logger }): {
+    account: { get(): Promise<unknown> };
+  };
   /** The account the sandbox answers for `token`. */
   account: Record<string, unknown>;
 }
@@ -34,13 +36,27 @@ export function describeBearerAccount(spec: BearerAccountSpec, more?: (sandbox: 
     it('a wrong token is an UnauthorizedError that names neither token, in its message, JSON or logs', async () => {
       const wrong = `${product}_wrong_token_00000000000000000`;
       const log: LogEntry[] = [];
-      const error = await create({ environment: 'sandbox', baseUrl: sandbox.urls[product], token: wrong, logger: (entry) => log.push(entry) })
+      const error = await create({
+        environment: 'sandbox',
+        baseUrl: sandbox.urls[product],
+        token: wrong,
+        logger: (entry) => log.push(entry),
+      })
         .account.get()
-        .then(() => undefined, (e: unknown) => e);
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).toBeInstanceOf(UnauthorizedError);
       expect((error as UnauthorizedError).status).toBe(401);
       expect((error as UnauthorizedError).product).toBe(product);
-      const everything = JSON.stringify([String(error), (error as Error).message, error, (error as Error).cause ?? null, log]);
+      const everything = JSON.stringify([
+        String(error),
+        (error as Error).message,
+        error,
+        (error as Error).cause ?? null,
+        log,
+      ]);
       expect(everything).not.toContain(wrong);
       expect(everything).not.toContain(token);
       expect(log.length).toBeGreaterThan(0);

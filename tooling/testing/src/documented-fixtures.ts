@@ -6,7 +6,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** The folder of the documented fixtures. */
-export const DOCUMENTED_FIXTURES = path.join(path.dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json')), 'fixtures', 'documented');
+export const DOCUMENTED_FIXTURES = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@paykit/contracts/package.json')),
+  'fixtures',
+  'documented',
+);
 
 /** One fixture file, parsed: `documentedFixture('direct-debit/request.charges.create.inline.json')`. */
 export function documentedFixture<T = { payload: Record<string, unknown> }>(file: string): T {
@@ -14,7 +18,10 @@ export function documentedFixture<T = { payload: Record<string, unknown> }>(file
 }
 
 /** Every fixture of a folder whose name passes `accept` (default: every .json), sorted by name, each with its file name. */
-export function documentedFixtures<T = { payload: Record<string, unknown> }>(folder: string, accept: (file: string) => boolean = (file) => file.endsWith('.json')): (T & { file: string })[] {
+export function documentedFixtures<T = { payload: Record<string, unknown> }>(
+  folder: string,
+  accept: (file: string) => boolean = (file) => file.endsWith('.json'),
+): (T & { file: string })[] {
   return readdirSync(path.join(DOCUMENTED_FIXTURES, folder))
     .filter(accept)
     .sort()

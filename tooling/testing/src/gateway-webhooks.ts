@@ -11,9 +11,15 @@ export interface WebhookRegistrar {
 }
 
 /** Registers each core event type at the gateway's route for it: bearer `token`, REPORT with auth_type NO_AUTH. */
-export async function registerGatewayWebhooks(core: WebhookRegistrar, gatewayUrl: string, token: string): Promise<void> {
+export async function registerGatewayWebhooks(
+  core: WebhookRegistrar,
+  gatewayUrl: string,
+  token: string,
+): Promise<void> {
   for (const type of CORE_EVENT_TYPES) {
     const url = `${gatewayUrl}${CORE_EVENT_PATHS[type]}`;
-    await core.webhooks.register(type === 'REPORT' ? { webhookType: type, url, authType: 'NO_AUTH' } : { webhookType: type, url, token });
+    await core.webhooks.register(
+      type === 'REPORT' ? { webhookType: type, url, authType: 'NO_AUTH' } : { webhookType: type, url, token },
+    );
   }
 }

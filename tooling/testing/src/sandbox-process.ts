@@ -33,7 +33,13 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   const args = ['--port', '0', '--random-seed', options.randomSeed ?? 'test'];
   if (options.manualClock ?? true) args.push('--manual-clock');
   args.push(...(options.args ?? []));
-  const app = await startAppProcess({ name: 'The sandbox', main: MAIN, args, startTimeoutMs: 15_000, ...(options.onOutput ? { onOutput: options.onOutput } : {}) });
+  const app = await startAppProcess({
+    name: 'The sandbox',
+    main: MAIN,
+    args,
+    startTimeoutMs: 15_000,
+    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+  });
   const { url } = app;
   return {
     url,

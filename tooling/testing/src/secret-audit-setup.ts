@@ -15,7 +15,8 @@ vi.mock('@paykit/runtime', async (importOriginal) => {
     };
   return {
     ...runtime,
-    createTransport: (options: Runtime.TransportOptions) => runtime.createTransport({ ...options, logger: recording(options.logger) }),
+    createTransport: (options: Runtime.TransportOptions) =>
+      runtime.createTransport({ ...options, logger: recording(options.logger) }),
     createClientContext: (...[product, options, overrides]: Parameters<typeof runtime.createClientContext>) =>
       runtime.createClientContext(product, { ...options, logger: recording(options.logger) }, overrides),
     invoke: async (...args: Parameters<typeof runtime.invoke>) => {

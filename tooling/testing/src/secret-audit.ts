@@ -57,7 +57,10 @@ export function declareSecret(secret: string): void {
 /** The secrets tests declared during the run. */
 export function readDeclaredSecrets(dir: string): string[] {
   try {
-    return readFileSync(path.join(dir, SECRETS_FILE), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as string);
+    return readFileSync(path.join(dir, SECRETS_FILE), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as string);
   } catch {
     return [];
   }
@@ -82,15 +85,28 @@ export interface Finding {
 }
 
 /** Searches recorded output for secrets; the excerpt masks what it found. */
-export function scan(lines: { kind: string; text: string }[], secrets: readonly string[] = ALL_CONFIGURED_SECRETS): Finding[] {
+export function scan(
+  lines: { kind: string; text: string }[],
+  secrets: readonly string[] = ALL_CONFIGURED_SECRETS,
+): Finding[] {
   const findings: Finding[] = [];
   for (const { kind, text } of lines) {
     for (const secret of secrets) {
       const at = text.indexOf(secret);
-      if (at >= 0) findings.push({ kind, secret: `${secret.slice(0, 4)}…`, excerpt: text.slice(Math.max(0, at - 60), at).concat('[SECRET]') });
+      if (at >= 0)
+        findings.push({
+          kind,
+          secret: `${secret.slice(0, 4)}…`,
+          excerpt: text.slice(Math.max(0, at - 60), at).concat('[SECRET]'),
+        });
     }
     const jwt = JWT.exec(text);
-    if (jwt) findings.push({ kind, secret: 'a JWT bearer token', excerpt: text.slice(Math.max(0, jwt.index - 60), jwt.index).concat('[JWT]') });
+    if (jwt)
+      findings.push({
+        kind,
+        secret: 'a JWT bearer token',
+        excerpt: text.slice(Math.max(0, jwt.index - 60), jwt.index).concat('[JWT]'),
+      });
   }
   return findings;
 }
@@ -100,11 +116,11 @@ export function readRecorded(dir: string): { kind: string; text: string }[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.jsonl'))
     .flatMap((file) =>
-    readFileSync(path.join(dir, file), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { kind: string; text: string }),
-  );
+      readFileSync(path.join(dir, file), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { kind: string; text: string }),
+    );
 }
 
 /**

@@ -33,9 +33,16 @@ export async function seededClients(sandbox: Pick<SandboxProcess, 'control' | 'u
   const client = answer.body.core.clients[0];
   const staging = client?.credentials.find((credential) => credential.environment === 'staging');
   const cash = answer.body.cash[0];
-  if (client === undefined || staging === undefined || cash === undefined) throw new Error('the sandbox seed has no core client with a staging credential, or no cash client');
+  if (client === undefined || staging === undefined || cash === undefined)
+    throw new Error('the sandbox seed has no core client with a staging credential, or no cash client');
   return {
-    core: { environment: 'sandbox', baseUrl: sandbox.urls.core, clientId: client.clientId, apiKey: client.apiKeys.staging, clientSecret: staging.clientSecret },
+    core: {
+      environment: 'sandbox',
+      baseUrl: sandbox.urls.core,
+      clientId: client.clientId,
+      apiKey: client.apiKeys.staging,
+      clientSecret: staging.clientSecret,
+    },
     cash: { environment: 'sandbox', baseUrl: sandbox.urls.cash, apiKey: cash.apiKey, apiSecret: cash.apiSecret },
   };
 }

@@ -12,7 +12,8 @@ export default class SummaryReporter implements Reporter {
     for (const module of testModules) {
       // A file that failed to load, or a hook that failed (its tests then show as skipped), is a
       // failure of its own.
-      if (module.errors().length > 0 || (module.state() === 'failed' && [...module.children.allTests()].length === 0)) failed++;
+      if (module.errors().length > 0 || (module.state() === 'failed' && [...module.children.allTests()].length === 0))
+        failed++;
       for (const suite of module.children.allSuites()) if (suite.errors().length > 0) failed++;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
@@ -26,8 +27,11 @@ export default class SummaryReporter implements Reporter {
     if (dir) {
       const recorded = readRecorded(dir);
       const findings = scan(recorded, [...ALL_CONFIGURED_SECRETS, ...readDeclaredSecrets(dir)]);
-      process.stdout.write(`\nsecret audit: ${recorded.length} recorded outputs and errors scanned, ${findings.length} secret(s) found\n`);
-      for (const f of findings) process.stdout.write(`  ${f.kind}: ${f.secret} after "${f.excerpt}" — mask it at its source\n`);
+      process.stdout.write(
+        `\nsecret audit: ${recorded.length} recorded outputs and errors scanned, ${findings.length} secret(s) found\n`,
+      );
+      for (const f of findings)
+        process.stdout.write(`  ${f.kind}: ${f.secret} after "${f.excerpt}" — mask it at its source\n`);
       if (findings.length > 0) {
         failed += findings.length;
         process.exitCode = 1;

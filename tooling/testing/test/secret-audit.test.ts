@@ -13,7 +13,9 @@ describe('the secret audit', () => {
   it('finds a JWT inside an error, its cause included', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnopqrstuvwxyz012345';
     const error = new Error('request failed', { cause: new Error(`Authorization: Bearer ${jwt}`) });
-    expect(scan([{ kind: 'test error', text: describeError(error) }]).map((f) => f.secret)).toEqual(['a JWT bearer token']);
+    expect(scan([{ kind: 'test error', text: describeError(error) }]).map((f) => f.secret)).toEqual([
+      'a JWT bearer token',
+    ]);
   });
 
   it('finds nothing in clean output', () => {
@@ -31,9 +33,15 @@ describe('the secret audit sees what clients log', () => {
     const path = await import('node:path');
     const { createClientContext } = await import('@paykit/runtime');
     const dir = process.env.PAYKIT_SECRET_AUDIT_DIR!;
-    const recorded = () => readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
+    const recorded = () =>
+      readdirSync(dir)
+        .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+        .join('');
     const marker = `audit-probe-${Date.now()}`;
-    const { transport } = createClientContext('billpay', { environment: 'sandbox', fetch: async () => new Response('{}', { status: 200 }) });
+    const { transport } = createClientContext('billpay', {
+      environment: 'sandbox',
+      fetch: async () => new Response('{}', { status: 200 }),
+    });
     await transport.fetch(`http://127.0.0.1:4010/billpay/${marker}`);
     expect(recorded()).toContain(marker);
   });

@@ -10,7 +10,8 @@ const PARTS = {
   cepResults: 'SELECT count(*)::text FROM ledger_cep_results',
   credits: `SELECT count(*)::text || ':' || md5(coalesce(string_agg(concat_ws('|', transaction_id, amount, transaction_at), ',' ORDER BY transaction_id), '')) FROM ledger_credits`,
   refunds: `SELECT count(*)::text || ':' || md5(coalesce(string_agg(concat_ws('|', transaction_id, amount, original_transaction_id), ',' ORDER BY transaction_id), '')) FROM ledger_refunds`,
-  unapplied: 'SELECT count(*)::text FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)',
+  unapplied:
+    'SELECT count(*)::text FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)',
   parked: 'SELECT count(*)::text FROM ledger_parked_events',
 } as const;
 
@@ -28,5 +29,7 @@ export async function ledgerFingerprint(db: Queryable): Promise<Fingerprint> {
 
 /** The parts that differ, named; empty when the ledgers agree. */
 export function fingerprintDifferences(a: Fingerprint, b: Fingerprint): string[] {
-  return (Object.keys(a) as Array<keyof Fingerprint>).filter((key) => a[key] !== b[key]).map((key) => `${key}: ${a[key]} ≠ ${b[key]}`);
+  return (Object.keys(a) as Array<keyof Fingerprint>)
+    .filter((key) => a[key] !== b[key])
+    .map((key) => `${key}: ${a[key]} ≠ ${b[key]}`);
 }

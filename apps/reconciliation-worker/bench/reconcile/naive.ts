@@ -7,7 +7,14 @@ import type { Database, Queryable } from '@paykit/store';
 interface Claimed {
   seq: string;
   event_type: string;
-  payload: { body?: Record<string, unknown>; file_name?: string; client_id?: string; file_type?: string; period?: string; created_at?: string };
+  payload: {
+    body?: Record<string, unknown>;
+    file_name?: string;
+    client_id?: string;
+    file_type?: string;
+    period?: string;
+    created_at?: string;
+  };
   received_at: Date;
   outcome: string;
   problem: string | null;
@@ -15,7 +22,8 @@ interface Claimed {
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 /** MONEY_IN and REFUND transaction_date is Mexico City local time without an offset. */
-const localTime = (value: unknown, fallback: Date): string => (typeof value === 'string' ? `${value}-06:00` : fallback.toISOString());
+const localTime = (value: unknown, fallback: Date): string =>
+  typeof value === 'string' ? `${value}-06:00` : fallback.toISOString();
 
 /**
  * Applies every waiting event, one transaction each; returns how many it applied. It runs alone,
@@ -38,7 +46,10 @@ export async function naiveApply(db: Database): Promise<number> {
       const claimed = rows[0];
       if (!claimed) return undefined;
       if (claimed.problem !== null) {
-        await tx.query('INSERT INTO ledger_parked_events (seq, reason) VALUES ($1, $2) ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason', [claimed.seq, claimed.problem]);
+        await tx.query(
+          'INSERT INTO ledger_parked_events (seq, reason) VALUES ($1, $2) ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason',
+          [claimed.seq, claimed.problem],
+        );
         return claimed;
       }
       await applyOne(tx, claimed);
@@ -59,7 +70,16 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
       await tx.query(
         `INSERT INTO ledger_status_history (event_seq, transaction_id, tracking_key, status, reason, reason_description, updated_at, received_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_seq) DO NOTHING`,
-        [event.seq, b.id, text(b.tracking_key), b.status, text(b.reason), text(b.reason_description), text(b.update_at), event.received_at],
+        [
+          event.seq,
+          b.id,
+          text(b.tracking_key),
+          b.status,
+          text(b.reason),
+          text(b.reason_description),
+          text(b.update_at),
+          event.received_at,
+        ],
       );
       await tx.query(
         `UPDATE ledger_outbound SET status = $2, status_rank = ledger_status_rank($2), status_reason = coalesce($3, $4), status_at = $5, status_seq = $6
@@ -73,7 +93,16 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
       await tx.query(
         `INSERT INTO ledger_cep_results (event_seq, transaction_id, status, beneficiary_name, beneficiary_rfc, beneficiary_account, processed_at, received_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_seq) DO NOTHING`,
-        [event.seq, b.id, status, text(b.beneficiary_name), text(b.beneficiary_rfc), text(b.beneficiary_account), text(b.processed_at), event.received_at],
+        [
+          event.seq,
+          b.id,
+          status,
+          text(b.beneficiary_name),
+          text(b.beneficiary_rfc),
+          text(b.beneficiary_account),
+          text(b.processed_at),
+          event.received_at,
+        ],
       );
       await decideOne(tx, String(b.id));
       return;
@@ -83,8 +112,21 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
         `INSERT INTO ledger_credits (transaction_id, event_seq, sub_category, beneficiary_account, payer_account, payer_name, amount, tracking_key,
                                      numeric_reference, concept, owner_id, transaction_at, gateway_outcome)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (transaction_id) DO NOTHING`,
-        [b.id, event.seq, b.sub_category, b.beneficiary_account, text(b.payer_account), text(b.payer_name), b.amount, text(b.tracking_key),
-          text(b.numeric_reference), text(b.payment_concept), text(b.owner_id), localTime(b.transaction_date, event.received_at), event.outcome],
+        [
+          b.id,
+          event.seq,
+          b.sub_category,
+          b.beneficiary_account,
+          text(b.payer_account),
+          text(b.payer_name),
+          b.amount,
+          text(b.tracking_key),
+          text(b.numeric_reference),
+          text(b.payment_concept),
+          text(b.owner_id),
+          localTime(b.transaction_date, event.received_at),
+          event.outcome,
+        ],
       );
       if (inserted.rowCount > 0 && event.outcome !== 'rejected') await matchOne(tx, String(b.id));
       return;
@@ -93,8 +135,17 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
       await tx.query(
         `INSERT INTO ledger_refunds (transaction_id, event_seq, sub_category, original_transaction_id, original_tracking_key, amount, original_amount_stated, tracking_key, transaction_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (transaction_id) DO NOTHING`,
-        [b.id, event.seq, text(b.sub_category), b.original_transaction_id, text(b.original_transaction_tracking_id), b.amount, text(b.original_transaction_amount),
-          text(b.tracking_key), localTime(b.transaction_date, event.received_at)],
+        [
+          b.id,
+          event.seq,
+          text(b.sub_category),
+          b.original_transaction_id,
+          text(b.original_transaction_tracking_id),
+          b.amount,
+          text(b.original_transaction_amount),
+          text(b.tracking_key),
+          localTime(b.transaction_date, event.received_at),
+        ],
       );
       return;
     case 'REPORT': {
@@ -114,7 +165,14 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
 
 /** The penny validation's ownership from its best CEP (a final one first, then the latest). */
 async function decideOne(tx: Queryable, transactionId: string): Promise<void> {
-  const { rows } = await tx.query<{ expected_holder: string | null; expected_rfc: string | null; event_seq: string; status: string; beneficiary_name: string | null; beneficiary_rfc: string | null }>(
+  const { rows } = await tx.query<{
+    expected_holder: string | null;
+    expected_rfc: string | null;
+    event_seq: string;
+    status: string;
+    beneficiary_name: string | null;
+    beneficiary_rfc: string | null;
+  }>(
     `SELECT o.expected_holder, o.expected_rfc, c.event_seq::text AS event_seq, c.status, c.beneficiary_name, c.beneficiary_rfc
      FROM ledger_outbound o JOIN ledger_cep_results c ON c.transaction_id = o.transaction_id
      WHERE o.transaction_id = $1 AND o.operation = 'penny_validation'
@@ -124,10 +182,14 @@ async function decideOne(tx: Queryable, transactionId: string): Promise<void> {
   );
   const row = rows[0];
   if (!row) return;
-  const decided = decideOwnership({ name: row.expected_holder, rfc: row.expected_rfc }, { status: row.status, name: row.beneficiary_name, rfc: row.beneficiary_rfc });
-  await tx.query('UPDATE ledger_outbound SET cep_status = $2, cep_seq = $3, ownership = $4, ownership_evidence = $5 WHERE transaction_id = $1', [
-    transactionId, row.status, row.event_seq, decided.ownership, JSON.stringify(decided.evidence),
-  ]);
+  const decided = decideOwnership(
+    { name: row.expected_holder, rfc: row.expected_rfc },
+    { status: row.status, name: row.beneficiary_name, rfc: row.beneficiary_rfc },
+  );
+  await tx.query(
+    'UPDATE ledger_outbound SET cep_status = $2, cep_seq = $3, ownership = $4, ownership_evidence = $5 WHERE transaction_id = $1',
+    [transactionId, row.status, row.event_seq, decided.ownership, JSON.stringify(decided.evidence)],
+  );
 }
 
 /** The best open receivable for one credit: amount and reference, amount and concept, amount, reference. */

@@ -97,8 +97,13 @@ FROM generate_series($1::int, $2::int) AS b CROSS JOIN generate_series(0, 3) AS 
 const CHUNK_BLOCKS = 5000;
 
 /** Loads `events` events (a multiple of 20) and what the ledger recorded before them, then VACUUM ANALYZE (as autovacuum would have by then). */
-export async function loadSynthetic(db: Queryable, events: number, onProgress?: (loaded: number) => void): Promise<void> {
-  if (!Number.isInteger(events) || events <= 0 || events % EVENTS_PER_BLOCK !== 0) throw new Error(`the event count must be a positive multiple of ${EVENTS_PER_BLOCK}, got ${events}`);
+export async function loadSynthetic(
+  db: Queryable,
+  events: number,
+  onProgress?: (loaded: number) => void,
+): Promise<void> {
+  if (!Number.isInteger(events) || events <= 0 || events % EVENTS_PER_BLOCK !== 0)
+    throw new Error(`the event count must be a positive multiple of ${EVENTS_PER_BLOCK}, got ${events}`);
   const blocks = events / EVENTS_PER_BLOCK;
   for (let first = 0; first < blocks; first += CHUNK_BLOCKS) {
     const last = Math.min(blocks, first + CHUNK_BLOCKS) - 1;

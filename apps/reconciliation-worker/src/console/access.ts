@@ -49,7 +49,13 @@ export class AccessDenied extends Error {
   }
 }
 
-type Send = (res: ServerResponse, status: number, type: string, body: string, extra?: Record<string, string | string[]>) => void;
+type Send = (
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  extra?: Record<string, string | string[]>,
+) => void;
 
 const token = () => randomBytes(32).toString('base64url');
 
@@ -83,11 +89,17 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_FORM_BYTES) throw new AccessDenied(413, `The form is larger than ${MAX_FORM_BYTES / 1024} KB: the console's forms are a few fields.`);
+    if (size > MAX_FORM_BYTES)
+      throw new AccessDenied(
+        413,
+        `The form is larger than ${MAX_FORM_BYTES / 1024} KB: the console's forms are a few fields.`,
+      );
     chunks.push(chunk);
   }
   const type = req.headers['content-type'] ?? '';
-  return type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(Buffer.concat(chunks).toString('utf8')) : new URLSearchParams();
+  return type.startsWith('application/x-www-form-urlencoded')
+    ? new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+    : new URLSearchParams();
 }
 
 /** Where a login returns to: a path of this console only (never `//host` or a full URL). */
@@ -117,7 +129,8 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
   const sessionMinutes = options.sessionMinutes ?? 480;
 
   const cookie = (req: IncomingMessage, name: string, value: string, maxAgeSeconds: number) => {
-    const secure = options.secureCookie === 'on' || req.headers['x-forwarded-proto'] === 'https' || 'encrypted' in req.socket;
+    const secure =
+      options.secureCookie === 'on' || req.headers['x-forwarded-proto'] === 'https' || 'encrypted' in req.socket;
     return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
   };
 
@@ -136,7 +149,11 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
   /** Same origin by the browser's own word (Sec-Fetch-Site, Origin); a client that sends neither must still carry the token. */
   const checkOrigin = (req: IncomingMessage) => {
     const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin') throw new AccessDenied(403, `Refused: this form was sent from another site (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Use the console's own pages.`);
+    if (site !== undefined && site !== 'same-origin')
+      throw new AccessDenied(
+        403,
+        `Refused: this form was sent from another site (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Use the console's own pages.`,
+      );
     const origin = req.headers.origin;
     if (origin === undefined) return;
     let host: string | undefined;
@@ -146,19 +163,29 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
       host = undefined;
     }
     const own = [req.headers.host, req.headers['x-forwarded-host']].filter((h): h is string => typeof h === 'string');
-    if (host === undefined || !own.includes(host)) throw new AccessDenied(403, `Refused: this form was sent from another origin (${origin.slice(0, 80)}). Use the console's own pages.`);
+    if (host === undefined || !own.includes(host))
+      throw new AccessDenied(
+        403,
+        `Refused: this form was sent from another origin (${origin.slice(0, 80)}). Use the console's own pages.`,
+      );
   };
 
   const checkToken = (expected: string, form: URLSearchParams) => {
     const sent = form.get('csrf');
-    if (!sent || !constantTimeEqual(sent, expected)) throw new AccessDenied(403, 'Refused: the form carries no valid CSRF token. Reload the console page and submit its form again.');
+    if (!sent || !constantTimeEqual(sent, expected))
+      throw new AccessDenied(
+        403,
+        'Refused: the form carries no valid CSRF token. Reload the console page and submit its form again.',
+      );
   };
 
   const login = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const next = localPath(url.searchParams.get('next'));
     if (req.method === 'GET') {
       const csrf = token();
-      return send(res, 200, 'text/html; charset=utf-8', loginPage(csrf, next), { 'set-cookie': cookie(req, LOGIN_COOKIE, csrf, 600) });
+      return send(res, 200, 'text/html; charset=utf-8', loginPage(csrf, next), {
+        'set-cookie': cookie(req, LOGIN_COOKIE, csrf, 600),
+      });
     }
     checkOrigin(req);
     const form = await readForm(req);
@@ -170,19 +197,31 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
     const current = failures.get(client);
     if (current && current.count >= MAX_FAILURES) {
       const minutes = Math.ceil((current.since + FAILURE_WINDOW_MS - at) / 60_000);
-      return send(res, 429, 'text/html; charset=utf-8', page('paykit console: too many attempts', `<h1>Too many failed logins</h1><p>${MAX_FAILURES} wrong passwords from this address: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`), {
-        'retry-after': String(minutes * 60),
-      });
+      return send(
+        res,
+        429,
+        'text/html; charset=utf-8',
+        page(
+          'paykit console: too many attempts',
+          `<h1>Too many failed logins</h1><p>${MAX_FAILURES} wrong passwords from this address: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
+        ),
+        {
+          'retry-after': String(minutes * 60),
+        },
+      );
     }
     if (options.password === undefined || !constantTimeEqual(form.get('password') ?? '', options.password)) {
       if (!current && failures.size >= maxFailingAddresses) failures.delete(failures.keys().next().value!);
       failures.set(client, { count: (current?.count ?? 0) + 1, since: current?.since ?? at });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       const csrf = token();
-      return send(res, 401, 'text/html; charset=utf-8', loginPage(csrf, target, 'Wrong password.'), { 'set-cookie': cookie(req, LOGIN_COOKIE, csrf, 600) });
+      return send(res, 401, 'text/html; charset=utf-8', loginPage(csrf, target, 'Wrong password.'), {
+        'set-cookie': cookie(req, LOGIN_COOKIE, csrf, 600),
+      });
     }
     failures.delete(client);
-    for (const [id, stored] of sessions) if (stored.expiresAt <= at || sessions.size >= MAX_SESSIONS) sessions.delete(id);
+    for (const [id, stored] of sessions)
+      if (stored.expiresAt <= at || sessions.size >= MAX_SESSIONS) sessions.delete(id);
     const id = token();
     sessions.set(id, { csrf: token(), expiresAt: at + sessionMinutes * 60_000 });
     send(res, 303, 'text/plain; charset=utf-8', 'logged in\n', {
@@ -199,7 +238,9 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
         verifyMetrics({ authorization: req.headers.authorization ?? '' });
         return true;
       } catch {
-        send(res, 401, 'text/plain; charset=utf-8', 'Send Authorization: Bearer <METRICS_TOKEN>.\n', { 'www-authenticate': 'Bearer' });
+        send(res, 401, 'text/plain; charset=utf-8', 'Send Authorization: Bearer <METRICS_TOKEN>.\n', {
+          'www-authenticate': 'Bearer',
+        });
         return false;
       }
     },
@@ -240,20 +281,34 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
       const session = sessionOf(req);
       if (req.method === 'POST') {
         checkOrigin(req);
-        if (!session) throw new AccessDenied(403, 'Refused: no console session (it expired or you logged out). Log in at /login and submit the form again.');
+        if (!session)
+          throw new AccessDenied(
+            403,
+            'Refused: no console session (it expired or you logged out). Log in at /login and submit the form again.',
+          );
         checkToken(session.csrf, await readForm(req));
         if (url.pathname === '/logout') {
           sessions.delete(session.id!);
-          send(res, 303, 'text/plain; charset=utf-8', 'logged out\n', { location: '/login', 'set-cookie': cookie(req, SESSION_COOKIE, '', 0) });
+          send(res, 303, 'text/plain; charset=utf-8', 'logged out\n', {
+            location: '/login',
+            'set-cookie': cookie(req, SESSION_COOKIE, '', 0),
+          });
           return undefined;
         }
         return session;
       }
       if (session) return session;
       if ((req.headers.accept ?? '').includes('text/html')) {
-        send(res, 303, 'text/plain; charset=utf-8', 'log in first\n', { location: `/login?next=${encodeURIComponent(url.pathname + url.search)}` });
+        send(res, 303, 'text/plain; charset=utf-8', 'log in first\n', {
+          location: `/login?next=${encodeURIComponent(url.pathname + url.search)}`,
+        });
       } else {
-        send(res, 401, 'text/plain; charset=utf-8', 'Log in first: POST the password to /login (form field "password") and send back the paykit_console cookie.\n');
+        send(
+          res,
+          401,
+          'text/plain; charset=utf-8',
+          'Log in first: POST the password to /login (form field "password") and send back the paykit_console cookie.\n',
+        );
       }
       return undefined;
     },
@@ -266,7 +321,11 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
       const hidden = `<input type="hidden" name="csrf" value="${esc(session.csrf)}">`;
       const withToken = html.replace(/<form\b[^>]*\bmethod=["']?post\b[^>]*>/gi, (form) => form + hidden);
       if (session.id === null) return withToken;
-      return withToken.replace(/<body\b[^>]*>/i, (body) => `${body}<form method="post" action="/logout" class="logout">${hidden}<button type="submit">Log out</button></form>`);
+      return withToken.replace(
+        /<body\b[^>]*>/i,
+        (body) =>
+          `${body}<form method="post" action="/logout" class="logout">${hidden}<button type="submit">Log out</button></form>`,
+      );
     },
   };
 }

@@ -43,11 +43,30 @@ function niceCeiling(max: number): number {
 const labelEvery = (n: number) => Math.max(1, Math.ceil(n / 12));
 const dayLabel = (day: string) => day.slice(5);
 
-function frame(kind: string, label: string, ticks: Array<{ value: number; text: string }>, days: string[], slot: number, body: string, legend: string): string {
+function frame(
+  kind: string,
+  label: string,
+  ticks: Array<{ value: number; text: string }>,
+  days: string[],
+  slot: number,
+  body: string,
+  legend: string,
+): string {
   const y = (v: number) => TOP + PLOT_H * (1 - v);
-  const grid = ticks.map((t) => `<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(t.value)}" y2="${y(t.value)}"/><text x="${LEFT - 6}" y="${y(t.value) + 4}" text-anchor="end">${esc(t.text)}</text>`).join('');
+  const grid = ticks
+    .map(
+      (t) =>
+        `<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(t.value)}" y2="${y(t.value)}"/><text x="${LEFT - 6}" y="${y(t.value) + 4}" text-anchor="end">${esc(t.text)}</text>`,
+    )
+    .join('');
   const every = labelEvery(days.length);
-  const xLabels = days.map((d, i) => (i % every === 0 ? `<text x="${LEFT + slot * i + slot / 2}" y="${H - BOTTOM + 16}" text-anchor="middle">${esc(dayLabel(d))}</text>` : '')).join('');
+  const xLabels = days
+    .map((d, i) =>
+      i % every === 0
+        ? `<text x="${LEFT + slot * i + slot / 2}" y="${H - BOTTOM + 16}" text-anchor="middle">${esc(dayLabel(d))}</text>`
+        : '',
+    )
+    .join('');
   return `<svg role="img" aria-label="${esc(label)}" viewBox="0 0 ${W} ${H}" data-chart="${kind}">
 ${grid}<line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + PLOT_H}"/><line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H}"/>
 ${xLabels}<text x="${LEFT + PLOT_W / 2}" y="${H - 6}" text-anchor="middle">day (Mexico City), ${esc(days[0] ?? '')} to ${esc(days.at(-1) ?? '')}</text>
@@ -56,7 +75,11 @@ ${legend}${body}</svg>`;
 
 /** Settled money in and out per day, side by side, over every day of the range. */
 export function volumeChart(points: VolumePoint[], from: string, to: string): string {
-  const days = daysOf(from, to, points.map((p) => p.day));
+  const days = daysOf(
+    from,
+    to,
+    points.map((p) => p.day),
+  );
   if (days.length === 0 || points.length === 0) return '<p class="empty"><em>No volume in this range.</em></p>';
   const byDay = new Map(points.map((p) => [p.day, p]));
   const top = niceCeiling(Math.max(0, ...points.flatMap((p) => [Number(p.in), Number(p.out)])));
@@ -73,7 +96,10 @@ export function volumeChart(points: VolumePoint[], from: string, to: string): st
       return `<rect x="${x + 1}" y="${TOP + PLOT_H - hIn}" width="${bar}" height="${hIn}" fill="#1a7f37"><title>${esc(day)} in ${esc(money(p.in))}</title></rect><rect x="${x + 1 + bar}" y="${TOP + PLOT_H - hOut}" width="${bar}" height="${hOut}" fill="#0969da"><title>${esc(day)} out ${esc(money(p.out))}</title></rect>`;
     })
     .join('');
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => ({ value: f, text: money((top * f).toFixed(0)).replace(/\.00$/, '') }));
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => ({
+    value: f,
+    text: money((top * f).toFixed(0)).replace(/\.00$/, ''),
+  }));
   const legend = `<rect x="${LEFT}" y="6" width="10" height="10" fill="#1a7f37"/><text x="${LEFT + 14}" y="15">money in (settled)</text><rect x="${LEFT + 140}" y="6" width="10" height="10" fill="#0969da"/><text x="${LEFT + 154}" y="15">money out (settled)</text>`;
   return frame('volume', 'Settled money in and out by day', ticks, days, slot, bars, legend);
 }
@@ -82,13 +108,25 @@ export function volumeChart(points: VolumePoint[], from: string, to: string): st
 export function matchRateChart(points: Array<{ day: string; rate: number | null }>, from: string, to: string): string {
   const known = points.filter((p): p is { day: string; rate: number } => p.rate !== null);
   if (known.length === 0) return '<p class="empty"><em>No items in this range.</em></p>';
-  const days = daysOf(from, to, known.map((p) => p.day));
+  const days = daysOf(
+    from,
+    to,
+    known.map((p) => p.day),
+  );
   const index = new Map(days.map((d, i) => [d, i]));
   const slot = PLOT_W / days.length;
   const x = (day: string) => LEFT + slot * (index.get(day) ?? 0) + slot / 2;
   const y = (rate: number) => TOP + PLOT_H * (1 - rate);
-  const line = known.length > 1 ? `<polyline fill="none" stroke="#0969da" stroke-width="2" points="${known.map((p) => `${x(p.day)},${y(p.rate)}`).join(' ')}"/>` : '';
-  const dots = known.map((p) => `<circle cx="${x(p.day)}" cy="${y(p.rate)}" r="3.5" fill="#0969da"><title>${esc(p.day)} ${esc(percent(p.rate))}</title></circle>`).join('');
+  const line =
+    known.length > 1
+      ? `<polyline fill="none" stroke="#0969da" stroke-width="2" points="${known.map((p) => `${x(p.day)},${y(p.rate)}`).join(' ')}"/>`
+      : '';
+  const dots = known
+    .map(
+      (p) =>
+        `<circle cx="${x(p.day)}" cy="${y(p.rate)}" r="3.5" fill="#0969da"><title>${esc(p.day)} ${esc(percent(p.rate))}</title></circle>`,
+    )
+    .join('');
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => ({ value: f, text: `${f * 100}%` }));
   const legend = `<text x="${LEFT}" y="15">share of items matched or refunded, per day</text>`;
   return frame('match-rate', 'Match rate by day', ticks, days, slot, line + dots, legend);

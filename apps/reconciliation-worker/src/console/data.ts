@@ -1,6 +1,19 @@
 // What the console shows, read from the store per request and shaped for the pages and the
 // exports. Counts and sums come from the database; this file only arranges them.
-import { conflictCounts, pageConflicts, pageItems, pageParked, pageReportMatches, pendingAging, receivablesByAge, reconciliationSummary, stateTotals, volumesByOutcome, type SummaryRow, type VolumeRow } from '@paykit/ledger';
+import {
+  conflictCounts,
+  pageConflicts,
+  pageItems,
+  pageParked,
+  pageReportMatches,
+  pendingAging,
+  receivablesByAge,
+  reconciliationSummary,
+  stateTotals,
+  volumesByOutcome,
+  type SummaryRow,
+  type VolumeRow,
+} from '@paykit/ledger';
 import { pageDrift, type Database, type DriftRecord } from '@paykit/store';
 import type { ConsoleFilters } from './filters.ts';
 
@@ -21,8 +34,21 @@ export interface DayTotals {
 }
 
 /** The range's total of one direction and outcome ("0.00" when nothing). */
-export function volumeOf(volumes: readonly VolumeRow[], day: string | null, direction: 'in' | 'out', outcome: VolumeRow['outcome'] = 'settled'): VolumeRow {
-  return volumes.find((v) => v.day === day && v.direction === direction && v.outcome === outcome) ?? { day, direction, outcome, count: 0, amount: '0.00' };
+export function volumeOf(
+  volumes: readonly VolumeRow[],
+  day: string | null,
+  direction: 'in' | 'out',
+  outcome: VolumeRow['outcome'] = 'settled',
+): VolumeRow {
+  return (
+    volumes.find((v) => v.day === day && v.direction === direction && v.outcome === outcome) ?? {
+      day,
+      direction,
+      outcome,
+      count: 0,
+      amount: '0.00',
+    }
+  );
 }
 
 export function dayTotals(rows: SummaryRow[], volumes: readonly VolumeRow[]): DayTotals[] {
@@ -54,23 +80,67 @@ export const OVERVIEW_ROWS = 10;
 export async function loadConsole(db: Database, filters: ConsoleFilters, staleAfterSeconds: number, now: Date) {
   const view = { from: filters.from, to: filters.to, staleAfterSeconds, now };
   const short = { limit: OVERVIEW_ROWS };
-  const [summary, volumes, discrepancies, receivables, aging, items, conflicts, conflictTotals, drift, parked, reports] = await Promise.all([
+  const [
+    summary,
+    volumes,
+    discrepancies,
+    receivables,
+    aging,
+    items,
+    conflicts,
+    conflictTotals,
+    drift,
+    parked,
+    reports,
+  ] = await Promise.all([
     reconciliationSummary(db, view),
     volumesByOutcome(db, view),
     stateTotals(db, view),
     receivablesByAge(db, { now }),
     pendingAging(db, view),
-    pageItems(db, { ...view, states: filters.states, products: filters.products, limit: filters.limit, sort: filters.sort, after: filters.after, before: filters.before }),
+    pageItems(db, {
+      ...view,
+      states: filters.states,
+      products: filters.products,
+      limit: filters.limit,
+      sort: filters.sort,
+      after: filters.after,
+      before: filters.before,
+    }),
     pageConflicts(db, short),
     conflictCounts(db),
     pageDrift(db, short),
     pageParked(db, short),
     pageReportMatches(db, short),
   ]);
-  return { summary, days: dayTotals(summary, volumes), volumes, discrepancies, receivables, aging, items, conflicts, conflictTotals, drift, parked, reports };
+  return {
+    summary,
+    days: dayTotals(summary, volumes),
+    volumes,
+    discrepancies,
+    receivables,
+    aging,
+    items,
+    conflicts,
+    conflictTotals,
+    drift,
+    parked,
+    reports,
+  };
 }
 
 /** A drift record as one flat row (the CSV cannot hold the nested example). */
 export function driftRow(r: DriftRecord): Record<string, unknown> {
-  return { source: r.source, eventType: r.eventType, pointer: r.pointer, kind: r.kind, count: r.count, firstSeen: r.firstSeen, lastSeen: r.lastSeen, exampleSeq: r.example.seq, expected: r.example.expected, seen: r.example.seen };
+  return {
+    source: r.source,
+    eventType: r.eventType,
+    pointer: r.pointer,
+    kind: r.kind,
+    count: r.count,
+    firstSeen: r.firstSeen,
+    lastSeen: r.lastSeen,
+    exampleSeq: r.example.seq,
+    expected: r.example.expected,
+    seen: r.example.seen,
+  };
 }

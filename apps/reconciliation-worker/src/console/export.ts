@@ -11,8 +11,17 @@ import { stringify } from 'csv-stringify';
 export type ExportRow = Record<string, unknown>;
 
 /** Streams `rows` as `<name>.csv` with `columns` as its header (written even when no row matches). */
-export async function streamCsv(res: ServerResponse, name: string, columns: readonly string[], rows: AsyncIterable<ExportRow>): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `attachment; filename="${name}.csv"` });
+export async function streamCsv(
+  res: ServerResponse,
+  name: string,
+  columns: readonly string[],
+  rows: AsyncIterable<ExportRow>,
+): Promise<void> {
+  res.writeHead(200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-disposition': `attachment; filename="${name}.csv"`,
+  });
   // A cell as text: dates ISO 8601, lists space-separated, objects as JSON, formulas neutralised.
   const csv = stringify({
     header: true,

@@ -1,12 +1,21 @@
 // HTML building with escaping by default: every value from the ledger goes through esc(). Every
 // page shares one layout: the navigation and the console's one stylesheet (/console.css).
 export function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(value ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const NAV = [
-  ['/', 'Overview'], ['/items', 'Items'], ['/volumes', 'Volumes'], ['/receivables', 'Receivables'],
-  ['/conflicts', 'Conflicts'], ['/parked', 'Parked'], ['/drift', 'Drift'], ['/reports', 'Reports'],
+  ['/', 'Overview'],
+  ['/items', 'Items'],
+  ['/volumes', 'Volumes'],
+  ['/receivables', 'Receivables'],
+  ['/conflicts', 'Conflicts'],
+  ['/parked', 'Parked'],
+  ['/drift', 'Drift'],
+  ['/reports', 'Reports'],
 ] as const;
 
 export function page(title: string, body: string, current = ''): string {

@@ -40,7 +40,9 @@ export const eventLink = (seq: string) => `<a href="/events/${esc(seq)}">#${esc(
 
 export function href(path: string, params: URLSearchParams, extra: Record<string, string | undefined> = {}): string {
   const query = new URLSearchParams(params);
-  for (const [key, value] of Object.entries(extra)) if (value === undefined) query.delete(key); else query.set(key, value);
+  for (const [key, value] of Object.entries(extra))
+    if (value === undefined) query.delete(key);
+    else query.set(key, value);
   const text = query.toString();
   return esc(text === '' ? path : `${path}?${text}`);
 }
@@ -66,13 +68,21 @@ export function listView<T>(view: ListView<T>): string {
   const { page } = view;
   const shown = page.rows.length === page.total ? '' : ` (${count(page.rows.length)} on this page)`;
   // rel="prev"/"next" on the links above the table only: one of each per page.
-  const pager = (rel: boolean) => [
-    page.prev ? `<a${rel ? ' rel="prev"' : ''} href="${href(view.path, withSort, { after: undefined, before: page.prev })}">← Previous</a>` : '',
-    page.next ? `<a${rel ? ' rel="next"' : ''} href="${href(view.path, withSort, { before: undefined, after: page.next })}">Next →</a>` : '',
-  ].join(' ');
-  const links = view.pager === false
-    ? page.total > page.rows.length ? `<a href="${href(view.path, view.params)}">All ${esc(plural(page.total, view.noun))} →</a>` : ''
-    : pager(true);
+  const pager = (rel: boolean) =>
+    [
+      page.prev
+        ? `<a${rel ? ' rel="prev"' : ''} href="${href(view.path, withSort, { after: undefined, before: page.prev })}">← Previous</a>`
+        : '',
+      page.next
+        ? `<a${rel ? ' rel="next"' : ''} href="${href(view.path, withSort, { before: undefined, after: page.next })}">Next →</a>`
+        : '',
+    ].join(' ');
+  const links =
+    view.pager === false
+      ? page.total > page.rows.length
+        ? `<a href="${href(view.path, view.params)}">All ${esc(plural(page.total, view.noun))} →</a>`
+        : ''
+      : pager(true);
   return `<p class="pager"><span data-matching="${esc(view.noun)}">${esc(plural(page.total, view.noun))} match${page.total === 1 ? 'es' : ''}${esc(shown)}${view.extra ? `, ${esc(view.extra)}` : ''}.</span>
 ${links}${view.exportName ? exportLinks(view.exportName, withSort) : ''}</p>
 ${table(headers, rows, view.attrs)}${view.pager === false || !(page.next || page.prev) ? '' : `<p class="pager">${pager(false)}</p>`}`;

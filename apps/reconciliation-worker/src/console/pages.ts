@@ -3,7 +3,20 @@
 // per list (items, volumes, receivables, conflicts, parked events, drift, report lines and files),
 // each with its count, sortable headers, previous/next links and exports; and a page per stored event (its payload with card data and secrets redacted).
 import { redactBody } from '@paykit/runtime';
-import { CONFLICT_KINDS, ITEM_STATES, OUTCOMES, PRODUCTS, type Conflict, type OpenReceivable, type ParkedEvent, type ReceivableAgeBucket, type ReconItem, type ReportFile, type ReportMatch, type VolumeRow } from '@paykit/ledger';
+import {
+  CONFLICT_KINDS,
+  ITEM_STATES,
+  OUTCOMES,
+  PRODUCTS,
+  type Conflict,
+  type OpenReceivable,
+  type ParkedEvent,
+  type ReceivableAgeBucket,
+  type ReconItem,
+  type ReportFile,
+  type ReportMatch,
+  type VolumeRow,
+} from '@paykit/ledger';
 import type { DriftRecord, Page, StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
 import { volumeOf, type loadConsole } from './data.ts';
@@ -50,37 +63,79 @@ const ITEM_COLUMNS: Column<ReconItem>[] = [
 
 function itemsSection(path: string, items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
   return listView({
-    path, params: filterParams(filters), sort: filters.sort, defaultSort: '-at', page: items, columns: ITEM_COLUMNS, attrs: 'data-table="items"',
-    exportName: 'items', noun: 'item', extra: `${money(items.amount)} in all${filters.states.length === 0 ? ', every state' : ''}`,
+    path,
+    params: filterParams(filters),
+    sort: filters.sort,
+    defaultSort: '-at',
+    page: items,
+    columns: ITEM_COLUMNS,
+    attrs: 'data-table="items"',
+    exportName: 'items',
+    noun: 'item',
+    extra: `${money(items.amount)} in all${filters.states.length === 0 ? ', every state' : ''}`,
   });
 }
 
 export function itemsPage(items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
-  return page('Items · paykit', `<h1>Items ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/items', filters, true)}${itemsSection('/items', items, filters)}`, '/items');
+  return page(
+    'Items · paykit',
+    `<h1>Items ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/items', filters, true)}${itemsSection('/items', items, filters)}`,
+    '/items',
+  );
 }
 
 // ---- volumes and receivables
-const VOLUME_LABEL: Record<VolumeRow['outcome'], string> = { settled: 'settled', rejected: 'rejected (REJECTED, CANCELLED, DECLINED)', refused: 'refused by the gateway', refunded: 'refunded or reversed', pending: 'pending (not final)' };
+const VOLUME_LABEL: Record<VolumeRow['outcome'], string> = {
+  settled: 'settled',
+  rejected: 'rejected (REJECTED, CANCELLED, DECLINED)',
+  refused: 'refused by the gateway',
+  refunded: 'refunded or reversed',
+  pending: 'pending (not final)',
+};
 
 function volumesTable(volumes: readonly VolumeRow[]): string {
   const rows = OUTCOMES.map((outcome) => {
     const i = volumeOf(volumes, null, 'in', outcome);
     const o = volumeOf(volumes, null, 'out', outcome);
-    return [`<td class="${outcome}">${esc(VOLUME_LABEL[outcome])}</td>`, n(count(i.count)), `<td class="n" data-volume="in|${outcome}">${esc(money(i.amount))}</td>`, n(count(o.count)), `<td class="n" data-volume="out|${outcome}">${esc(money(o.amount))}</td>`];
+    return [
+      `<td class="${outcome}">${esc(VOLUME_LABEL[outcome])}</td>`,
+      n(count(i.count)),
+      `<td class="n" data-volume="in|${outcome}">${esc(money(i.amount))}</td>`,
+      n(count(o.count)),
+      `<td class="n" data-volume="out|${outcome}">${esc(money(o.amount))}</td>`,
+    ];
   });
   return table(['outcome', 'in: items', 'money in', 'out: items', 'money out'], rows, 'data-table="volumes"');
 }
 
 export function volumesPage(volumes: readonly VolumeRow[], filters: ConsoleFilters): string {
   const days = [...new Set(volumes.map((v) => v.day).filter((d): d is string => d !== null))];
-  const dayRows = days.map((day) => [td(day), ...OUTCOMES.flatMap((outcome) => [n(money(volumeOf(volumes, day, 'in', outcome).amount)), n(money(volumeOf(volumes, day, 'out', outcome).amount))])]);
-  return page('Volumes · paykit', `<h1>Volumes by outcome, ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/volumes', filters)}
+  const dayRows = days.map((day) => [
+    td(day),
+    ...OUTCOMES.flatMap((outcome) => [
+      n(money(volumeOf(volumes, day, 'in', outcome).amount)),
+      n(money(volumeOf(volumes, day, 'out', outcome).amount)),
+    ]),
+  ]);
+  return page(
+    'Volumes · paykit',
+    `<h1>Volumes by outcome, ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/volumes', filters)}
 <p>Money in and out by where it went, as the ledger knows it; only settled money counts as volume. ${exportLinks('volumes', rangeParams(filters))}</p>
-${volumesTable(volumes)}<h2>By day</h2>${table(['day', ...OUTCOMES.flatMap((o) => [`${o} in`, `${o} out`])], dayRows, 'data-table="volumes-by-day"')}`, '/volumes');
+${volumesTable(volumes)}<h2>By day</h2>${table(['day', ...OUTCOMES.flatMap((o) => [`${o} in`, `${o} out`])], dayRows, 'data-table="volumes-by-day"')}`,
+    '/volumes',
+  );
 }
 
 function agesTable(buckets: readonly ReceivableAgeBucket[]): string {
-  return table(['age', 'receivables', 'amount'], buckets.map((b) => [`<td><a href="/receivables?age=${encodeURIComponent(b.age)}">${esc(b.age)}</a></td>`, `<td class="n" data-age-count="${esc(b.age)}">${esc(count(b.count))}</td>`, `<td class="n" data-age-amount="${esc(b.age)}">${esc(money(b.amount))}</td>`]), 'data-table="receivable-ages"');
+  return table(
+    ['age', 'receivables', 'amount'],
+    buckets.map((b) => [
+      `<td><a href="/receivables?age=${encodeURIComponent(b.age)}">${esc(b.age)}</a></td>`,
+      `<td class="n" data-age-count="${esc(b.age)}">${esc(count(b.count))}</td>`,
+      `<td class="n" data-age-amount="${esc(b.age)}">${esc(money(b.amount))}</td>`,
+    ]),
+    'data-table="receivable-ages"',
+  );
 }
 
 const RECEIVABLE_COLUMNS: Column<OpenReceivable>[] = [
@@ -94,11 +149,21 @@ const RECEIVABLE_COLUMNS: Column<OpenReceivable>[] = [
   { label: 'concept', cell: (r) => td(r.concept ?? '') },
 ];
 
-export function receivablesPage(buckets: readonly ReceivableAgeBucket[], list: Page<OpenReceivable> & { amount: string }, params: URLSearchParams, sort: string | undefined, today: string): string {
-  return page('Receivables · paykit', `<h1>Receivables not paid yet, by age on ${esc(today)}</h1>
+export function receivablesPage(
+  buckets: readonly ReceivableAgeBucket[],
+  list: Page<OpenReceivable> & { amount: string },
+  params: URLSearchParams,
+  sort: string | undefined,
+  today: string,
+): string {
+  return page(
+    'Receivables · paykit',
+    `<h1>Receivables not paid yet, by age on ${esc(today)}</h1>
 <p>Open receivables (no credit has paid them) by days past their due date, on the Mexico City day of now. ${exportLinks('receivables-by-age', new URLSearchParams())}</p>
 ${agesTable(buckets)}<h2>Open receivables${params.getAll('age').length > 0 ? `: ${esc(params.getAll('age').join(', '))}` : ''}</h2>
-${listView({ path: '/receivables', params, sort, defaultSort: 'due', page: list, columns: RECEIVABLE_COLUMNS, attrs: 'data-table="receivables"', exportName: 'receivables', noun: 'receivable', extra: `${money(list.amount)} in all` })}`, '/receivables');
+${listView({ path: '/receivables', params, sort, defaultSort: 'due', page: list, columns: RECEIVABLE_COLUMNS, attrs: 'data-table="receivables"', exportName: 'receivables', noun: 'receivable', extra: `${money(list.amount)} in all` })}`,
+    '/receivables',
+  );
 }
 
 // ---- conflicts, parked, drift, reports
@@ -109,7 +174,10 @@ const CONFLICT_COLUMNS: Column<Conflict>[] = [
   { label: 'type', cell: (c) => td(c.eventType) },
   { label: 'amount applied', cell: (c) => n(money(c.firstAmount)) },
   { label: 'conflicting amount', sort: 'amount', cell: (c) => n(money(c.amount)) },
-  { label: 'events (applied, conflicting)', cell: (c) => `<td>${eventLink(c.firstSeq)}${c.eventSeq === null ? '' : ` ${eventLink(c.eventSeq)}`}</td>` },
+  {
+    label: 'events (applied, conflicting)',
+    cell: (c) => `<td>${eventLink(c.firstSeq)}${c.eventSeq === null ? '' : ` ${eventLink(c.eventSeq)}`}</td>`,
+  },
   { label: 'detail', cell: (c) => td(c.detail) },
 ];
 
@@ -118,12 +186,25 @@ function conflictsIntro(totals: ConsoleData['conflictTotals']): string {
 <strong data-conflict-count>${esc(totals.total)}</strong> recorded (${CONFLICT_KINDS.map((kind) => `${esc(kind)} ${esc(totals[kind])}`).join(', ')}).</p>`;
 }
 
-export function conflictsPage(list: Page<Conflict>, totals: ConsoleData['conflictTotals'], params: URLSearchParams, sort: string | undefined): string {
+export function conflictsPage(
+  list: Page<Conflict>,
+  totals: ConsoleData['conflictTotals'],
+  params: URLSearchParams,
+  sort: string | undefined,
+): string {
   const chosen = params.getAll('kind');
-  const kinds = [['all', '/conflicts'], ...CONFLICT_KINDS.map((kind) => [kind, `/conflicts?kind=${kind}`])].map(([label, link]) =>
-    (label === 'all' ? chosen.length === 0 : chosen.length === 1 && chosen[0] === label) ? `<strong>${esc(label)}</strong>` : `<a href="${esc(link)}">${esc(label)}</a>`);
-  return page('Conflicts · paykit', `<h1>Conflicts</h1>${conflictsIntro(totals)}<p class="pager">Kind: ${kinds.join(' ')}</p>
-${listView({ path: '/conflicts', params, sort, defaultSort: '-id', page: list, columns: CONFLICT_COLUMNS, attrs: 'data-table="conflicts"', exportName: 'conflicts', noun: 'conflict' })}`, '/conflicts');
+  const kinds = [['all', '/conflicts'], ...CONFLICT_KINDS.map((kind) => [kind, `/conflicts?kind=${kind}`])].map(
+    ([label, link]) =>
+      (label === 'all' ? chosen.length === 0 : chosen.length === 1 && chosen[0] === label)
+        ? `<strong>${esc(label)}</strong>`
+        : `<a href="${esc(link)}">${esc(label)}</a>`,
+  );
+  return page(
+    'Conflicts · paykit',
+    `<h1>Conflicts</h1>${conflictsIntro(totals)}<p class="pager">Kind: ${kinds.join(' ')}</p>
+${listView({ path: '/conflicts', params, sort, defaultSort: '-id', page: list, columns: CONFLICT_COLUMNS, attrs: 'data-table="conflicts"', exportName: 'conflicts', noun: 'conflict' })}`,
+    '/conflicts',
+  );
 }
 
 const PARKED_COLUMNS: Column<ParkedEvent>[] = [
@@ -136,12 +217,18 @@ const PARKED_COLUMNS: Column<ParkedEvent>[] = [
 ];
 
 function retryForm(list: Page<ParkedEvent>): string {
-  return list.total > 0 ? '<form method="post" action="/parked/retry"><button type="submit">Retry every parked event</button></form>' : '';
+  return list.total > 0
+    ? '<form method="post" action="/parked/retry"><button type="submit">Retry every parked event</button></form>'
+    : '';
 }
 
 export function parkedPage(list: Page<ParkedEvent>, params: URLSearchParams, sort: string | undefined): string {
-  return page('Parked events · paykit', `<h1>Parked events</h1><p>Stored events that could not be applied, with the reason; they never hold back the events behind them.</p>
-${listView({ path: '/parked', params, sort, defaultSort: 'seq', page: list, columns: PARKED_COLUMNS, attrs: 'data-table="parked"', exportName: 'parked', noun: 'parked event' })}${retryForm(list)}`, '/parked');
+  return page(
+    'Parked events · paykit',
+    `<h1>Parked events</h1><p>Stored events that could not be applied, with the reason; they never hold back the events behind them.</p>
+${listView({ path: '/parked', params, sort, defaultSort: 'seq', page: list, columns: PARKED_COLUMNS, attrs: 'data-table="parked"', exportName: 'parked', noun: 'parked event' })}${retryForm(list)}`,
+    '/parked',
+  );
 }
 
 const DRIFT_COLUMNS: Column<DriftRecord>[] = [
@@ -163,8 +250,12 @@ function driftIntro(total: number): string {
 }
 
 export function driftPage(list: Page<DriftRecord>, params: URLSearchParams, sort: string | undefined): string {
-  return page('Drift · paykit', `<h1>Drift</h1>${driftIntro(list.total)}
-${listView({ path: '/drift', params, sort, defaultSort: '-count', page: list, columns: DRIFT_COLUMNS, attrs: 'data-table="drift"', exportName: 'drift', noun: 'drift record' })}`, '/drift');
+  return page(
+    'Drift · paykit',
+    `<h1>Drift</h1>${driftIntro(list.total)}
+${listView({ path: '/drift', params, sort, defaultSort: '-count', page: list, columns: DRIFT_COLUMNS, attrs: 'data-table="drift"', exportName: 'drift', noun: 'drift record' })}`,
+    '/drift',
+  );
 }
 
 const REPORT_COLUMNS: Column<ReportMatch>[] = [
@@ -181,27 +272,56 @@ const REPORT_COLUMNS: Column<ReportMatch>[] = [
 ];
 
 export function reportsPage(list: Page<ReportMatch>, params: URLSearchParams, sort: string | undefined): string {
-  return page('Report lines · paykit', `<h1>Report lines (three-way match)</h1>
+  return page(
+    'Report lines · paykit',
+    `<h1>Report lines (three-way match)</h1>
 <p>Each line of every imported report against our record and the platform's events. A file imported again under another name is recognised by its content and its lines count once: <a href="/reports/files">report files</a>.</p>
-${listView({ path: '/reports', params, sort, defaultSort: 'line', page: list, columns: REPORT_COLUMNS, attrs: 'data-table="reports"', exportName: 'reports', noun: 'report line' })}`, '/reports');
+${listView({ path: '/reports', params, sort, defaultSort: 'line', page: list, columns: REPORT_COLUMNS, attrs: 'data-table="reports"', exportName: 'reports', noun: 'report line' })}`,
+    '/reports',
+  );
 }
 
 const FILE_COLUMNS: Column<ReportFile>[] = [
-  { label: 'file', sort: 'name', cell: (f) => `<td><a href="/reports?file=${encodeURIComponent(f.fileName)}">${esc(f.fileName)}</a></td>` },
+  {
+    label: 'file',
+    sort: 'name',
+    cell: (f) => `<td><a href="/reports?file=${encodeURIComponent(f.fileName)}">${esc(f.fileName)}</a></td>`,
+  },
   { label: 'lines', cell: (f) => n(f.lines ?? '') },
   { label: 'imported at', cell: (f) => td(f.importedAt?.toISOString() ?? 'not yet') },
   { label: 'REPORT event', cell: (f) => (f.eventSeq ? `<td>${eventLink(f.eventSeq)}</td>` : td('')) },
-  { label: 'content', cell: (f) => (f.duplicateOf ? `<td data-duplicate-of="${esc(f.duplicateOf)}">already imported as ${esc(f.duplicateOf)}: its lines count there, once</td>` : td(f.importedAt ? 'its own' : '')) },
+  {
+    label: 'content',
+    cell: (f) =>
+      f.duplicateOf
+        ? `<td data-duplicate-of="${esc(f.duplicateOf)}">already imported as ${esc(f.duplicateOf)}: its lines count there, once</td>`
+        : td(f.importedAt ? 'its own' : ''),
+  },
 ];
 
-export function reportFilesPage(list: Page<ReportFile> & { distinct: number }, params: URLSearchParams, sort: string | undefined): string {
-  return page('Report files · paykit', `<h1>Report files</h1><p><strong data-distinct-reports>${esc(list.distinct)}</strong> distinct report${list.distinct === 1 ? '' : 's'} by content.</p>
-${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: list, columns: FILE_COLUMNS, attrs: 'data-table="report-files"', noun: 'report file' })}`, '/reports');
+export function reportFilesPage(
+  list: Page<ReportFile> & { distinct: number },
+  params: URLSearchParams,
+  sort: string | undefined,
+): string {
+  return page(
+    'Report files · paykit',
+    `<h1>Report files</h1><p><strong data-distinct-reports>${esc(list.distinct)}</strong> distinct report${list.distinct === 1 ? '' : 's'} by content.</p>
+${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: list, columns: FILE_COLUMNS, attrs: 'data-table="report-files"', noun: 'report file' })}`,
+    '/reports',
+  );
 }
 
 // ---- the overview
-export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: { staleAfterSeconds: number; applied: number; lastError: string | null }): string {
-  const totals = data.days.reduce((t, d) => ({ count: t.count + d.count, matched: t.matched + d.matched, refunded: t.refunded + d.refunded }), { count: 0, matched: 0, refunded: 0 });
+export function overviewPage(
+  data: ConsoleData,
+  filters: ConsoleFilters,
+  info: { staleAfterSeconds: number; applied: number; lastError: string | null },
+): string {
+  const totals = data.days.reduce(
+    (t, d) => ({ count: t.count + d.count, matched: t.matched + d.matched, refunded: t.refunded + d.refunded }),
+    { count: 0, matched: 0, refunded: 0 },
+  );
   const matchRate = totals.count === 0 ? null : (totals.matched + totals.refunded) / totals.count;
   const moneyIn = volumeOf(data.volumes, null, 'in');
   const moneyOut = volumeOf(data.volumes, null, 'out');
@@ -212,11 +332,26 @@ export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: {
 <div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amount))} mismatched, orphan, conflict or stale</small></div>
 </div>`;
   const dayRows = data.days.map((d) => [
-    td(d.day), `<td class="n" data-day-count="${esc(d.day)}">${esc(d.count)}</td>`, n(d.matched), n(d.refunded), n(d.pending), n(d.stale), n(d.mismatched), n(d.orphan), n(d.conflict), n(money(d.amountIn)), n(money(d.amountOut)),
+    td(d.day),
+    `<td class="n" data-day-count="${esc(d.day)}">${esc(d.count)}</td>`,
+    n(d.matched),
+    n(d.refunded),
+    n(d.pending),
+    n(d.stale),
+    n(d.mismatched),
+    n(d.orphan),
+    n(d.conflict),
+    n(money(d.amountIn)),
+    n(money(d.amountOut)),
     `<td class="n" data-match-rate="${esc(d.day)}">${percent(d.matchRate)}</td>`,
   ]);
   const productRows = data.summary.map((r) => [
-    td(r.day), td(r.product), ...ITEM_STATES.map((s) => n(`${r.states[s].count} · ${money(r.states[s].amount)}`)), `<td class="n" data-total="${esc(`${r.day}|${r.product}`)}">${esc(r.total.count)}</td>`, n(money(r.total.amount)), n(percent(r.matchRate)),
+    td(r.day),
+    td(r.product),
+    ...ITEM_STATES.map((s) => n(`${r.states[s].count} · ${money(r.states[s].amount)}`)),
+    `<td class="n" data-total="${esc(`${r.day}|${r.product}`)}">${esc(r.total.count)}</td>`,
+    n(money(r.total.amount)),
+    n(percent(r.matchRate)),
   ]);
   const agingRows = data.aging.map((b) => [td(b.bucket), n(b.count), n(money(b.amount))]);
   const range = rangeParams(filters);
@@ -227,8 +362,16 @@ export function overviewPage(data: ConsoleData, filters: ConsoleFilters, info: {
 ${rangeForm('/', filters)}
 ${cards}
 <p class="muted">Pending items become stale after ${esc(info.staleAfterSeconds)} s. This worker applied ${esc(info.applied)} events since it started.${info.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.lastError)}</strong>` : ''}</p>
-<div class="charts"><div class="chart"><h2>Money in and out</h2>${volumeChart(data.days.map((d) => ({ day: d.day, in: d.amountIn, out: d.amountOut })), filters.from, filters.to)}</div>
-<div class="chart"><h2>Match rate</h2>${matchRateChart(data.days.map((d) => ({ day: d.day, rate: d.matchRate })), filters.from, filters.to)}</div></div>
+<div class="charts"><div class="chart"><h2>Money in and out</h2>${volumeChart(
+      data.days.map((d) => ({ day: d.day, in: d.amountIn, out: d.amountOut })),
+      filters.from,
+      filters.to,
+    )}</div>
+<div class="chart"><h2>Match rate</h2>${matchRateChart(
+      data.days.map((d) => ({ day: d.day, rate: d.matchRate })),
+      filters.from,
+      filters.to,
+    )}</div></div>
 <h2>Daily summary</h2><p>${exportLinks('summary', range)}</p>
 ${table(['day', 'items', 'matched', 'refunded', 'pending', 'stale', 'mismatched', 'orphan', 'conflict', 'money in (settled)', 'money out (settled)', 'match rate'], dayRows, 'data-table="days"')}
 <h2><a href="${href('/volumes', range)}">Volumes by outcome</a></h2>${volumesTable(data.volumes)}
@@ -255,12 +398,18 @@ export function eventPage(event: StoredEvent): string {
   return page(
     `event #${event.seq}`,
     `<p><a href="/">← reconciliation</a></p><h1>Stored event #${esc(event.seq)}: ${esc(event.eventType)}</h1>
-${table(['field', 'value'], [
-      [td('source'), td(event.source)], [td('dedupe key'), td(event.dedupeKey)], [td('transaction id'), td(event.transactionId ?? '')],
-      [td('received at'), td(event.receivedAt.toISOString())], [td('gateway outcome'), td(`${event.outcome} (${event.answerStatus})${event.reason ? `: ${event.reason}` : ''}`)],
-      [td('deliveries'), n(event.deliveries)], [td('drift'), td(event.drift.map((d) => `${d.path}: ${d.kind}`).join('; '))],
-    ])}
+${table(
+  ['field', 'value'],
+  [
+    [td('source'), td(event.source)],
+    [td('dedupe key'), td(event.dedupeKey)],
+    [td('transaction id'), td(event.transactionId ?? '')],
+    [td('received at'), td(event.receivedAt.toISOString())],
+    [td('gateway outcome'), td(`${event.outcome} (${event.answerStatus})${event.reason ? `: ${event.reason}` : ''}`)],
+    [td('deliveries'), n(event.deliveries)],
+    [td('drift'), td(event.drift.map((d) => `${d.path}: ${d.kind}`).join('; '))],
+  ],
+)}
 <h2>Payload</h2><pre>${esc(JSON.stringify(redactBody(event.payload), null, 2))}</pre>`,
   );
 }
-

@@ -1,12 +1,40 @@
 // What each console path serves: the pages (GET /, /items, /volumes …) and the exports
 // (GET /<list>.csv|json), each reading its filters from the query string. server.ts routes to them.
 import type { ServerResponse } from 'node:http';
-import { allConflicts, allItems, allParked, allReceivables, allReportMatches, CONFLICT_KINDS, conflictCounts, pageConflicts, pageItems, pageParked, pageReceivables, pageReportFiles, pageReportMatches, RECEIVABLE_AGES, receivablesByAge, reconciliationSummary, volumesByOutcome } from '@paykit/ledger';
+import {
+  allConflicts,
+  allItems,
+  allParked,
+  allReceivables,
+  allReportMatches,
+  CONFLICT_KINDS,
+  conflictCounts,
+  pageConflicts,
+  pageItems,
+  pageParked,
+  pageReceivables,
+  pageReportFiles,
+  pageReportMatches,
+  RECEIVABLE_AGES,
+  receivablesByAge,
+  reconciliationSummary,
+  volumesByOutcome,
+} from '@paykit/ledger';
 import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
 import { driftRow, loadConsole } from './data.ts';
 import { fromArray, mapRows, streamCsv, streamJson, type ExportRow } from './export.ts';
 import { mexicoCityToday, readFilters, readList, readPage } from './filters.ts';
-import { conflictsPage, driftPage, itemsPage, overviewPage, parkedPage, receivablesPage, reportFilesPage, reportsPage, volumesPage } from './pages.ts';
+import {
+  conflictsPage,
+  driftPage,
+  itemsPage,
+  overviewPage,
+  parkedPage,
+  receivablesPage,
+  reportFilesPage,
+  reportsPage,
+  volumesPage,
+} from './pages.ts';
 
 export interface RouteContext {
   db: Database;
@@ -31,7 +59,21 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
   },
   '/items': async ({ db, query, now, staleAfterSeconds }) => {
     const f = readFilters(query, now);
-    return itemsPage(await pageItems(db, { from: f.from, to: f.to, states: f.states, products: f.products, staleAfterSeconds, now, limit: f.limit, sort: f.sort, after: f.after, before: f.before }), f);
+    return itemsPage(
+      await pageItems(db, {
+        from: f.from,
+        to: f.to,
+        states: f.states,
+        products: f.products,
+        staleAfterSeconds,
+        now,
+        limit: f.limit,
+        sort: f.sort,
+        after: f.after,
+        before: f.before,
+      }),
+      f,
+    );
   },
   '/volumes': async ({ db, query, now, staleAfterSeconds }) => {
     const f = readFilters(query, now);
@@ -40,7 +82,10 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
   '/receivables': async ({ db, query, now }) => {
     const p = readPage(query);
     const ages = readList(query, 'age', RECEIVABLE_AGES);
-    const [buckets, list] = await Promise.all([receivablesByAge(db, { now }), pageReceivables(db, { now, ages, ...p })]);
+    const [buckets, list] = await Promise.all([
+      receivablesByAge(db, { now }),
+      pageReceivables(db, { now, ages, ...p }),
+    ]);
     return receivablesPage(buckets, list, only(query, ['age', 'limit']), p.sort, mexicoCityToday(now));
   },
   '/conflicts': async ({ db, query }) => {
@@ -77,14 +122,41 @@ interface ExportSource {
   rows(ctx: ExportContext, format: 'csv' | 'json'): Promise<AsyncIterable<ExportRow>> | AsyncIterable<ExportRow>;
 }
 
-const ITEM_COLUMNS = ['kind', 'id', 'product', 'day', 'at', 'amount', 'direction', 'status', 'trackingKey', 'account', 'state', 'outcome', 'fields', 'note', 'eventSeqs'];
+const ITEM_COLUMNS = [
+  'kind',
+  'id',
+  'product',
+  'day',
+  'at',
+  'amount',
+  'direction',
+  'status',
+  'trackingKey',
+  'account',
+  'state',
+  'outcome',
+  'fields',
+  'note',
+  'eventSeqs',
+];
 
 export const EXPORTS: Record<string, ExportSource> = {
   items: {
     columns: ITEM_COLUMNS,
     rows: ({ db, query, now, staleAfterSeconds }) => {
       const f = readFilters(query, now);
-      return mapRows(allItems(db, { from: f.from, to: f.to, states: f.states, products: f.products, staleAfterSeconds, now, sort: f.sort }), (i) => ({ ...i }));
+      return mapRows(
+        allItems(db, {
+          from: f.from,
+          to: f.to,
+          states: f.states,
+          products: f.products,
+          staleAfterSeconds,
+          now,
+          sort: f.sort,
+        }),
+        (i) => ({ ...i }),
+      );
     },
   },
   summary: {
@@ -93,14 +165,29 @@ export const EXPORTS: Record<string, ExportSource> = {
       const f = readFilters(query, now);
       const rows = await reconciliationSummary(db, { from: f.from, to: f.to, staleAfterSeconds, now });
       if (format === 'json') return fromArray(rows.map((r) => ({ ...r })));
-      return fromArray(rows.flatMap((r) => Object.entries(r.states).map(([state, figures]) => ({ day: r.day, product: r.product, state, count: figures.count, amount: figures.amount }))));
+      return fromArray(
+        rows.flatMap((r) =>
+          Object.entries(r.states).map(([state, figures]) => ({
+            day: r.day,
+            product: r.product,
+            state,
+            count: figures.count,
+            amount: figures.amount,
+          })),
+        ),
+      );
     },
   },
   volumes: {
     columns: ['day', 'direction', 'outcome', 'count', 'amount'],
     rows: async ({ db, query, now, staleAfterSeconds }) => {
       const f = readFilters(query, now);
-      return fromArray((await volumesByOutcome(db, { from: f.from, to: f.to, staleAfterSeconds, now })).map((v) => ({ ...v, day: v.day ?? 'all days' })));
+      return fromArray(
+        (await volumesByOutcome(db, { from: f.from, to: f.to, staleAfterSeconds, now })).map((v) => ({
+          ...v,
+          day: v.day ?? 'all days',
+        })),
+      );
     },
   },
   'receivables-by-age': {
@@ -109,23 +196,69 @@ export const EXPORTS: Record<string, ExportSource> = {
   },
   receivables: {
     columns: ['id', 'beneficiaryAccount', 'amount', 'reference', 'concept', 'dueDate', 'daysLate', 'age'],
-    rows: ({ db, query, now }) => mapRows(allReceivables(db, { now, ages: readList(query, 'age', RECEIVABLE_AGES), sort: readPage(query).sort }), (r) => ({ ...r })),
+    rows: ({ db, query, now }) =>
+      mapRows(
+        allReceivables(db, { now, ages: readList(query, 'age', RECEIVABLE_AGES), sort: readPage(query).sort }),
+        (r) => ({ ...r }),
+      ),
   },
   conflicts: {
-    columns: ['id', 'kind', 'transactionId', 'eventType', 'firstSeq', 'eventSeq', 'dedupeKey', 'firstAmount', 'amount', 'detail', 'recordedAt'],
-    rows: ({ db, query }) => mapRows(allConflicts(db, { kinds: readList(query, 'kind', CONFLICT_KINDS), sort: readPage(query).sort }), (c) => ({ ...c })),
+    columns: [
+      'id',
+      'kind',
+      'transactionId',
+      'eventType',
+      'firstSeq',
+      'eventSeq',
+      'dedupeKey',
+      'firstAmount',
+      'amount',
+      'detail',
+      'recordedAt',
+    ],
+    rows: ({ db, query }) =>
+      mapRows(
+        allConflicts(db, { kinds: readList(query, 'kind', CONFLICT_KINDS), sort: readPage(query).sort }),
+        (c) => ({ ...c }),
+      ),
   },
   parked: {
     columns: ['seq', 'eventType', 'reason', 'parkedAt', 'attempts', 'retry'],
     rows: ({ db, query }) => mapRows(allParked(db, { sort: readPage(query).sort }), (p) => ({ ...p })),
   },
   drift: {
-    columns: ['source', 'eventType', 'pointer', 'kind', 'count', 'firstSeen', 'lastSeen', 'exampleSeq', 'expected', 'seen'],
-    rows: ({ db, query }, format) => mapRows(allDrift(db, { sort: readPage(query).sort }), (r) => (format === 'json' ? { ...r } : driftRow(r))),
+    columns: [
+      'source',
+      'eventType',
+      'pointer',
+      'kind',
+      'count',
+      'firstSeen',
+      'lastSeen',
+      'exampleSeq',
+      'expected',
+      'seen',
+    ],
+    rows: ({ db, query }, format) =>
+      mapRows(allDrift(db, { sort: readPage(query).sort }), (r) => (format === 'json' ? { ...r } : driftRow(r))),
   },
   reports: {
-    columns: ['fileName', 'lineNo', 'transactionId', 'amount', 'status', 'recordAmount', 'eventAmount', 'eventStatus', 'state', 'fields'],
-    rows: ({ db, query }) => mapRows(allReportMatches(db, { fileName: query.get('file') || undefined, sort: readPage(query).sort }), (m) => ({ ...m })),
+    columns: [
+      'fileName',
+      'lineNo',
+      'transactionId',
+      'amount',
+      'status',
+      'recordAmount',
+      'eventAmount',
+      'eventStatus',
+      'state',
+      'fields',
+    ],
+    rows: ({ db, query }) =>
+      mapRows(allReportMatches(db, { fileName: query.get('file') || undefined, sort: readPage(query).sort }), (m) => ({
+        ...m,
+      })),
   },
 };
 
@@ -138,7 +271,12 @@ export const EXPORTS: Record<string, ExportSource> = {
  * cutting its download. PGlite has one connection, which a snapshot would take from the worker for
  * the whole download: there the batches are read as the worker goes on.
  */
-export async function serveExport(res: ServerResponse, name: string, format: 'csv' | 'json', ctx: RouteContext): Promise<void> {
+export async function serveExport(
+  res: ServerResponse,
+  name: string,
+  format: 'csv' | 'json',
+  ctx: RouteContext,
+): Promise<void> {
   if (ctx.db.kind !== 'postgres') return streamExport(res, name, format, ctx);
   await ctx.db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
@@ -146,7 +284,12 @@ export async function serveExport(res: ServerResponse, name: string, format: 'cs
   });
 }
 
-async function streamExport(res: ServerResponse, name: string, format: 'csv' | 'json', ctx: ExportContext): Promise<void> {
+async function streamExport(
+  res: ServerResponse,
+  name: string,
+  format: 'csv' | 'json',
+  ctx: ExportContext,
+): Promise<void> {
   const source = EXPORTS[name]!;
   const rows = await source.rows(ctx, format);
   // The first row is read before the head is sent, so a bad sort or cursor is still a 400.

@@ -50,7 +50,13 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const now = options.now ?? (() => new Date());
   const events = createEventStore(db);
 
-  const send = (res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string | string[]> = {}) => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string,
+    extra: Record<string, string | string[]> = {},
+  ) => {
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...extra });
     res.end(body);
   };
@@ -65,36 +71,55 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     if (req.method === 'GET' && url.pathname === '/healthz') {
       // 200 whatever the store says: the process is alive and retries by itself; the body tells the rest.
-      const health = options.health ? await options.health() : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
+      const health = options.health
+        ? await options.health()
+        : { ok: true, ...(options.status?.() ?? { applied: 0, lastError: null, caughtUp: false }) };
       return send(res, 200, 'application/json', JSON.stringify(health));
     }
     // The stylesheet holds no data, and the login page uses it.
-    if (req.method === 'GET' && url.pathname === '/console.css') return send(res, 200, 'text/css; charset=utf-8', STYLESHEET, { 'cache-control': 'max-age=300' });
+    if (req.method === 'GET' && url.pathname === '/console.css')
+      return send(res, 200, 'text/css; charset=utf-8', STYLESHEET, { 'cache-control': 'max-age=300' });
     const session = await access.gate(req, res, url);
     if (!session) return;
-    const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', access.decorate(body, session));
-    const ctx = () => ({ db, query: url.searchParams, now: at, staleAfterSeconds: options.staleAfterSeconds, status: options.status?.() ?? { applied: 0, lastError: null } });
+    const html = (status: number, body: string) =>
+      send(res, status, 'text/html; charset=utf-8', access.decorate(body, session));
+    const ctx = () => ({
+      db,
+      query: url.searchParams,
+      now: at,
+      staleAfterSeconds: options.staleAfterSeconds,
+      status: options.status?.() ?? { applied: 0, lastError: null },
+    });
     const pageRoute = PAGES[url.pathname];
     if (req.method === 'GET' && pageRoute) return html(200, await pageRoute(ctx()));
     const exportMatch = /^\/([a-z-]+)\.(csv|json)$/.exec(url.pathname);
-    if (req.method === 'GET' && exportMatch && Object.hasOwn(EXPORTS, exportMatch[1]!)) return serveExport(res, exportMatch[1]!, exportMatch[2] as 'csv' | 'json', ctx());
+    if (req.method === 'GET' && exportMatch && Object.hasOwn(EXPORTS, exportMatch[1]!))
+      return serveExport(res, exportMatch[1]!, exportMatch[2] as 'csv' | 'json', ctx());
     const eventMatch = /^\/events\/(\d{1,19})$/.exec(url.pathname);
     if (req.method === 'GET' && eventMatch) {
       const event = await events.get(eventMatch[1]!);
-      if (!event) return html(404, page('not found', `<p>No stored event #${esc(eventMatch[1])}. <a href="/">Back</a></p>`));
+      if (!event)
+        return html(404, page('not found', `<p>No stored event #${esc(eventMatch[1])}. <a href="/">Back</a></p>`));
       return html(200, eventPage(event));
     }
     if (req.method === 'POST' && url.pathname === '/parked/retry') {
       await retryParked(db);
       return send(res, 303, 'text/plain', 'queued', { location: '/' });
     }
-    send(res, 404, 'text/plain; charset=utf-8', `No such page: ${req.method} ${url.pathname}. The console is at /; lists at ${Object.keys(PAGES).join(', ')}; exports at /<list>.csv or .json (${Object.keys(EXPORTS).join(', ')})\n`);
+    send(
+      res,
+      404,
+      'text/plain; charset=utf-8',
+      `No such page: ${req.method} ${url.pathname}. The console is at /; lists at ${Object.keys(PAGES).join(', ')}; exports at /<list>.csv or .json (${Object.keys(EXPORTS).join(', ')})\n`,
+    );
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (error instanceof AccessDenied) return send(res, error.status, 'text/plain; charset=utf-8', `${error.message}\n`);
-      if ((error instanceof FilterError || error instanceof StoreInputError) && !res.headersSent) return send(res, 400, 'text/plain; charset=utf-8', `${error.message}\n`);
+      if (error instanceof AccessDenied)
+        return send(res, error.status, 'text/plain; charset=utf-8', `${error.message}\n`);
+      if ((error instanceof FilterError || error instanceof StoreInputError) && !res.headersSent)
+        return send(res, 400, 'text/plain; charset=utf-8', `${error.message}\n`);
       const message = error instanceof Error ? error.message : String(error);
       if (!res.headersSent) send(res, 503, 'text/plain; charset=utf-8', `The ledger could not be read: ${message}\n`);
       // Mid-export: the connection is cut, so a partial file never passes for a complete one.

@@ -32,7 +32,11 @@ type Answer<T> = { status: 200; body: T } | { status: 404 | 409; body: { error: 
 
 export async function registerControl(app: FastifyInstance, deps: ControlDeps): Promise<void> {
   const { runtime, products } = deps;
-  const clockState = () => ({ now: runtime.clock.now().toISOString(), mode: runtime.clock.mode, pendingTasks: runtime.clock.pendingTasks });
+  const clockState = () => ({
+    now: runtime.clock.now().toISOString(),
+    mode: runtime.clock.mode,
+    pendingTasks: runtime.clock.pendingTasks,
+  });
   // Lifecycle steps that fall due when the clock moves may deliver events: let them be sent
   // before answering, so a caller that advanced the clock sees their effects.
   const settle = async () => {
@@ -49,7 +53,8 @@ export async function registerControl(app: FastifyInstance, deps: ControlDeps): 
       await settle();
       return { status: 200, body };
     } catch (error) {
-      if (error instanceof ControlError) return { status: error.status, body: { error: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+      if (error instanceof ControlError)
+        return { status: error.status, body: { error: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
       throw error;
     }
   };
@@ -70,7 +75,13 @@ export async function registerControl(app: FastifyInstance, deps: ControlDeps): 
     setClock: async ({ body }) => {
       const target = new Date(body.at).getTime();
       if (target < runtime.clock.nowMs()) {
-        return { status: 400, body: { error: `The clock is at ${runtime.clock.now().toISOString()}; it only moves forward.`, hint: 'Restart the sandbox to start over.' } };
+        return {
+          status: 400,
+          body: {
+            error: `The clock is at ${runtime.clock.now().toISOString()}; it only moves forward.`,
+            hint: 'Restart the sandbox to start over.',
+          },
+        };
       }
       await runtime.clock.setTo(target);
       await settle();
@@ -95,13 +106,15 @@ export async function registerControl(app: FastifyInstance, deps: ControlDeps): 
       try {
         return { status: 200, body: products.core.reportFile(params.fileName, query.clientId) };
       } catch (error) {
-        if (error instanceof ControlError) return { status: error.status, body: { error: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+        if (error instanceof ControlError)
+          return { status: error.status, body: { error: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
         throw error;
       }
     },
     triggerChargeResult: ({ params, body }) => attempt(() => products.directDebit.settleCharge(params.chargeId, body)),
     createCashOperation: ({ body }) => attempt(() => products.cash.createOperation(body)),
-    setCashOperationStatus: ({ params, body }) => attempt(() => products.cash.setOperationStatus(params.operationId, body.status)),
+    setCashOperationStatus: ({ params, body }) =>
+      attempt(() => products.cash.setOperationStatus(params.operationId, body.status)),
   });
   await app.register(s.plugin(router), { requestValidationErrorHandler: invalidRequest });
 }

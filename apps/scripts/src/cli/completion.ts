@@ -7,7 +7,10 @@ import { UsageError } from './errors.ts';
 function table(program: Command): Map<string, string[]> {
   const entries = new Map<string, string[]>();
   const walk = (command: Command, prefix: string[]) => {
-    const words = [...command.commands.map((c) => c.name()), ...command.options.map((o) => o.long).filter((o): o is string => o !== undefined)];
+    const words = [
+      ...command.commands.map((c) => c.name()),
+      ...command.options.map((o) => o.long).filter((o): o is string => o !== undefined),
+    ];
     entries.set(prefix.join(' '), words);
     for (const child of command.commands) walk(child, [...prefix, child.name()]);
   };
@@ -18,14 +21,22 @@ function table(program: Command): Map<string, string[]> {
 /** The script for `bin` (the name the binary was invoked as, so a renamed or linked binary completes too). */
 export function completionScript(shell: string, program: Command, bin = 'paykit'): string {
   const entries = table(program);
-  const globals = program.options.map((o) => o.long).filter(Boolean).join(' ');
-  const cases = [...entries].map(([key, words]) => `    "${key}") words="${[...words, ...(key ? globals.split(' ') : [])].join(' ')}" ;;`).join('\n');
+  const globals = program.options
+    .map((o) => o.long)
+    .filter(Boolean)
+    .join(' ');
+  const cases = [...entries]
+    .map(([key, words]) => `    "${key}") words="${[...words, ...(key ? globals.split(' ') : [])].join(' ')}" ;;`)
+    .join('\n');
   const body = `__paykit_words() {
   local path="" word
   for word in "$@"; do
     case "$word" in -*) ;; *) if [ -z "$path" ]; then candidate="$word"; else candidate="$path $word"; fi
       case "$candidate" in
-${[...entries.keys()].filter(Boolean).map((key) => `        "${key}") path="$candidate" ;;`).join('\n')}
+${[...entries.keys()]
+  .filter(Boolean)
+  .map((key) => `        "${key}") path="$candidate" ;;`)
+  .join('\n')}
       esac ;;
     esac
   done

@@ -28,9 +28,13 @@ async function fetchSeed(sandboxUrl: string) {
   try {
     answer = await control.getSeed();
   } catch {
-    throw new CliError(`The sandbox at ${sandboxUrl} does not answer.`, 'Start it (pnpm --filter @paykit/sandbox start, or pnpm start) or set PAYKIT_SANDBOX_URL.');
+    throw new CliError(
+      `The sandbox at ${sandboxUrl} does not answer.`,
+      'Start it (pnpm --filter @paykit/sandbox start, or pnpm start) or set PAYKIT_SANDBOX_URL.',
+    );
   }
-  if (answer.status !== 200) throw new CliError(`The sandbox at ${sandboxUrl} answered ${answer.status} to GET /_sandbox/seed.`);
+  if (answer.status !== 200)
+    throw new CliError(`The sandbox at ${sandboxUrl} answered ${answer.status} to GET /_sandbox/seed.`);
   return answer.body;
 }
 
@@ -62,7 +66,9 @@ export class Context {
 
   sandboxUrl(): string {
     if (this.environment !== 'sandbox' || !this.profile.sandboxUrl) {
-      throw new UsageError(`This command drives the sandbox; profile "${this.loaded.name}" is ${this.environment}. Use --profile sandbox.`);
+      throw new UsageError(
+        `This command drives the sandbox; profile "${this.loaded.name}" is ${this.environment}. Use --profile sandbox.`,
+      );
     }
     return this.profile.sandboxUrl;
   }
@@ -86,11 +92,16 @@ export class Context {
     return ref ? readSecret(ref, what) : undefined;
   }
 
-  baseUrl(product: 'core' | 'direct-debit' | 'cash' | 'remittance' | 'billpay' | 'gift-cards' | 'lottery', configured: string | undefined): string | undefined {
+  baseUrl(
+    product: 'core' | 'direct-debit' | 'cash' | 'remittance' | 'billpay' | 'gift-cards' | 'lottery',
+    configured: string | undefined,
+  ): string | undefined {
     if (configured) return configured;
     if (this.environment === 'sandbox' && this.profile.sandboxUrl) return `${this.profile.sandboxUrl}/${product}`;
     if (this.environment === 'sandbox') return undefined;
-    throw new UsageError(`Profile "${this.loaded.name}" has no baseUrl for ${product} (the reference does not show ${this.environment}'s addresses): add it to the profile.`);
+    throw new UsageError(
+      `Profile "${this.loaded.name}" has no baseUrl for ${product} (the reference does not show ${this.environment}'s addresses): add it to the profile.`,
+    );
   }
 
   async core(onTransactionCreated?: CoreClientOptions['onTransactionCreated']): Promise<CoreClient> {
@@ -106,8 +117,19 @@ export class Context {
       apiKey ??= client.apiKeys.staging;
       clientSecret ??= client.credentials.find((c) => c.environment === 'staging')?.clientSecret;
     }
-    if (!clientId || !apiKey) throw new UsageError(`Profile "${this.loaded.name}" needs core.clientId and core.apiKey ({ "env": "…" } or { "file": "…" }).`);
-    const client = createCoreClient({ environment: this.environment, baseUrl: this.baseUrl('core', p?.baseUrl), clientId, apiKey, clientSecret, fetch: this.fetch, onTransactionCreated });
+    if (!clientId || !apiKey)
+      throw new UsageError(
+        `Profile "${this.loaded.name}" needs core.clientId and core.apiKey ({ "env": "…" } or { "file": "…" }).`,
+      );
+    const client = createCoreClient({
+      environment: this.environment,
+      baseUrl: this.baseUrl('core', p?.baseUrl),
+      clientId,
+      apiKey,
+      clientSecret,
+      fetch: this.fetch,
+      onTransactionCreated,
+    });
     if (!onTransactionCreated) this.#core = client;
     return client;
   }
@@ -115,9 +137,16 @@ export class Context {
   async directDebit() {
     const { createDirectDebitClient } = await import('@paykit/direct-debit-client');
     const p = this.profile.directDebit;
-    const apiKey = this.secret(p?.apiKey, 'directDebit.apiKey') ?? (this.environment === 'sandbox' ? (await this.seed()).directDebit?.apiKeys[0] : undefined);
+    const apiKey =
+      this.secret(p?.apiKey, 'directDebit.apiKey') ??
+      (this.environment === 'sandbox' ? (await this.seed()).directDebit?.apiKeys[0] : undefined);
     if (!apiKey) throw new UsageError(`Profile "${this.loaded.name}" needs directDebit.apiKey.`);
-    return createDirectDebitClient({ environment: this.environment, baseUrl: this.baseUrl('direct-debit', p?.baseUrl), apiKey, fetch: this.fetch });
+    return createDirectDebitClient({
+      environment: this.environment,
+      baseUrl: this.baseUrl('direct-debit', p?.baseUrl),
+      apiKey,
+      fetch: this.fetch,
+    });
   }
 
   async cash() {
@@ -130,13 +159,24 @@ export class Context {
       apiKey ??= cash.apiKey;
       apiSecret ??= cash.apiSecret;
     }
-    if (!apiKey || !apiSecret) throw new UsageError(`Profile "${this.loaded.name}" needs cash.apiKey and cash.apiSecret.`);
-    return createCashClient({ environment: this.environment, baseUrl: this.baseUrl('cash', p?.baseUrl), apiKey, apiSecret, fetch: this.fetch });
+    if (!apiKey || !apiSecret)
+      throw new UsageError(`Profile "${this.loaded.name}" needs cash.apiKey and cash.apiSecret.`);
+    return createCashClient({
+      environment: this.environment,
+      baseUrl: this.baseUrl('cash', p?.baseUrl),
+      apiKey,
+      apiSecret,
+      fetch: this.fetch,
+    });
   }
 
   async remittance() {
     const { createRemittanceClient } = await import('@paykit/remittance-client');
-    return createRemittanceClient({ environment: this.environment, baseUrl: this.baseUrl('remittance', this.profile.remittance?.baseUrl), fetch: this.fetch });
+    return createRemittanceClient({
+      environment: this.environment,
+      baseUrl: this.baseUrl('remittance', this.profile.remittance?.baseUrl),
+      fetch: this.fetch,
+    });
   }
 
   async bearerToken(product: 'billpay' | 'gift-cards' | 'lottery'): Promise<string> {
@@ -164,7 +204,9 @@ export class Context {
   async database() {
     const { openDatabase, migrate } = await import('@paykit/store');
     const url = this.databaseUrl();
-    const db = await openDatabase(url ? { databaseUrl: url } : { dataDir: `${process.env.PAYKIT_DATA_DIR ?? '.data'}/pglite` });
+    const db = await openDatabase(
+      url ? { databaseUrl: url } : { dataDir: `${process.env.PAYKIT_DATA_DIR ?? '.data'}/pglite` },
+    );
     await migrate(db);
     return db;
   }

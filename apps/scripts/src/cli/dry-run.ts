@@ -19,7 +19,10 @@ const PASS_THROUGH = /\/auth\/credential-tokens$/;
  * The request as it would leave: headers and body from `init`, or from the Request itself when a
  * client passes one (the cash client signs and sends a Request, its signature headers included).
  */
-async function partsOf(input: RequestInfo | URL, init: RequestInit | undefined): Promise<{ headers: Headers; body: unknown }> {
+async function partsOf(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<{ headers: Headers; body: unknown }> {
   let request: Request;
   try {
     request = new Request(input, init);

@@ -20,16 +20,20 @@ export interface RecordingCore {
   close(): Promise<void>;
 }
 
-const WHAT_TO_DO = 'set DATABASE_URL (or the profile’s database.url) to the store the reconciliation worker reads, or pass --no-record to move the money unrecorded (its status updates will stay orphans)';
+const WHAT_TO_DO =
+  'set DATABASE_URL (or the profile’s database.url) to the store the reconciliation worker reads, or pass --no-record to move the money unrecorded (its status updates will stay orphans)';
 
 /** The core client for a command that moves money, recording in the ledger unless `record` is false. */
 export async function recordingCore(ctx: Context, record: boolean): Promise<RecordingCore> {
   // --dry-run sends nothing that moves money: nothing to record.
-  if (!record || ctx.flags.dryRun) return { core: await ctx.core(), ledger: undefined, replayed: () => undefined, close: async () => {} };
+  if (!record || ctx.flags.dryRun)
+    return { core: await ctx.core(), ledger: undefined, replayed: () => undefined, close: async () => {} };
   const url = ctx.databaseUrl();
   if (url === undefined && ctx.environment !== 'sandbox') {
     // A PGlite folder on this machine is no ledger for staging or production money: no worker reads it.
-    throw new CliError(`No ledger to record this transfer in (profile "${ctx.loaded.name}" is ${ctx.environment} and names no database); nothing was sent: ${WHAT_TO_DO}.`);
+    throw new CliError(
+      `No ledger to record this transfer in (profile "${ctx.loaded.name}" is ${ctx.environment} and names no database); nothing was sent: ${WHAT_TO_DO}.`,
+    );
   }
   const { outboundFromApi, recordOutbound } = await import('@paykit/ledger');
   let db: Awaited<ReturnType<Context['database']>>;
@@ -38,7 +42,10 @@ export async function recordingCore(ctx: Context, record: boolean): Promise<Reco
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const reason = (error as Error).message.replace(/[.\s]+$/, '');
-    const held = url === undefined && /in use|being opened/.test(reason) ? ' (a running `pnpm start` holds its PGlite store: run both on PostgreSQL with DATABASE_URL)' : '';
+    const held =
+      url === undefined && /in use|being opened/.test(reason)
+        ? ' (a running `pnpm start` holds its PGlite store: run both on PostgreSQL with DATABASE_URL)'
+        : '';
     throw new CliError(`No ledger to record this transfer in: ${reason}${held}; nothing was sent: ${WHAT_TO_DO}.`);
   }
   try {

@@ -62,16 +62,27 @@ function cell(value: unknown, key?: string, row?: Record<string, unknown>): stri
 export function render(value: unknown, columns?: string[]): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '(none)';
-    const rows: Record<string, unknown>[] = value.map((item: unknown) => (item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : { value: item }));
+    const rows: Record<string, unknown>[] = value.map((item: unknown) =>
+      item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : { value: item },
+    );
     const keys = columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
     const table = [keys, ...rows.map((row) => keys.map((key) => cell(row[key], key, row).slice(0, 60)))];
     const widths = keys.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
-    return table.map((line) => line.map((text, i) => text.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+    return table
+      .map((line) =>
+        line
+          .map((text, i) => text.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n');
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
     const width = Math.max(0, ...entries.map(([key]) => key.length));
-    return entries.map(([key, item]) => `${key.padEnd(width)}  ${cell(item, key, value as Record<string, unknown>)}`).join('\n');
+    return entries
+      .map(([key, item]) => `${key.padEnd(width)}  ${cell(item, key, value as Record<string, unknown>)}`)
+      .join('\n');
   }
   return cell(value);
 }

@@ -16,7 +16,11 @@ export const Profile = z.strictObject({
   environment: z.enum(['sandbox', 'staging', 'production']),
   /** sandbox: the sandbox's root URL; its seed supplies every key and token. */
   sandboxUrl: Url.optional(),
-  core: Product.extend({ clientId: z.uuid().optional(), apiKey: SecretRef.optional(), clientSecret: SecretRef.optional() }).optional(),
+  core: Product.extend({
+    clientId: z.uuid().optional(),
+    apiKey: SecretRef.optional(),
+    clientSecret: SecretRef.optional(),
+  }).optional(),
   directDebit: Product.extend({ apiKey: SecretRef.optional() }).optional(),
   cash: Product.extend({ apiKey: SecretRef.optional(), apiSecret: SecretRef.optional() }).optional(),
   remittance: Product.optional(),
@@ -43,14 +47,20 @@ export function builtInSandbox(): Profile {
   return {
     environment: 'sandbox',
     sandboxUrl: process.env.PAYKIT_SANDBOX_URL ?? 'http://127.0.0.1:4010',
-    gateway: { url: process.env.PAYKIT_GATEWAY_URL ?? 'http://127.0.0.1:4020', adminToken: { env: 'GATEWAY_ADMIN_TOKEN' } },
+    gateway: {
+      url: process.env.PAYKIT_GATEWAY_URL ?? 'http://127.0.0.1:4020',
+      adminToken: { env: 'GATEWAY_ADMIN_TOKEN' },
+    },
   };
 }
 
 function configPath(explicit: string | undefined): string | undefined {
   if (explicit) return explicit;
   if (process.env.PAYKIT_CONFIG) return process.env.PAYKIT_CONFIG;
-  for (const candidate of [path.resolve('paykit.config.json'), path.join(os.homedir(), '.config', 'paykit', 'config.json')]) {
+  for (const candidate of [
+    path.resolve('paykit.config.json'),
+    path.join(os.homedir(), '.config', 'paykit', 'config.json'),
+  ]) {
     if (existsSync(candidate)) return candidate;
   }
   return undefined;
@@ -61,7 +71,9 @@ export function loadProfile(name: string | undefined, explicitConfig: string | u
   const file = configPath(explicitConfig);
   if (!file) {
     if (wanted === 'sandbox') return { name: wanted, profile: builtInSandbox(), source: 'built-in' };
-    throw new UsageError(`No config file defines profile "${wanted}". Create paykit.config.json (or ~/.config/paykit/config.json, or pass --config); see apps/scripts/README.md.`);
+    throw new UsageError(
+      `No config file defines profile "${wanted}". Create paykit.config.json (or ~/.config/paykit/config.json, or pass --config); see apps/scripts/README.md.`,
+    );
   }
   let raw: unknown;
   try {
@@ -71,10 +83,15 @@ export function loadProfile(name: string | undefined, explicitConfig: string | u
   }
   const parsed = Config.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n');
+    const problems = parsed.error.issues
+      .map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('\n');
     throw new UsageError(`The config ${file} is not valid:\n${problems}`);
   }
   const profile = parsed.data.profiles[wanted] ?? (wanted === 'sandbox' ? builtInSandbox() : undefined);
-  if (!profile) throw new UsageError(`Profile "${wanted}" is not in ${file} (it has: ${Object.keys(parsed.data.profiles).join(', ') || 'none'}).`);
+  if (!profile)
+    throw new UsageError(
+      `Profile "${wanted}" is not in ${file} (it has: ${Object.keys(parsed.data.profiles).join(', ') || 'none'}).`,
+    );
   return { name: wanted, profile, source: file };
 }

@@ -12,7 +12,9 @@ export function progress(label: string, options: { enabled: boolean; total?: num
   let lastDrawn = 0;
   const line = (note?: string) => {
     const total = options.total;
-    const bar = total ? `[${'#'.repeat(Math.round((20 * Math.min(count, total)) / total)).padEnd(20, '.')}] ${count}/${total}` : `${count}`;
+    const bar = total
+      ? `[${'#'.repeat(Math.round((20 * Math.min(count, total)) / total)).padEnd(20, '.')}] ${count}/${total}`
+      : `${count}`;
     return `${label} ${bar}${note ? ` ${note}` : ''}`;
   };
   return {

@@ -21,14 +21,25 @@ export function report(error: unknown, json: boolean): number {
     return EXIT_USAGE;
   }
   if (error instanceof CliError) {
-    write(json, { error: { type: 'failed', message: error.message, hint: error.hint } }, `error: ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
+    write(
+      json,
+      { error: { type: 'failed', message: error.message, hint: error.hint } },
+      `error: ${error.message}${error.hint ? `\n${error.hint}` : ''}`,
+    );
     return EXIT_FAILURE;
   }
   if (error instanceof PaykitError) {
     // The clients' errors say what to check already; a 401 names environment, client, credential and token.
-    const hint = error instanceof UnauthorizedError ? 'Check, in this order: the profile’s environment, the client id, the credential (ACTIVE, same environment) and the token or key.' : undefined;
+    const hint =
+      error instanceof UnauthorizedError
+        ? 'Check, in this order: the profile’s environment, the client id, the credential (ACTIVE, same environment) and the token or key.'
+        : undefined;
     const status = error instanceof ApiError ? error.status : undefined;
-    write(json, { error: { type: error.name, status, message: error.message, hint } }, `error: ${error.message}${hint ? `\n${hint}` : ''}`);
+    write(
+      json,
+      { error: { type: error.name, status, message: error.message, hint } },
+      `error: ${error.message}${hint ? `\n${hint}` : ''}`,
+    );
     return EXIT_FAILURE;
   }
   const message = error instanceof Error ? error.message : String(error);

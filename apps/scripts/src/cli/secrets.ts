@@ -24,12 +24,17 @@ export function readSecret(ref: SecretRef, what: string): string {
   let value: string | undefined;
   if ('env' in ref) {
     value = process.env[ref.env];
-    if (!value) throw new UsageError(`${what}: the environment variable ${ref.env} is not set. Export it (never pass secrets as flags).`);
+    if (!value)
+      throw new UsageError(
+        `${what}: the environment variable ${ref.env} is not set. Export it (never pass secrets as flags).`,
+      );
   } else {
     try {
       value = readFileSync(ref.file, 'utf8').trim();
     } catch (error) {
-      throw new UsageError(`${what}: cannot read ${ref.file} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Point the profile at a readable file holding only the secret.`);
+      throw new UsageError(
+        `${what}: cannot read ${ref.file} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Point the profile at a readable file holding only the secret.`,
+      );
     }
     if (!value) throw new UsageError(`${what}: ${ref.file} is empty.`);
   }

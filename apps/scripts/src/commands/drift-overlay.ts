@@ -43,7 +43,10 @@ function deref(doc: Node, loc: Location): Location {
   for (let i = 0; i < 16; i++) {
     const ref = current.node.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/')) return current;
-    const path = ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = ref
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     const node = at(doc, path);
     if (!isNode(node)) return current;
     current = { path, node };
@@ -59,7 +62,8 @@ function step(doc: Node, loc: Location, segment: string): Location | undefined {
     if (isNode(items)) return { path: [...here.path, 'items'], node: items };
   }
   const properties = here.node.properties;
-  if (isNode(properties) && isNode(properties[segment])) return { path: [...here.path, 'properties', segment], node: properties[segment] };
+  if (isNode(properties) && isNode(properties[segment]))
+    return { path: [...here.path, 'properties', segment], node: properties[segment] };
   for (const combiner of ['allOf', 'anyOf', 'oneOf']) {
     const branches = here.node[combiner];
     if (!Array.isArray(branches)) continue;
@@ -122,26 +126,56 @@ function action(doc: Node, record: DriftRecord): OverlayAction | undefined {
     const parent = resolve(doc, record.eventType, segments.slice(0, -1));
     if (!parent) return undefined;
     const name = segments.at(-1)!;
-    return { target: jsonPath(parent.path), description, update: { properties: { [name]: { ...schemaFromSeen(record.example.seen), description: `Sent by the platform, not yet documented (${record.example.seen}).` } } } };
+    return {
+      target: jsonPath(parent.path),
+      description,
+      update: {
+        properties: {
+          [name]: {
+            ...schemaFromSeen(record.example.seen),
+            description: `Sent by the platform, not yet documented (${record.example.seen}).`,
+          },
+        },
+      },
+    };
   }
   if (record.kind === 'missing-field' && segments.length > 0) {
     const parent = resolve(doc, record.eventType, segments.slice(0, -1));
     const name = segments.at(-1)!;
     if (!parent || !Array.isArray(parent.node.required) || !parent.node.required.includes(name)) return undefined;
-    return { target: `${jsonPath([...parent.path, 'required'])}[?(@ == '${name.replace(/'/g, "\\'")}')]`, description, remove: true };
+    return {
+      target: `${jsonPath([...parent.path, 'required'])}[?(@ == '${name.replace(/'/g, "\\'")}')]`,
+      description,
+      remove: true,
+    };
   }
   if (record.kind === 'mismatch') {
     const field = resolve(doc, record.eventType, segments);
     if (!field) return undefined;
-    if (typeof field.node.format === 'string') return { target: jsonPath([...field.path, 'format']), description: `${description}; widen: drop format ${field.node.format}`, remove: true };
+    if (typeof field.node.format === 'string')
+      return {
+        target: jsonPath([...field.path, 'format']),
+        description: `${description}; widen: drop format ${field.node.format}`,
+        remove: true,
+      };
     const existing = typeof field.node.description === 'string' ? `${field.node.description.trim()} ` : '';
-    return { target: jsonPath(field.path), description, update: { description: `${existing}Also sent as ${record.example.seen} (the spec says ${record.example.expected}).` } };
+    return {
+      target: jsonPath(field.path),
+      description,
+      update: {
+        description: `${existing}Also sent as ${record.example.seen} (the spec says ${record.example.expected}).`,
+      },
+    };
   }
   return undefined;
 }
 
 /** One action per record the spec has a place for; the others are returned to be reported. */
-export function driftOverlay(doc: Node, records: readonly DriftRecord[], meta: { specFile: string; version: string }): { overlay: Overlay; unplaced: DriftRecord[] } {
+export function driftOverlay(
+  doc: Node,
+  records: readonly DriftRecord[],
+  meta: { specFile: string; version: string },
+): { overlay: Overlay; unplaced: DriftRecord[] } {
   const actions: OverlayAction[] = [];
   const unplaced: DriftRecord[] = [];
   for (const record of records) {
@@ -149,5 +183,13 @@ export function driftOverlay(doc: Node, records: readonly DriftRecord[], meta: {
     if (made) actions.push(made);
     else unplaced.push(record);
   }
-  return { overlay: { overlay: '1.0.0', info: { title: `Drift seen in deliveries, proposed as changes to ${meta.specFile}`, version: meta.version }, extends: meta.specFile, actions }, unplaced };
+  return {
+    overlay: {
+      overlay: '1.0.0',
+      info: { title: `Drift seen in deliveries, proposed as changes to ${meta.specFile}`, version: meta.version },
+      extends: meta.specFile,
+      actions,
+    },
+    unplaced,
+  };
 }

@@ -17,17 +17,33 @@ export type Admin = ReturnType<typeof admin>;
 
 export function admin(ctx: Context) {
   const gateway = ctx.profile.gateway;
-  if (!gateway) throw new UsageError(`Profile "${ctx.loaded.name}" has no gateway: add { "gateway": { "url": …, "adminToken": { "env": … } } }.`);
-  if (!gateway.adminToken) throw new UsageError(`Profile "${ctx.loaded.name}" has no gateway.adminToken (the gateway's GATEWAY_ADMIN_TOKEN, from the environment or a file).`);
+  if (!gateway)
+    throw new UsageError(
+      `Profile "${ctx.loaded.name}" has no gateway: add { "gateway": { "url": …, "adminToken": { "env": … } } }.`,
+    );
+  if (!gateway.adminToken)
+    throw new UsageError(
+      `Profile "${ctx.loaded.name}" has no gateway.adminToken (the gateway's GATEWAY_ADMIN_TOKEN, from the environment or a file).`,
+    );
   const token = readSecret(gateway.adminToken, 'gateway.adminToken');
-  return { client: initClient(gatewayOps, { baseUrl: gateway.url }), headers: { authorization: `Bearer ${token}` }, url: gateway.url };
+  return {
+    client: initClient(gatewayOps, { baseUrl: gateway.url }),
+    headers: { authorization: `Bearer ${token}` },
+    url: gateway.url,
+  };
 }
 
-export async function call<T extends { status: number; body: unknown }>(url: string, run: () => Promise<T>): Promise<T> {
+export async function call<T extends { status: number; body: unknown }>(
+  url: string,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch {
-    throw new CliError(`The gateway at ${url} does not answer.`, 'Start it (pnpm --filter @paykit/webhook-gateway start, or pnpm start) or fix gateway.url in the profile.');
+    throw new CliError(
+      `The gateway at ${url} does not answer.`,
+      'Start it (pnpm --filter @paykit/webhook-gateway start, or pnpm start) or fix gateway.url in the profile.',
+    );
   }
 }
 
@@ -46,7 +62,9 @@ export function fail(answer: { status: number; body: unknown }): never {
 const PAGE_MAX = 1000;
 const DEFAULT_LIMIT = 50;
 const SOURCES = z.enum(['core', 'cash', 'direct_debit'], { message: 'must be core, cash or direct_debit' });
-const OUTCOMES = z.enum(['accepted', 'rejected', 'flagged', 'stored'], { message: 'must be accepted, rejected, flagged or stored' });
+const OUTCOMES = z.enum(['accepted', 'rejected', 'flagged', 'stored'], {
+  message: 'must be accepted, rejected, flagged or stored',
+});
 const Seq = z.string().regex(/^\d{1,19}$/, 'is a stored event number, as `paykit events list` shows');
 
 export interface EventFilter {
@@ -56,13 +74,24 @@ export interface EventFilter {
 }
 
 /** Newest first from `before` (exclusive), page after page, until `wanted` events or the end. */
-export async function* walkEvents(a: Admin, filter: EventFilter, before: string | undefined, wanted: number): AsyncGenerator<StoredEventView> {
-  const query = { eventType: filter.type, source: optionalFlag(SOURCES, '--source', filter.source), outcome: optionalFlag(OUTCOMES, '--outcome', filter.outcome) };
+export async function* walkEvents(
+  a: Admin,
+  filter: EventFilter,
+  before: string | undefined,
+  wanted: number,
+): AsyncGenerator<StoredEventView> {
+  const query = {
+    eventType: filter.type,
+    source: optionalFlag(SOURCES, '--source', filter.source),
+    outcome: optionalFlag(OUTCOMES, '--outcome', filter.outcome),
+  };
   let cursor = before;
   let left = wanted;
   while (left > 0) {
     const limit = Math.min(PAGE_MAX, left);
-    const answer = await call(a.url, () => a.client.listEvents({ headers: a.headers, query: { ...query, before: cursor, limit } }));
+    const answer = await call(a.url, () =>
+      a.client.listEvents({ headers: a.headers, query: { ...query, before: cursor, limit } }),
+    );
     if (answer.status !== 200) fail(answer);
     yield* answer.body.events;
     left -= answer.body.events.length;
@@ -71,10 +100,17 @@ export async function* walkEvents(a: Admin, filter: EventFilter, before: string 
   }
 }
 
-export async function eventsList(ctx: Context, options: EventFilter & { before?: string; limit?: string; all?: boolean }): Promise<void> {
+export async function eventsList(
+  ctx: Context,
+  options: EventFilter & { before?: string; limit?: string; all?: boolean },
+): Promise<void> {
   if (options.all && options.limit !== undefined) throw new UsageError('Give --limit N or --all, not both.');
   const before = optionalFlag(Seq, '--before', options.before);
-  const limit = options.all ? Number.POSITIVE_INFINITY : options.limit === undefined ? DEFAULT_LIMIT : Number(flag(Count, '--limit', options.limit));
+  const limit = options.all
+    ? Number.POSITIVE_INFINITY
+    : options.limit === undefined
+      ? DEFAULT_LIMIT
+      : Number(flag(Count, '--limit', options.limit));
   const a = admin(ctx);
   const events: StoredEventView[] = [];
   // One more than asked for: whether there are more is then known without another request.
@@ -82,9 +118,24 @@ export async function eventsList(ctx: Context, options: EventFilter & { before?:
   const more = events.length > limit;
   if (more) events.length = limit;
   ctx.out.result(
-    ctx.out.json ? events : events.map((e) => ({ seq: e.seq, receivedAt: e.receivedAt, source: e.source, type: e.eventType, outcome: e.outcome, status: e.answerStatus, deliveries: e.deliveries, drift: e.drift.length, idMsg: e.idMsg ?? e.dedupeKey })),
+    ctx.out.json
+      ? events
+      : events.map((e) => ({
+          seq: e.seq,
+          receivedAt: e.receivedAt,
+          source: e.source,
+          type: e.eventType,
+          outcome: e.outcome,
+          status: e.answerStatus,
+          deliveries: e.deliveries,
+          drift: e.drift.length,
+          idMsg: e.idMsg ?? e.dedupeKey,
+        })),
   );
-  if (more) ctx.out.info(`more: run with --limit ${limit * 2} / --all (or --before ${events.at(-1)!.seq} for the next ${limit})`);
+  if (more)
+    ctx.out.info(
+      `more: run with --limit ${limit * 2} / --all (or --before ${events.at(-1)!.seq} for the next ${limit})`,
+    );
 }
 
 async function getEvent(a: Admin, seq: string) {
@@ -103,17 +154,25 @@ export async function eventsReplay(ctx: Context, seq: string, options: { to?: st
   flag(Seq, 'SEQ', seq);
   const a = admin(ctx);
   if (options.to !== undefined) {
-    const to = flag(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' }), '--to', options.to);
+    const to = flag(
+      z.url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' }),
+      '--to',
+      options.to,
+    );
     const { event, rawBody } = await getEvent(a, seq);
     const result = await redeliver(ctx, event, rawBody, to);
     ctx.out.result(result);
-    if (result.status < 200 || result.status > 299) throw new CliError(`${result.to} answered ${result.status} to event ${seq}.`);
+    if (result.status < 200 || result.status > 299)
+      throw new CliError(`${result.to} answered ${result.status} to event ${seq}.`);
     return;
   }
   const answer = await call(a.url, () => a.client.replayEvent({ headers: a.headers, params: { seq }, body: {} }));
   if (answer.status !== 200) fail(answer);
   ctx.out.result(answer.body);
-  if (!answer.body.sameAsStored) ctx.out.note(`Today's rules decide differently from the decision stored at receipt (${answer.body.outcome}, ${answer.body.answerStatus}); the stored event keeps its own.`);
+  if (!answer.body.sameAsStored)
+    ctx.out.note(
+      `Today's rules decide differently from the decision stored at receipt (${answer.body.outcome}, ${answer.body.answerStatus}); the stored event keeps its own.`,
+    );
 }
 
 /** Where a core webhook token or the cash secret_token comes from: the environment, else the file `webhooks register` / `cash webhook create` wrote. */
@@ -121,15 +180,25 @@ function webhookSecret(ctx: Context, env: string, fileName: string, what: string
   if (process.env[env]) return readSecret({ env }, what);
   const file = path.join(defaultTokenDir(), `${ctx.loaded.name}-${fileName}`);
   if (existsSync(file)) return readSecret({ file }, what);
-  throw new UsageError(`${what}: set ${env}, or keep the file ${file} that \`paykit ${fileName.endsWith('.secret') ? 'cash webhook create' : 'webhooks register'}\` writes (PAYKIT_TOKEN_DIR).`);
+  throw new UsageError(
+    `${what}: set ${env}, or keep the file ${file} that \`paykit ${fileName.endsWith('.secret') ? 'cash webhook create' : 'webhooks register'}\` writes (PAYKIT_TOKEN_DIR).`,
+  );
 }
 
 /** The headers a delivery of this event carries, recomputed for a new target. */
 function deliveryHeaders(ctx: Context, event: StoredEventView, raw: Buffer): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': event.headers['content-type'] ?? 'application/json', 'x-paykit-replay-of': event.seq };
+  const headers: Record<string, string> = {
+    'content-type': event.headers['content-type'] ?? 'application/json',
+    'x-paykit-replay-of': event.seq,
+  };
   if (event.headers['user-agent']) headers['user-agent'] = event.headers['user-agent'];
   if (event.source === 'core') {
-    const token = webhookSecret(ctx, 'PAYKIT_CORE_WEBHOOK_TOKEN', `${event.eventType.toLowerCase()}.token`, `the ${event.eventType} webhook token`);
+    const token = webhookSecret(
+      ctx,
+      'PAYKIT_CORE_WEBHOOK_TOKEN',
+      `${event.eventType.toLowerCase()}.token`,
+      `the ${event.eventType} webhook token`,
+    );
     headers.authorization = `Bearer ${token}`;
   } else if (event.source === 'cash') {
     const secret = webhookSecret(ctx, 'PAYKIT_CASH_WEBHOOK_SECRET', 'cash.secret', 'the cash webhook secret_token');
@@ -150,18 +219,43 @@ export interface Redelivery {
 }
 
 /** Sends the stored bytes of an event, unchanged, to `to`. */
-export async function redeliver(ctx: Context, event: StoredEventView, rawBody: string | undefined, to: string): Promise<Redelivery> {
-  if (rawBody === undefined) throw new CliError(`The gateway did not return the raw bytes of event ${event.seq}.`, 'Upgrade the gateway: GET /admin/events/:seq returns rawBody.');
+export async function redeliver(
+  ctx: Context,
+  event: StoredEventView,
+  rawBody: string | undefined,
+  to: string,
+): Promise<Redelivery> {
+  if (rawBody === undefined)
+    throw new CliError(
+      `The gateway did not return the raw bytes of event ${event.seq}.`,
+      'Upgrade the gateway: GET /admin/events/:seq returns rawBody.',
+    );
   const raw = Buffer.from(rawBody, 'base64');
   const headers = deliveryHeaders(ctx, event, raw);
   let status: number;
   try {
     // No redirect is followed: it must not carry the credential to another address (a 3xx fails the replay).
-    const answer = await fetch(to, { method: 'POST', headers, body: raw, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const answer = await fetch(to, {
+      method: 'POST',
+      headers,
+      body: raw,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
     status = answer.status;
     await answer.body?.cancel();
   } catch (error) {
-    throw new CliError(`${redactUrl(to)} did not answer event ${event.seq}: ${(error as Error).message}.`, 'Check that the receiver is running and the URL is right.');
+    throw new CliError(
+      `${redactUrl(to)} did not answer event ${event.seq}: ${(error as Error).message}.`,
+      'Check that the receiver is running and the URL is right.',
+    );
   }
-  return { seq: event.seq, source: event.source, type: event.eventType, to: redactUrl(to), status, bytes: raw.byteLength };
+  return {
+    seq: event.seq,
+    source: event.source,
+    type: event.eventType,
+    to: redactUrl(to),
+    status,
+    bytes: raw.byteLength,
+  };
 }

@@ -29,7 +29,10 @@ export async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof 
     // A secret the profile names but the environment lacks is wrong usage (exit 2), not a store failure.
     if (error instanceof UsageError) throw error;
     // Only a PGlite folder can be held by `pnpm start`; a server's error already says what to check.
-    const hint = ctx.databaseUrl() === undefined ? 'With `pnpm start` running, its PGlite store is in use: read the console instead, or run both on PostgreSQL (DATABASE_URL).' : undefined;
+    const hint =
+      ctx.databaseUrl() === undefined
+        ? 'With `pnpm start` running, its PGlite store is in use: read the console instead, or run both on PostgreSQL (DATABASE_URL).'
+        : undefined;
     throw new CliError(`Cannot open the store: ${(error as Error).message}`, hint);
   }
   try {
@@ -43,11 +46,16 @@ export async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof 
 }
 
 export async function reconcileRun(ctx: Context, options: { once?: boolean }): Promise<void> {
-  if (!options.once) throw new UsageError('reconcile run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`.');
+  if (!options.once)
+    throw new UsageError(
+      'reconcile run needs --once here; the continuous worker is `pnpm --filter @paykit/reconciliation-worker start`.',
+    );
   await withLedger(ctx, async (db, ledger) => {
     const result = await ledger.reconcileOnce(db);
     ctx.out.note(`applied ${result.applied} events in ${result.batches} batches; parked ${result.parked}`);
-    ctx.out.result(summaryRows(await ledger.reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01' }), ctx.out.json));
+    ctx.out.result(
+      summaryRows(await ledger.reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01' }), ctx.out.json),
+    );
   });
 }
 
@@ -55,7 +63,12 @@ export async function reconcileSummary(ctx: Context, options: { from?: string; t
   optionalFlag(Day, '--from', options.from);
   optionalFlag(Day, '--to', options.to);
   await withLedger(ctx, async (db, ledger) => {
-    ctx.out.result(summaryRows(await ledger.reconciliationSummary(db, { from: options.from ?? '2000-01-01', to: options.to ?? '2100-01-01' }), ctx.out.json));
+    ctx.out.result(
+      summaryRows(
+        await ledger.reconciliationSummary(db, { from: options.from ?? '2000-01-01', to: options.to ?? '2100-01-01' }),
+        ctx.out.json,
+      ),
+    );
   });
 }
 
@@ -76,13 +89,25 @@ function summaryRows(rows: SummaryRow[], json: boolean): unknown {
   }));
 }
 
-export async function receivablesAdd(ctx: Context, options: { id: string; clabe: string; amount: string; reference?: string; concept?: string; due: string }): Promise<void> {
+export async function receivablesAdd(
+  ctx: Context,
+  options: { id: string; clabe: string; amount: string; reference?: string; concept?: string; due: string },
+): Promise<void> {
   flag(Clabe, '--clabe', options.clabe);
   flag(Amount, '--amount', options.amount);
   flag(Day, '--due', options.due);
   optionalFlag(Reference, '--reference', options.reference);
   await withLedger(ctx, async (db, ledger) => {
-    ctx.out.result(await ledger.registerReceivable(db, { id: options.id, beneficiaryAccount: options.clabe, amount: options.amount, reference: options.reference ?? null, concept: options.concept ?? null, dueDate: options.due }));
+    ctx.out.result(
+      await ledger.registerReceivable(db, {
+        id: options.id,
+        beneficiaryAccount: options.clabe,
+        amount: options.amount,
+        reference: options.reference ?? null,
+        concept: options.concept ?? null,
+        dueDate: options.due,
+      }),
+    );
   });
 }
 
@@ -97,28 +122,53 @@ export function parseReceivables(text: string): NewReceivable[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // With info: true each record comes with where it ends (csv-parse's types give only the records).
-    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof records;
+    records = parse(text, {
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    }) as unknown as typeof records;
   } catch (error) {
-    if (error instanceof CsvError) throw new UsageError(`line ${String((error as CsvError & { lines?: number }).lines ?? '?')}: ${error.message.replace(/\.$/, '')}; nothing was imported`);
+    if (error instanceof CsvError)
+      throw new UsageError(
+        `line ${String((error as CsvError & { lines?: number }).lines ?? '?')}: ${error.message.replace(/\.$/, '')}; nothing was imported`,
+      );
     throw error;
   }
   const [header, ...rows] = records;
-  if (header?.record.join(',') !== RECEIVABLES_HEADER) throw new UsageError(`line 1: the header must be exactly "${RECEIVABLES_HEADER}"`);
+  if (header?.record.join(',') !== RECEIVABLES_HEADER)
+    throw new UsageError(`line 1: the header must be exactly "${RECEIVABLES_HEADER}"`);
   const out: NewReceivable[] = [];
   for (const { record: cells, info } of rows) {
     const n = info.lines;
     if (cells.length === 1 && cells[0] === '') continue;
-    if (cells.length !== 6) throw new UsageError(`line ${n}: ${cells.length} fields, expected 6 (${RECEIVABLES_HEADER}); nothing was imported`);
+    if (cells.length !== 6)
+      throw new UsageError(
+        `line ${n}: ${cells.length} fields, expected 6 (${RECEIVABLES_HEADER}); nothing was imported`,
+      );
     const [id, account, amount, reference, concept, due] = cells as [string, string, string, string, string, string];
     const problem =
-      id === '' ? 'id is empty'
-      : !/^\d{18}$/.test(account) ? 'beneficiary_account must be an 18-digit CLABE'
-      : !/^\d{1,16}\.\d{2}$/.test(amount) || /^0+\.00$/.test(amount) ? `amount must be a positive decimal with two decimals (got "${amount}")`
-      : reference !== '' && !/^\d{1,7}$/.test(reference) ? 'reference must be 1 to 7 digits, or empty'
-      : !/^\d{4}-\d{2}-\d{2}$/.test(due) ? 'due_date must be YYYY-MM-DD'
-      : undefined;
+      id === ''
+        ? 'id is empty'
+        : !/^\d{18}$/.test(account)
+          ? 'beneficiary_account must be an 18-digit CLABE'
+          : !/^\d{1,16}\.\d{2}$/.test(amount) || /^0+\.00$/.test(amount)
+            ? `amount must be a positive decimal with two decimals (got "${amount}")`
+            : reference !== '' && !/^\d{1,7}$/.test(reference)
+              ? 'reference must be 1 to 7 digits, or empty'
+              : !/^\d{4}-\d{2}-\d{2}$/.test(due)
+                ? 'due_date must be YYYY-MM-DD'
+                : undefined;
     if (problem) throw new UsageError(`line ${n}: ${problem}; nothing was imported`);
-    out.push({ id, beneficiaryAccount: account, amount, reference: reference || null, concept: concept || null, dueDate: due });
+    out.push({
+      id,
+      beneficiaryAccount: account,
+      amount,
+      reference: reference || null,
+      concept: concept || null,
+      dueDate: due,
+    });
   }
   return out;
 }

@@ -17,7 +17,11 @@ const LOOKBACK = 1_000n;
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' });
 
 /** Every event newer than `after`, oldest first. */
-async function newerThan(a: Admin, filter: { type?: string; source?: string }, after: bigint): Promise<StoredEventView[]> {
+async function newerThan(
+  a: Admin,
+  filter: { type?: string; source?: string },
+  after: bigint,
+): Promise<StoredEventView[]> {
   const found: StoredEventView[] = [];
   for await (const event of walkEvents(a, filter, undefined, Number.POSITIVE_INFINITY)) {
     if (BigInt(event.seq) <= after) break;
@@ -27,11 +31,22 @@ async function newerThan(a: Admin, filter: { type?: string; source?: string }, a
 }
 
 function line(event: StoredEventView): string {
-  return [event.receivedAt, event.source, event.eventType, event.outcome, event.idMsg ?? event.dedupeKey, `seq ${event.seq}`].join('  ');
+  return [
+    event.receivedAt,
+    event.source,
+    event.eventType,
+    event.outcome,
+    event.idMsg ?? event.dedupeKey,
+    `seq ${event.seq}`,
+  ].join('  ');
 }
 
-export async function listen(ctx: Context, options: { forwardTo?: string; interval?: string; source?: string; type?: string }): Promise<void> {
-  const interval = options.interval === undefined ? DEFAULT_INTERVAL_MS : Number(flag(Count, '--interval', options.interval));
+export async function listen(
+  ctx: Context,
+  options: { forwardTo?: string; interval?: string; source?: string; type?: string },
+): Promise<void> {
+  const interval =
+    options.interval === undefined ? DEFAULT_INTERVAL_MS : Number(flag(Count, '--interval', options.interval));
   const forwardTo = optionalFlag(HttpUrl, '--forward-to', options.forwardTo);
   const a = admin(ctx);
   const filter = { source: options.source, type: options.type };
@@ -51,7 +66,9 @@ export async function listen(ctx: Context, options: { forwardTo?: string; interv
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  ctx.out.info(`Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`);
+  ctx.out.info(
+    `Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`,
+  );
   try {
     while (!stopped) {
       for (const event of await newerThan(a, filter, cursor - LOOKBACK)) {
@@ -59,7 +76,9 @@ export async function listen(ctx: Context, options: { forwardTo?: string; interv
         if (seen.has(seq)) continue;
         seen.add(seq);
         const forwarded = forwardTo === undefined ? undefined : await forward(ctx, a, event, forwardTo);
-        process.stdout.write(`${maskKnown(ctx.out.json ? JSON.stringify({ ...summary(event), ...(forwarded && { forwarded }) }) : `${line(event)}${forwarded ? `  → ${forwarded.status ?? forwarded.error}` : ''}`)}\n`);
+        process.stdout.write(
+          `${maskKnown(ctx.out.json ? JSON.stringify({ ...summary(event), ...(forwarded && { forwarded }) }) : `${line(event)}${forwarded ? `  → ${forwarded.status ?? forwarded.error}` : ''}`)}\n`,
+        );
         if (seq > cursor) cursor = seq;
       }
       for (const seq of seen) if (seq <= cursor - LOOKBACK) seen.delete(seq);
@@ -75,11 +94,24 @@ export async function listen(ctx: Context, options: { forwardTo?: string; interv
 }
 
 function summary(event: StoredEventView) {
-  return { seq: event.seq, receivedAt: event.receivedAt, source: event.source, type: event.eventType, outcome: event.outcome, id: event.idMsg ?? event.dedupeKey, status: event.answerStatus };
+  return {
+    seq: event.seq,
+    receivedAt: event.receivedAt,
+    source: event.source,
+    type: event.eventType,
+    outcome: event.outcome,
+    id: event.idMsg ?? event.dedupeKey,
+    status: event.answerStatus,
+  };
 }
 
 /** Redelivers one event; a receiver that fails is reported on its line and listening goes on. */
-async function forward(ctx: Context, a: Admin, event: StoredEventView, to: string): Promise<{ status?: number; error?: string }> {
+async function forward(
+  ctx: Context,
+  a: Admin,
+  event: StoredEventView,
+  to: string,
+): Promise<{ status?: number; error?: string }> {
   const answer = await call(a.url, () => a.client.getEvent({ headers: a.headers, params: { seq: event.seq } }));
   if (answer.status !== 200) fail(answer);
   try {

@@ -13,9 +13,18 @@ import { rememberSecret } from '../cli/secrets.ts';
 import { maskSecret, redactBody } from '@paykit/runtime';
 import { defaultTokenDir, storeSecretFile } from './core.ts';
 
-export async function customersCreate(ctx: Context, options: { name: string; documentType: string; documentNumber: string; email?: string; phone?: string }): Promise<void> {
+export async function customersCreate(
+  ctx: Context,
+  options: { name: string; documentType: string; documentNumber: string; email?: string; phone?: string },
+): Promise<void> {
   const dd = await ctx.directDebit();
-  const body = { name: options.name, document_type: options.documentType, document_number: options.documentNumber, email: options.email, phone: options.phone };
+  const body = {
+    name: options.name,
+    document_type: options.documentType,
+    document_number: options.documentNumber,
+    email: options.email,
+    phone: options.phone,
+  };
   ctx.out.result(await dd.customers.create(body as Parameters<typeof dd.customers.create>[0]));
 }
 
@@ -35,7 +44,10 @@ export async function instrumentsList(ctx: Context, options: { limit?: string })
   ctx.out.result(all, ['id', 'type', 'status', 'currency', 'customer_id', 'created_at']);
 }
 
-export async function instrumentsExport(ctx: Context, options: { format?: string; out?: string; limit?: string }): Promise<void> {
+export async function instrumentsExport(
+  ctx: Context,
+  options: { format?: string; out?: string; limit?: string },
+): Promise<void> {
   const format = options.format ?? 'jsonl';
   if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl.');
   if (!options.out) throw new UsageError('--out FILE is required (the export can be large).');
@@ -114,7 +126,9 @@ export async function remittanceReceive(ctx: Context, options: { file: string })
   try {
     body = JSON.parse(readFileSync(options.file, 'utf8')) as unknown;
   } catch (error) {
-    throw new UsageError(`--file ${options.file}: ${(error as Error).message.slice(0, 160)} (a JSON receive request: partner_transaction_session_id, amount, currency, …).`);
+    throw new UsageError(
+      `--file ${options.file}: ${(error as Error).message.slice(0, 160)} (a JSON receive request: partner_transaction_session_id, amount, currency, …).`,
+    );
   }
   const remittance = await ctx.remittance();
   ctx.out.result(await remittance.receive(body as Parameters<typeof remittance.receive>[0]));
@@ -122,8 +136,15 @@ export async function remittanceReceive(ctx: Context, options: { file: string })
 
 export async function bearerAccount(ctx: Context, product: 'billpay' | 'gift-cards' | 'lottery'): Promise<void> {
   const token = await ctx.bearerToken(product);
-  const common = { environment: ctx.environment, baseUrl: ctx.baseUrl(product, ctx.profile[product === 'gift-cards' ? 'giftCards' : product]?.baseUrl), token, fetch: ctx.fetch };
-  if (product === 'billpay') ctx.out.result(await (await import('@paykit/billpay-client')).createBillpayClient(common).account.get());
-  else if (product === 'gift-cards') ctx.out.result(await (await import('@paykit/gift-cards-client')).createGiftCardsClient(common).account.get());
+  const common = {
+    environment: ctx.environment,
+    baseUrl: ctx.baseUrl(product, ctx.profile[product === 'gift-cards' ? 'giftCards' : product]?.baseUrl),
+    token,
+    fetch: ctx.fetch,
+  };
+  if (product === 'billpay')
+    ctx.out.result(await (await import('@paykit/billpay-client')).createBillpayClient(common).account.get());
+  else if (product === 'gift-cards')
+    ctx.out.result(await (await import('@paykit/gift-cards-client')).createGiftCardsClient(common).account.get());
   else ctx.out.result(await (await import('@paykit/lottery-client')).createLotteryClient(common).account.get());
 }

@@ -3,7 +3,14 @@
 // primary key, no decision: the least work that still stores a delivery before answering.
 import http from 'node:http';
 import pg from 'pg';
-import { BODY_LIMIT_BYTES, createEventsTableOrExit, INSERT_EVENT, MONEY_IN_PATH, readReceiverEnvOrExit, serveOrExit } from './receiver-env.ts';
+import {
+  BODY_LIMIT_BYTES,
+  createEventsTableOrExit,
+  INSERT_EVENT,
+  MONEY_IN_PATH,
+  readReceiverEnvOrExit,
+  serveOrExit,
+} from './receiver-env.ts';
 
 const env = readReceiverEnvOrExit();
 const expectedAuthorization = `Bearer ${env.token}`;
@@ -19,8 +26,10 @@ function answer(res: http.ServerResponse, status: number, body: object): void {
 }
 
 const server = http.createServer((req, res) => {
-  if (req.method !== 'POST' || req.url !== MONEY_IN_PATH) return answer(res, 404, { error: `no route for ${req.method} ${req.url}` });
-  if (req.headers.authorization !== expectedAuthorization) return answer(res, 401, { error: 'missing or wrong bearer token' });
+  if (req.method !== 'POST' || req.url !== MONEY_IN_PATH)
+    return answer(res, 404, { error: `no route for ${req.method} ${req.url}` });
+  if (req.headers.authorization !== expectedAuthorization)
+    return answer(res, 401, { error: 'missing or wrong bearer token' });
   const chunks: Buffer[] = [];
   let size = 0;
   req.on('data', (chunk: Buffer) => {

@@ -11,7 +11,8 @@ export const MONEY_IN_PATH = '/webhooks/core/money-in';
 /** The body limit a typical receiver sets (body-parser's is 100 kB; the gateway's default 1 MiB). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export const CREATE_EVENTS_TABLE = 'CREATE TABLE IF NOT EXISTS events (id_msg text PRIMARY KEY, body jsonb NOT NULL, received_at timestamptz NOT NULL DEFAULT now())';
+export const CREATE_EVENTS_TABLE =
+  'CREATE TABLE IF NOT EXISTS events (id_msg text PRIMARY KEY, body jsonb NOT NULL, received_at timestamptz NOT NULL DEFAULT now())';
 
 export const INSERT_EVENT = 'INSERT INTO events(id_msg, body) VALUES ($1,$2) ON CONFLICT DO NOTHING';
 
@@ -31,12 +32,19 @@ export function readReceiverEnv(env: NodeJS.ProcessEnv = process.env): ReceiverE
   const problems: string[] = [];
   const portText = env.GATEWAY_PORT ?? '4020';
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) problems.push(`GATEWAY_PORT "${portText}" is not a port: give a whole number from 0 to 65535 (0 picks a free one).`);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    problems.push(
+      `GATEWAY_PORT "${portText}" is not a port: give a whole number from 0 to 65535 (0 picks a free one).`,
+    );
   const databaseUrl = env.DATABASE_URL ?? '';
-  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is missing or not a postgres:// URL: set it to the database this receiver writes to.');
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl))
+    problems.push('DATABASE_URL is missing or not a postgres:// URL: set it to the database this receiver writes to.');
   const token = env.GATEWAY_CORE_TOKENS_MONEY_IN ?? '';
   // The platform's tokens are random and at least 32 bytes; a short one is a set-up mistake.
-  if (token.length < 32) problems.push('GATEWAY_CORE_TOKENS_MONEY_IN is missing or shorter than 32 characters: set it to the token registered for MONEY_IN.');
+  if (token.length < 32)
+    problems.push(
+      'GATEWAY_CORE_TOKENS_MONEY_IN is missing or shorter than 32 characters: set it to the token registered for MONEY_IN.',
+    );
   if (problems.length > 0) throw new ReceiverEnvError(problems.join('\n'));
   return { port, host: env.GATEWAY_HOST ?? '127.0.0.1', databaseUrl, token };
 }
@@ -53,12 +61,17 @@ export function readReceiverEnvOrExit(): ReceiverEnv {
 }
 
 /** Creates the events table, or says which database could not be reached (never its password) and exits 1. */
-export async function createEventsTableOrExit(pool: { query(sql: string): Promise<unknown> }, databaseUrl: string): Promise<void> {
+export async function createEventsTableOrExit(
+  pool: { query(sql: string): Promise<unknown> },
+  databaseUrl: string,
+): Promise<void> {
   try {
     await pool.query(CREATE_EVENTS_TABLE);
   } catch (error) {
     const url = new URL(databaseUrl);
-    console.error(`cannot create the events table in ${url.username}@${url.host}${url.pathname}: ${(error as Error).message}. Check that PostgreSQL runs there and DATABASE_URL is right.`);
+    console.error(
+      `cannot create the events table in ${url.username}@${url.host}${url.pathname}: ${(error as Error).message}. Check that PostgreSQL runs there and DATABASE_URL is right.`,
+    );
     process.exit(1);
   }
 }
@@ -71,7 +84,9 @@ export function readyLine(host: string, port: number): string {
 /** Listens, prints the ready line, and on SIGTERM closes the server and the pool before exiting. */
 export function serveOrExit(server: http.Server, env: { host: string; port: number }, pool: pg.Pool): void {
   server.once('error', (error) => {
-    console.error(`cannot listen on ${env.host}:${env.port}: ${error.message}. Choose another GATEWAY_PORT (0 picks a free one).`);
+    console.error(
+      `cannot listen on ${env.host}:${env.port}: ${error.message}. Choose another GATEWAY_PORT (0 picks a free one).`,
+    );
     process.exit(1);
   });
   server.listen(env.port, env.host, () => {

@@ -23,11 +23,19 @@ export class BenchConfigError extends Error {
 }
 
 /** The whole number in env[name] (fallback when unset), or a line in `problems` saying what to set. */
-export function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+export function wholeNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) problems.push(`${name}="${text}": give a whole number from ${min} to ${max} (default ${fallback}).`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    problems.push(`${name}="${text}": give a whole number from ${min} to ${max} (default ${fallback}).`);
   return value;
 }
 
@@ -39,10 +47,14 @@ export function readBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     parsed = new URL(adminUrl);
   } catch {
     // The value itself is not repeated: it may hold a password.
-    problems.push('DATABASE_URL is not a URL: give the admin connection, e.g. postgres://postgres@127.0.0.1:5432/postgres.');
+    problems.push(
+      'DATABASE_URL is not a URL: give the admin connection, e.g. postgres://postgres@127.0.0.1:5432/postgres.',
+    );
   }
   if (parsed && parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    problems.push(`DATABASE_URL uses "${parsed.protocol}": the benchmark needs a real PostgreSQL server (postgres://user@host:port/database).`);
+    problems.push(
+      `DATABASE_URL uses "${parsed.protocol}": the benchmark needs a real PostgreSQL server (postgres://user@host:port/database).`,
+    );
   }
 
   const names = (env.BENCH_CONTENDERS || CONTENDER_NAMES.join(','))
@@ -50,13 +62,21 @@ export function readBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     .map((name) => name.trim())
     .filter((name) => name.length > 0);
   const unknown = names.filter((name) => !(CONTENDER_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) problems.push(`BENCH_CONTENDERS names ${unknown.map((n) => `"${n}"`).join(', ')}: choose among ${CONTENDER_NAMES.join(', ')} (comma-separated).`);
-  const contenders = [...new Set(names.filter((name): name is ContenderName => (CONTENDER_NAMES as readonly string[]).includes(name)))];
-  if (contenders.length === 0 && unknown.length === 0) problems.push(`BENCH_CONTENDERS is empty: choose among ${CONTENDER_NAMES.join(', ')}.`);
+  if (unknown.length > 0)
+    problems.push(
+      `BENCH_CONTENDERS names ${unknown.map((n) => `"${n}"`).join(', ')}: choose among ${CONTENDER_NAMES.join(', ')} (comma-separated).`,
+    );
+  const contenders = [
+    ...new Set(names.filter((name): name is ContenderName => (CONTENDER_NAMES as readonly string[]).includes(name))),
+  ];
+  if (contenders.length === 0 && unknown.length === 0)
+    problems.push(`BENCH_CONTENDERS is empty: choose among ${CONTENDER_NAMES.join(', ')}.`);
   // The gateway's peak sets the rate every contender is paced at, so it runs first.
   contenders.sort((a, b) => Number(b === 'gateway') - Number(a === 'gateway'));
   if (contenders.includes('gateway') && !existsSync(CONTENDERS.gateway.entry)) {
-    problems.push(`The gateway's entry point ${CONTENDERS.gateway.entry} does not exist yet: build the gateway, or run the baselines alone with BENCH_CONTENDERS=minimal,express.`);
+    problems.push(
+      `The gateway's entry point ${CONTENDERS.gateway.entry} does not exist yet: build the gateway, or run the baselines alone with BENCH_CONTENDERS=minimal,express.`,
+    );
   }
 
   const seconds = wholeNumber(env, 'BENCH_SECONDS', 10, 1, 120, problems);
@@ -70,7 +90,10 @@ export function readBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
  * For the one-contender tools (intake-profile.ts, intake-instructions.ts): the contender named by
  * the first argument (default gateway) and the benchmark's knobs, or a message on stderr and exit 2.
  */
-export function readOneContenderOrExit(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): { name: ContenderName; config: BenchConfig } {
+export function readOneContenderOrExit(
+  argv: readonly string[] = process.argv,
+  env: NodeJS.ProcessEnv = process.env,
+): { name: ContenderName; config: BenchConfig } {
   const name = argv[2] ?? 'gateway';
   if (!(CONTENDER_NAMES as readonly string[]).includes(name)) {
     console.error(`Unknown contender "${name}": choose among ${CONTENDER_NAMES.join(', ')}.`);

@@ -34,14 +34,23 @@ const gateway: Contender = {
     const db = await openDatabase({ databaseUrl });
     try {
       await migrate(db);
-      await createAccountStore(db).upsert({ clabe: account.clabe, ownerId: account.ownerId, status: 'ACTIVE', creditLimit: null });
+      await createAccountStore(db).upsert({
+        clabe: account.clabe,
+        ownerId: account.ownerId,
+        status: 'ACTIVE',
+        creditLimit: null,
+      });
     } finally {
       await db.close();
     }
   },
   // Read straight from the released schema (migrations/0001_webhook_events.sql), not through the
   // store's own read path: the audit must not share code with what it checks.
-  storedIdMsgs: (databaseUrl) => idMsgsIn(databaseUrl, "SELECT id_msg FROM webhook_events WHERE source = 'core' AND event_type = 'MONEY_IN' AND id_msg IS NOT NULL"),
+  storedIdMsgs: (databaseUrl) =>
+    idMsgsIn(
+      databaseUrl,
+      "SELECT id_msg FROM webhook_events WHERE source = 'core' AND event_type = 'MONEY_IN' AND id_msg IS NOT NULL",
+    ),
 };
 
 async function idMsgsIn(databaseUrl: string, sql: string): Promise<Set<string>> {

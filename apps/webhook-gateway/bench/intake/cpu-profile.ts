@@ -84,5 +84,10 @@ export function summarizeProfile(file: string, limit = 30): ProfileSummary {
     return total;
   };
   walk(profile.nodes[0]!.id, new Set());
-  return { busyMs: busy / 1000, self: ranked(self, busy, limit), areas: ranked(areas, busy, limit), inclusive: ranked(inclusive, busy, limit * 2) };
+  return {
+    busyMs: busy / 1000,
+    self: ranked(self, busy, limit),
+    areas: ranked(areas, busy, limit),
+    inclusive: ranked(inclusive, busy, limit * 2),
+  };
 }

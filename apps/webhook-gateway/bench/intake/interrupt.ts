@@ -13,7 +13,8 @@ export function installInterruptHandler(): void {
     // Newest first: a process is stopped before the database it uses is dropped.
     const pending = [...cleanups].reverse();
     void (async () => {
-      for (const cleanup of pending) await cleanup().catch((error: unknown) => console.error(`clean-up failed: ${(error as Error).message}`));
+      for (const cleanup of pending)
+        await cleanup().catch((error: unknown) => console.error(`clean-up failed: ${(error as Error).message}`));
       process.exit(130);
     })();
   };

@@ -21,7 +21,8 @@ export interface Target {
 /** POST `url` with these headers (names as sent; Content-Length is added per body). */
 export function postTarget(url: string, headers: Record<string, string>): Target {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'http:') throw new Error(`the loader speaks plain HTTP only, not ${parsed.protocol} (${parsed.origin})`);
+  if (parsed.protocol !== 'http:')
+    throw new Error(`the loader speaks plain HTTP only, not ${parsed.protocol} (${parsed.origin})`);
   const port = Number(parsed.port || 80);
   let head = `POST ${parsed.pathname}${parsed.search} HTTP/1.1\r\nHost: ${parsed.host}\r\n`;
   for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
@@ -50,7 +51,8 @@ export class Connection {
     this.#connect();
     const socket = this.#socket!;
     return new Promise((resolve, reject) => {
-      const failed = (error: Error) => reject(new Error(`cannot connect to ${this.#target.host}:${this.#target.port}: ${error.message}`));
+      const failed = (error: Error) =>
+        reject(new Error(`cannot connect to ${this.#target.host}:${this.#target.port}: ${error.message}`));
       socket.once('error', failed);
       socket.once('connect', () => {
         socket.off('error', failed);
@@ -98,7 +100,8 @@ export class Connection {
       if (this.#done) this.#tryComplete(true);
     });
     socket.on('close', () => {
-      if (socket === this.#socket && this.#done) this.#fail({ kind: 'error', error: new Error('the server closed the connection before answering') });
+      if (socket === this.#socket && this.#done)
+        this.#fail({ kind: 'error', error: new Error('the server closed the connection before answering') });
     });
   }
 
@@ -123,7 +126,7 @@ export class Connection {
       if (ended) this.#fail({ kind: 'error', error: new Error('the connection ended inside an answer’s headers') });
       return;
     }
-    const head = buffer.toString("latin1", 0, headerEnd);
+    const head = buffer.toString('latin1', 0, headerEnd);
     const status = Number(head.slice(9, 12));
     if (!head.startsWith('HTTP/1.') || !Number.isInteger(status)) {
       this.#fail({ kind: 'error', error: new Error(`not an HTTP/1.x answer: ${JSON.stringify(head.slice(0, 40))}`) });
@@ -166,7 +169,7 @@ function chunkedComplete(buffer: Buffer, from: number): boolean {
   for (;;) {
     const lineEnd = buffer.indexOf(CRLF, at);
     if (lineEnd < 0) return false;
-    const size = Number.parseInt(buffer.toString("latin1", at, lineEnd), 16); // chunk extensions after ';' end the number
+    const size = Number.parseInt(buffer.toString('latin1', at, lineEnd), 16); // chunk extensions after ';' end the number
     if (!Number.isFinite(size)) return false;
     // The last chunk, then trailers (none, usually) and a blank line.
     if (size === 0) return buffer.indexOf(HEADER_END, lineEnd) >= 0;

@@ -69,7 +69,13 @@ export function createTally(): Tally {
  * Counts one request's outcome: a measured one by status (with its latency), as a timeout or as an
  * error; an unmeasured one only if it was answered 2xx (its id is audited all the same).
  */
-export function tallyOutcome(tally: Tally, outcome: { kind: 'answer'; status: number } | { kind: 'error' | 'timeout' }, idMsg: string, latencyMs: number, measured: boolean): void {
+export function tallyOutcome(
+  tally: Tally,
+  outcome: { kind: 'answer'; status: number } | { kind: 'error' | 'timeout' },
+  idMsg: string,
+  latencyMs: number,
+  measured: boolean,
+): void {
   const ok = outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300;
   if (!measured) {
     if (ok) tally.unmeasuredOkIdMsgs.push(idMsg);
@@ -99,7 +105,12 @@ export function toMicros(ms: number): number {
 export function summarizeLatency(samples: number[]): Latency {
   const sorted = Float64Array.from(samples).sort();
   const values = Array.from(sorted);
-  return { p50: percentile(values, 0.5), p99: percentile(values, 0.99), max: values.at(-1) ?? Number.NaN, count: values.length };
+  return {
+    p50: percentile(values, 0.5),
+    p99: percentile(values, 0.99),
+    max: values.at(-1) ?? Number.NaN,
+    count: values.length,
+  };
 }
 
 /** 2xx answers per second: only accepted deliveries count as throughput. */
@@ -110,6 +121,7 @@ export function okPerSecond(result: LoadResult): number {
 /** Answers with a status in [from, to). */
 export function countStatuses(statuses: Record<string, number>, from: number, to: number): number {
   let total = 0;
-  for (const [status, count] of Object.entries(statuses)) if (Number(status) >= from && Number(status) < to) total += count;
+  for (const [status, count] of Object.entries(statuses))
+    if (Number(status) >= from && Number(status) < to) total += count;
   return total;
 }

@@ -27,11 +27,16 @@ export function runLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
       forget();
       // The bench is exiting: nobody waits for this result.
       if (interrupted) return;
-      if (code !== 0) return reject(new Error(`the loader exited with ${code ?? signal}:\n${maskSecrets(stderr.trim(), [token])}`));
+      if (code !== 0)
+        return reject(new Error(`the loader exited with ${code ?? signal}:\n${maskSecrets(stderr.trim(), [token])}`));
       try {
         resolve(JSON.parse(stdout) as LoadResult);
       } catch {
-        reject(new Error(`the loader's output is not a result (${stdout.length} characters):\n${maskSecrets(stderr.trim(), [token])}`));
+        reject(
+          new Error(
+            `the loader's output is not a result (${stdout.length} characters):\n${maskSecrets(stderr.trim(), [token])}`,
+          ),
+        );
       }
     });
   });

@@ -9,7 +9,9 @@ import { pacedLoad } from './paced-load.ts';
 const planText = process.env.BENCH_LOAD_PLAN;
 const token = process.env.BENCH_LOAD_TOKEN;
 if (!planText || !token) {
-  console.error('loader.ts is started by the intake benchmark (pnpm bench intake): BENCH_LOAD_PLAN and BENCH_LOAD_TOKEN must be set.');
+  console.error(
+    'loader.ts is started by the intake benchmark (pnpm bench intake): BENCH_LOAD_PLAN and BENCH_LOAD_TOKEN must be set.',
+  );
   process.exit(2);
 }
 const plan = JSON.parse(planText) as LoadPlan;

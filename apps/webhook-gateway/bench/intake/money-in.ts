@@ -11,7 +11,10 @@ export interface BenchAccount {
   ownerId: string;
 }
 
-export const BENCH_ACCOUNT: BenchAccount = { clabe: '646180000000000012', ownerId: '7d3f4a52-0c1e-4b8a-9f0e-5a6b7c8d9e01' };
+export const BENCH_ACCOUNT: BenchAccount = {
+  clabe: '646180000000000012',
+  ownerId: '7d3f4a52-0c1e-4b8a-9f0e-5a6b7c8d9e01',
+};
 
 // A payer at another bank (BBVA's 012); the control digit computed rather than typed.
 const PAYER_FIRST17 = '01218000118359719';

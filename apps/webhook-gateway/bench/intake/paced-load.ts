@@ -7,7 +7,14 @@
 // server to close it under a request.
 import { openConnections, type Connection, type Outcome } from './keep-alive.ts';
 import { deliveryTarget, moneyInDelivery } from './money-in.ts';
-import { createTally, summarizeLatency, tallyOutcome, toMicros, type LoadPlan, type LoadResult } from './load-result.ts';
+import {
+  createTally,
+  summarizeLatency,
+  tallyOutcome,
+  toMicros,
+  type LoadPlan,
+  type LoadResult,
+} from './load-result.ts';
 
 export async function pacedLoad(plan: LoadPlan, token: string): Promise<LoadResult> {
   const rate = plan.rate;

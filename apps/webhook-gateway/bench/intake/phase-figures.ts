@@ -59,7 +59,8 @@ export function combineSlices(slices: readonly LoadResult[]): PhaseFigures {
 /** The median of per-round ratios a/b: a burst of load from elsewhere on the machine skews one round, not the verdict. */
 export function medianRatio(a: readonly number[], b: readonly number[]): number {
   const ratios: number[] = [];
-  for (let i = 0; i < Math.min(a.length, b.length); i++) ratios.push(b[i]! > 0 ? a[i]! / b[i]! : Number.POSITIVE_INFINITY);
+  for (let i = 0; i < Math.min(a.length, b.length); i++)
+    ratios.push(b[i]! > 0 ? a[i]! / b[i]! : Number.POSITIVE_INFINITY);
   if (ratios.length === 0) return Number.NaN;
   ratios.sort((x, y) => x - y);
   const middle = Math.floor(ratios.length / 2);

@@ -34,7 +34,13 @@ export interface ReceiverOptions {
 
 /** The environment every contender starts with: the gateway's contract, which the baselines share. */
 export function receiverEnv(databaseUrl: string, token: string, logLevel = 'warn'): Record<string, string> {
-  return { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', DATABASE_URL: databaseUrl, GATEWAY_LOG_LEVEL: logLevel, GATEWAY_CORE_TOKENS_MONEY_IN: token };
+  return {
+    GATEWAY_PORT: '0',
+    GATEWAY_HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    GATEWAY_LOG_LEVEL: logLevel,
+    GATEWAY_CORE_TOKENS_MONEY_IN: token,
+  };
 }
 
 /**
@@ -42,11 +48,21 @@ export function receiverEnv(databaseUrl: string, token: string, logLevel = 'warn
  * DATABASE_URL left in the shell must not change what is measured; only `options.env` sets them.
  */
 function inheritedEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_') && name !== 'DATABASE_URL' && !name.startsWith('PAYKIT_')));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith('GATEWAY_') && name !== 'DATABASE_URL' && !name.startsWith('PAYKIT_'),
+    ),
+  );
 }
 
 export async function startReceiver(options: ReceiverOptions): Promise<ReceiverProcess> {
-  const [command, ...args] = [...(options.launcher ?? []), process.execPath, ...(options.nodeArgs ?? []), '--conditions=@paykit/source', options.entry];
+  const [command, ...args] = [
+    ...(options.launcher ?? []),
+    process.execPath,
+    ...(options.nodeArgs ?? []),
+    '--conditions=@paykit/source',
+    options.entry,
+  ];
   const child: ChildProcess = spawn(command!, args, {
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,7 +94,11 @@ export async function startReceiver(options: ReceiverOptions): Promise<ReceiverP
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`${options.label} did not print "listening on http://…" within ${options.readyTimeoutMs / 1000} s. Its output:\n${shown()}`));
+      reject(
+        new Error(
+          `${options.label} did not print "listening on http://…" within ${options.readyTimeoutMs / 1000} s. Its output:\n${shown()}`,
+        ),
+      );
     }, options.readyTimeoutMs);
     const onData = () => {
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);

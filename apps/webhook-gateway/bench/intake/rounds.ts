@@ -26,7 +26,12 @@ function describe(result: LoadResult, p99: number): string {
 }
 
 /** Runs `rounds` rounds of `plan`; returns each contender's slices in round order. A contender that dies leaves the contest. */
-export async function runRounds(contest: Contest, what: string, rounds: number, plan: Pick<LoadPlan, 'mode' | 'seconds' | 'rate'>): Promise<Map<ContenderName, LoadResult[]>> {
+export async function runRounds(
+  contest: Contest,
+  what: string,
+  rounds: number,
+  plan: Pick<LoadPlan, 'mode' | 'seconds' | 'rate'>,
+): Promise<Map<ContenderName, LoadResult[]>> {
   const slices = new Map<ContenderName, LoadResult[]>();
   for (let round = 0; round < rounds; round++) {
     const order = contest.live.map((_, i) => contest.live[(i + round) % contest.live.length]!);

@@ -74,15 +74,30 @@ export async function openSession(contender: Contender, context: SessionContext)
       const notCheckpointed = await checkpoint(config.adminUrl);
       if (notCheckpointed !== undefined && !checkpointWarned) {
         checkpointWarned = true;
-        console.warn(`note: no CHECKPOINT before each load (${notCheckpointed}); the WAL of one load may be flushed during the next`);
+        console.warn(
+          `note: no CHECKPOINT before each load (${notCheckpointed}); the WAL of one load may be flushed during the next`,
+        );
       }
-      const result = await runLoad({ ...plan, url, connections: config.connections, timeoutMs: ANSWER_TIMEOUT_MS, warmupSeconds: LOADER_WARMUP_SECONDS, account }, token);
+      const result = await runLoad(
+        {
+          ...plan,
+          url,
+          connections: config.connections,
+          timeoutMs: ANSWER_TIMEOUT_MS,
+          warmupSeconds: LOADER_WARMUP_SECONDS,
+          account,
+        },
+        token,
+      );
       // Counted before the liveness check: what it acknowledged before dying must be stored too.
       // not push(...ids): 100k arguments overflow the stack
       for (const id of result.okIdMsgs) answered.push(id);
       for (const id of result.unmeasuredOkIdMsgs) answered.push(id);
       const exit = running.exitedWith();
-      if (exit !== undefined) throw new Error(`${contender.label} exited (${exit}) during a ${plan.mode} load. Its output:\n${running.output()}`);
+      if (exit !== undefined)
+        throw new Error(
+          `${contender.label} exited (${exit}) during a ${plan.mode} load. Its output:\n${running.output()}`,
+        );
       return result;
     },
     async finish() {
@@ -92,7 +107,12 @@ export async function openSession(contender: Contender, context: SessionContext)
         forgetReceiver();
         const stored = await contender.storedIdMsgs(database.url);
         const missing = answered.filter((id) => !stored.has(id));
-        return { answeredOk: answered.length, storedRows: stored.size, missing: missing.length, missingSample: missing.slice(0, 5) };
+        return {
+          answeredOk: answered.length,
+          storedRows: stored.size,
+          missing: missing.length,
+          missingSample: missing.slice(0, 5),
+        };
       } finally {
         await running.stop();
         await database.drop();

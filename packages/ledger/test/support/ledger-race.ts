@@ -57,9 +57,17 @@ export function shuffle<T>(items: T[], next: () => number): T[] {
 
 /** The same fact delivered again under a new id_msg (the platform's retransmission). */
 export function redelivered(event: NewEvent): NewEvent {
-  const payload = JSON.parse(new TextDecoder().decode(event.rawBody)) as { id_msg: string; body: Record<string, unknown> };
+  const payload = JSON.parse(new TextDecoder().decode(event.rawBody)) as {
+    id_msg: string;
+    body: Record<string, unknown>;
+  };
   const idMsg = randomUUID();
-  return { ...event, idMsg, dedupeKey: `core:${event.eventType}:${idMsg}`, rawBody: new TextEncoder().encode(JSON.stringify({ ...payload, id_msg: idMsg })) };
+  return {
+    ...event,
+    idMsg,
+    dedupeKey: `core:${event.eventType}:${idMsg}`,
+    rawBody: new TextEncoder().encode(JSON.stringify({ ...payload, id_msg: idMsg })),
+  };
 }
 
 /** A task runs on the database (pool) of the lane that runs it. */
@@ -68,7 +76,9 @@ type Task = (db: Database) => Promise<unknown>;
 export async function runRace(db: Database, options: RaceOptions): Promise<RaceVerdict> {
   const next = random(options.seed);
   const store = createEventStore(db);
-  const transfers = Array.from({ length: options.transfers }, (_, i) => outbound({ amount: `${100 + (i % 900)}.00`, status: 'INITIALIZED' }));
+  const transfers = Array.from({ length: options.transfers }, (_, i) =>
+    outbound({ amount: `${100 + (i % 900)}.00`, status: 'INITIALIZED' }),
+  );
   const refunded = new Set(transfers.filter((_, i) => i % 10 === 0).map((t) => t.transactionId));
   // Each credit its own amount on one of four accounts, so one receivable fits each.
   const credits = Array.from({ length: options.credits }, (_, i) => ({
@@ -87,7 +97,10 @@ export async function runRace(db: Database, options: RaceOptions): Promise<RaceV
       return task(laneDb);
     };
   };
-  const append = (event: NewEvent): Task => () => store.append(event);
+  const append =
+    (event: NewEvent): Task =>
+    () =>
+      store.append(event);
   const units: Task[][] = [];
   for (const t of transfers) {
     const updates = ['IN_PROGRESS', 'LIQUIDATED'].map((status) => statusFor(t, status));
@@ -97,7 +110,13 @@ export async function runRace(db: Database, options: RaceOptions): Promise<RaceV
   }
   for (const [i, c] of credits.entries()) {
     const event = coreEvent('MONEY_IN', creditBody(c));
-    const register: Task = (recorder) => registerReceivable(recorder, { id: `INV-${options.seed}-${i}`, beneficiaryAccount: c.account, amount: c.amount, dueDate: '2026-11-30' });
+    const register: Task = (recorder) =>
+      registerReceivable(recorder, {
+        id: `INV-${options.seed}-${i}`,
+        beneficiaryAccount: c.account,
+        amount: c.amount,
+        dueDate: '2026-11-30',
+      });
     units.push([register, append(event), append(redelivered(event))]);
   }
   const queue = shuffle(units, next).map((unit) => unit.map(late));
@@ -113,9 +132,12 @@ export async function runRace(db: Database, options: RaceOptions): Promise<RaceV
       }
     }
   });
-  await Promise.all(laneDbs.map(async (laneDb, lane) => {
-    for (let i = lane; i < queue.length; i += laneDbs.length) await Promise.all(queue[i]!.map((task) => task(laneDb)));
-  }));
+  await Promise.all(
+    laneDbs.map(async (laneDb, lane) => {
+      for (let i = lane; i < queue.length; i += laneDbs.length)
+        await Promise.all(queue[i]!.map((task) => task(laneDb)));
+    }),
+  );
   const lastFact = performance.now();
   producing = false;
   await Promise.all(workers);
@@ -124,7 +146,9 @@ export async function runRace(db: Database, options: RaceOptions): Promise<RaceV
 
   const items = await listItems(db, { limit: 10_000, now: new Date('2026-11-21T18:00:00Z') });
   const byId = new Map(items.map((item) => [item.id, item]));
-  const stuck = transfers.filter((t) => !['matched', 'refunded'].includes(byId.get(t.transactionId)?.state ?? 'missing')).length;
+  const stuck = transfers.filter(
+    (t) => !['matched', 'refunded'].includes(byId.get(t.transactionId)?.state ?? 'missing'),
+  ).length;
   const orphaned = credits.filter((c) => byId.get(c.id)?.state !== 'matched').length;
   const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]!.n);
   return {
@@ -139,19 +163,38 @@ export async function runRace(db: Database, options: RaceOptions): Promise<RaceV
 }
 
 function statusFor(t: OutboundRecord, status: string): NewEvent {
-  return coreEvent('STATUS_UPDATE', { id: t.transactionId, tracking_key: t.trackingKey, message_type: 'SPEI', status, update_at: '2026-11-21T10:16:00-06:00' });
+  return coreEvent('STATUS_UPDATE', {
+    id: t.transactionId,
+    tracking_key: t.trackingKey,
+    message_type: 'SPEI',
+    status,
+    update_at: '2026-11-21T10:16:00-06:00',
+  });
 }
 
 function refundBody(t: OutboundRecord): Record<string, unknown> {
   return {
-    id: randomUUID(), tracking_key: `RF-${t.transactionId.slice(0, 8)}`, amount: t.amount, transaction_date: '2026-11-21 12:00:00', category: 'CREDIT_TRANS',
-    sub_category: 'SPEI_REFUNDED_CREDIT', original_transaction_id: t.transactionId, original_transaction_amount: t.amount,
+    id: randomUUID(),
+    tracking_key: `RF-${t.transactionId.slice(0, 8)}`,
+    amount: t.amount,
+    transaction_date: '2026-11-21 12:00:00',
+    category: 'CREDIT_TRANS',
+    sub_category: 'SPEI_REFUNDED_CREDIT',
+    original_transaction_id: t.transactionId,
+    original_transaction_amount: t.amount,
   };
 }
 
 function creditBody(c: { id: string; account: string; amount: string }): Record<string, unknown> {
   return {
-    id: c.id, beneficiary_account: c.account, payer_account: '012180000045678907', payer_institution: '40012', amount: c.amount,
-    transaction_date: '2026-11-21 10:15:00', tracking_key: `EXT-${c.id.slice(0, 8)}`, sub_category: 'SPEI_CREDIT', owner_id: 'o',
+    id: c.id,
+    beneficiary_account: c.account,
+    payer_account: '012180000045678907',
+    payer_institution: '40012',
+    amount: c.amount,
+    transaction_date: '2026-11-21 10:15:00',
+    tracking_key: `EXT-${c.id.slice(0, 8)}`,
+    sub_category: 'SPEI_CREDIT',
+    owner_id: 'o',
   };
 }

@@ -28,7 +28,13 @@ export function coreEvent(type: CoreType, body: Record<string, unknown>, overrid
 }
 
 export function reportEvent(fileName: string): NewEvent {
-  const payload = { client_id: '11111111-1111-4111-8111-111111111111', file_type: 'TRANSACTIONS', period: 'DAILY', file_name: fileName, created_at: '2026-11-21T23:00:00-06:00' };
+  const payload = {
+    client_id: '11111111-1111-4111-8111-111111111111',
+    file_type: 'TRANSACTIONS',
+    period: 'DAILY',
+    file_name: fileName,
+    created_at: '2026-11-21T23:00:00-06:00',
+  };
   return {
     source: 'core',
     eventType: 'REPORT',
@@ -48,7 +54,13 @@ export function reportEvent(fileName: string): NewEvent {
 }
 
 export const statusUpdate = (id: string, status: string, updateAt = '2026-11-21T10:16:00-06:00') =>
-  coreEvent('STATUS_UPDATE', { id, tracking_key: `PK-${id.slice(0, 8)}`, message_type: 'SPEI', status, update_at: updateAt });
+  coreEvent('STATUS_UPDATE', {
+    id,
+    tracking_key: `PK-${id.slice(0, 8)}`,
+    message_type: 'SPEI',
+    status,
+    update_at: updateAt,
+  });
 
 export function moneyIn(body: Record<string, unknown> = {}, overrides: Partial<NewEvent> = {}): NewEvent {
   return coreEvent(

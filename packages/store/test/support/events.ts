@@ -4,7 +4,11 @@ import type { NewEvent } from '../../src/index.ts';
 
 export function newEvent(overrides: Partial<NewEvent> = {}): NewEvent {
   const idMsg = overrides.idMsg ?? randomUUID();
-  const payload = overrides.payload ?? { msg_name: 'MONEY_IN', id_msg: idMsg, body: { id: `tx-${idMsg}`, amount: '1500.00' } };
+  const payload = overrides.payload ?? {
+    msg_name: 'MONEY_IN',
+    id_msg: idMsg,
+    body: { id: `tx-${idMsg}`, amount: '1500.00' },
+  };
   return {
     source: 'core',
     eventType: 'MONEY_IN',

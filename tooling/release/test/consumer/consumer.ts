@@ -49,7 +49,11 @@ export const deprecation: string = INTERNAL_TRANSACTION_DEPRECATION;
 
 export function mistakes(core: CoreClient) {
   // @ts-expect-error amounts are decimal strings, never numbers
-  void core.transactions.moneyOut({ source_instrument_id: 'a', destination_instrument_id: 'b', transaction_request: { amount: 15, currency: 'MXN' } });
+  void core.transactions.moneyOut({
+    source_instrument_id: 'a',
+    destination_instrument_id: 'b',
+    transaction_request: { amount: 15, currency: 'MXN' },
+  });
   // @ts-expect-error the core client has no such operation
   void core.transactions.sendMoney({});
   // @ts-expect-error the API revision is a fixed literal

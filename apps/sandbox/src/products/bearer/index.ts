@@ -29,13 +29,19 @@ export interface BearerClientAccount {
 }
 
 /** What the three specs document for GET /api/v1/client/account: the answer must fit each. */
-type SpecClientAccount = SuccessBody<BillpayOperations['getClientAccount']> & SuccessBody<GiftCardsOperations['getClientAccount']> & SuccessBody<LotteryOperations['getClientAccount']>;
+type SpecClientAccount = SuccessBody<BillpayOperations['getClientAccount']> &
+  SuccessBody<GiftCardsOperations['getClientAccount']> &
+  SuccessBody<LotteryOperations['getClientAccount']>;
 
 /** sandbox choice: every bearer token belongs to the default seed's client. */
 export const BEARER_CLIENT_NAME = 'ACME Pagos SA de CV';
 
 /** What the header is called in each product's reference (billpay sends an API key as the bearer). */
-const CREDENTIAL: Record<BearerProductName, string> = { billpay: 'API key', 'gift-cards': 'access token', lottery: 'access token' };
+const CREDENTIAL: Record<BearerProductName, string> = {
+  billpay: 'API key',
+  'gift-cards': 'access token',
+  lottery: 'access token',
+};
 
 export class BearerProduct implements SandboxProduct {
   readonly runtime: SandboxRuntime;
@@ -56,7 +62,9 @@ export class BearerProduct implements SandboxProduct {
       return reply.code(500).send({ error: `Unexpected error in the sandbox ${this.name} service.` });
     });
     app.setNotFoundHandler((request, reply) =>
-      reply.code(404).send({ error: `No ${this.name} operation at ${request.method} ${request.url}; the sandbox serves GET /api/v1/client/account.` }),
+      reply.code(404).send({
+        error: `No ${this.name} operation at ${request.method} ${request.url}; the sandbox serves GET /api/v1/client/account.`,
+      }),
     );
 
     app.get('/api/v1/client/account', async (request, reply) => {
@@ -73,7 +81,10 @@ export class BearerProduct implements SandboxProduct {
     if (!bearer) return;
     if (this.name === 'lottery') {
       for (const t of bearer.lottery ?? []) {
-        this.tokens.set(t.token, { payeeId: t.payeeId, expiresAtMs: t.expiresAt === undefined ? undefined : Date.parse(t.expiresAt) });
+        this.tokens.set(t.token, {
+          payeeId: t.payeeId,
+          expiresAtMs: t.expiresAt === undefined ? undefined : Date.parse(t.expiresAt),
+        });
       }
       return;
     }
@@ -97,11 +108,18 @@ export class BearerProduct implements SandboxProduct {
       return undefined;
     };
     const header = request.headers.authorization;
-    if (!header) return deny(`Missing Authorization header: send "Authorization: Bearer <${credential}>" with the ${this.name} ${credential} issued to you.`);
+    if (!header)
+      return deny(
+        `Missing Authorization header: send "Authorization: Bearer <${credential}>" with the ${this.name} ${credential} issued to you.`,
+      );
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) return deny(`Malformed Authorization header: use the Bearer scheme, "Authorization: Bearer <${credential}>".`);
+    if (!match)
+      return deny(`Malformed Authorization header: use the Bearer scheme, "Authorization: Bearer <${credential}>".`);
     const entry = this.tokens.get(match[1]!);
-    if (!entry) return deny(`Invalid ${credential}: it is not a ${this.name} ${credential} of this environment (sandbox and production credentials are separate; sandbox ones: GET /_sandbox/seed).`);
+    if (!entry)
+      return deny(
+        `Invalid ${credential}: it is not a ${this.name} ${credential} of this environment (sandbox and production credentials are separate; sandbox ones: GET /_sandbox/seed).`,
+      );
     if (entry.expiresAtMs !== undefined && this.runtime.clock.nowMs() >= entry.expiresAtMs) {
       return deny(`Expired ${credential}: it is no longer valid; get a new ${this.name} ${credential} issued.`);
     }

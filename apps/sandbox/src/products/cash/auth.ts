@@ -53,7 +53,11 @@ export function describeHeaderProblem(ctx: SigningContext, headers: Record<strin
   const clientId = header(headers, 'x-client-id');
   const timestamp = header(headers, 'x-timestamp');
   const signature = header(headers, 'x-signature');
-  const missing = [clientId === undefined && 'X-Client-Id', timestamp === undefined && 'X-Timestamp', signature === undefined && 'X-Signature'].filter(Boolean);
+  const missing = [
+    clientId === undefined && 'X-Client-Id',
+    timestamp === undefined && 'X-Timestamp',
+    signature === undefined && 'X-Signature',
+  ].filter(Boolean);
   if (missing.length > 0) {
     return `Missing ${missing.join(', ')}: every cash request carries X-Client-Id (the api_key), X-Timestamp (Unix seconds) and X-Signature (hex HMAC-SHA256 of timestamp + "." + body, keyed with the api_secret).`;
   }

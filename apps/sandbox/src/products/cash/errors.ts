@@ -26,7 +26,11 @@ export function sendCashError(reply: FastifyReply, error: CashHttpError): Fastif
  * signature cannot be verified, and an unauthenticated request always gets 401 first.
  * `describeHeaders` names what is wrong with the signing headers when something is.
  */
-export function installCashErrorHandler(app: FastifyInstance, describeHeaders: (headers: Record<string, unknown>) => string | null, bodyLimitBytes: number): void {
+export function installCashErrorHandler(
+  app: FastifyInstance,
+  describeHeaders: (headers: Record<string, unknown>) => string | null,
+  bodyLimitBytes: number,
+): void {
   app.setErrorHandler((error: FastifyError | CashHttpError, request, reply) => {
     if (error instanceof CashHttpError) return sendCashError(reply, error);
     const status = error.statusCode ?? 500;
@@ -37,7 +41,13 @@ export function installCashErrorHandler(app: FastifyInstance, describeHeaders: (
         status === 413
           ? `the request body is larger than the ${bodyLimitBytes} bytes the sandbox reads`
           : `the request body could not be read (${error.message})`;
-      return sendCashError(reply, new CashHttpError(401, `The signature could not be verified: ${why}. Send a smaller JSON body and sign exactly the bytes you send.`));
+      return sendCashError(
+        reply,
+        new CashHttpError(
+          401,
+          `The signature could not be verified: ${why}. Send a smaller JSON body and sign exactly the bytes you send.`,
+        ),
+      );
     }
     request.log.error({ err: error }, 'cash handler failed');
     return sendCashError(reply, new CashHttpError(500, 'Unexpected error in the sandbox cash service.'));

@@ -26,13 +26,26 @@ const EVENTS: Record<OperationStatusChange, Schema<'CashWebhookEventName'>> = {
   reversed: 'webhook.reversed.success',
 };
 
-export function createOperation(runtime: SandboxRuntime, state: CashState, input: CashOperationRequest, operationId: () => number): CashOperation {
+export function createOperation(
+  runtime: SandboxRuntime,
+  state: CashState,
+  input: CashOperationRequest,
+  operationId: () => number,
+): CashOperation {
   const apiKey = input.apiKey ?? state.keys.keys().next().value;
   if (apiKey === undefined) {
-    throw new ControlError(404, 'No cash api key is seeded.', 'Add one with POST /_sandbox/seed { cash: [{ apiKey, apiSecret }] }.');
+    throw new ControlError(
+      404,
+      'No cash api key is seeded.',
+      'Add one with POST /_sandbox/seed { cash: [{ apiKey, apiSecret }] }.',
+    );
   }
   if (!state.keys.has(apiKey)) {
-    throw new ControlError(404, `No cash api key ${maskedClientId(apiKey)} is seeded.`, 'Use a key of GET /_sandbox/seed, or add it with POST /_sandbox/seed.');
+    throw new ControlError(
+      404,
+      `No cash api key ${maskedClientId(apiKey)} is seeded.`,
+      'Use a key of GET /_sandbox/seed, or add it with POST /_sandbox/seed.',
+    );
   }
   let reference = runtime.random.digits(20);
   while (state.references.has(reference)) reference = runtime.random.digits(20);
@@ -51,15 +64,23 @@ export function createOperation(runtime: SandboxRuntime, state: CashState, input
   return view(operation);
 }
 
-export function setOperationStatus(runtime: SandboxRuntime, state: CashState, operationId: number, status: OperationStatusChange): CashOperation {
+export function setOperationStatus(
+  runtime: SandboxRuntime,
+  state: CashState,
+  operationId: number,
+  status: OperationStatusChange,
+): CashOperation {
   const operation = state.operations.get(operationId);
-  if (!operation) throw new ControlError(404, `No cash operation ${operationId}.`, 'Create one with POST /_sandbox/cash/operations.');
+  if (!operation)
+    throw new ControlError(404, `No cash operation ${operationId}.`, 'Create one with POST /_sandbox/cash/operations.');
   const allowed = TRANSITIONS[operation.status];
   if (!allowed.includes(status)) {
     throw new ControlError(
       409,
       `Cash operation ${operationId} is ${operation.status}: it cannot become ${status}.`,
-      allowed.length > 0 ? `From ${operation.status} it can become ${allowed.join(' or ')}.` : `${operation.status} is final.`,
+      allowed.length > 0
+        ? `From ${operation.status} it can become ${allowed.join(' or ')}.`
+        : `${operation.status} is final.`,
     );
   }
   operation.status = status;
@@ -72,7 +93,12 @@ export function setOperationStatus(runtime: SandboxRuntime, state: CashState, op
  * active (none created, or its activation still pending or failed) the event is not sent, and
  * not kept for later either.
  */
-function deliverEvent(runtime: SandboxRuntime, state: CashState, operation: StoredOperation, status: OperationStatusChange): void {
+function deliverEvent(
+  runtime: SandboxRuntime,
+  state: CashState,
+  operation: StoredOperation,
+  status: OperationStatusChange,
+): void {
   const webhook = state.activeWebhook(operation.apiKey);
   if (!webhook) return;
   const event = EVENTS[status];

@@ -53,7 +53,11 @@ export function registerCashRoutes(app: FastifyInstance, cash: CashService): voi
     clockSkewSeconds: () => cash.runtime.settings.cash.clockSkewSeconds,
   };
   keepRawBodies(app);
-  installCashErrorHandler(app, (headers) => describeHeaderProblem(signing, headers), cash.runtime.settings.bodyLimitBytes);
+  installCashErrorHandler(
+    app,
+    (headers) => describeHeaderProblem(signing, headers),
+    cash.runtime.settings.bodyLimitBytes,
+  );
 
   // Authentication, then JSON parsing of the verified bytes: for every route and, as the scope's
   // hooks also run for its not-found handler, for unknown paths too.
@@ -62,7 +66,13 @@ export function registerCashRoutes(app: FastifyInstance, cash: CashService): voi
     request.body = parseJson(request);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendCashError(reply, new CashHttpError(404, `No cash operation at ${request.method} ${request.url}. The cash routes are POST ${WEBHOOKS}, GET ${WEBHOOKS}/active and PATCH ${WEBHOOKS}/:id.`)),
+    sendCashError(
+      reply,
+      new CashHttpError(
+        404,
+        `No cash operation at ${request.method} ${request.url}. The cash routes are POST ${WEBHOOKS}, GET ${WEBHOOKS}/active and PATCH ${WEBHOOKS}/:id.`,
+      ),
+    ),
   );
 
   app.post(WEBHOOKS, async (request, reply) => {
@@ -74,7 +84,10 @@ export function registerCashRoutes(app: FastifyInstance, cash: CashService): voi
   app.get(`${WEBHOOKS}/active`, async (request, reply) => {
     const webhook = cash.state.activeWebhook(apiKeyOf(request));
     if (!webhook) {
-      throw new CashHttpError(404, 'No cash webhook is active for this client. Create one (POST /api/v1/cash/webhooks) whose endpoint answers the activation test with HTTP 2xx.');
+      throw new CashHttpError(
+        404,
+        'No cash webhook is active for this client. Create one (POST /api/v1/cash/webhooks) whose endpoint answers the activation test with HTTP 2xx.',
+      );
     }
     return reply.code(200).send(publicView(webhook));
   });
@@ -84,7 +97,10 @@ export function registerCashRoutes(app: FastifyInstance, cash: CashService): voi
     const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : undefined;
     const webhook = id === undefined ? undefined : cash.state.webhooks.get(id);
     if (!webhook || webhook.apiKey !== apiKey) {
-      throw new CashHttpError(404, `No cash webhook ${request.params.id} of this client. Use the id returned when the webhook was created.`);
+      throw new CashHttpError(
+        404,
+        `No cash webhook ${request.params.id} of this client. Use the id returned when the webhook was created.`,
+      );
     }
     const endpointUrl = endpointUrlOf(request.body, cash.runtime.settings.allowLocalWebhookUrls);
     return reply.code(200).send(publicView(updateWebhook(cash.runtime, cash.state, webhook, endpointUrl)));
@@ -113,10 +129,16 @@ function endpointUrlOf(body: unknown, allowLocal: boolean): string {
   const endpointUrl = parsed.success ? parsed.data.endpoint_url : undefined;
   const url = endpointUrl === undefined ? undefined : URL.parse(endpointUrl);
   if (!parsed.success || endpointUrl === undefined || !url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new CashHttpError(400, 'Send a JSON object with endpoint_url, an absolute http or https URL (e.g. {"endpoint_url":"https://hooks.example.com/webhooks/cash"}).');
+    throw new CashHttpError(
+      400,
+      'Send a JSON object with endpoint_url, an absolute http or https URL (e.g. {"endpoint_url":"https://hooks.example.com/webhooks/cash"}).',
+    );
   }
   if (!allowLocal && LOOPBACK.test(url.hostname)) {
-    throw new CashHttpError(400, `endpoint_url ${endpointUrl} is on this machine: the platform delivers to addresses it can reach. Use a public host.`);
+    throw new CashHttpError(
+      400,
+      `endpoint_url ${endpointUrl} is on this machine: the platform delivers to addresses it can reach. Use a public host.`,
+    );
   }
   return endpointUrl;
 }

@@ -28,7 +28,12 @@ export function publicView(webhook: CashWebhook): PublicWebhookView {
   return { id: webhook.id, endpoint_url: webhook.endpointUrl, created_at: webhook.createdAt };
 }
 
-export function createWebhook(runtime: SandboxRuntime, state: CashState, apiKey: string, endpointUrl: string): CashWebhook {
+export function createWebhook(
+  runtime: SandboxRuntime,
+  state: CashState,
+  apiKey: string,
+  endpointUrl: string,
+): CashWebhook {
   const webhook: CashWebhook = {
     id: ++state.lastWebhookId,
     apiKey,
@@ -47,7 +52,12 @@ export function createWebhook(runtime: SandboxRuntime, state: CashState, apiKey:
  * A new endpoint_url deactivates the webhook at once and re-tests it; it is active again only if
  * the test passes. sandbox choice: the same URL is re-tested too (a way to retry a failed test).
  */
-export function updateWebhook(runtime: SandboxRuntime, state: CashState, webhook: CashWebhook, endpointUrl: string): CashWebhook {
+export function updateWebhook(
+  runtime: SandboxRuntime,
+  state: CashState,
+  webhook: CashWebhook,
+  endpointUrl: string,
+): CashWebhook {
   if (state.active.get(webhook.apiKey) === webhook.id) state.active.delete(webhook.apiKey);
   webhook.endpointUrl = endpointUrl;
   webhook.state = 'pending_activation';
@@ -63,7 +73,10 @@ function sendActivation(runtime: SandboxRuntime, state: CashState, webhook: Cash
     eventType: 'webhook.activation',
     eventId: `activation:${webhook.id}`,
     url: webhook.endpointUrl,
-    body: { event: 'webhook.activation', processed_at: runtime.clock.now().toISOString() } satisfies Schema<'CashActivationEvent'>,
+    body: {
+      event: 'webhook.activation',
+      processed_at: runtime.clock.now().toISOString(),
+    } satisfies Schema<'CashActivationEvent'>,
     auth: { kind: 'cash-hmac', secret: webhook.secretToken },
     // The test is sent once: a failed activation is not retried (the client updates to retry).
     once: true,

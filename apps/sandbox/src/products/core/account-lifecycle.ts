@@ -13,7 +13,12 @@ const TRANSITIONS: Record<AccountAction, { from: readonly Account['status'][]; t
 };
 
 /** Applies `action` to the client's account: 404 when it is not the client's, 400 FAILED_PRECONDITION on a wrong transition. */
-export function transitionAccount(core: CoreService, clientId: string, accountId: string, action: AccountAction): Account {
+export function transitionAccount(
+  core: CoreService,
+  clientId: string,
+  accountId: string,
+  action: AccountAction,
+): Account {
   // sandbox choice: the lifecycle applies to every account of the client, the seeded platform
   // accounts included (not only those openPrivateAccount opens), so blocked and cancelled
   // senders and receivers can be exercised with the default seed.
@@ -24,7 +29,11 @@ export function transitionAccount(core: CoreService, clientId: string, accountId
   }
   const rule = TRANSITIONS[action];
   if (!rule.from.includes(account.status)) {
-    throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Cannot ${action} account ${accountId}: it is ${account.status} (${rule.why}).`);
+    throw new CoreHttpError(
+      400,
+      'FAILED_PRECONDITION',
+      `Cannot ${action} account ${accountId}: it is ${account.status} (${rule.why}).`,
+    );
   }
   account.status = rule.to;
   return account;

@@ -30,10 +30,18 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, operati
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issues = result.error.issues;
-  const missing = issues.filter((issue) => issue.path.length > 0 && valueAt(body, issue.path) === undefined).map((issue) => issue.path.join('.'));
+  const missing = issues
+    .filter((issue) => issue.path.length > 0 && valueAt(body, issue.path) === undefined)
+    .map((issue) => issue.path.join('.'));
   if (missing.length > 0) {
-    throw new CoreHttpError(400, 'MISSING_REQUIRED_FIELDS', `${operation}: missing required field(s): ${[...new Set(missing)].join(', ')}.`);
+    throw new CoreHttpError(
+      400,
+      'MISSING_REQUIRED_FIELDS',
+      `${operation}: missing required field(s): ${[...new Set(missing)].join(', ')}.`,
+    );
   }
-  const described = issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  const described = issues.map((issue) =>
+    issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+  );
   throw new CoreHttpError(400, 'DATA_ERROR', `${operation}: malformed request body (${described.join('; ')}).`);
 }

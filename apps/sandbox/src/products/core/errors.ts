@@ -27,7 +27,13 @@ export class CoreHttpError extends Error {
   readonly domain: string;
   readonly errorCode: string | undefined;
 
-  constructor(status: 400 | 401 | 404 | 409 | 500, reason: CoreReason, message: string, domain = 'CORE', errorCode?: string) {
+  constructor(
+    status: 400 | 401 | 404 | 409 | 500,
+    reason: CoreReason,
+    message: string,
+    domain = 'CORE',
+    errorCode?: string,
+  ) {
     super(message);
     this.status = status;
     this.reason = reason;
@@ -41,7 +47,13 @@ export class CoreHttpError extends Error {
  * `details[0].metadata.error_detail`, with `http_code` as a string, inside a google.rpc.ErrorInfo.
  * (Documented on the private account lifecycle page.)
  */
-export function coreErrorBody(status: number, reason: CoreReason, message: string, domain = 'CORE', errorCode?: string): Schema<'CoreError'> {
+export function coreErrorBody(
+  status: number,
+  reason: CoreReason,
+  message: string,
+  domain = 'CORE',
+  errorCode?: string,
+): Schema<'CoreError'> {
   return {
     code: GRPC_BY_REASON[reason] ?? 2,
     message: 'API Error',
@@ -57,7 +69,9 @@ export function coreErrorBody(status: number, reason: CoreReason, message: strin
 }
 
 export function sendCoreError(reply: FastifyReply, error: CoreHttpError): FastifyReply {
-  return reply.code(error.status).send(coreErrorBody(error.status, error.reason, error.message, error.domain, error.errorCode));
+  return reply
+    .code(error.status)
+    .send(coreErrorBody(error.status, error.reason, error.message, error.domain, error.errorCode));
 }
 
 /**
@@ -69,13 +83,22 @@ export function installCoreErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | CoreHttpError, request, reply) => {
     if (error instanceof CoreHttpError) return sendCoreError(reply, error);
     const status = error.statusCode ?? 500;
-    if (status === 413) return sendCoreError(reply, new CoreHttpError(400, 'DATA_ERROR', 'The request body is larger than the service accepts.'));
-    if (status === 415) return sendCoreError(reply, new CoreHttpError(400, 'DATA_ERROR', 'Send the request body as application/json.'));
-    if (status >= 400 && status < 500) return sendCoreError(reply, new CoreHttpError(400, 'DATA_ERROR', `Malformed request: ${error.message}`));
+    if (status === 413)
+      return sendCoreError(
+        reply,
+        new CoreHttpError(400, 'DATA_ERROR', 'The request body is larger than the service accepts.'),
+      );
+    if (status === 415)
+      return sendCoreError(reply, new CoreHttpError(400, 'DATA_ERROR', 'Send the request body as application/json.'));
+    if (status >= 400 && status < 500)
+      return sendCoreError(reply, new CoreHttpError(400, 'DATA_ERROR', `Malformed request: ${error.message}`));
     request.log.error({ err: error }, 'core handler failed');
     return sendCoreError(reply, new CoreHttpError(500, 'INTERNAL', 'Unexpected error in the sandbox core service.'));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendCoreError(reply, new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `No core operation at ${request.method} ${request.url}.`)),
+    sendCoreError(
+      reply,
+      new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `No core operation at ${request.method} ${request.url}.`),
+    ),
   );
 }

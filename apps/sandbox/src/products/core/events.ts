@@ -17,21 +17,53 @@ export interface EmitOptions {
   onAnswer?: (answer: Answer) => void | Promise<void>;
 }
 
-export function emitEnvelopedEvent<T extends EnvelopedType>(runtime: SandboxRuntime, state: CoreState, clientId: string, type: T, body: EnvelopeOf<T>['body'], options: EmitOptions = {}): EmittedEvent {
+export function emitEnvelopedEvent<T extends EnvelopedType>(
+  runtime: SandboxRuntime,
+  state: CoreState,
+  clientId: string,
+  type: T,
+  body: EnvelopeOf<T>['body'],
+  options: EmitOptions = {},
+): EmittedEvent {
   const id = runtime.random.uuid();
   // TypeScript cannot pair a generic `type` with its body: the signature above does.
-  const envelope = { id_msg: id, msg_name: type, msg_date: mexicoCityDate(runtime.clock.nowMs()), body } as EnvelopeOf<T>;
+  const envelope = {
+    id_msg: id,
+    msg_name: type,
+    msg_date: mexicoCityDate(runtime.clock.nowMs()),
+    body,
+  } as EnvelopeOf<T>;
   return deliver(runtime, state, clientId, type, id, envelope, options);
 }
 
-export function emitReportEvent(runtime: SandboxRuntime, state: CoreState, clientId: string, body: Schema<'ReportEvent'>): EmittedEvent {
+export function emitReportEvent(
+  runtime: SandboxRuntime,
+  state: CoreState,
+  clientId: string,
+  body: Schema<'ReportEvent'>,
+): EmittedEvent {
   // REPORT has no id of its own: receivers dedupe it by file_name.
   return deliver(runtime, state, clientId, 'REPORT', body.file_name, body, {});
 }
 
-function deliver(runtime: SandboxRuntime, state: CoreState, clientId: string, type: WebhookConfig['webhookType'], id: string, payload: EnvelopedEvent | Schema<'ReportEvent'>, options: EmitOptions): EmittedEvent {
+function deliver(
+  runtime: SandboxRuntime,
+  state: CoreState,
+  clientId: string,
+  type: WebhookConfig['webhookType'],
+  id: string,
+  payload: EnvelopedEvent | Schema<'ReportEvent'>,
+  options: EmitOptions,
+): EmittedEvent {
   const webhook = state.activeWebhook(clientId, type);
-  const event: EmittedEvent = { clientId, type, id, body: payload, delivered: webhook !== undefined, atMs: runtime.clock.nowMs() };
+  const event: EmittedEvent = {
+    clientId,
+    type,
+    id,
+    body: payload,
+    delivered: webhook !== undefined,
+    atMs: runtime.clock.nowMs(),
+  };
   state.events.push(event);
   if (webhook) {
     runtime.deliveries.enqueue({

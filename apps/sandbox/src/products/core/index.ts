@@ -84,7 +84,11 @@ export class CoreService implements SandboxProduct {
   }
 
   /** Opens a private account with a CLABE instrument for an owner (remittance receive uses it). */
-  openPrivateAccount(input: { clientId: string; ownerId: string; holderName: string; rfc?: string }): { accountId: string; instrumentId: string; clabe: string } {
+  openPrivateAccount(input: { clientId: string; ownerId: string; holderName: string; rfc?: string }): {
+    accountId: string;
+    instrumentId: string;
+    clabe: string;
+  } {
     return openPrivateAccount(this, input);
   }
 }

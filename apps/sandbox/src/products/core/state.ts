@@ -104,7 +104,14 @@ export interface Transaction {
     cepUrl?: string;
   };
   /** Set for an incoming credit: the payer's side, as the MONEY_IN event showed it. */
-  payer?: { account: string; name: string; rfc: string; institution: string; concept: string; numericReference: string };
+  payer?: {
+    account: string;
+    name: string;
+    rfc: string;
+    institution: string;
+    concept: string;
+    numericReference: string;
+  };
   reason?: { code: string; description: string };
   createdAtMs: number;
   updatedAtMs: number;
@@ -163,7 +170,15 @@ export class CoreState {
       }
     }
     for (const a of seed.accounts) {
-      this.accounts.set(a.id, { id: a.id, clientId: a.clientId, ownerId: a.ownerId, platform: a.platform, status: a.status, balanceCentavos: BigInt(a.balanceCentavos), private: false });
+      this.accounts.set(a.id, {
+        id: a.id,
+        clientId: a.clientId,
+        ownerId: a.ownerId,
+        platform: a.platform,
+        status: a.status,
+        balanceCentavos: BigInt(a.balanceCentavos),
+        private: false,
+      });
     }
     for (const i of seed.instruments) {
       this.instruments.set(i.id, {
@@ -195,7 +210,8 @@ export class CoreState {
 
   activeWebhook(clientId: string, type: WebhookConfig['webhookType']): WebhookConfig | undefined {
     for (const w of this.webhooks.values()) {
-      if (w.clientId === clientId && w.webhookType === type && w.deletedAtMs === null && w.webhookStatus === 'ACTIVE') return w;
+      if (w.clientId === clientId && w.webhookType === type && w.deletedAtMs === null && w.webhookStatus === 'ACTIVE')
+        return w;
     }
     return undefined;
   }

@@ -25,33 +25,57 @@ export function bodyError(error: z.ZodError, raw: unknown): CoreHttpError {
   });
   if (missing.length > 0) {
     const names = missing.map((issue) => issue.path.join('.')).filter(Boolean);
-    const what = names.length > 0 ? `Missing required field(s): ${[...new Set(names)].join(', ')}.` : 'The request body is required (a JSON object).';
+    const what =
+      names.length > 0
+        ? `Missing required field(s): ${[...new Set(names)].join(', ')}.`
+        : 'The request body is required (a JSON object).';
     return new CoreHttpError(400, 'MISSING_REQUIRED_FIELDS', what);
   }
-  const details = error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  const details = error.issues.map((issue) =>
+    issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+  );
   return new CoreHttpError(400, 'DATA_ERROR', `Malformed request: ${details.join('; ')}.`);
 }
 
 /** The body's client_id must be the caller's own client. */
 export function requireCallerClient(caller: Caller, clientId: string): void {
   if (clientId !== caller.clientId) {
-    throw new CoreHttpError(400, 'DATA_ERROR', 'client_id does not match the client of the bearer token: send your own client id.');
+    throw new CoreHttpError(
+      400,
+      'DATA_ERROR',
+      'client_id does not match the client of the bearer token: send your own client id.',
+    );
   }
 }
 
 /** The sending side: the caller's own ACTIVE SENDER_RECEIVER instrument on an ACTIVE account. */
-export function resolveSource(core: CoreService, caller: Caller, id: string): { instrument: Instrument; account: Account } {
+export function resolveSource(
+  core: CoreService,
+  caller: Caller,
+  id: string,
+): { instrument: Instrument; account: Account } {
   const instrument = core.state.instruments.get(id);
   if (!instrument || instrument.clientId !== caller.clientId || instrument.status === 'DELETED') {
     throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `Source instrument ${id} not found for this client.`);
   }
   if (instrument.type !== 'SENDER_RECEIVER') {
-    throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Source instrument ${id} is a RECEIVER instrument: only a SENDER_RECEIVER instrument can send.`);
+    throw new CoreHttpError(
+      400,
+      'FAILED_PRECONDITION',
+      `Source instrument ${id} is a RECEIVER instrument: only a SENDER_RECEIVER instrument can send.`,
+    );
   }
-  if (instrument.status !== 'ACTIVE') throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Source instrument ${id} is ${instrument.status}.`);
+  if (instrument.status !== 'ACTIVE')
+    throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Source instrument ${id} is ${instrument.status}.`);
   const account = accountOf(core, instrument);
-  if (!account) throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `The account of source instrument ${id} was not found.`);
-  if (account.status !== 'ACTIVE') throw new CoreHttpError(400, 'FAILED_PRECONDITION', `The account of source instrument ${id} is ${account.status}: it cannot send.`);
+  if (!account)
+    throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `The account of source instrument ${id} was not found.`);
+  if (account.status !== 'ACTIVE')
+    throw new CoreHttpError(
+      400,
+      'FAILED_PRECONDITION',
+      `The account of source instrument ${id} is ${account.status}: it cannot send.`,
+    );
   return { instrument, account };
 }
 
@@ -63,15 +87,29 @@ export function resolveSource(core: CoreService, caller: Caller, id: string): { 
  */
 export function resolveDestination(core: CoreService, caller: Caller, id: string, sourceId: string): Instrument {
   const instrument = core.state.instruments.get(id);
-  const visible = instrument !== undefined && (instrument.clientId === caller.clientId || core.state.isPlatformInstrument(instrument));
+  const visible =
+    instrument !== undefined &&
+    (instrument.clientId === caller.clientId || core.state.isPlatformInstrument(instrument));
   if (!instrument || !visible || instrument.status === 'DELETED') {
     throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `Destination instrument ${id} not found.`);
   }
-  if (id === sourceId) throw new CoreHttpError(400, 'DATA_ERROR', 'Source and destination instruments are the same instrument.');
-  if (instrument.status !== 'ACTIVE') throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Destination instrument ${id} is ${instrument.status}: it cannot receive.`);
+  if (id === sourceId)
+    throw new CoreHttpError(400, 'DATA_ERROR', 'Source and destination instruments are the same instrument.');
+  if (instrument.status !== 'ACTIVE')
+    throw new CoreHttpError(
+      400,
+      'FAILED_PRECONDITION',
+      `Destination instrument ${id} is ${instrument.status}: it cannot receive.`,
+    );
   const account = accountOf(core, instrument);
-  if (instrument.accountId !== undefined && !account) throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `The account of destination instrument ${id} was not found.`);
-  if (account && account.status !== 'ACTIVE') throw new CoreHttpError(400, 'FAILED_PRECONDITION', `The account of destination instrument ${id} is ${account.status}: it cannot receive.`);
+  if (instrument.accountId !== undefined && !account)
+    throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `The account of destination instrument ${id} was not found.`);
+  if (account && account.status !== 'ACTIVE')
+    throw new CoreHttpError(
+      400,
+      'FAILED_PRECONDITION',
+      `The account of destination instrument ${id} is ${account.status}: it cannot receive.`,
+    );
   return instrument;
 }
 

@@ -50,9 +50,18 @@ export function speiInstitution(clabe: string): string {
 }
 
 /** A new transaction with the fields every kind shares filled in. */
-export function newTransaction(core: CoreService, fields: Omit<Transaction, 'id' | 'createdAtMs' | 'updatedAtMs' | 'pendingTaskIds'>): Transaction {
+export function newTransaction(
+  core: CoreService,
+  fields: Omit<Transaction, 'id' | 'createdAtMs' | 'updatedAtMs' | 'pendingTaskIds'>,
+): Transaction {
   const now = core.runtime.clock.nowMs();
-  const tx: Transaction = { id: core.runtime.random.uuid(), createdAtMs: now, updatedAtMs: now, pendingTaskIds: [], ...fields };
+  const tx: Transaction = {
+    id: core.runtime.random.uuid(),
+    createdAtMs: now,
+    updatedAtMs: now,
+    pendingTaskIds: [],
+    ...fields,
+  };
   core.state.transactions.set(tx.id, tx);
   return tx;
 }
@@ -63,7 +72,13 @@ export function isCurrent(core: CoreService, tx: Transaction): boolean {
 }
 
 /** Runs a lifecycle step later on the sandbox clock, remembered on the transaction so a control call can cancel it. */
-export function scheduleStep(core: CoreService, tx: Transaction, afterSeconds: number, label: string, step: () => void): void {
+export function scheduleStep(
+  core: CoreService,
+  tx: Transaction,
+  afterSeconds: number,
+  label: string,
+  step: () => void,
+): void {
   const id = core.runtime.clock.after(afterSeconds * 1000, `core ${label} ${tx.id}`, () => {
     tx.pendingTaskIds = tx.pendingTaskIds.filter((t) => t !== id);
     if (isCurrent(core, tx)) step();

@@ -27,7 +27,11 @@ export interface Party {
 export function emitStatusUpdate(core: CoreService, tx: Transaction): void {
   if (core.runtime.settings.core.statusUpdateForm === 'older') {
     // The older documented form: no id, no message_type, no reason; receivers match it by tracking key.
-    const older: StatusUpdateBody = { tracking_key: tx.trackingId, status: tx.status, update_at: isoMexicoCity(tx.updatedAtMs) };
+    const older: StatusUpdateBody = {
+      tracking_key: tx.trackingId,
+      status: tx.status,
+      update_at: isoMexicoCity(tx.updatedAtMs),
+    };
     emitEnvelopedEvent(core.runtime, core.state, tx.clientId, 'STATUS_UPDATE', older);
     return;
   }
@@ -64,7 +68,9 @@ export function emitCep(core: CoreService, tx: Transaction): void {
  * example writes it, or the field reference's `YYYY-MM-DD HH:MM:SS` (setting moneyInDateForm).
  */
 function moneyInDate(core: CoreService, ms: number): string {
-  return core.runtime.settings.core.moneyInDateForm === 'date-time' ? mexicoCitySeconds(ms) : mexicoCityDate(ms).replaceAll('-', '');
+  return core.runtime.settings.core.moneyInDateForm === 'date-time'
+    ? mexicoCitySeconds(ms)
+    : mexicoCityDate(ms).replaceAll('-', '');
 }
 
 /** MONEY_IN of a credit transaction (SPEI_CREDIT or INT_CREDIT), to the receiving client. */
@@ -99,7 +105,12 @@ export function emitMoneyIn(core: CoreService, credit: Transaction, options: Emi
  * layout, payment_concept is the refund transaction's description (the receiver's refundReason
  * for a refused MONEY_IN, the original concept for a reversal).
  */
-export function emitRefund(core: CoreService, refund: Transaction, original: Transaction, sides: { beneficiary: Party; payer: Party & { institution: string } }): void {
+export function emitRefund(
+  core: CoreService,
+  refund: Transaction,
+  original: Transaction,
+  sides: { beneficiary: Party; payer: Party & { institution: string } },
+): void {
   const body: RefundBody = {
     id: refund.id,
     tracking_key: refund.trackingId,

@@ -39,10 +39,18 @@ export function claimIdempotencyKey(state: CoreState, clientId: string, key: str
   const entry = state.idempotency.get(slot);
   if (entry) {
     if (entry.fingerprint !== fingerprint) {
-      throw new CoreHttpError(409, 'UNIQUE_VIOLATION', 'Idempotency-Key reused with a different payload: send a new key for a different request.');
+      throw new CoreHttpError(
+        409,
+        'UNIQUE_VIOLATION',
+        'Idempotency-Key reused with a different payload: send a new key for a different request.',
+      );
     }
     if (entry.state === 'in-progress' || entry.transactionId === undefined) {
-      throw new CoreHttpError(409, 'UNIQUE_VIOLATION', 'The original request with this Idempotency-Key is still in progress: retry later with the same key.');
+      throw new CoreHttpError(
+        409,
+        'UNIQUE_VIOLATION',
+        'The original request with this Idempotency-Key is still in progress: retry later with the same key.',
+      );
     }
     return { kind: 'replay', transactionId: entry.transactionId };
   }
@@ -79,19 +87,39 @@ export function moneyOutSlot(clientId: string, key: string): string {
  * near-simultaneous duplicate is 409 `operation_in_progress`), another body under the same key is
  * 409, and an entry older than 24 h on the sandbox clock is forgotten (the key is new again).
  */
-export function claimMoneyOutKey(state: CoreState, clientId: string, key: string, fingerprint: string, nowMs: number): AnswerClaim {
+export function claimMoneyOutKey(
+  state: CoreState,
+  clientId: string,
+  key: string,
+  fingerprint: string,
+  nowMs: number,
+): AnswerClaim {
   const slot = moneyOutSlot(clientId, key);
   const entry = state.idempotency.get(slot);
   if (entry && (entry.expiresAtMs === undefined || nowMs < entry.expiresAtMs)) {
     if (entry.fingerprint !== fingerprint) {
-      throw new CoreHttpError(409, 'UNIQUE_VIOLATION', 'Idempotency key payload mismatch: the payload does not match the cached key. Generate a new key for a different body.');
+      throw new CoreHttpError(
+        409,
+        'UNIQUE_VIOLATION',
+        'Idempotency key payload mismatch: the payload does not match the cached key. Generate a new key for a different body.',
+      );
     }
     if (entry.state === 'in-progress' || entry.answer === undefined) {
-      throw new CoreHttpError(409, 'FAILED_PRECONDITION', 'operation_in_progress: Operation money_out in progress. Retry later with the same key and body.');
+      throw new CoreHttpError(
+        409,
+        'FAILED_PRECONDITION',
+        'operation_in_progress: Operation money_out in progress. Retry later with the same key and body.',
+      );
     }
     return { kind: 'replay', answer: entry.answer };
   }
-  const first: IdempotencyEntry = { key, clientId, fingerprint, state: 'in-progress', expiresAtMs: nowMs + MONEY_OUT_KEY_TTL_MS };
+  const first: IdempotencyEntry = {
+    key,
+    clientId,
+    fingerprint,
+    state: 'in-progress',
+    expiresAtMs: nowMs + MONEY_OUT_KEY_TTL_MS,
+  };
   state.idempotency.set(slot, first);
   return {
     kind: 'new',

@@ -5,7 +5,17 @@ import { ControlError } from '../../control/errors.ts';
 import type { Answer } from '../../deliveries.ts';
 import type { CoreService } from './index.ts';
 import type { Transaction } from './state.ts';
-import { accountOf, addToBalance, INTERNAL_INSTITUTION, instrumentOf, isCurrent, newTrackingKey, newTransaction, parseAmount, touch } from './tx-common.ts';
+import {
+  accountOf,
+  addToBalance,
+  INTERNAL_INSTITUTION,
+  instrumentOf,
+  isCurrent,
+  newTrackingKey,
+  newTransaction,
+  parseAmount,
+  touch,
+} from './tx-common.ts';
 import { emitMoneyIn, emitRefund } from './tx-events.ts';
 
 /**
@@ -16,12 +26,28 @@ import { emitMoneyIn, emitRefund } from './tx-events.ts';
 export function incomingSpei(core: CoreService, input: IncomingSpei): { transactionId: string; trackingKey: string } {
   const instrument = core.state.instrumentByClabe(input.beneficiaryClabe);
   if (!instrument) {
-    throw new ControlError(404, `No instrument has CLABE ${input.beneficiaryClabe}.`, 'Use a CLABE of the seed (GET /_sandbox/seed) or add an instrument with POST /_sandbox/seed.');
+    throw new ControlError(
+      404,
+      `No instrument has CLABE ${input.beneficiaryClabe}.`,
+      'Use a CLABE of the seed (GET /_sandbox/seed) or add an instrument with POST /_sandbox/seed.',
+    );
   }
   const account = accountOf(core, instrument);
-  if (!account) throw new ControlError(409, `CLABE ${input.beneficiaryClabe} is an external instrument: SPEI credits arrive only at accounts on the platform.`);
-  if (instrument.status !== 'ACTIVE') throw new ControlError(409, `The instrument with CLABE ${input.beneficiaryClabe} is ${instrument.status}: it cannot receive.`);
-  if (account.status !== 'ACTIVE') throw new ControlError(409, `The account of CLABE ${input.beneficiaryClabe} is ${account.status}: it cannot receive.`);
+  if (!account)
+    throw new ControlError(
+      409,
+      `CLABE ${input.beneficiaryClabe} is an external instrument: SPEI credits arrive only at accounts on the platform.`,
+    );
+  if (instrument.status !== 'ACTIVE')
+    throw new ControlError(
+      409,
+      `The instrument with CLABE ${input.beneficiaryClabe} is ${instrument.status}: it cannot receive.`,
+    );
+  if (account.status !== 'ACTIVE')
+    throw new ControlError(
+      409,
+      `The account of CLABE ${input.beneficiaryClabe} is ${account.status}: it cannot receive.`,
+    );
 
   const amount = parseAmount(input.amount);
   const credit = newTransaction(core, {
@@ -56,7 +82,8 @@ function refundReasonOf(answer: Answer): string | undefined {
   if (answer.status !== 422) return undefined;
   try {
     const body: unknown = JSON.parse(answer.body);
-    const reason = body !== null && typeof body === 'object' ? (body as { refundReason?: unknown }).refundReason : undefined;
+    const reason =
+      body !== null && typeof body === 'object' ? (body as { refundReason?: unknown }).refundReason : undefined;
     return typeof reason === 'string' && reason.trim() !== '' ? reason : undefined;
   } catch {
     return undefined;
@@ -74,7 +101,8 @@ function refundIfRefused(core: CoreService, credit: Transaction, answer: Answer)
   const reason = refundReasonOf(answer);
   const beneficiary = instrumentOf(core, credit.destinationInstrumentId);
   const payer = credit.payer;
-  if (reason === undefined || !isCurrent(core, credit) || credit.status === 'REFUNDED' || !beneficiary || !payer) return;
+  if (reason === undefined || !isCurrent(core, credit) || credit.status === 'REFUNDED' || !beneficiary || !payer)
+    return;
   // A balance never goes negative. A late 422 for money already spent gets no refund (refunds are
   // never partial): the credit stays LIQUIDATED, and its reason says why the refund was not made.
   const account = accountOf(core, beneficiary);
@@ -109,6 +137,11 @@ function refundIfRefused(core: CoreService, credit: Transaction, answer: Answer)
   addToBalance(core, beneficiary, -credit.amountCentavos);
   emitRefund(core, refund, credit, {
     beneficiary: { account: payer.account, name: payer.name, rfc: payer.rfc },
-    payer: { account: beneficiary.clabe, name: beneficiary.holderName, rfc: beneficiary.rfc, institution: INTERNAL_INSTITUTION },
+    payer: {
+      account: beneficiary.clabe,
+      name: beneficiary.holderName,
+      rfc: beneficiary.rfc,
+      institution: INTERNAL_INSTITUTION,
+    },
   });
 }

@@ -20,7 +20,11 @@ const PENNY_CENTAVOS = 1n;
 /** sandbox choice for "invalid description": blank, or longer than settings.core.descriptionMaxLength. */
 export function checkDescription(description: string, maxLength: number): void {
   if (description.trim() === '' || description.length > maxLength) {
-    throw new CoreHttpError(400, 'DATA_ERROR', `Invalid description: 1 to ${maxLength} characters (it is the SPEI payment concept).`);
+    throw new CoreHttpError(
+      400,
+      'DATA_ERROR',
+      `Invalid description: 1 to ${maxLength} characters (it is the SPEI payment concept).`,
+    );
   }
 }
 
@@ -31,8 +35,10 @@ export function checkDescription(description: string, maxLength: number): void {
 function checkPennyRules(input: PennyValidationInput, descriptionMaxLength: number): void {
   checkDescription(input.description, descriptionMaxLength);
   const { currency, amount } = input as { currency?: unknown; amount?: unknown };
-  if (currency !== undefined && currency !== 'MXN') throw new CoreHttpError(400, 'DATA_ERROR', 'Unsupported currency: a penny validation is in MXN.');
-  if (amount !== undefined && amount !== '0.01' && amount !== 0.01) throw new CoreHttpError(400, 'DATA_ERROR', 'Amount rule: a penny validation is always 0.01 MXN.');
+  if (currency !== undefined && currency !== 'MXN')
+    throw new CoreHttpError(400, 'DATA_ERROR', 'Unsupported currency: a penny validation is in MXN.');
+  if (amount !== undefined && amount !== '0.01' && amount !== 0.01)
+    throw new CoreHttpError(400, 'DATA_ERROR', 'Amount rule: a penny validation is always 0.01 MXN.');
 }
 
 /**
@@ -81,7 +87,9 @@ export function createPennyValidation(core: CoreService, caller: Caller, input: 
 }
 
 function scheduleOutcome(core: CoreService, tx: Transaction): void {
-  scheduleStep(core, tx, core.runtime.settings.core.cepOutcomeAfterSeconds, 'cep outcome', () => moveLookup(core, tx, core.runtime.settings.core.cepDefaultOutcome));
+  scheduleStep(core, tx, core.runtime.settings.core.cepOutcomeAfterSeconds, 'cep outcome', () =>
+    moveLookup(core, tx, core.runtime.settings.core.cepDefaultOutcome),
+  );
 }
 
 /**
@@ -113,10 +121,18 @@ function moveLookup(core: CoreService, tx: Transaction, status: 'PENDING' | 'DEL
 export function cepOutcome(core: CoreService, transactionId: string, input: CepOutcome): { status: string } {
   const tx = core.state.transactions.get(transactionId);
   if (!tx || tx.kind !== 'PENNY_VALIDATION' || !tx.cep) {
-    throw new ControlError(404, `No penny validation ${transactionId}.`, 'Use the id returned by POST /core/v1/transactions/penny_validation.');
+    throw new ControlError(
+      404,
+      `No penny validation ${transactionId}.`,
+      'Use the id returned by POST /core/v1/transactions/penny_validation.',
+    );
   }
   if (tx.cep.status === 'COMPLETED' || tx.cep.status === 'FAILED') {
-    throw new ControlError(409, `The CEP lookup of ${transactionId} already ended ${tx.cep.status}.`, 'Create a new penny validation.');
+    throw new ControlError(
+      409,
+      `The CEP lookup of ${transactionId} already ended ${tx.cep.status}.`,
+      'Create a new penny validation.',
+    );
   }
   if (input.beneficiaryName !== undefined) tx.cep.beneficiaryName = input.beneficiaryName;
   if (input.beneficiaryRfc !== undefined) tx.cep.beneficiaryRfc = input.beneficiaryRfc;

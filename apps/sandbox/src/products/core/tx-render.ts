@@ -27,7 +27,11 @@ export function renderInstrument(instrument: Instrument): TransactionInstrument 
     instrumentAlias: instrument.alias,
     instrumentStatus: instrument.status,
     instrumentType: instrument.type,
-    instrumentDetail: { accountNumber: accountNumberOf(instrument.clabe), clabeNumber: instrument.clabe, holderName: instrument.holderName },
+    instrumentDetail: {
+      accountNumber: accountNumberOf(instrument.clabe),
+      clabeNumber: instrument.clabe,
+      holderName: instrument.holderName,
+    },
     rfc: instrument.rfc,
   };
 }
@@ -63,7 +67,12 @@ export function renderTransaction(core: CoreService, tx: Transaction): CoreTrans
     category: tx.category,
     subCategory: tx.subCategory,
     transactionStatus: tx.status,
-    audit: { createdAt: isoMexicoCity(tx.createdAtMs), updatedAt: isoMexicoCity(tx.updatedAtMs), deletedAt: null, blockedAt: null },
+    audit: {
+      createdAt: isoMexicoCity(tx.createdAtMs),
+      updatedAt: isoMexicoCity(tx.updatedAtMs),
+      deletedAt: null,
+      blockedAt: null,
+    },
     ...(source ? { sourceInstrument: renderInstrument(source) } : {}),
     ...(destination ? { destinationInstrument: renderInstrument(destination) } : {}),
     ...(tx.originalTransactionId ? { originalTransactionId: tx.originalTransactionId } : {}),

@@ -51,17 +51,37 @@ export function findReportFor(core: CoreService, query: DownloadQuery): EmittedE
   const { fileType, period } = SHAPE[query.reportType];
   let accountId: string | undefined;
   if (fileType === 'ACCOUNT_STATEMENT') {
-    if (query.clabeNumber === undefined) throw new CoreHttpError(400, 'MISSING_REQUIRED_FIELDS', `downloadReportFile: clabe_number is required for ${query.reportType}.`);
+    if (query.clabeNumber === undefined)
+      throw new CoreHttpError(
+        400,
+        'MISSING_REQUIRED_FIELDS',
+        `downloadReportFile: clabe_number is required for ${query.reportType}.`,
+      );
     // Only a platform account has a statement: an external instrument's CLABE is not one.
-    const instrument = [...core.state.instruments.values()].find((i) => i.clientId === query.clientId && i.clabe === query.clabeNumber && i.accountId !== undefined);
-    if (!instrument?.accountId) throw new CoreHttpError(400, 'DATA_ERROR', 'downloadReportFile: clabe_number is not the CLABE of one of the client\'s accounts.');
+    const instrument = [...core.state.instruments.values()].find(
+      (i) => i.clientId === query.clientId && i.clabe === query.clabeNumber && i.accountId !== undefined,
+    );
+    if (!instrument?.accountId)
+      throw new CoreHttpError(
+        400,
+        'DATA_ERROR',
+        "downloadReportFile: clabe_number is not the CLABE of one of the client's accounts.",
+      );
     accountId = instrument.accountId;
   }
-  const sameDay = period === 'DAILY' ? (day: string) => day === query.operationDate : (day: string) => day.slice(0, 7) === query.operationDate.slice(0, 7);
+  const sameDay =
+    period === 'DAILY'
+      ? (day: string) => day === query.operationDate
+      : (day: string) => day.slice(0, 7) === query.operationDate.slice(0, 7);
   const matches = core.state.events.filter((e) => {
     if (e.type !== 'REPORT' || e.clientId !== query.clientId) return false;
     const body = e.body as ReportEvent;
-    return body.file_type === fileType && body.period === period && (accountId === undefined || body.account_id === accountId) && sameDay(mexicoCityDate(e.atMs));
+    return (
+      body.file_type === fileType &&
+      body.period === period &&
+      (accountId === undefined || body.account_id === accountId) &&
+      sameDay(mexicoCityDate(e.atMs))
+    );
   });
   return matches.at(-1);
 }
@@ -81,6 +101,7 @@ export function redeemFile(core: CoreService, token: string): { clientId: string
   const grant = grantsOf(core.state).get(token);
   const hint = 'ask POST /v1/reports/clients/{client_id}/report/download for a new download_url';
   if (!grant) throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `No report file at this address: ${hint}.`);
-  if (grant.expiresAtMs <= core.runtime.clock.nowMs()) throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `This download_url has expired: ${hint}.`);
+  if (grant.expiresAtMs <= core.runtime.clock.nowMs())
+    throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `This download_url has expired: ${hint}.`);
   return { clientId: grant.clientId, fileName: grant.fileName };
 }

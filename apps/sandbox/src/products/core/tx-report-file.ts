@@ -29,7 +29,10 @@ export function reportFile(core: CoreService, fileName: string, clientId?: strin
   const report = findReport(core, fileName, clientId);
   const body = report.body as ReportBody;
   const day = mexicoCityDate(report.atMs);
-  const inPeriod = body.period === 'DAILY' ? (ms: number) => mexicoCityDate(ms) === day : (ms: number) => mexicoCityDate(ms).slice(0, 7) === day.slice(0, 7);
+  const inPeriod =
+    body.period === 'DAILY'
+      ? (ms: number) => mexicoCityDate(ms) === day
+      : (ms: number) => mexicoCityDate(ms).slice(0, 7) === day.slice(0, 7);
   const lines = [...core.state.transactions.values()]
     .filter((tx) => tx.clientId === body.client_id && inPeriod(tx.createdAtMs))
     .filter((tx) => body.account_id === undefined || touchesAccount(core, tx, body.account_id))
@@ -47,13 +50,27 @@ export function reportFile(core: CoreService, fileName: string, clientId?: strin
 }
 
 function findReport(core: CoreService, fileName: string, clientId: string | undefined): EmittedEvent {
-  const reports = core.state.events.filter((e) => e.type === 'REPORT' && e.id === fileName && (clientId === undefined || e.clientId === clientId));
+  const reports = core.state.events.filter(
+    (e) => e.type === 'REPORT' && e.id === fileName && (clientId === undefined || e.clientId === clientId),
+  );
   const hint = 'Use the file_name of a REPORT event (POST /_sandbox/core/reports emits one).';
-  if (reports.length === 0) throw new ControlError(404, `No report file ${fileName.slice(0, 200)}${clientId === undefined ? '' : ` for client ${clientId}`}.`, hint);
-  if (reports.length > 1) throw new ControlError(409, `Several clients were sent a report named ${fileName}.`, 'Add ?clientId=<the client> to say whose file it is.');
+  if (reports.length === 0)
+    throw new ControlError(
+      404,
+      `No report file ${fileName.slice(0, 200)}${clientId === undefined ? '' : ` for client ${clientId}`}.`,
+      hint,
+    );
+  if (reports.length > 1)
+    throw new ControlError(
+      409,
+      `Several clients were sent a report named ${fileName}.`,
+      'Add ?clientId=<the client> to say whose file it is.',
+    );
   return reports[0]!;
 }
 
 function touchesAccount(core: CoreService, tx: Transaction, accountId: string): boolean {
-  return [tx.sourceInstrumentId, tx.destinationInstrumentId].some((id) => id !== undefined && core.state.instruments.get(id)?.accountId === accountId);
+  return [tx.sourceInstrumentId, tx.destinationInstrumentId].some(
+    (id) => id !== undefined && core.state.instruments.get(id)?.accountId === accountId,
+  );
 }

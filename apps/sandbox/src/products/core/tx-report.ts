@@ -19,17 +19,32 @@ type ReportEvent = components['schemas']['ReportEvent'];
  */
 export function emitReport(core: CoreService, input: ReportRequest): { fileName: string } {
   const { state, runtime } = core;
-  if (!state.clients.has(input.clientId)) throw new ControlError(404, `No client ${input.clientId}.`, 'Use a client id of the seed (GET /_sandbox/seed).');
+  if (!state.clients.has(input.clientId))
+    throw new ControlError(404, `No client ${input.clientId}.`, 'Use a client id of the seed (GET /_sandbox/seed).');
   let accountId: string | undefined;
   if (input.fileType === 'ACCOUNT_STATEMENT') {
     const accounts = [...state.accounts.values()].filter((a) => a.clientId === input.clientId);
     const account = input.accountId === undefined ? accounts[0] : accounts.find((a) => a.id === input.accountId);
-    if (!account) throw new ControlError(404, input.accountId === undefined ? `Client ${input.clientId} has no account.` : `No account ${input.accountId} for client ${input.clientId}.`);
+    if (!account)
+      throw new ControlError(
+        404,
+        input.accountId === undefined
+          ? `Client ${input.clientId} has no account.`
+          : `No account ${input.accountId} for client ${input.clientId}.`,
+      );
     accountId = account.id;
   }
   const day = mexicoCityDate(runtime.clock.nowMs());
-  const stem = [input.fileType, input.period, ...(accountId ? [accountId] : []), input.period === 'DAILY' ? day : day.slice(0, 7), runtime.random.hex(8)].join('_');
-  const taken = new Set(state.events.filter((e) => e.type === 'REPORT' && e.clientId === input.clientId).map((e) => e.id));
+  const stem = [
+    input.fileType,
+    input.period,
+    ...(accountId ? [accountId] : []),
+    input.period === 'DAILY' ? day : day.slice(0, 7),
+    runtime.random.hex(8),
+  ].join('_');
+  const taken = new Set(
+    state.events.filter((e) => e.type === 'REPORT' && e.clientId === input.clientId).map((e) => e.id),
+  );
   let fileName = `${stem}.csv`;
   for (let n = 2; taken.has(fileName); n++) fileName = `${stem}_${n}.csv`;
   const body: ReportEvent = {

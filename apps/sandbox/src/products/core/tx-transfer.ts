@@ -43,7 +43,11 @@ export const TransferBody = z.looseObject({
     amount: z.string().regex(AMOUNT_PATTERN, 'a decimal string with two decimals, e.g. "150.00"'),
     currency: z.literal('MXN', 'Transaction currency unsupported (only MXN)'),
     description: z.string().optional().default('Transfer'),
-    external_reference: z.string().regex(/^\d{1,7}$/, 'External reference should be numeric and have a maximum length of 7 digits').optional().default('0000001'),
+    external_reference: z
+      .string()
+      .regex(/^\d{1,7}$/, 'External reference should be numeric and have a maximum length of 7 digits')
+      .optional()
+      .default('0000001'),
   }),
   client_reference: z.string().optional(),
 });
@@ -76,7 +80,12 @@ export function rejectFlatBody(body: unknown): void {
  * transaction starts IN_PROGRESS and settles on the clock. sandbox choice: a STATUS_UPDATE is
  * sent for IN_PROGRESS too (the transfer's first status), then for every change.
  */
-export function createTransfer(core: CoreService, caller: Caller, kind: 'MONEY_OUT' | 'INTERNAL_TRANSACTION', input: TransferInput): Transaction {
+export function createTransfer(
+  core: CoreService,
+  caller: Caller,
+  kind: 'MONEY_OUT' | 'INTERNAL_TRANSACTION',
+  input: TransferInput,
+): Transaction {
   requireCallerClient(caller, input.client_id);
   const money = input.transaction_request;
   checkDescription(money.description, core.runtime.settings.core.descriptionMaxLength);
@@ -141,7 +150,12 @@ function liquidate(core: CoreService, tx: Transaction): void {
     status: 'LIQUIDATED',
     sourceInstrumentId: source.id,
     destinationInstrumentId: destination.id,
-    payer: { ...party(source), institution: INTERNAL_INSTITUTION, concept: tx.description, numericReference: tx.externalReference },
+    payer: {
+      ...party(source),
+      institution: INTERNAL_INSTITUTION,
+      concept: tx.description,
+      numericReference: tx.externalReference,
+    },
   });
   emitMoneyIn(core, credit);
 }
@@ -149,7 +163,11 @@ function liquidate(core: CoreService, tx: Transaction): void {
 function findTransfer(core: CoreService, transactionId: string): Transaction {
   const tx = core.state.transactions.get(transactionId);
   if (!tx || (tx.kind !== 'MONEY_OUT' && tx.kind !== 'INTERNAL_TRANSACTION')) {
-    throw new ControlError(404, `No outbound transfer ${transactionId}.`, 'Use the id returned by POST /core/v1/transactions/money_out (or internal_transaction).');
+    throw new ControlError(
+      404,
+      `No outbound transfer ${transactionId}.`,
+      'Use the id returned by POST /core/v1/transactions/money_out (or internal_transaction).',
+    );
   }
   return tx;
 }
@@ -157,7 +175,11 @@ function findTransfer(core: CoreService, transactionId: string): Transaction {
 /** Control API: liquidates an IN_PROGRESS transfer now (sandbox choice: an internal one too). */
 export function settleSpei(core: CoreService, transactionId: string): { status: string } {
   const tx = findTransfer(core, transactionId);
-  if (tx.status !== 'IN_PROGRESS') throw new ControlError(409, `Transfer ${transactionId} is ${tx.status}; only an IN_PROGRESS transfer can be settled.`);
+  if (tx.status !== 'IN_PROGRESS')
+    throw new ControlError(
+      409,
+      `Transfer ${transactionId} is ${tx.status}; only an IN_PROGRESS transfer can be settled.`,
+    );
   liquidate(core, tx);
   return { status: tx.status };
 }
@@ -165,8 +187,16 @@ export function settleSpei(core: CoreService, transactionId: string): { status: 
 /** Control API: an IN_PROGRESS SPEI transfer is rejected, cancelled or declined; the source gets its money back. */
 export function rejectSpei(core: CoreService, transactionId: string, input: SpeiRejection): { status: string } {
   const tx = findTransfer(core, transactionId);
-  if (tx.subCategory !== 'SPEI_DEBIT') throw new ControlError(409, `Transfer ${transactionId} is ${tx.subCategory}: only a SPEI transfer travels the SPEI network.`);
-  if (tx.status !== 'IN_PROGRESS') throw new ControlError(409, `Transfer ${transactionId} is ${tx.status}; only an IN_PROGRESS transfer can be ${input.status}.`);
+  if (tx.subCategory !== 'SPEI_DEBIT')
+    throw new ControlError(
+      409,
+      `Transfer ${transactionId} is ${tx.subCategory}: only a SPEI transfer travels the SPEI network.`,
+    );
+  if (tx.status !== 'IN_PROGRESS')
+    throw new ControlError(
+      409,
+      `Transfer ${transactionId} is ${tx.status}; only an IN_PROGRESS transfer can be ${input.status}.`,
+    );
   cancelSteps(core, tx);
   tx.status = input.status;
   tx.reason = { code: input.reason, description: input.reasonDescription };
@@ -186,11 +216,15 @@ export function rejectSpei(core: CoreService, transactionId: string, input: Spei
 export function reverseSpei(core: CoreService, transactionId: string): { refundTransactionId: string } {
   const original = findTransfer(core, transactionId);
   if (original.subCategory !== 'SPEI_DEBIT' || original.status !== 'LIQUIDATED') {
-    throw new ControlError(409, `Transfer ${transactionId} is ${original.subCategory} ${original.status}; only a LIQUIDATED SPEI_DEBIT can be reversed.`);
+    throw new ControlError(
+      409,
+      `Transfer ${transactionId} is ${original.subCategory} ${original.status}; only a LIQUIDATED SPEI_DEBIT can be reversed.`,
+    );
   }
   const source = instrumentOf(core, original.sourceInstrumentId);
   const destination = instrumentOf(core, original.destinationInstrumentId);
-  if (!source || !destination) throw new ControlError(404, `The instruments of transfer ${transactionId} no longer exist.`);
+  if (!source || !destination)
+    throw new ControlError(404, `The instruments of transfer ${transactionId} no longer exist.`);
   const reason = { code: 'REVERSED', description: 'The banking network reversed the transfer.' };
   const refund = newTransaction(core, {
     clientId: original.clientId,
@@ -213,7 +247,10 @@ export function reverseSpei(core: CoreService, transactionId: string): { refundT
   original.reason = reason;
   touch(core, original);
   addToBalance(core, source, original.amountCentavos);
-  emitRefund(core, refund, original, { beneficiary: party(source), payer: { ...party(destination), institution: speiInstitution(destination.clabe) } });
+  emitRefund(core, refund, original, {
+    beneficiary: party(source),
+    payer: { ...party(destination), institution: speiInstitution(destination.clabe) },
+  });
   emitStatusUpdate(core, original);
   return { refundTransactionId: refund.id };
 }

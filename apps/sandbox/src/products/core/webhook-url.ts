@@ -39,14 +39,24 @@ export function webhookUrlProblem(raw: string, allowLocal: boolean): string | un
   }
   // WHATWG keeps IPv6 hosts in brackets and lower-cases host names.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (allowLocal && LOOPBACK_HOSTS.has(host) && (url.protocol === 'http:' || url.protocol === 'https:')) return undefined;
+  if (allowLocal && LOOPBACK_HOSTS.has(host) && (url.protocol === 'http:' || url.protocol === 'https:'))
+    return undefined;
   if (url.protocol !== 'https:') return 'url must use https (a public HTTPS URL receives the deliveries).';
-  if (url.username || url.password) return 'url must not carry credentials: the platform authenticates with the webhook token.';
+  if (url.username || url.password)
+    return 'url must not carry credentials: the platform authenticates with the webhook token.';
   const family = isIP(host);
-  if (family === 4 && privateIpv4(host)) return 'url points to a private or reserved address the platform cannot reach.';
-  if (family === 6 && privateIpv6(host)) return 'url points to a private or reserved address the platform cannot reach.';
+  if (family === 4 && privateIpv4(host))
+    return 'url points to a private or reserved address the platform cannot reach.';
+  if (family === 6 && privateIpv6(host))
+    return 'url points to a private or reserved address the platform cannot reach.';
   if (family === 0) {
-    if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal') || host.endsWith('.home.arpa')) {
+    if (
+      host === 'localhost' ||
+      host.endsWith('.localhost') ||
+      host.endsWith('.local') ||
+      host.endsWith('.internal') ||
+      host.endsWith('.home.arpa')
+    ) {
       return 'url points to a local host name the platform cannot reach.';
     }
     if (!host.includes('.')) return 'url must use a public, fully qualified host name.';

@@ -1,7 +1,14 @@
 // The direct debit service: x-api-key, customers, instruments (created in the two documented forms,
 // listed with cursor pagination), charges in the two documented forms (inline or stored objects).
 import type { ChargeResultRequest, Delivery, Seed } from '@paykit/contracts';
-import { zBank, zCreateChargeBody, zCreateCustomerBody, zCreateInstrumentBody, zInlineChargeCreateRequest, zStoredChargeCreateRequest } from '@paykit/direct-debit-client/zod';
+import {
+  zBank,
+  zCreateChargeBody,
+  zCreateCustomerBody,
+  zCreateInstrumentBody,
+  zInlineChargeCreateRequest,
+  zStoredChargeCreateRequest,
+} from '@paykit/direct-debit-client/zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildClabe } from '../../clabe.ts';
 import { ControlError } from '../../control/errors.ts';
@@ -21,7 +28,27 @@ export type DirectDebitCustomer = Required<Schema<'Customer'>>;
 export type DirectDebitInstrument = Required<Schema<'DirectDebitInstrument'>>;
 
 /** The documented charge, every field present (nulls where there is nothing). */
-export type DirectDebitCharge = Required<Pick<Schema<'Charge'>, 'id' | 'org_id' | 'status' | 'amount' | 'currency' | 'reference' | 'instrument_id' | 'customer_id' | 'inline_instrument' | 'inline_customer' | 'declined_reason' | 'declined_reason_rail' | 'created_at' | 'updated_at' | 'result_at' | 'chargeback_at'>>;
+export type DirectDebitCharge = Required<
+  Pick<
+    Schema<'Charge'>,
+    | 'id'
+    | 'org_id'
+    | 'status'
+    | 'amount'
+    | 'currency'
+    | 'reference'
+    | 'instrument_id'
+    | 'customer_id'
+    | 'inline_instrument'
+    | 'inline_customer'
+    | 'declined_reason'
+    | 'declined_reason_rail'
+    | 'created_at'
+    | 'updated_at'
+    | 'result_at'
+    | 'chargeback_at'
+  >
+>;
 
 interface StoredInstrument {
   /** Creation order; cursors point after one of these, so pages never shift. */
@@ -48,9 +75,17 @@ function randomClabe(random: SeededRandom): string {
 }
 
 /** The inline instrument as the documentation echoes it: `bank` null for a CLABE. */
-const inlineInstrument = (i: Schema<'InlineInstrument'>): Schema<'InlineInstrument'> => ({ type: i.type, identifier: i.identifier, bank: i.bank ?? null });
+const inlineInstrument = (i: Schema<'InlineInstrument'>): Schema<'InlineInstrument'> => ({
+  type: i.type,
+  identifier: i.identifier,
+  bank: i.bank ?? null,
+});
 /** The inline customer as the documentation echoes it: email and phone_number null when not given. */
-const inlineCustomer = (c: Schema<'InlineCustomer'>): Schema<'InlineCustomer'> => ({ ...c, email: c.email ?? null, phone_number: c.phone_number ?? null });
+const inlineCustomer = (c: Schema<'InlineCustomer'>): Schema<'InlineCustomer'> => ({
+  ...c,
+  email: c.email ?? null,
+  phone_number: c.phone_number ?? null,
+});
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -105,7 +140,9 @@ export class DirectDebitService implements SandboxProduct {
     app.get('/instruments', { onRequest: auth }, async (request, reply) => {
       const query = (request.query ?? {}) as Record<string, string | string[] | undefined>;
       const { limit, after } = this.#pageQuery(query);
-      return reply.code(200).send(this.listInstruments(this.#org(request), limit, after) satisfies Ok<'listInstruments'>);
+      return reply
+        .code(200)
+        .send(this.listInstruments(this.#org(request), limit, after) satisfies Ok<'listInstruments'>);
     });
 
     app.post('/instruments', { onRequest: auth }, async (request, reply) => {
@@ -116,7 +153,10 @@ export class DirectDebitService implements SandboxProduct {
       const instrument =
         body.type === 'mx_clabe'
           ? this.#render({ ...common, clabe: body.mx_clabe.identifier })
-          : this.#render({ ...common, card: { card_number: body.mx_direct_debit_card.card_number, bank: body.mx_direct_debit_card.bank } });
+          : this.#render({
+              ...common,
+              card: { card_number: body.mx_direct_debit_card.card_number, bank: body.mx_direct_debit_card.bank },
+            });
       this.#store(instrument);
       // sandbox choice: the documentation shows the answer's body, not its status code.
       return reply.code(201).send(instrument satisfies Ok<'createInstrument'>);
@@ -134,7 +174,13 @@ export class DirectDebitService implements SandboxProduct {
         this.#ownCustomer(orgId, body.customer_id, ['body', 'customer_id']);
         const instrument = this.instrumentIndex.get(body.instrument_id)?.instrument;
         if (!instrument || instrument.org_id !== orgId || instrument.customer_id !== body.customer_id) {
-          throw new ValidationFailure([{ loc: ['body', 'instrument_id'], msg: 'Value error, no instrument with this id belongs to the customer: create it with POST /instruments first', type: 'value_error' }]);
+          throw new ValidationFailure([
+            {
+              loc: ['body', 'instrument_id'],
+              msg: 'Value error, no instrument with this id belongs to the customer: create it with POST /instruments first',
+              type: 'value_error',
+            },
+          ]);
         }
       }
       const charge: DirectDebitCharge = {
@@ -146,8 +192,14 @@ export class DirectDebitService implements SandboxProduct {
         reference: body.reference,
         instrument_id: storedForm.success ? storedForm.data.instrument_id : null,
         customer_id: storedForm.success ? storedForm.data.customer_id : null,
-        inline_instrument: 'inline_instrument' in body && !stored ? inlineInstrument(body.inline_instrument as Schema<'InlineInstrument'>) : null,
-        inline_customer: 'inline_customer' in body && !stored ? inlineCustomer(body.inline_customer as Schema<'InlineCustomer'>) : null,
+        inline_instrument:
+          'inline_instrument' in body && !stored
+            ? inlineInstrument(body.inline_instrument as Schema<'InlineInstrument'>)
+            : null,
+        inline_customer:
+          'inline_customer' in body && !stored
+            ? inlineCustomer(body.inline_customer as Schema<'InlineCustomer'>)
+            : null,
         declined_reason: null,
         declined_reason_rail: null,
         created_at: this.#now(),
@@ -244,11 +296,25 @@ export class DirectDebitService implements SandboxProduct {
    * A pending charge reaches its final outcome (control API): the charge records it, and its
    * charge_result event goes to the organisation's webhook with the configured Authorization value.
    */
-  settleCharge(chargeId: string, outcome: ChargeResultRequest): { chargeId: string; status: string; deliveryIds: string[] } {
+  settleCharge(
+    chargeId: string,
+    outcome: ChargeResultRequest,
+  ): { chargeId: string; status: string; deliveryIds: string[] } {
     const charge = this.charges.get(chargeId);
-    if (!charge) throw new ControlError(404, `No direct debit charge ${chargeId}.`, 'Create it with POST /direct-debit/charges first.');
-    if (charge.status !== 'pending') throw new ControlError(409, `Charge ${chargeId} already has its outcome (${charge.status}).`, 'A charge reaches one final outcome; create another charge.');
-    if (outcome.declinedReason !== undefined && outcome.result !== 'declined') throw new ControlError(409, 'declinedReason is for a declined charge only.');
+    if (!charge)
+      throw new ControlError(
+        404,
+        `No direct debit charge ${chargeId}.`,
+        'Create it with POST /direct-debit/charges first.',
+      );
+    if (charge.status !== 'pending')
+      throw new ControlError(
+        409,
+        `Charge ${chargeId} already has its outcome (${charge.status}).`,
+        'A charge reaches one final outcome; create another charge.',
+      );
+    if (outcome.declinedReason !== undefined && outcome.result !== 'declined')
+      throw new ControlError(409, 'declinedReason is for a declined charge only.');
     const now = this.#now();
     charge.status = outcome.result;
     charge.result_at = now;
@@ -305,7 +371,13 @@ export class DirectDebitService implements SandboxProduct {
   #ownCustomer(orgId: string, customerId: string, loc: (string | number)[]): DirectDebitCustomer {
     const customer = this.customers.get(customerId);
     if (!customer || customer.org_id !== orgId) {
-      throw new ValidationFailure([{ loc, msg: 'Value error, no customer with this id in this organisation: create it with POST /customers first', type: 'value_error' }]);
+      throw new ValidationFailure([
+        {
+          loc,
+          msg: 'Value error, no customer with this id in this organisation: create it with POST /customers first',
+          type: 'value_error',
+        },
+      ]);
     }
     return customer;
   }
@@ -337,12 +409,26 @@ export class DirectDebitService implements SandboxProduct {
     if (rawLimit !== undefined) {
       const trimmed = rawLimit.trim();
       if (!/^[+-]?\d+$/.test(trimmed)) {
-        detail.push({ loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' });
+        detail.push({
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          type: 'int_parsing',
+        });
       } else {
         limit = Number(trimmed);
         // sandbox choice: the reference does not show the maximum; settings.directDebit.maxLimit.
-        if (limit < 1) detail.push({ loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' });
-        else if (limit > max) detail.push({ loc: ['query', 'limit'], msg: `Input should be less than or equal to ${max}`, type: 'less_than_equal' });
+        if (limit < 1)
+          detail.push({
+            loc: ['query', 'limit'],
+            msg: 'Input should be greater than or equal to 1',
+            type: 'greater_than_equal',
+          });
+        else if (limit > max)
+          detail.push({
+            loc: ['query', 'limit'],
+            msg: `Input should be less than or equal to ${max}`,
+            type: 'less_than_equal',
+          });
       }
     }
     let after = 0;
@@ -351,7 +437,11 @@ export class DirectDebitService implements SandboxProduct {
     if (rawCursor !== undefined && rawCursor !== '' && rawCursor !== 'null') {
       const decoded = decodeCursor(rawCursor);
       if (decoded === undefined) {
-        detail.push({ loc: ['query', 'cursor'], msg: 'Value error, not a cursor of this service: send the next_cursor of the previous page, or omit cursor for the first page', type: 'value_error' });
+        detail.push({
+          loc: ['query', 'cursor'],
+          msg: 'Value error, not a cursor of this service: send the next_cursor of the previous page, or omit cursor for the first page',
+          type: 'value_error',
+        });
       } else {
         after = decoded;
       }
@@ -387,7 +477,13 @@ export class DirectDebitService implements SandboxProduct {
   #fromSeed(i: SeedInstrument, orgId: string, createdAt: string): DirectDebitInstrument {
     if (i.type === 'mx_clabe') {
       // sandbox choice: a seeded CLABE instrument without a CLABE gets a generated, valid one.
-      return this.#render({ id: i.id, orgId, customerId: i.customer_id, clabe: i.clabe ?? randomClabe(this.runtime.random), createdAt });
+      return this.#render({
+        id: i.id,
+        orgId,
+        customerId: i.customer_id,
+        clabe: i.clabe ?? randomClabe(this.runtime.random),
+        createdAt,
+      });
     }
     const bank = zBank.safeParse(i.bank);
     return this.#render({
@@ -399,7 +495,14 @@ export class DirectDebitService implements SandboxProduct {
     });
   }
 
-  #render(input: { id: string; orgId: string; customerId: string; clabe?: string; card?: { card_number: string; bank: Bank }; createdAt: string }): DirectDebitInstrument {
+  #render(input: {
+    id: string;
+    orgId: string;
+    customerId: string;
+    clabe?: string;
+    card?: { card_number: string; bank: Bank };
+    createdAt: string;
+  }): DirectDebitInstrument {
     return {
       id: input.id,
       org_id: input.orgId,

@@ -27,7 +27,6 @@ export interface ReceivedRemittance {
   receivedAtMs: number;
 }
 
-
 /** sandbox choice: the fields a remittance needs to be ready to commit (required flags are not shown). */
 const COMMIT_FIELDS = ['amount', 'currency', 'reference', 'partner_transaction_session_id'] as const;
 
@@ -65,21 +64,51 @@ export class RemittanceService implements SandboxProduct {
     app.setErrorHandler((error: FastifyError | RemittanceError, request, reply) => {
       if (error instanceof RemittanceError) return sendError(reply, error);
       const status = error.statusCode ?? 500;
-      if (status === 413) return sendError(reply, new RemittanceError(400, `The request body is larger than ${this.runtime.settings.bodyLimitBytes} bytes.`));
-      if (status === 415) return sendError(reply, new RemittanceError(400, 'Send the remittance as a JSON object with Content-Type: application/json.'));
-      if (status >= 400 && status < 500) return sendError(reply, new RemittanceError(400, `Malformed request: ${error.message}. Send the remittance as a JSON object.`));
+      if (status === 413)
+        return sendError(
+          reply,
+          new RemittanceError(400, `The request body is larger than ${this.runtime.settings.bodyLimitBytes} bytes.`),
+        );
+      if (status === 415)
+        return sendError(
+          reply,
+          new RemittanceError(400, 'Send the remittance as a JSON object with Content-Type: application/json.'),
+        );
+      if (status >= 400 && status < 500)
+        return sendError(
+          reply,
+          new RemittanceError(400, `Malformed request: ${error.message}. Send the remittance as a JSON object.`),
+        );
       request.log.error({ err: error }, 'remittance handler failed');
-      return sendError(reply, new RemittanceError(500, `Unexpected error in the sandbox remittance service: ${error.message}`));
+      return sendError(
+        reply,
+        new RemittanceError(500, `Unexpected error in the sandbox remittance service: ${error.message}`),
+      );
     });
-    app.setNotFoundHandler((request, reply) => sendError(reply, new RemittanceError(404, `No remittance operation at ${request.method} ${request.url}; the only one is POST /v2/remittances/receive.`)));
+    app.setNotFoundHandler((request, reply) =>
+      sendError(
+        reply,
+        new RemittanceError(
+          404,
+          `No remittance operation at ${request.method} ${request.url}; the only one is POST /v2/remittances/receive.`,
+        ),
+      ),
+    );
 
     // sandbox choice: no authentication (the reference declares no scheme for this operation).
     app.post('/v2/remittances/receive', async (request, reply) => {
       const parsed = zReceiveRemittanceBody.safeParse(request.body);
       if (!parsed.success) {
         // sandbox choice: 400 with the failing fields (error responses are not shown).
-        const issues = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(body)', message: issue.message }));
-        throw new RemittanceError(400, 'The remittance is not valid: amount is a decimal string with two decimals ("1500.00"), date_of_birth a date (YYYY-MM-DD), every other field a string.', issues);
+        const issues = parsed.error.issues.map((issue) => ({
+          field: issue.path.map(String).join('.') || '(body)',
+          message: issue.message,
+        }));
+        throw new RemittanceError(
+          400,
+          'The remittance is not valid: amount is a decimal string with two decimals ("1500.00"), date_of_birth a date (YYYY-MM-DD), every other field a string.',
+          issues,
+        );
       }
       return reply.code(200).send(this.receive(parsed.data).answer satisfies Ok<'receiveRemittance'>);
     });
@@ -93,9 +122,17 @@ export class RemittanceService implements SandboxProduct {
 
     // sandbox choice: the reference shows no auth, so the account belongs to the first core client.
     const client = this.core.state.clients.values().next().value;
-    if (!client) throw new RemittanceError(409, 'The sandbox holds no core client to open the private account for: add one with POST /_sandbox/seed.');
+    if (!client)
+      throw new RemittanceError(
+        409,
+        'The sandbox holds no core client to open the private account for: add one with POST /_sandbox/seed.',
+      );
     const ownerId = this.runtime.random.uuid();
-    const account = this.core.openPrivateAccount({ clientId: client.clientId, ownerId, holderName: this.runtime.settings.remittance.holderName });
+    const account = this.core.openPrivateAccount({
+      clientId: client.clientId,
+      ownerId,
+      holderName: this.runtime.settings.remittance.holderName,
+    });
 
     const ready = COMMIT_FIELDS.every((field) => request[field] !== undefined && request[field] !== '');
     const answer: RemittanceAnswer = {

@@ -1,7 +1,14 @@
 // Private account lifecycle (added 2026-03-13): block (ACTIVE → BLOCKED), activate
 // (BLOCKED → ACTIVE), cancel (ACTIVE or BLOCKED → CANCELLED, permanent). BLOCKED and CANCELLED are
 // the sandbox's names: the reference shows only ACTIVE.
-import { zActivateAccountBody, zActivateAccountPath, zBlockAccountBody, zBlockAccountPath, zCancelAccountBody, zCancelAccountPath } from '@paykit/core-client/zod';
+import {
+  zActivateAccountBody,
+  zActivateAccountPath,
+  zBlockAccountBody,
+  zBlockAccountPath,
+  zCancelAccountBody,
+  zCancelAccountPath,
+} from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as z from 'zod';
 import { transitionAccount, type AccountAction } from '../account-lifecycle.ts';
@@ -40,18 +47,30 @@ export function registerAccountRoutes(app: FastifyInstance, core: CoreService): 
       }
     });
 
-    const route = (action: AccountAction, pathSchema: z.ZodType<AccountParams>, bodySchema: z.ZodType) => async (request: FastifyRequest<{ Params: AccountParams }>) => {
-      const caller = requireBearer(core.state, core.runtime.clock, request);
-      requireOwnClient(caller, request.params.clientId);
-      const { clientId, accountId } = parsePath(pathSchema, request.params);
-      bodySchema.safeParse(request.body); // the generated schema accepts any body: it is not shown, and ignored
-      const account = transitionAccount(core, clientId, accountId, action);
-      const answer: AccountLifecycleAnswer = { id: account.id, account_status: account.status, status: account.status };
-      return answer satisfies Ok<'blockAccount'> & Ok<'activateAccount'> & Ok<'cancelAccount'>;
-    };
+    const route =
+      (action: AccountAction, pathSchema: z.ZodType<AccountParams>, bodySchema: z.ZodType) =>
+      async (request: FastifyRequest<{ Params: AccountParams }>) => {
+        const caller = requireBearer(core.state, core.runtime.clock, request);
+        requireOwnClient(caller, request.params.clientId);
+        const { clientId, accountId } = parsePath(pathSchema, request.params);
+        bodySchema.safeParse(request.body); // the generated schema accepts any body: it is not shown, and ignored
+        const account = transitionAccount(core, clientId, accountId, action);
+        const answer: AccountLifecycleAnswer = {
+          id: account.id,
+          account_status: account.status,
+          status: account.status,
+        };
+        return answer satisfies Ok<'blockAccount'> & Ok<'activateAccount'> & Ok<'cancelAccount'>;
+      };
 
     scoped.put('/v1/clients/:clientId/accounts/:accountId/block', route('block', zBlockAccountPath, zBlockAccountBody));
-    scoped.patch('/v1/clients/:clientId/accounts/:accountId/activate', route('activate', zActivateAccountPath, zActivateAccountBody));
-    scoped.put('/v1/clients/:clientId/accounts/:accountId/cancel', route('cancel', zCancelAccountPath, zCancelAccountBody));
+    scoped.patch(
+      '/v1/clients/:clientId/accounts/:accountId/activate',
+      route('activate', zActivateAccountPath, zActivateAccountBody),
+    );
+    scoped.put(
+      '/v1/clients/:clientId/accounts/:accountId/cancel',
+      route('cancel', zCancelAccountPath, zCancelAccountBody),
+    );
   });
 }

@@ -2,7 +2,11 @@
 // token creation. The API key decides the environment; a credential, token and environment must
 // match, so only that environment's credentials are listed or accepted.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { zCreateCredentialTokenBody, zCreateCredentialTokenPath, zListClientCredentialsPath } from '@paykit/core-client/zod';
+import {
+  zCreateCredentialTokenBody,
+  zCreateCredentialTokenPath,
+  zListClientCredentialsPath,
+} from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../auth.ts';
 import { parseBody, parsePath } from '../auth-request.ts';
@@ -30,8 +34,11 @@ function sameSecret(a: string, b: string): boolean {
 function environmentOf(state: CoreState, request: FastifyRequest, clientId: string): Environment {
   if (!state.clients.has(clientId)) {
     const key = request.headers['x-api-key'];
-    const valid = typeof key === 'string' && [...state.clients.values()].some((c) => c.apiKeys.staging === key || c.apiKeys.production === key);
-    if (valid) throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', 'Client not found: check the client id issued at onboarding.');
+    const valid =
+      typeof key === 'string' &&
+      [...state.clients.values()].some((c) => c.apiKeys.staging === key || c.apiKeys.production === key);
+    if (valid)
+      throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', 'Client not found: check the client id issued at onboarding.');
   }
   return requireApiKey(state, request, clientId);
 }
@@ -76,11 +83,19 @@ export function registerCredentialRoutes(app: FastifyInstance, core: CoreService
     const environment = environmentOf(state, request, clientId);
     const client = state.clients.get(clientId)!;
     // sandbox choice: deleted credentials are not listed; INACTIVE ones are (with their status).
-    const credentials = [...state.credentials.values()].filter((c) => c.clientId === clientId && c.environment === environment && c.deletedAtMs === null);
+    const credentials = [...state.credentials.values()].filter(
+      (c) => c.clientId === clientId && c.environment === environment && c.deletedAtMs === null,
+    );
     if (!credentials.some((c) => c.status === 'ACTIVE')) {
-      throw new CoreHttpError(404, 'RESOURCE_NOT_FOUND', `No ACTIVE credential for this client in ${environment}: check the client id and that the API key is for the right environment.`);
+      throw new CoreHttpError(
+        404,
+        'RESOURCE_NOT_FOUND',
+        `No ACTIVE credential for this client in ${environment}: check the client id and that the API key is for the right environment.`,
+      );
     }
-    return { data: credentials.map((c) => renderCredential(c, client.apiKeys[environment])) } satisfies Ok<'listClientCredentials'>;
+    return {
+      data: credentials.map((c) => renderCredential(c, client.apiKeys[environment])),
+    } satisfies Ok<'listClientCredentials'>;
   });
 
   app.post<{ Params: ClientParams }>('/v1/clients/:clientId/auth/credential-tokens', async (request) => {
@@ -91,18 +106,36 @@ export function registerCredentialRoutes(app: FastifyInstance, core: CoreService
     if (body.client_id !== clientId) {
       throw new CoreHttpError(400, 'DATA_ERROR', 'client_id in the body must be the client id in the path.');
     }
-    const credential = [...state.credentials.values()].find((c) => c.clientId === clientId && sameSecret(c.clientSecret, body.client_secret));
+    const credential = [...state.credentials.values()].find(
+      (c) => c.clientId === clientId && sameSecret(c.clientSecret, body.client_secret),
+    );
     if (!credential) {
-      throw new CoreHttpError(400, 'DATA_ERROR', 'client_secret does not match a credential of this client: retrieve the credentials again.');
+      throw new CoreHttpError(
+        400,
+        'DATA_ERROR',
+        'client_secret does not match a credential of this client: retrieve the credentials again.',
+      );
     }
     if (credential.deletedAtMs !== null) {
-      throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Credential ${credential.id} is deleted: retrieve the credentials again.`);
+      throw new CoreHttpError(
+        400,
+        'FAILED_PRECONDITION',
+        `Credential ${credential.id} is deleted: retrieve the credentials again.`,
+      );
     }
     if (credential.environment !== environment) {
-      throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Credential ${credential.id} belongs to ${credential.environment} but the API key is for ${environment}: a credential, token and environment must match.`);
+      throw new CoreHttpError(
+        400,
+        'FAILED_PRECONDITION',
+        `Credential ${credential.id} belongs to ${credential.environment} but the API key is for ${environment}: a credential, token and environment must match.`,
+      );
     }
     if (credential.status !== 'ACTIVE') {
-      throw new CoreHttpError(400, 'FAILED_PRECONDITION', `Credential ${credential.id} is INACTIVE: use an ACTIVE credential.`);
+      throw new CoreHttpError(
+        400,
+        'FAILED_PRECONDITION',
+        `Credential ${credential.id} is INACTIVE: use an ACTIVE credential.`,
+      );
     }
 
     const nowMs = core.runtime.clock.nowMs();
@@ -117,7 +150,16 @@ export function registerCredentialRoutes(app: FastifyInstance, core: CoreService
       jti: id,
     });
     // sandbox choice: creating a token leaves earlier tokens valid until they expire.
-    const token: Token = { id, clientId, credentialId: credential.id, environment, token: jwt, status: 'ACTIVE', createdAtMs: nowMs, expiresAtMs };
+    const token: Token = {
+      id,
+      clientId,
+      credentialId: credential.id,
+      environment,
+      token: jwt,
+      status: 'ACTIVE',
+      createdAtMs: nowMs,
+      expiresAtMs,
+    };
     state.tokens.set(jwt, token);
     core.runtime.counters.tokenCreations++;
     return renderToken(token) satisfies Ok<'createCredentialToken'>;

@@ -27,11 +27,24 @@ export function registerReportRoutes(app: FastifyInstance, core: CoreService): v
     const { clientId } = parsePath(zDownloadReportFilePath, request.params);
     requireOwnClient(caller, clientId);
     const body = parseBody(zDownloadReportFileBody, request.body, 'downloadReportFile');
-    if (body.client_id !== undefined && body.client_id !== clientId) throw new CoreHttpError(400, 'DATA_ERROR', 'downloadReportFile: client_id in the body must be the client id of the path.');
-    const report = findReportFor(core, { clientId, reportType: body.report_type, operationDate: body.operation_date, ...(body.clabe_number === undefined ? {} : { clabeNumber: body.clabe_number }) });
+    if (body.client_id !== undefined && body.client_id !== clientId)
+      throw new CoreHttpError(
+        400,
+        'DATA_ERROR',
+        'downloadReportFile: client_id in the body must be the client id of the path.',
+      );
+    const report = findReportFor(core, {
+      clientId,
+      reportType: body.report_type,
+      operationDate: body.operation_date,
+      ...(body.clabe_number === undefined ? {} : { clabeNumber: body.clabe_number }),
+    });
     if (!report) return { file_name: '', download_url: '' } satisfies Ok<'downloadReportFile'>;
     const token = grantFile(core, report, core.runtime.settings.core.reportUrlTtlSeconds);
-    return { file_name: report.id, download_url: `${serviceBase(request)}${FILES_PATH}${token}` } satisfies Ok<'downloadReportFile'>;
+    return {
+      file_name: report.id,
+      download_url: `${serviceBase(request)}${FILES_PATH}${token}`,
+    } satisfies Ok<'downloadReportFile'>;
   });
 
   app.get<{ Params: { token: string } }>(`${FILES_PATH}:token`, async (request, reply) => {

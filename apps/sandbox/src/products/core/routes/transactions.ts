@@ -1,7 +1,11 @@
 // POST /v1/transactions/penny_validation, money_out and internal_transaction: bearer
 // authenticated, bodies validated (penny validation with the generated schema, the transfers
 // with the sandbox's own, their body not being shown), answered 200 with the CoreTransaction.
-import { zCreateMoneyOutBody, zCreatePennyValidationBody, zCreatePennyValidationHeaders } from '@paykit/core-client/zod';
+import {
+  zCreateMoneyOutBody,
+  zCreatePennyValidationBody,
+  zCreatePennyValidationHeaders,
+} from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireBearer } from '../auth.ts';
 import { coreErrorBody, CoreHttpError } from '../errors.ts';
@@ -25,7 +29,8 @@ function renderTransfer(core: CoreService, tx: Transaction): TransferAnswer {
   const rendered = renderTransaction(core, tx);
   const { subCategory } = rendered;
   // createTransfer books nothing else; the check narrows the type for the spec's subCategory.
-  if (subCategory !== 'INT_DEBIT' && subCategory !== 'SPEI_DEBIT') throw new CoreHttpError(500, 'INTERNAL', `Transfer ${tx.id} has sub-category ${subCategory}.`);
+  if (subCategory !== 'INT_DEBIT' && subCategory !== 'SPEI_DEBIT')
+    throw new CoreHttpError(500, 'INTERNAL', `Transfer ${tx.id} has sub-category ${subCategory}.`);
   return { ...rendered, subCategory };
 }
 
@@ -34,7 +39,12 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined) return undefined;
   const parsed = zCreatePennyValidationHeaders.safeParse({ 'Idempotency-Key': value });
-  if (!parsed.success) throw new CoreHttpError(400, 'DATA_ERROR', 'Malformed Idempotency-Key header: send a UUID (a deterministic UUID v5 of the request).');
+  if (!parsed.success)
+    throw new CoreHttpError(
+      400,
+      'DATA_ERROR',
+      'Malformed Idempotency-Key header: send a UUID (a deterministic UUID v5 of the request).',
+    );
   return value;
 }
 
@@ -45,7 +55,12 @@ export function registerTransactionRoutes(app: FastifyInstance, core: CoreServic
     const parsed = zCreatePennyValidationBody.safeParse(request.body);
     if (!parsed.success) throw bodyError(parsed.error, request.body);
     const input = parsed.data;
-    if (key === undefined) return reply.code(200).send(renderTransaction(core, createPennyValidation(core, caller, input)) satisfies Ok<'createPennyValidation'>);
+    if (key === undefined)
+      return reply
+        .code(200)
+        .send(
+          renderTransaction(core, createPennyValidation(core, caller, input)) satisfies Ok<'createPennyValidation'>,
+        );
 
     // Claimed before anything else runs, so a concurrent request with this key sees it in progress.
     const claim = claimIdempotencyKey(core.state, caller.clientId, key, canonicalJson(input));
@@ -80,23 +95,39 @@ export function registerTransactionRoutes(app: FastifyInstance, core: CoreServic
         if (!shape.success) throw bodyError(shape.error, request.body);
         const parsed = TransferBody.safeParse(request.body);
         if (!parsed.success) throw bodyError(parsed.error, request.body);
-        return { status: 200, body: renderTransfer(core, createTransfer(core, caller, kind, parsed.data)) satisfies Ok<'createMoneyOut'> & Ok<'createInternalTransaction'> };
+        return {
+          status: 200,
+          body: renderTransfer(core, createTransfer(core, caller, kind, parsed.data)) satisfies Ok<'createMoneyOut'> &
+            Ok<'createInternalTransaction'>,
+        };
       };
       if (key === undefined) {
         const answer = transfer();
         return reply.code(answer.status).send(answer.body);
       }
       // Claimed before anything else runs, so a near-simultaneous duplicate sees it in progress.
-      const claim = claimMoneyOutKey(core.state, caller.clientId, key, canonicalJson(request.body ?? null), core.runtime.clock.nowMs());
+      const claim = claimMoneyOutKey(
+        core.state,
+        caller.clientId,
+        key,
+        canonicalJson(request.body ?? null),
+        core.runtime.clock.nowMs(),
+      );
       if (claim.kind === 'replay') return reply.code(claim.answer.status).send(claim.answer.body);
       let answer: { status: number; body: unknown };
       try {
         answer = transfer();
       } catch (error) {
         // The first error is kept for the key's TTL too, as the platform does.
-        const failure = error instanceof CoreHttpError ? error : new CoreHttpError(500, 'INTERNAL', 'Unexpected error in the sandbox core service.');
+        const failure =
+          error instanceof CoreHttpError
+            ? error
+            : new CoreHttpError(500, 'INTERNAL', 'Unexpected error in the sandbox core service.');
         if (!(error instanceof CoreHttpError)) request.log.error({ err: error }, 'money_out failed');
-        answer = { status: failure.status, body: coreErrorBody(failure.status, failure.reason, failure.message, failure.domain, failure.errorCode) };
+        answer = {
+          status: failure.status,
+          body: coreErrorBody(failure.status, failure.reason, failure.message, failure.domain, failure.errorCode),
+        };
       }
       claim.done(answer);
       return reply.code(answer.status).send(answer.body);

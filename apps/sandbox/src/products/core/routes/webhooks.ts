@@ -1,7 +1,13 @@
 // Core webhook configurations: one per client and event type, created ACTIVE, moved between
 // ACTIVE and INACTIVE by PATCH, soft-deleted by DELETE. Events of a type go to the client's
 // ACTIVE, non-deleted configuration of that type (state.activeWebhook).
-import { zCreateWebhookBody, zUpdateWebhookBody, zWebhookId, zWebhookStatus, zWebhookType } from '@paykit/core-client/zod';
+import {
+  zCreateWebhookBody,
+  zUpdateWebhookBody,
+  zWebhookId,
+  zWebhookStatus,
+  zWebhookType,
+} from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireBearer, requireOwnClient } from '../auth.ts';
 import { parseBody } from '../auth-request.ts';
@@ -79,16 +85,22 @@ export function registerWebhookRoutes(app: FastifyInstance, core: CoreService): 
 
   const checkUrl = (url: string): void => {
     const problem = webhookUrlProblem(url, core.runtime.settings.allowLocalWebhookUrls);
-    if (problem) throw new CoreHttpError(400, 'DATA_ERROR', `The webhook URL does not meet the delivery requirements: ${problem}`);
+    if (problem)
+      throw new CoreHttpError(400, 'DATA_ERROR', `The webhook URL does not meet the delivery requirements: ${problem}`);
   };
 
   app.post<{ Params: ClientParams }>('/v1/clients/:clientId/webhooks', async (request, reply) => {
     const clientId = callerFor(request);
     const body = parseBody(zCreateWebhookBody, request.body, 'Webhook creation');
-    if (body.client_id !== clientId) throw new CoreHttpError(400, 'DATA_ERROR', 'client_id in the body must be the client id in the path.');
+    if (body.client_id !== clientId)
+      throw new CoreHttpError(400, 'DATA_ERROR', 'client_id in the body must be the client id in the path.');
     checkUrl(body.url);
     for (const existing of core.state.webhooks.values()) {
-      if (existing.clientId === clientId && existing.webhookType === body.webhook_type && existing.deletedAtMs === null) {
+      if (
+        existing.clientId === clientId &&
+        existing.webhookType === body.webhook_type &&
+        existing.deletedAtMs === null
+      ) {
         throw new CoreHttpError(
           400,
           'UNIQUE_VIOLATION',
@@ -115,24 +127,33 @@ export function registerWebhookRoutes(app: FastifyInstance, core: CoreService): 
     return reply.code(201).send(renderWebhook(webhook) satisfies Ok<'createWebhook'>);
   });
 
-  app.get<{ Params: ClientParams; Querystring: Record<string, unknown> }>('/v1/clients/:clientId/webhooks', async (request) => {
-    const clientId = callerFor(request);
-    // sandbox choice: list query parameters are not shown; the sandbox accepts the optional filters
-    // webhook_type and webhook_status (a malformed value is the reference's 400 "malformed
-    // parameters") and ignores any other parameter.
-    const query = request.query ?? {};
-    const type = query.webhook_type === undefined ? undefined : zWebhookType.safeParse(query.webhook_type);
-    const status = query.webhook_status === undefined ? undefined : zWebhookStatus.safeParse(query.webhook_status);
-    if (type?.success === false) throw new CoreHttpError(400, 'DATA_ERROR', `webhook_type must be one of ${zWebhookType.options.join(', ')}.`);
-    if (status?.success === false) throw new CoreHttpError(400, 'DATA_ERROR', `webhook_status must be one of ${zWebhookStatus.options.join(', ')}.`);
-    // sandbox choice: the list body is not shown; a bare JSON array of the configurations, deleted
-    // ones excluded, in creation order.
-    const list: WebhookList = [...core.state.webhooks.values()]
-      .filter((w) => w.clientId === clientId && w.deletedAtMs === null)
-      .filter((w) => (type ? w.webhookType === type.data : true) && (status ? w.webhookStatus === status.data : true))
-      .map(renderWebhook);
-    return list satisfies Ok<'listWebhooks'>;
-  });
+  app.get<{ Params: ClientParams; Querystring: Record<string, unknown> }>(
+    '/v1/clients/:clientId/webhooks',
+    async (request) => {
+      const clientId = callerFor(request);
+      // sandbox choice: list query parameters are not shown; the sandbox accepts the optional filters
+      // webhook_type and webhook_status (a malformed value is the reference's 400 "malformed
+      // parameters") and ignores any other parameter.
+      const query = request.query ?? {};
+      const type = query.webhook_type === undefined ? undefined : zWebhookType.safeParse(query.webhook_type);
+      const status = query.webhook_status === undefined ? undefined : zWebhookStatus.safeParse(query.webhook_status);
+      if (type?.success === false)
+        throw new CoreHttpError(400, 'DATA_ERROR', `webhook_type must be one of ${zWebhookType.options.join(', ')}.`);
+      if (status?.success === false)
+        throw new CoreHttpError(
+          400,
+          'DATA_ERROR',
+          `webhook_status must be one of ${zWebhookStatus.options.join(', ')}.`,
+        );
+      // sandbox choice: the list body is not shown; a bare JSON array of the configurations, deleted
+      // ones excluded, in creation order.
+      const list: WebhookList = [...core.state.webhooks.values()]
+        .filter((w) => w.clientId === clientId && w.deletedAtMs === null)
+        .filter((w) => (type ? w.webhookType === type.data : true) && (status ? w.webhookStatus === status.data : true))
+        .map(renderWebhook);
+      return list satisfies Ok<'listWebhooks'>;
+    },
+  );
 
   app.get<{ Params: WebhookParams }>('/v1/clients/:clientId/webhooks/:id', async (request) => {
     const clientId = callerFor(request);
@@ -147,8 +168,17 @@ export function registerWebhookRoutes(app: FastifyInstance, core: CoreService): 
     // "At least one field" is checked on the known fields first: the generated schema keeps
     // unknown keys (so {"color": 1} would pass it) and reports {} as a malformed body.
     const raw = request.body;
-    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !UPDATE_FIELDS.some((field) => (raw as Record<string, unknown>)[field] !== undefined)) {
-      throw new CoreHttpError(400, 'MISSING_REQUIRED_FIELDS', `Webhook update: send at least one of ${UPDATE_FIELDS.join(', ')}.`);
+    if (
+      raw !== null &&
+      typeof raw === 'object' &&
+      !Array.isArray(raw) &&
+      !UPDATE_FIELDS.some((field) => (raw as Record<string, unknown>)[field] !== undefined)
+    ) {
+      throw new CoreHttpError(
+        400,
+        'MISSING_REQUIRED_FIELDS',
+        `Webhook update: send at least one of ${UPDATE_FIELDS.join(', ')}.`,
+      );
     }
     const body = parseBody(zUpdateWebhookBody, raw, 'Webhook update');
     if (body.url !== undefined) checkUrl(body.url);
