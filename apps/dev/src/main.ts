@@ -23,6 +23,7 @@ import { checkReconciliation, checkStoredEvents, eventsSince, newestSeq, newExpe
 import { printOutcome, printSummary, Results } from './output.ts';
 import { ChildFailedError, startChild, type ChildApp, type ChildSpec } from './processes.ts';
 import { ok, runScenario } from './scenario.ts';
+import { PGLITE_CONNECT_TIMEOUT_MS } from './pglite-server.ts';
 import { openSharedStore, type SharedStore } from './store.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -134,12 +135,18 @@ const gatewayEnv: Record<string, string> = {
   GATEWAY_DIRECT_DEBIT_TOKENS: directDebitAuthorization,
   GATEWAY_ADMIN_TOKEN: adminToken,
   DATABASE_URL: store.url,
+  ...store.env,
 };
 let gateway = await start({ name: 'gateway', entry: 'apps/webhook-gateway/src/main.ts', env: gatewayEnv });
 // The kind of store only: a PostgreSQL URL names its user, host and database.
 console.log(`  gateway on ${gateway.url} (store: ${store.description})`);
 console.log(`  admin token: ${adminTokenSource}`);
-const db = (opened.db = await openDatabase({ databaseUrl: store.url, poolSize: 2 }).catch(fail));
+const db = (opened.db = await openDatabase({
+  databaseUrl: store.url,
+  poolSize: 2,
+  // Long enough to wait for a turn at PGlite's one backend (pglite-server.ts); a server answers sooner.
+  connectTimeoutMs: PGLITE_CONNECT_TIMEOUT_MS,
+}).catch(fail));
 const events = createEventStore(db);
 // What the store held before this run: the checks read only what it gained since.
 const startSeq = await newestSeq(events);
@@ -161,6 +168,7 @@ const worker = await start({
     WORKER_CORE_API_KEY: client.apiKeys.staging,
     WORKER_CORE_CLIENT_SECRET: staging.clientSecret,
     DATABASE_URL: store.url,
+    ...store.env,
   },
 });
 console.log(`  console on ${worker.url}`);

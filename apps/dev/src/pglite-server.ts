@@ -23,6 +23,13 @@ class Turns {
   }
 }
 
+/**
+ * How long a client should allow for connecting: a new connection's start-up waits for its turn
+ * at the one backend behind every exchange queued before it, so the 2 s a network connect is given
+ * is too short on a busy machine (two pools of five on two loaded cores waited longer).
+ */
+export const PGLITE_CONNECT_TIMEOUT_MS = 30_000;
+
 export interface PgliteServer {
   readonly port: number;
   /** Connections open now. */

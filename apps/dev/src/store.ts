@@ -8,13 +8,15 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { acquireDataDirLock, openDatabase } from '@paykit/store';
-import { servePglite } from './pglite-server.ts';
+import { PGLITE_CONNECT_TIMEOUT_MS, servePglite } from './pglite-server.ts';
 
 export interface SharedStore {
   /** What it is, safe to print: never a user or a password. */
   readonly description: string;
   /** The URL the children are given (it may hold a password: never print it). */
   readonly url: string;
+  /** What the children are given besides DATABASE_URL: how long a connection to PGlite may take to open. */
+  readonly env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,12 @@ export interface StoreChoice {
 export async function openSharedStore(choice: StoreChoice): Promise<SharedStore> {
   if (choice.databaseUrl !== undefined)
     return choice.keep
-      ? { description: 'PostgreSQL (DATABASE_URL)', url: choice.databaseUrl, close: async () => {} }
+      ? {
+          description: 'PostgreSQL (DATABASE_URL)',
+          url: choice.databaseUrl,
+          env: {},
+          close: async () => {},
+        }
       : throwawayDatabase(choice.databaseUrl);
   let release = (): void => {};
   if (choice.keep) {
@@ -43,6 +50,7 @@ export async function openSharedStore(choice: StoreChoice): Promise<SharedStore>
     return {
       description: choice.keep ? `PGlite in ${path.relative(choice.root, choice.dataDir)}` : 'PGlite in memory',
       url: `postgres://postgres@127.0.0.1:${server.port}/postgres`,
+      env: { DATABASE_CONNECT_TIMEOUT_MS: String(PGLITE_CONNECT_TIMEOUT_MS) },
       async close() {
         await server.close();
         await db.close();
@@ -69,6 +77,7 @@ async function throwawayDatabase(databaseUrl: string): Promise<SharedStore> {
   return {
     description: 'PostgreSQL (DATABASE_URL), a database dropped at the end',
     url: url.toString(),
+    env: {},
     async close() {
       const dropper = await openDatabase({ databaseUrl, poolSize: 1 });
       try {

@@ -4,7 +4,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePglite, type PgliteServer } from '../src/pglite-server.ts';
+import { PGLITE_CONNECT_TIMEOUT_MS, servePglite, type PgliteServer } from '../src/pglite-server.ts';
 
 let pglite: PGlite;
 let server: PgliteServer;
@@ -23,8 +23,8 @@ afterAll(async () => {
 describe('servePglite', () => {
   it('serves two pg pools at once without mixing their statements or transactions', async () => {
     const pools: Database[] = [
-      await openDatabase({ databaseUrl: url, poolSize: 5 }),
-      await openDatabase({ databaseUrl: url, poolSize: 5 }),
+      await openDatabase({ databaseUrl: url, poolSize: 5, connectTimeoutMs: PGLITE_CONNECT_TIMEOUT_MS }),
+      await openDatabase({ databaseUrl: url, poolSize: 5, connectTimeoutMs: PGLITE_CONNECT_TIMEOUT_MS }),
     ];
     try {
       await pools[0]!.query('CREATE TABLE writes (n int, pool text)');

@@ -14,7 +14,6 @@ import { buildProgram } from '../src/program.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const BIN = path.join(ROOT, 'node_modules/.bin/paykit');
 const ACME = '66666666-6666-4666-8666-000000000001';
 const BBVA = '66666666-6666-4666-8666-000000000005';
 /** The seed's debit card: Visa's documented test number. */
@@ -244,8 +243,15 @@ describe('paykit conventions', () => {
     expect(cash.stdout).toMatch(/^amount\s+MXN 1,300$/m);
   }, 120_000);
 
-  it('runs as node_modules/.bin/paykit without a build, and completes the binary by the name it was invoked as', async () => {
+  it('runs as the paykit bin without a build, and completes the binary by the name it was invoked as', async () => {
     const plainEnv = { ...process.env, ...env };
+    // The bin as a package manager links it into a node_modules/.bin: a symlink named paykit; and
+    // once more as pk. Neither has a build to fall back on.
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const BIN = path.join(bin, 'paykit');
+    symlinkSync(path.join(ROOT, 'apps/scripts/bin/paykit.js'), BIN);
+    symlinkSync(path.join(ROOT, 'apps/scripts/bin/paykit.js'), path.join(bin, 'pk'));
     const version = spawnSync(BIN, ['--version'], { env: plainEnv, encoding: 'utf8' });
     expect(version.status, version.stderr).toBe(0);
     expect(version.stdout).toMatch(/^paykit \d+\.\d+\.\d+ \(node v/);
@@ -260,12 +266,9 @@ describe('paykit conventions', () => {
     expect(usage.status).toBe(2);
 
     // bash with the script sourced, the binary on the PATH under two names.
-    const bin = path.join(dir, 'bin');
-    mkdirSync(bin, { recursive: true });
-    symlinkSync(path.join(ROOT, 'apps/scripts/bin/paykit.js'), path.join(bin, 'pk'));
     const shell = (script: string) =>
       spawnSync('bash', ['--norc', '-c', script], {
-        env: { ...plainEnv, PATH: `${path.dirname(BIN)}:${bin}:${process.env.PATH}` },
+        env: { ...plainEnv, PATH: `${bin}:${process.env.PATH}` },
         encoding: 'utf8',
       });
     const complete = (name: string, words: string) =>
