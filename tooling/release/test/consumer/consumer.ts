@@ -48,10 +48,10 @@ export const migrate = (paths: string[]): Promise<Report> => migrateMoneyOut({ p
 export const deprecation: string = INTERNAL_TRANSACTION_DEPRECATION;
 
 export function mistakes(core: CoreClient) {
-  // @ts-expect-error amounts are decimal strings, never numbers
   void core.transactions.moneyOut({
     source_instrument_id: 'a',
     destination_instrument_id: 'b',
+    // @ts-expect-error amounts are decimal strings, never numbers
     transaction_request: { amount: 15, currency: 'MXN' },
   });
   // @ts-expect-error the core client has no such operation
