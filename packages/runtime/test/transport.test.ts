@@ -167,11 +167,12 @@ describe('timeouts, network errors and aborts', () => {
   it('a per-request timeoutMs and maxRetries override the transport defaults', async () => {
     server = await startScriptedServer(() => 'hang');
     const transport = createTransport({ product: 'core', timeoutMs: 30_000, sleep: recordingSleep().sleep });
+    // 500 ms, not less: the request must reach the server before the deadline on a loaded machine.
     const error = await transport
-      .with({ timeoutMs: 40, maxRetries: 0 })(`${server.url}/slow`)
+      .with({ timeoutMs: 500, maxRetries: 0 })(`${server.url}/slow`)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).timeoutMs).toBe(40);
+    expect((error as TimeoutError).timeoutMs).toBe(500);
     expect(server.received).toHaveLength(1);
   });
 
