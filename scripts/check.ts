@@ -9,13 +9,14 @@ import { spawn } from 'node:child_process';
 /** Tasks at a time: most test files wait on the servers they start, so a few more than the cores. */
 const CONCURRENCY = process.env.PAYKIT_CHECK_CONCURRENCY ?? '3';
 const SUMMARY = /:test: tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
+const RELEASE_SUMMARY = /^tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
 // eslint-disable-next-line no-control-regex -- turbo colours its prefixes
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-/** Runs turbo with `args`, echoing its output; resolves with its exit code and the lines it printed. */
-function turbo(args: readonly string[]): Promise<{ code: number; lines: string[] }> {
+/** Runs `command` with `args`, echoing its output; resolves with its exit code and the lines it printed. */
+function echoed(command: string, args: readonly string[]): Promise<{ code: number; lines: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn('turbo', ['run', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let pending = '';
     const lines: string[] = [];
     child.stdout.on('data', (chunk: Buffer) => {
@@ -32,6 +33,8 @@ function turbo(args: readonly string[]): Promise<{ code: number; lines: string[]
   });
 }
 
+const turbo = (args: readonly string[]) => echoed('turbo', ['run', ...args]);
+
 const checks = await turbo([
   'codegen:check',
   'spec-lint',
@@ -45,9 +48,16 @@ const checks = await turbo([
   `--concurrency=${CONCURRENCY}`,
   '--continue=dependencies-successful',
 ]);
+// The release tests (packing, pruning, publishing, a dated API change walked through) run outside
+// turbo: inside a turbo task, the `npm install` of their packed-package consumer waits forever
+// (seen with a bare environment too; the cause is not known). They are not cached.
+const release =
+  checks.code === 0
+    ? await echoed('pnpm', ['--filter', '@paykit/release', 'run', 'test:release'])
+    : { code: 0, lines: [] };
 let [passed, failed, skipped] = [0, 0, 0];
-for (const line of checks.lines) {
-  const match = SUMMARY.exec(line);
+for (const line of [...checks.lines, ...release.lines]) {
+  const match = SUMMARY.exec(line) ?? RELEASE_SUMMARY.exec(line);
   if (!match) continue;
   passed += Number(match[1]);
   failed += Number(match[2]);
@@ -55,6 +65,7 @@ for (const line of checks.lines) {
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (checks.code !== 0) process.exit(checks.code);
+if (release.code !== 0) process.exit(release.code);
 
 const reliability = await turbo(['reliability:reduced', '--filter=@paykit/reliability']);
 process.exit(reliability.code);
