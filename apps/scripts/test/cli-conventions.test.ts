@@ -286,7 +286,8 @@ describe('paykit conventions', () => {
     expect(linked.stdout.split('\n')).toContain('events');
     // Not on the PATH: nothing registered, and it says why.
     const absent = spawnSync('bash', ['--norc', '-c', `source <(${BIN} completion bash); complete -p paykit`], {
-      env: { ...plainEnv, PATH: '/usr/bin:/bin' },
+      // Node 24's folder holds only node: paykit itself is not on this PATH.
+      env: { ...plainEnv, PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` },
       encoding: 'utf8',
     });
     expect(absent.status).not.toBe(0);
