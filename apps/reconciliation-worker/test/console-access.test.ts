@@ -183,7 +183,7 @@ describe('console access', () => {
       }
     });
 
-    it("refuses a POST without the session's CSRF token or from another site, and takes it with both", async () => {
+    it("refuses a POST without the login's CSRF token or from another site, and takes it with both", async () => {
       const cookie = await session();
       const page = await (await fetch(`${server.url}/`, { headers: { cookie } })).text();
       expect(page).toMatch(/<form method="post" action="\/parked\/retry"><input type="hidden" name="csrf"/);
@@ -210,7 +210,7 @@ describe('console access', () => {
       const { body, ...type } = form({ csrf });
       const noSession = await fetch(`${server.url}/parked/retry`, { method: 'POST', headers: type, body });
       expect(noSession.status).toBe(403);
-      expect(await noSession.text()).toMatch(/no console session/);
+      expect(await noSession.text()).toMatch(/no console login/);
       expect((await listParked(opened.db))[0]).toMatchObject({ retry: false });
       const done = await retry({ origin: server.url, 'sec-fetch-site': 'same-origin' }, { csrf });
       expect(done.status).toBe(303);

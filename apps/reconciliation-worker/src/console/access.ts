@@ -284,7 +284,7 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
         if (!session)
           throw new AccessDenied(
             403,
-            'Refused: no console session (it expired or you logged out). Log in at /login and submit the form again.',
+            'Refused: no console login (it expired or you logged out). Log in at /login and submit the form again.',
           );
         checkToken(session.csrf, await readForm(req));
         if (url.pathname === '/logout') {
