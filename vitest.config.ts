@@ -19,11 +19,12 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@paykit/source'] } },
   test: {
     reporters: ['default', '@paykit/testing/summary-reporter'],
-    // Opening PGlite and starting the apps as processes takes seconds on two busy cores: the
-    // limits leave room for that without letting a hang pass (each behaviour's own deadline is
-    // asserted inside its test).
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Opening PGlite and starting the apps as processes takes seconds on two busy cores, and
+    // several times that on a slower machine running a few packages' tests at once: the limits
+    // leave room for that without letting a hang pass (each behaviour's own deadline is asserted
+    // inside its test).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // Two test files at a time on two cores: most of a file's time is spent waiting on the
     // processes and servers it starts, not on its own CPU.
     maxWorkers: 2,

@@ -9,7 +9,6 @@ import { spawn } from 'node:child_process';
 /** Tasks at a time: most test files wait on the servers they start, so a few more than the cores. */
 const CONCURRENCY = process.env.PAYKIT_CHECK_CONCURRENCY ?? '3';
 const SUMMARY = /:test: tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
-const RELEASE_SUMMARY = /^tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
 // eslint-disable-next-line no-control-regex -- turbo colours its prefixes
 const ANSI = /\u001b\[[0-9;]*m/g;
 
@@ -48,16 +47,9 @@ const checks = await turbo([
   `--concurrency=${CONCURRENCY}`,
   '--continue=dependencies-successful',
 ]);
-// The release tests (packing, pruning, publishing, a dated API change walked through) run outside
-// turbo: inside a turbo task, the `npm install` of their packed-package consumer waits forever
-// (seen with a bare environment too; the cause is not known). They are not cached.
-const release =
-  checks.code === 0
-    ? await echoed('pnpm', ['--filter', '@paykit/release', 'run', 'test:release'])
-    : { code: 0, lines: [] };
 let [passed, failed, skipped] = [0, 0, 0];
-for (const line of [...checks.lines, ...release.lines]) {
-  const match = SUMMARY.exec(line) ?? RELEASE_SUMMARY.exec(line);
+for (const line of checks.lines) {
+  const match = SUMMARY.exec(line);
   if (!match) continue;
   passed += Number(match[1]);
   failed += Number(match[2]);
@@ -65,7 +57,6 @@ for (const line of [...checks.lines, ...release.lines]) {
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (checks.code !== 0) process.exit(checks.code);
-if (release.code !== 0) process.exit(release.code);
 
 const reliability = await turbo(['reliability:reduced', '--filter=@paykit/reliability']);
 process.exit(reliability.code);

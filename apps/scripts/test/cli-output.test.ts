@@ -34,7 +34,7 @@ function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-cli-output-'));
-}, 30_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();

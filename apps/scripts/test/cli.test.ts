@@ -36,6 +36,13 @@ async function paykit(args: string[], extraEnv: Record<string, string> = {}): Pr
 
 const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
 
+/** `paykit --json <args>`, which must exit 0: its answer parsed. */
+async function run<T>(args: string[]): Promise<T> {
+  const result = await paykit(['--json', ...args]);
+  expect(result.code, `paykit ${args.join(' ')}: ${result.stderr}`).toBe(0);
+  return json<T>(result);
+}
+
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-cli-'));
@@ -219,15 +226,9 @@ describe('paykit', () => {
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/profiles\.x\.environment/);
     expect(invalid.stderr).toMatch(/profiles\.x\.core\.apiKey/);
-  }, 30_000);
+  });
 
-  it('runs every other command group against the sandbox, each answer parsed', async () => {
-    const run = async <T>(args: string[]): Promise<T> => {
-      const result = await paykit(['--json', ...args]);
-      expect(result.code, `paykit ${args.join(' ')}: ${result.stderr}`).toBe(0);
-      return json<T>(result);
-    };
-    // Webhook configurations: get, update, rotate the token, delete.
+  it('gets, updates, rotates the token of and deletes a webhook configuration', async () => {
     const hooks = await run<{ id: string; webhookType: string }[]>(['webhooks', 'list']);
     const cep = hooks.find((h) => h.webhookType === 'CEP')!;
     expect((await run<{ id: string }>(['webhooks', 'get', cep.id])).id).toBe(cep.id);
@@ -240,14 +241,17 @@ describe('paykit', () => {
     secrets.push(token);
     expect((await run<{ deletedAt: string | null }>(['webhooks', 'delete', cep.id])).deletedAt).not.toBeNull();
     expect((await paykit(['webhooks', 'update', cep.id])).code).toBe(2);
+  }, 60_000);
 
-    // Accounts: block, activate, cancel (the seeded Juan Pérez account).
+  it('blocks, activates and cancels an account', async () => {
+    // The seeded Juan Pérez account.
     const account = '55555555-5555-4555-8555-000000000003';
     expect(await run<{ status: string }>(['accounts', 'block', account])).toMatchObject({ status: 'BLOCKED' });
     expect(await run<{ status: string }>(['accounts', 'activate', account])).toMatchObject({ status: 'ACTIVE' });
     expect(await run<{ status: string }>(['accounts', 'cancel', account])).toMatchObject({ status: 'CANCELLED' });
+  }, 60_000);
 
-    // A penny validation through its CEP, and transfers through every trigger.
+  it('validates an account with a penny, and takes transfers through every sandbox trigger', async () => {
     const penny = await run<{ id: string; amount: string }>([
       'penny-validate',
       '--source',
@@ -288,8 +292,9 @@ describe('paykit', () => {
     expect((await paykit(['trigger', 'spei-settle'])).code).toBe(2);
     expect((await paykit(['trigger', 'nonsense'])).code).toBe(2);
     expect(await run<{ now: string }>(['sandbox', 'clock', 'advance', '60'])).toHaveProperty('now');
+  }, 120_000);
 
-    // Cash: the webhook (its secret in a file), an operation and its three triggers.
+  it('creates the cash webhook, its secret in a file, and takes cash operations through their three triggers', async () => {
     const created = await run<{ id: number; secretTokenFile: string }>([
       'cash',
       'webhook',
@@ -320,8 +325,9 @@ describe('paykit', () => {
       status: 'reversed',
     });
     expect((await paykit(['sandbox', 'cash-operation', '--amount', '2.50'])).code).toBe(2);
+  }, 90_000);
 
-    // Remittance from a file, a direct debit customer.
+  it('receives a remittance from a file and creates a direct debit customer', async () => {
     const request = path.join(dir, 'remittance.json');
     writeFileSync(
       request,
@@ -347,7 +353,7 @@ describe('paykit', () => {
         'LOAA800101ABC',
       ]),
     ).toHaveProperty('id');
-  }, 120_000);
+  }, 60_000);
 
   it('walks and exports direct debit instruments over the cursor', async () => {
     const out = path.join(dir, 'instruments.csv');
@@ -489,7 +495,7 @@ describe('paykit', () => {
     const malformed = await paykit(['reports', 'import', report], store);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/line \d/);
-  }, 60_000);
+  }, 120_000);
 
   it('rewrites internalTransaction calls with the codemod: a diff first, --write to apply, exit 1 for calls left to a person', async () => {
     const fixtures = path.resolve(import.meta.dirname, '../../../packages/codemods/test/fixtures');

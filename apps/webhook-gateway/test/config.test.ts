@@ -123,7 +123,7 @@ describe('gateway configuration', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   it('refuses a configuration that receives nothing', () => {
     expect(problems({}).join('\n')).toMatch(/nothing to receive/);

@@ -34,7 +34,7 @@ describe.each(databaseKinds)('exact bytes on $name', (kind) => {
     expect(answer.status).toBe(201);
     const stored = await t.gateway.events.get(answer.json.seq as string);
     expect(Buffer.from(stored!.rawBody).toString('utf8')).toBe(raw);
-  }, 30_000);
+  });
 
   it('stores a credit whose id_msg holds a lone surrogate, answers its repeat alike, and fails none of the deliveries sent with it', async () => {
     const delivery = moneyInEnvelope();

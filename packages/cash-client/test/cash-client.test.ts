@@ -80,7 +80,7 @@ const receiver = new Receiver();
 
 beforeAll(async () => {
   [sandbox] = await Promise.all([startSandboxProcess(), receiver.start()]);
-}, 30_000);
+});
 
 afterAll(async () => {
   await Promise.all([sandbox?.close(), receiver.close()]);

@@ -57,7 +57,7 @@ describe.each(['plain', 'aliased', 'destructured', 'unsafe', 'flat'])('fixture %
     expect(again.changes).toEqual([]);
     // What is left for a hand edit is still reported (its line may have moved with the edits).
     expect(again.skipped.map((skip) => skip.reason)).toEqual(written.skipped.map((skip) => skip.reason));
-  }, 30_000);
+  });
 });
 
 describe('the report', () => {
@@ -195,7 +195,7 @@ describe('paykit-codemod (the bin)', () => {
     const aliased = await node(['money-out', 'src', '--write'], copyOf('aliased'));
     expect(aliased.code).toBe(0);
     expect(tree(plainDir)).toEqual(tree(path.join(FIXTURES, 'plain', 'after')));
-  }, 30_000);
+  });
 
   it('--json prints the report as JSON', async () => {
     const out = await node(['money-out', '--json'], copyOf('destructured'));
@@ -203,7 +203,7 @@ describe('paykit-codemod (the bin)', () => {
     const report = JSON.parse(out.stdout) as { changes: unknown[]; written: boolean };
     expect(report.written).toBe(false);
     expect(report.changes).toHaveLength(6);
-  }, 30_000);
+  });
 
   it('explains bad usage with exit code 2', async () => {
     const dir = copyOf('plain');
@@ -213,7 +213,7 @@ describe('paykit-codemod (the bin)', () => {
     const missing = await node(['money-out', 'nowhere'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nowhere: no such file or folder');
-  }, 30_000);
+  });
 });
 
 describe('flat transfer bodies', () => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
     },
     onDrift: (report) => drift.push(report),
   });
-}, 30_000);
+});
 
 afterAll(async () => {
   await receiver?.close();

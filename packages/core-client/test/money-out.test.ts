@@ -68,7 +68,7 @@ describe('against the sandbox, through a proxy that can lose answers', () => {
       },
     });
     await core.webhooks.register({ webhookType: 'STATUS_UPDATE', url: `${receiver.url}/status` });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await proxy?.close();

@@ -16,7 +16,7 @@ const BANORTE_PAYROLL = '66666666-6666-4666-8666-000000000005';
 
 beforeAll(async () => {
   ({ sandbox, seed, time } = await startSeededSandbox());
-}, 30_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();

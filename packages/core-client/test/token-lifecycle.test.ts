@@ -28,7 +28,7 @@ const DAY = 24 * 3600;
 
 beforeAll(async () => {
   ({ sandbox, seed, time } = await startSeededSandbox());
-}, 30_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();

@@ -40,7 +40,7 @@ beforeAll(async () => {
     body: { directDebit: { orgId: ORG, apiKeys: [API_KEY], customers: [], instruments } },
   });
   expect(seeded.status).toBe(200);
-}, 30_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();

@@ -12,7 +12,7 @@ let sandbox: SandboxProcess;
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
-}, 30_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();

@@ -141,7 +141,7 @@ describe('the packed packages', () => {
     let sandbox: SandboxProcess;
     beforeAll(async () => {
       sandbox = await startSandboxProcess({ manualClock: false });
-    }, 30_000);
+    });
     afterAll(async () => sandbox?.close());
 
     it('the packed core client moves money on both routes and warns once about internal_transaction', async () => {
