@@ -38,6 +38,7 @@ const checks = await turbo([
   'codegen:check',
   'spec-lint',
   'boundaries',
+  'format:check',
   'lint',
   'lint:root',
   'typecheck',
