@@ -1,10 +1,12 @@
 // `pnpm check`: every check as a turbo task, cached by its inputs, so a second run with nothing
 // changed replays from the cache and a change re-runs only the tasks whose inputs it touches.
-// First the generated code against the specs, spec lint, the boundary rules, the formatting, lint, typecheck, build and each
-// package's tests and the reliability suite in its reduced form, side by side; the closing line
-// sums their summaries into `tests: N passed, N failed, N skipped`. The reliability suite's
-// bounds (a gateway answering again within 15 s of a thaw, say) hold on a machine loaded by the
-// other tasks; the answer times it reports are then the loaded machine's.
+// The generated code against the specs, spec lint, the boundary rules, the formatting, lint,
+// typecheck, each package's tests and the reliability suite in its reduced form, side by side.
+// Builds run as the tests need them: every published package's for the release tests, which also
+// build each app in its pruned copy (building the apps here too would repeat that work). The
+// closing line sums the test summaries into `tests: N passed, N failed, N skipped`. The
+// reliability suite's bounds (a gateway answering again within 15 s of a thaw, say) hold on a
+// machine loaded by the other tasks; the answer times it reports are then the loaded machine's.
 import { spawn } from 'node:child_process';
 
 /** Tasks at a time: most test files wait on the servers they start, so a few more than the cores. */
@@ -43,7 +45,6 @@ const checks = await echoed('turbo', [
   'lint:root',
   'typecheck',
   'typecheck:root',
-  'build',
   'test',
   'reliability:reduced',
   `--concurrency=${CONCURRENCY}`,
