@@ -15,10 +15,10 @@ const SUMMARY = /:(?:test|reliability:reduced): tests: (\d+) passed, (\d+) faile
 // eslint-disable-next-line no-control-regex -- turbo colours its prefixes
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-/** Runs `command` with `args`, echoing its output; resolves with its exit code and the lines it printed. */
-function echoed(command: string, args: readonly string[]): Promise<{ code: number; lines: string[] }> {
+/** Runs turbo with `args`, echoing its output; resolves with its exit code and the lines it printed. */
+function turbo(args: readonly string[]): Promise<{ code: number; lines: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('turbo', ['run', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let pending = '';
     const lines: string[] = [];
     child.stdout.on('data', (chunk: Buffer) => {
@@ -35,8 +35,7 @@ function echoed(command: string, args: readonly string[]): Promise<{ code: numbe
   });
 }
 
-const checks = await echoed('turbo', [
-  'run',
+const checks = await turbo([
   'codegen:check',
   'spec-lint',
   'boundaries',
