@@ -57,7 +57,7 @@ describe('console access', () => {
     await store.append(unreadableCredit());
     await store.close();
     expect(await reconcileOnce(opened.db)).toMatchObject({ parked: 1 });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     for (const server of servers) await server.close();

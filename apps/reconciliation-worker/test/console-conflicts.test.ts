@@ -76,7 +76,7 @@ describe('conflicts in the console', () => {
       health,
       metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await server?.close();

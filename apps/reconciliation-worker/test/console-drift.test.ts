@@ -53,7 +53,7 @@ describe('drift in the console', () => {
     await store.append(delivery(20, []));
     await store.close();
     server = await startTestConsole(opened.db, { health: createHealth(opened.db, undefined) });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await server?.close();

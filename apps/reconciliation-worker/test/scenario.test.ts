@@ -103,9 +103,7 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
     });
     afterAll(async () => server?.close());
 
-    it('shows the same numbers as the summary, charts, and links from an item to its events', {
-      timeout: 60_000,
-    }, async () => {
+    it('shows the same numbers as the summary, charts, and links from an item to its events', async () => {
       const browser = await launchChromium();
       try {
         const page = await browser.newPage();

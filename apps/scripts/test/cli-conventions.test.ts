@@ -199,7 +199,7 @@ describe('paykit conventions', () => {
       expect(text).not.toContain(PAN);
       expect(text).toContain('************1111');
     }
-  }, 60_000);
+  });
 
   it('says a repeated penny validation is a replay of the first, and --json says replayed', async () => {
     const args = ['penny-validate', '--source', ACME, '--destination', BBVA, '--reference', '4242'];
@@ -292,5 +292,5 @@ describe('paykit conventions', () => {
     });
     expect(absent.status).not.toBe(0);
     expect(absent.stderr).toContain('paykit completion: paykit is not on the PATH, nothing registered');
-  }, 60_000);
+  });
 });

@@ -121,7 +121,7 @@ afterAll(async () => {
   await gateway?.stop();
   await sandbox?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+});
 
 /** A money-in and a paid cash operation, each delivered by the sandbox to the gateway. */
 async function deliverBoth(): Promise<{ transactionId: string; operationId: number }> {

@@ -255,5 +255,5 @@ describe.each(stores)('the CLI records the money it moves ($name)', (kind) => {
     }
     expect(heldRun.stderr).toMatch(/pnpm start/);
     expect(await moneyOutRequests(sandbox)).toBe(before);
-  }, 60_000);
+  });
 });

@@ -60,7 +60,7 @@ beforeAll(async () => {
   for (let i = 0; i < 14; i++) await store.append(moneyIn(i, [note]));
   await store.close();
   await db.close();
-}, 60_000);
+});
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -87,7 +87,7 @@ describe('paykit drift', () => {
     const table = await paykit(['drift']);
     expect(table.stdout).toContain('/body/new_field');
     expect(table.stdout + table.stderr).not.toContain('secret-looking-value');
-  }, 60_000);
+  });
 
   it('writes an overlay adding the property to the MONEY_IN body schema', async () => {
     const file = path.join(dir, 'overlay.yaml');
@@ -106,7 +106,7 @@ describe('paykit drift', () => {
         { target: '$.components.schemas.MoneyInBody', update: { properties: { new_field: { type: 'string' } } } },
       ],
     });
-  }, 60_000);
+  });
 
   it('refuses an unknown source, an overlay without a source and a bad limit (exit 2)', async () => {
     const runs = await Promise.all([
@@ -118,5 +118,5 @@ describe('paykit drift', () => {
     expect(runs[0]!.stderr).toContain('--source is one of core, cash, direct_debit');
     expect(runs[1]!.stderr).toContain('add --source');
     expect(runs[2]!.stderr).toContain('--limit is a whole number');
-  }, 60_000);
+  });
 });

@@ -48,7 +48,7 @@ describe('the sandbox delivering charge_result to the gateway', () => {
         })
       ).status,
     ).toBe(200);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await sandbox?.close();

@@ -681,7 +681,6 @@ describe('https', () => {
 
   it.skipIf(opensslMissing)(
     `talks https to a server whose certificate NODE_EXTRA_CA_CERTS trusts (child process)${SKIP_REASON}`,
-    { timeout: 60_000 },
     async () => {
       const { server, requests } = await httpsServer();
       const script = [

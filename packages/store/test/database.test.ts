@@ -180,7 +180,7 @@ describe('an unreachable server', () => {
 });
 
 // Each of these starts PGlite on disk once or twice: seconds apiece on a busy machine.
-describe('PGlite on disk', { timeout: 60_000 }, () => {
+describe('PGlite on disk', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'paykit-store-'));

@@ -53,5 +53,5 @@ describe('PGlite on disk after a crash', () => {
       await store.close();
       await db.close();
     }
-  }, 60_000);
+  });
 });

@@ -151,7 +151,7 @@ describe.skipIf(!postgres)('statement deadlines on PostgreSQL', () => {
 
 for (const kind of testDatabases()) {
   describe(`connections() on ${kind.name}`, () => {
-    it('counts the connection a transaction holds while it runs, and none after', { timeout: 60_000 }, async () => {
+    it('counts the connection a transaction holds while it runs, and none after', async () => {
       const { db, drop } = await kind.open();
       try {
         const inside = await db.transaction(async (tx) => {

@@ -99,7 +99,7 @@ describe('the boundary rules over a fixture workspace', () => {
     for (const violation of await violations(root, rulesFile.boundaries(root))) {
       (found[violation.from] ??= []).push(violation.rule.name);
     }
-  }, 60_000);
+  });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it.each(Object.entries(BROKEN))('%s breaks exactly %j', (file, rules) => {

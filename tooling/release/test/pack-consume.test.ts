@@ -94,7 +94,7 @@ describe('the packed packages', () => {
     const problems: string[] = [];
     for (const p of packed) problems.push(...(await auditTarball(p.tarball, path.join(work, 'unpacked', p.name))));
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it('every entry point imports under Node 24 as ESM', async () => {
     const { stdout } = await runOk(process.execPath, ['import-all.mjs'], { cwd: consumer });
@@ -104,7 +104,7 @@ describe('the packed packages', () => {
       // ./paths holds only types: an empty module at run time.
       if (!specifier.endsWith('/paths')) expect(count, specifier).toBeGreaterThan(0);
     }
-  }, 60_000);
+  });
 
   it('a consumer type-checks against the packed types, and the mistakes in it are refused', async () => {
     const tsc = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], {
@@ -118,7 +118,7 @@ describe('the packed packages', () => {
       .filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/@ts-rest/core/'));
     expect(errors).toEqual([]);
     expect(tsc.stdout).not.toContain('consumer.ts');
-  }, 60_000);
+  });
 
   it('the codemod bin runs from the installed package', async () => {
     writeFileSync(
@@ -135,7 +135,7 @@ describe('the packed packages', () => {
       '+export const send = (body: { source_instrument_id: string; destination_instrument_id: string; amount: string }) => core.transactions.moneyOut(body);',
     );
     expect(result.stdout).toContain('body is a flat body');
-  }, 60_000);
+  });
 
   describe('against a sandbox', () => {
     let sandbox: SandboxProcess;
@@ -177,6 +177,6 @@ describe('the packed packages', () => {
           message: INTERNAL_TRANSACTION_DEPRECATION,
         },
       ]);
-    }, 60_000);
+    });
   });
 });

@@ -84,7 +84,7 @@ describe('changeset publish to a private registry', () => {
     expect(readFileSync(path.join(into, 'package/CHANGELOG.md'), 'utf8')).toContain(
       '2026-05-07: money_out routes internal transfers automatically',
     );
-  }, 60_000);
+  });
 
   it('a second publish finds every version already there and publishes nothing', async () => {
     const again = await runOk(path.join(WORKSPACE_BIN, 'changeset'), ['publish'], {

@@ -117,7 +117,7 @@ describe('changeset version on a copy of the repository', () => {
   beforeAll(async () => {
     copy = mkdtempSync(path.join(tmpdir(), 'paykit-version-'));
     await copyRepository(REPO_ROOT, copy);
-  }, 60_000);
+  });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
   it('once committed, the release check and changeset status pass on main', async () => {
@@ -129,7 +129,7 @@ describe('changeset version on a copy of the repository', () => {
     );
     expect(check.stdout).toContain('release check: every change to a published package has a changeset.');
     await runOk(path.join(WORKSPACE_BIN, 'changeset'), ['status'], { cwd: copy, env });
-  }, 60_000);
+  });
 
   it('writes the dated entry on top of the history and bumps the dependents privately', async () => {
     const before = readManifest(path.join(copy, 'packages/core-client/package.json')).version;
@@ -166,5 +166,5 @@ describe('changeset version on a copy of the repository', () => {
     );
     // A package the change does not reach is left alone.
     expect(readFileSync(path.join(copy, 'packages/lottery-client/package.json'), 'utf8')).toBe(lotteryBefore);
-  }, 60_000);
+  });
 });
