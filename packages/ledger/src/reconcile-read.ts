@@ -253,40 +253,6 @@ export async function reconciliationSummary(db: Queryable, view: ReconcileView =
   return [...byKey.values()];
 }
 
-export interface VolumeRow {
-  /** The Mexico City day; null on the rows that total the whole range. */
-  day: string | null;
-  direction: 'in' | 'out';
-  outcome: MoneyOutcome;
-  count: number;
-  /** Decimal string, summed by the database. */
-  amount: string;
-}
-
-/** Money in and out by outcome, per day and (day null) over the range: counts and sums from the database. */
-export async function volumesByOutcome(db: Queryable, view: ReconcileView = {}): Promise<VolumeRow[]> {
-  const { rows } = await db.query<{
-    day: string | null;
-    direction: 'in' | 'out';
-    outcome: MoneyOutcome;
-    count: string;
-    amount: string;
-  }>(
-    `WITH ${ITEMS_SQL}
-     SELECT day::text AS day, direction, outcome, count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount
-     FROM items GROUP BY GROUPING SETS ((day, direction, outcome), (direction, outcome))
-     ORDER BY day NULLS FIRST, direction, outcome`,
-    viewParams(view),
-  );
-  return rows.map((row) => ({
-    day: row.day,
-    direction: row.direction,
-    outcome: row.outcome,
-    count: Number(row.count),
-    amount: decimal(row.amount),
-  }));
-}
-
 /** Items in the given states (default: the open discrepancies, mismatched, orphan, conflict and stale) over the range: count and sum from the database. */
 export async function stateTotals(
   db: Queryable,
