@@ -41,6 +41,7 @@ export {
 } from './reconcile-read.ts';
 export type {
   AgingBucket,
+  DirectionTotals,
   ItemFilter,
   ItemState,
   MoneyOutcome,

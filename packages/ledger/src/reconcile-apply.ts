@@ -249,29 +249,26 @@ export async function applyEvents(
   return { applied: Number(values('applied')[0] ?? 0), parked: Number(values('parked')[0] ?? 0) };
 }
 
-async function creditAccounts(tx: Queryable, creditIds: readonly string[]): Promise<string[]> {
-  if (creditIds.length === 0) return [];
-  const { rows } = await tx.query<{ account: string }>(
-    'SELECT DISTINCT beneficiary_account AS account FROM ledger_credits WHERE transaction_id = ANY($1::text[])',
-    [creditIds],
-  );
-  return rows.map((row) => row.account);
+/** The values of one text column a lookup by key returns (none for no keys, without a round trip). */
+async function lookup(tx: Queryable, sql: string, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await tx.query<{ value: string }>(sql, [keys]);
+  return rows.map((row) => row.value);
 }
 
-async function refundedBy(tx: Queryable, refundIds: readonly string[]): Promise<string[]> {
-  if (refundIds.length === 0) return [];
-  const { rows } = await tx.query<{ id: string }>(
-    'SELECT DISTINCT original_transaction_id AS id FROM ledger_refunds WHERE transaction_id = ANY($1::text[])',
-    [refundIds],
+const creditAccounts = (tx: Queryable, creditIds: readonly string[]) =>
+  lookup(
+    tx,
+    'SELECT DISTINCT beneficiary_account AS value FROM ledger_credits WHERE transaction_id = ANY($1::text[])',
+    creditIds,
   );
-  return rows.map((row) => row.id);
-}
 
-async function transfersByTrackingKey(tx: Queryable, trackingKeys: readonly string[]): Promise<string[]> {
-  if (trackingKeys.length === 0) return [];
-  const { rows } = await tx.query<{ id: string }>(
-    'SELECT transaction_id AS id FROM ledger_outbound WHERE tracking_key = ANY($1::text[])',
-    [trackingKeys],
+const refundedBy = (tx: Queryable, refundIds: readonly string[]) =>
+  lookup(
+    tx,
+    'SELECT DISTINCT original_transaction_id AS value FROM ledger_refunds WHERE transaction_id = ANY($1::text[])',
+    refundIds,
   );
-  return rows.map((row) => row.id);
-}
+
+const transfersByTrackingKey = (tx: Queryable, trackingKeys: readonly string[]) =>
+  lookup(tx, 'SELECT transaction_id AS value FROM ledger_outbound WHERE tracking_key = ANY($1::text[])', trackingKeys);

@@ -10,6 +10,7 @@ import {
   MONEY_FIGURES,
   PRODUCTS,
   type Conflict,
+  type DirectionTotals,
   type HeldCredit,
   type MoneyRow,
   type OpenReceivable,
@@ -74,7 +75,7 @@ const ITEM_COLUMNS: Column<ReconItem>[] = [
   { label: 'events', cell: (i) => `<td>${i.eventSeqs.map(eventLink).join(' ')}</td>` },
 ];
 
-function itemsSection(path: string, items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
+function itemsSection(path: string, items: Page<ReconItem> & DirectionTotals, filters: ConsoleFilters): string {
   return listView({
     path,
     params: filterParams(filters),
@@ -85,11 +86,11 @@ function itemsSection(path: string, items: Page<ReconItem> & { amount: string },
     attrs: 'data-table="items"',
     exportName: 'items',
     noun: 'item',
-    extra: `${money(items.amount)} in all${filters.states.length === 0 ? ', every state' : ''}`,
+    extra: `${money(items.amountIn)} in, ${money(items.amountOut)} out${filters.states.length === 0 ? ', every state' : ''}`,
   });
 }
 
-export function itemsPage(items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
+export function itemsPage(items: Page<ReconItem> & DirectionTotals, filters: ConsoleFilters): string {
   return page(
     'Items · paykit',
     `<h1>Items ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/items', filters, true)}${itemsSection('/items', items, filters)}`,
@@ -399,7 +400,7 @@ export function overviewPage(
 <div class="card"><span>In transit · held</span><strong data-card="in-transit">${esc(money(figure('out', 'in_transit').amount))}</strong><small>held apart: <a href="/held" data-card="held">${esc(money(figure('in', 'held').amount))}</a></small></div>
 <div class="card"><span>Books</span><strong data-card="books" class="${books === null ? 'pending' : books.ok ? 'matched' : 'mismatched'}">${books === null ? 'not checked yet' : books.ok ? 'balanced' : 'BROKEN'}</strong><small>${books === null ? '' : books.ok ? `debits equal credits; every item as its facts say (checked through posting ${esc(books.throughPosting)})` : esc(`unbalanced postings: ${books.failure?.unbalancedPostings.join(', ') || 'none'}; items off: ${books.failure?.itemsOff.map((i) => `${i.item} ${i.account} booked ${i.booked}, expected ${i.expected}`).join('; ') || 'none'}`)}</small></div>
 <div class="card"><span>Match rate</span><strong data-overall-match-rate>${percent(matchRate)}</strong><small>of <span data-overall-count>${totals.count}</span> items</small></div>
-<div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amount))} mismatched, orphan, conflict or stale</small></div>
+<div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amountIn))} in, ${esc(money(data.discrepancies.amountOut))} out: mismatched, orphan, conflict or stale</small></div>
 </div>`;
   const dayRows = data.days.map((d) => [
     td(d.day),
