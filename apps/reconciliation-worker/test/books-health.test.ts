@@ -7,6 +7,7 @@ import { testDatabases } from '@paykit/store/testing';
 import { describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startApplyLoop, type ApplyLoop } from '../src/loop.ts';
+import { createWorkerMetrics } from '../src/metrics.ts';
 import { creditEvent } from './credit-event.ts';
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -31,6 +32,8 @@ for (const kind of testDatabases()) {
         const health = createHealth(opened.db, loop);
         await until(() => loop!.totals.applied === 1 && loop!.books !== null, 'the first round');
         expect(await health()).toMatchObject({ ok: true, books: { ok: true, failure: null } });
+        const metrics = createWorkerMetrics(opened.db, health, { defaultMetrics: false });
+        expect(await metrics.metrics()).toContain('worker_books_ok 1');
 
         // An entry written behind the ledger's back, in a posting of its own that does not balance.
         await opened.db.query(
@@ -41,6 +44,7 @@ for (const kind of testDatabases()) {
           .rows[0]!.id;
         await until(() => loop!.books?.ok === false, 'the check to see it');
         const broken = await health();
+        expect(await metrics.metrics()).toContain('worker_books_ok 0');
         expect(broken.ok).toBe(false);
         expect(broken.books?.failure?.unbalancedPostings).toEqual([forged]);
         expect(broken.books?.failure?.itemsOff).toContainEqual({
