@@ -102,66 +102,68 @@ CREATE INDEX ledger_refunds_original_time ON ledger_refunds (original_transactio
 --   Credits that are held, rejected, refunded or contested pay nothing (a refund reopens what it paid).
 CREATE FUNCTION ledger_rematch(accounts text[]) RETURNS SETOF text
 LANGUAGE sql AS $$
+  -- Every step works on one set of (receivable, credit) pairs with window functions: the planner
+  -- cannot size these intermediate sets, and a join between two of them would be a nested loop.
   WITH receivables AS (
     SELECT r.id, r.beneficiary_account AS account, r.amount, nullif(ltrim(r.reference, '0'), '') AS ref
     FROM ledger_receivables r WHERE r.beneficiary_account = ANY(accounts)
-  ), credits AS (
-    -- Only credits that meet a receivable by reference or amount (an index lookup each), so an
-    -- account's many unrelated credits are never read.
-    SELECT DISTINCT c.transaction_id AS id, c.beneficiary_account AS account, c.amount, nullif(ltrim(c.numeric_reference, '0'), '') AS ref,
-           c.transaction_at
-    FROM receivables r
-    JOIN ledger_credits c ON c.beneficiary_account = r.account
-      AND (c.amount = r.amount OR (r.ref IS NOT NULL AND nullif(ltrim(c.numeric_reference, '0'), '') = r.ref))
-    WHERE ledger_credit_standing(c.transaction_id, c.gateway_outcome) = 'accepted'
-      AND NOT EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id)
-      AND NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'credit' AND k.transaction_id = c.transaction_id)
+  ), found AS (
+    -- The credits that meet a receivable by amount or by reference, each looked up by its index
+    -- (account first), so an account's many unrelated credits are never read.
+    SELECT r.id AS rid, r.amount AS ramount, c.transaction_id AS cid, c.amount, c.transaction_at AS at,
+           r.ref IS NOT NULL AND r.ref = nullif(ltrim(c.numeric_reference, '0'), '') AS by_ref, r.amount = c.amount AS by_amount,
+           c.gateway_outcome
+    FROM receivables r JOIN ledger_credits c ON c.beneficiary_account = r.account AND c.amount = r.amount
+    UNION
+    SELECT r.id, r.amount, c.transaction_id, c.amount, c.transaction_at, true, r.amount = c.amount, c.gateway_outcome
+    FROM receivables r JOIN ledger_credits c ON c.beneficiary_account = r.account AND nullif(ltrim(c.numeric_reference, '0'), '') = r.ref
+  ), pairs AS (
+    -- Only money in pays: accepted or released, not refunded, not contested.
+    SELECT f.*, count(*) FILTER (WHERE f.by_ref) OVER (PARTITION BY f.cid) AS refs
+    FROM found f
+    WHERE (f.gateway_outcome = 'accepted'
+           OR f.gateway_outcome <> 'rejected' AND EXISTS (SELECT 1 FROM ledger_held_releases h WHERE h.credit_id = f.cid AND h.decision = 'accepted'))
+      AND NOT EXISTS (SELECT 1 FROM ledger_refunds x WHERE x.original_transaction_id = f.cid)
+      AND NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'credit' AND k.transaction_id = f.cid)
+  ), named AS (
+    -- Whether a credit that names only this receivable exists: then no credit pays it by amount alone.
+    SELECT p.*, bool_or(p.by_ref AND p.refs = 1) OVER (PARTITION BY p.rid) AS named FROM pairs p
   ), by_ref AS (
-    SELECT c.id AS credit_id, array_agg(r.id ORDER BY r.id) AS ids
-    FROM credits c JOIN receivables r ON r.account = c.account AND r.ref = c.ref
-    GROUP BY c.id
-  ), ref_paid AS (
     -- Credits that name exactly one receivable pay it in time order, each up to what is left.
-    SELECT b.credit_id, b.ids[1] AS receivable_id, c.amount, r.amount AS receivable_amount,
-           sum(c.amount) OVER (PARTITION BY b.ids[1] ORDER BY c.transaction_at, c.id) - c.amount AS before
-    FROM by_ref b JOIN credits c ON c.id = b.credit_id JOIN receivables r ON r.id = b.ids[1]
-    WHERE cardinality(b.ids) = 1
-  ), ref_rows AS (
-    SELECT p.credit_id, p.receivable_id, p.amount, greatest(0, least(p.amount, p.receivable_amount - p.before)) AS applied,
-           sum(greatest(0, least(p.amount, p.receivable_amount - p.before))) OVER (PARTITION BY p.receivable_id) AS paid, p.receivable_amount
-    FROM ref_paid p
+    SELECT q.*, sum(q.applied) OVER (PARTITION BY q.rid) AS paid FROM (
+      SELECT n.rid, n.ramount, n.cid, n.amount,
+             greatest(0, least(n.amount, n.ramount - (sum(n.amount) OVER (PARTITION BY n.rid ORDER BY n.at, n.cid) - n.amount))) AS applied
+      FROM named n WHERE n.by_ref AND n.refs = 1
+    ) q
   ), fits AS (
-    SELECT c.id AS credit_id, r.id AS receivable_id, c.amount
-    FROM credits c JOIN receivables r ON r.account = c.account AND r.amount = c.amount
-    WHERE NOT EXISTS (SELECT 1 FROM by_ref b WHERE b.credit_id = c.id)
-      AND NOT EXISTS (SELECT 1 FROM by_ref b WHERE cardinality(b.ids) = 1 AND b.ids[1] = r.id)
-  ), fit_counts AS (
-    SELECT f.*, count(*) OVER (PARTITION BY f.credit_id) AS per_credit, count(*) OVER (PARTITION BY f.receivable_id) AS per_receivable FROM fits f
-  ), fit_rows AS (
-    SELECT credit_id, bool_and(per_credit = 1 AND per_receivable = 1) AS sole, array_agg(receivable_id ORDER BY receivable_id) AS ids,
-           min(receivable_id) AS receivable_id, min(amount) AS amount, max(per_receivable) AS contenders
-    FROM fit_counts GROUP BY credit_id
+    SELECT n.rid, n.cid, n.amount, count(*) OVER (PARTITION BY n.cid) AS per_credit, count(*) OVER (PARTITION BY n.rid) AS per_receivable
+    FROM named n WHERE n.refs = 0 AND n.by_amount AND NOT n.named
   ), fresh AS (
-    SELECT r.credit_id, c.account,
-           CASE WHEN r.applied < r.amount THEN 'overpaid' WHEN r.paid < r.receivable_amount THEN 'partial' ELSE 'matched' END AS state,
-           r.receivable_id, r.applied, ARRAY[r.receivable_id] AS candidates,
-           CASE WHEN r.applied < r.amount THEN 'pays ' || r.applied || ' of receivable ' || r.receivable_id || ' by its reference; ' || (r.amount - r.applied) || ' is left over'
-                WHEN r.paid < r.receivable_amount THEN 'pays ' || r.applied || ' of receivable ' || r.receivable_id || ' by its reference; ' || (r.receivable_amount - r.paid) || ' is still open'
-                ELSE 'receivable ' || r.receivable_id || ' (by its reference)' END AS note
-    FROM ref_rows r JOIN credits c ON c.id = r.credit_id
+    SELECT b.cid AS credit_id, a.account,
+           CASE WHEN b.applied < b.amount THEN 'overpaid' WHEN b.paid < b.ramount THEN 'partial' ELSE 'matched' END AS state,
+           b.rid AS receivable_id, b.applied, ARRAY[b.rid] AS candidates,
+           CASE WHEN b.applied < b.amount THEN 'pays ' || b.applied || ' of receivable ' || b.rid || ' by its reference; ' || (b.amount - b.applied) || ' is left over'
+                WHEN b.paid < b.ramount THEN 'pays ' || b.applied || ' of receivable ' || b.rid || ' by its reference; ' || (b.ramount - b.paid) || ' is still open'
+                ELSE 'receivable ' || b.rid || ' (by its reference)' END AS note
+    FROM by_ref b CROSS JOIN LATERAL (SELECT beneficiary_account AS account FROM ledger_credits WHERE transaction_id = b.cid) a
     UNION ALL
-    SELECT b.credit_id, c.account, 'needs_review', NULL, 0, b.ids,
-           'its reference names ' || cardinality(b.ids) || ' receivables: ' || array_to_string(b.ids, ', ')
-    FROM by_ref b JOIN credits c ON c.id = b.credit_id WHERE cardinality(b.ids) > 1
+    SELECT g.cid, a.account, 'needs_review', NULL, 0, g.ids, 'its reference names ' || cardinality(g.ids) || ' receivables: ' || array_to_string(g.ids, ', ')
+    FROM (SELECT cid, array_agg(rid ORDER BY rid) AS ids FROM pairs WHERE by_ref AND refs > 1 GROUP BY cid) g
+    CROSS JOIN LATERAL (SELECT beneficiary_account AS account FROM ledger_credits WHERE transaction_id = g.cid) a
     UNION ALL
-    SELECT f.credit_id, c.account, CASE WHEN f.sole THEN 'matched' ELSE 'needs_review' END, CASE WHEN f.sole THEN f.receivable_id END,
-           CASE WHEN f.sole THEN f.amount ELSE 0 END, f.ids,
-           CASE WHEN f.sole THEN 'receivable ' || f.receivable_id || ' (the only one of its account and amount)'
-                WHEN cardinality(f.ids) > 1 THEN cardinality(f.ids) || ' receivables fit its account and amount: ' || array_to_string(f.ids, ', ')
-                ELSE 'receivable ' || f.receivable_id || ' fits it, and so do ' || (f.contenders - 1) || ' other credit(s) of that amount' END
-    FROM fit_rows f JOIN credits c ON c.id = f.credit_id
+    SELECT g.cid, a.account, CASE WHEN g.sole THEN 'matched' ELSE 'needs_review' END, CASE WHEN g.sole THEN g.rid END,
+           CASE WHEN g.sole THEN g.amount ELSE 0 END, g.ids,
+           CASE WHEN g.sole THEN 'receivable ' || g.rid || ' (the only one of its account and amount)'
+                WHEN cardinality(g.ids) > 1 THEN cardinality(g.ids) || ' receivables fit its account and amount: ' || array_to_string(g.ids, ', ')
+                ELSE 'receivable ' || g.rid || ' fits it, and so do ' || (g.contenders - 1) || ' other credit(s) of that amount' END
+    FROM (
+      SELECT cid, bool_and(per_credit = 1 AND per_receivable = 1) AS sole, array_agg(rid ORDER BY rid) AS ids, min(rid) AS rid, min(amount) AS amount,
+             max(per_receivable) AS contenders
+      FROM fits GROUP BY cid
+    ) g
+    CROSS JOIN LATERAL (SELECT beneficiary_account AS account FROM ledger_credits WHERE transaction_id = g.cid) a
   ), old AS (
-    SELECT m.credit_id, m.receivable_id, m.applied FROM ledger_credit_matches m WHERE m.account = ANY(accounts)
+    SELECT m.credit_id, m.receivable_id FROM ledger_credit_matches m WHERE m.account = ANY(accounts)
   ), upserted AS (
     INSERT INTO ledger_credit_matches AS m (credit_id, account, state, receivable_id, applied, candidates, note)
     SELECT credit_id, account, state, receivable_id, applied, candidates, note FROM fresh
@@ -169,15 +171,17 @@ LANGUAGE sql AS $$
       applied = EXCLUDED.applied, candidates = EXCLUDED.candidates, note = EXCLUDED.note
     WHERE (m.state, m.receivable_id, m.applied, m.candidates, m.note)
           IS DISTINCT FROM (EXCLUDED.state, EXCLUDED.receivable_id, EXCLUDED.applied, EXCLUDED.candidates, EXCLUDED.note)
+    RETURNING m.credit_id, m.receivable_id
   ), removed AS (
-    DELETE FROM ledger_credit_matches m WHERE m.account = ANY(accounts) AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.credit_id = m.credit_id)
+    DELETE FROM ledger_credit_matches m
+    WHERE m.account = ANY(accounts) AND m.credit_id NOT IN (SELECT credit_id FROM fresh)
+    RETURNING m.receivable_id
   )
+  -- The receivables whose payments changed: what a changed or removed match paid before, and pays now.
   SELECT DISTINCT x.receivable_id FROM (
-    SELECT o.receivable_id FROM old o LEFT JOIN fresh n ON n.credit_id = o.credit_id
-    WHERE (n.receivable_id, n.applied) IS DISTINCT FROM (o.receivable_id, o.applied)
-    UNION ALL
-    SELECT n.receivable_id FROM fresh n LEFT JOIN old o ON o.credit_id = n.credit_id
-    WHERE (o.receivable_id, o.applied) IS DISTINCT FROM (n.receivable_id, n.applied)
+    SELECT receivable_id FROM upserted
+    UNION ALL SELECT receivable_id FROM removed
+    UNION ALL SELECT receivable_id FROM old WHERE credit_id IN (SELECT credit_id FROM upserted)
   ) x WHERE x.receivable_id IS NOT NULL
 $$;
 
@@ -188,11 +192,7 @@ RETURNS TABLE (item text, account text, value_date date, amount numeric, source 
 LANGUAGE sql STABLE AS $$
   WITH ids AS (
     SELECT DISTINCT substr(i, 4) AS id FROM unnest(items) i WHERE i LIKE 'tx:%'
-  ), refunds AS (
-    -- A refund whose content is contested (kind refund) books nothing.
-    SELECT f.* FROM ledger_standing_refunds(ARRAY(SELECT id FROM ids)) f
-    WHERE NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'refund' AND k.transaction_id = f.transaction_id)
-  ), outbound AS (
+  ), outbound AS MATERIALIZED (
     SELECT 'tx:' || o.transaction_id AS item, 'platform:' || coalesce(o.source_account, 'unknown') AS platform, o.amount,
            ledger_day(o.created_at) AS sent_day, 'record:' || o.transaction_id AS sent_source,
            ledger_day(coalesce(o.status_at, o.created_at)) AS status_day, coalesce('event:' || o.status_seq, 'record:' || o.transaction_id) AS status_source,
@@ -202,14 +202,32 @@ LANGUAGE sql STABLE AS $$
            coalesce(ledger_day(f.transaction_at), ledger_day(coalesce(o.status_at, o.created_at))) AS reversed_day,
            coalesce('event:' || f.event_seq, 'event:' || o.status_seq, 'record:' || o.transaction_id) AS reversed_source
     FROM ledger_outbound o JOIN ids ON ids.id = o.transaction_id
-    LEFT JOIN refunds f ON f.original_transaction_id = o.transaction_id
-  ), credits AS (
+    LEFT JOIN LATERAL (
+      -- The refund that stands (as ledger_standing_refunds, looked up by index per item); one whose
+      -- content is contested (kind refund) books nothing.
+      SELECT f.transaction_id, f.event_seq, f.amount, f.transaction_at FROM ledger_refunds f
+      WHERE f.original_transaction_id = o.transaction_id
+        AND NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'refund' AND k.transaction_id = f.transaction_id)
+      ORDER BY f.transaction_at, f.transaction_id LIMIT 1
+    ) f ON true
+  ), credits AS MATERIALIZED (
+    -- The standing of ledger_credit_standing, written out: computed once per credit.
     SELECT 'tx:' || c.transaction_id AS item, 'platform:' || c.beneficiary_account AS platform, c.amount, ledger_day(c.transaction_at) AS day,
-           'event:' || c.event_seq AS source, ledger_credit_standing(c.transaction_id, c.gateway_outcome) AS standing,
+           'event:' || c.event_seq AS source,
+           CASE WHEN c.gateway_outcome = 'accepted' THEN 'accepted' WHEN c.gateway_outcome = 'rejected' THEN 'rejected'
+                WHEN h.decision = 'accepted' THEN 'accepted' ELSE 'held' END AS standing,
            f.amount AS refund_amount, ledger_day(f.transaction_at) AS refund_day, 'event:' || f.event_seq AS refund_source,
-           (SELECT 'release:' || h.credit_id FROM ledger_held_releases h WHERE h.credit_id = c.transaction_id) AS release_source
+           'release:' || h.credit_id AS release_source
     FROM ledger_credits c JOIN ids ON ids.id = c.transaction_id
-    LEFT JOIN refunds f ON f.original_transaction_id = c.transaction_id
+    LEFT JOIN LATERAL (
+      -- The refund that stands (as ledger_standing_refunds, looked up by index per item); one whose
+      -- content is contested (kind refund) books nothing.
+      SELECT f.transaction_id, f.event_seq, f.amount, f.transaction_at FROM ledger_refunds f
+      WHERE f.original_transaction_id = c.transaction_id
+        AND NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'refund' AND k.transaction_id = f.transaction_id)
+      ORDER BY f.transaction_at, f.transaction_id LIMIT 1
+    ) f ON true
+    LEFT JOIN ledger_held_releases h ON h.credit_id = c.transaction_id
     -- A credit whose content is contested (two MONEY_IN of one transaction that disagree) books
     -- nothing until the platform settles which is true: it is not settled money.
     WHERE NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'credit' AND k.transaction_id = c.transaction_id)
