@@ -89,8 +89,10 @@ const onSignal = () => {
   console.log('\nStopping…');
   void stopAll().then(() => process.exit(0));
 };
-process.once('SIGINT', onSignal);
-process.once('SIGTERM', onSignal);
+// `on`, not `once`: Ctrl-C reaches this process twice through pnpm (from the terminal, and passed
+// on by pnpm), and a second SIGINT without a listener would kill it before its children are stopped.
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 // Anything unexpected still stops the children and drops a throwaway store before exiting 1.
 process.once('uncaughtException', (error) => void fail(error));
 

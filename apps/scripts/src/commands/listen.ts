@@ -64,8 +64,9 @@ export async function listen(
     stopped = true;
     wake?.();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `on`: through pnpm, Ctrl-C arrives twice (from the terminal, and passed on by pnpm).
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   ctx.out.info(
     `Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`,
   );
