@@ -386,3 +386,36 @@ export function buildProgram(): Command {
     });
   return program;
 }
+
+/**
+ * argv without its help flags when it names a command that does not exist: commander prints the
+ * help of the deepest command it knows before it looks at the next word, so `paykit store archive
+ * --help` would print the root's help and exit 0. Without the flag, commander names the unknown
+ * command and main.ts exits 2, as it does without --help.
+ */
+export function helpOnlyForKnownCommands(program: Command, argv: readonly string[]): string[] {
+  const args = argv.slice(2);
+  const isHelp = (arg: string) => arg === '-h' || arg === '--help';
+  if (!args.some(isHelp)) return [...argv];
+  const path: Command[] = [program];
+  let current = program;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      // An option given its value in the next word (`--profile staging`) must not read as a command.
+      const option = path.flatMap((c) => c.options).find((o) => o.long === arg || o.short === arg);
+      if (option && (option.required || option.optional) && !arg.includes('=')) i++;
+      continue;
+    }
+    if (current.commands.length === 0) break;
+    const next = current.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (next === undefined) {
+      if (arg === 'help') break;
+      return [...argv.slice(0, 2), ...args.filter((a) => !isHelp(a))];
+    }
+    current = next;
+    path.push(next);
+  }
+  return [...argv];
+}
