@@ -72,8 +72,10 @@ try {
       },
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  // `on`, and stop() runs once: through pnpm, Ctrl-C arrives twice (from the terminal, and passed on
+  // by pnpm), and a second signal must not end the process before what is in flight is committed.
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 } catch (error) {
   console.error(`The reconciliation worker could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

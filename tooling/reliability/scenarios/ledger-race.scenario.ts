@@ -10,7 +10,14 @@
 // stuck, no owned credit orphan.
 import { randomUUID } from 'node:crypto';
 import { CORE_EVENT_PATHS, type CoreEventType } from '@paykit/contracts';
-import { createTransactionRecorder, listItems, registerReceivable, type CreatedTransactionLike } from '@paykit/ledger';
+import {
+  checkBooks,
+  createTransactionRecorder,
+  listItems,
+  moneyFigures,
+  registerReceivable,
+  type CreatedTransactionLike,
+} from '@paykit/ledger';
 import type { Database } from '@paykit/store';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,7 +203,7 @@ describe('the ledger race and conflicts', () => {
     await stack.workerCaughtUp(scaled(120_000, 60_000));
     const secondsToRecover = (performance.now() - factsEnd) / 1000;
 
-    const { items, conflictsRecorded, applied, parked, stored } = await stack.withStore(async (db) => {
+    const { items, conflictsRecorded, applied, parked, stored, books, figures } = await stack.withStore(async (db) => {
       const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]!.n);
       return {
         items: await listItems(db, { limit: 10_000, from: '2000-01-01', to: '2100-01-01' }),
@@ -204,6 +211,8 @@ describe('the ledger race and conflicts', () => {
         applied: await countApplied(db),
         parked: await count('SELECT count(*)::text AS n FROM ledger_parked_events'),
         stored: await count('SELECT count(*)::text AS n FROM webhook_events'),
+        books: await checkBooks(db),
+        figures: (await moneyFigures(db)).filter((row) => row.day === null),
       };
     });
     const byId = new Map(items.map((item) => [item.id, item] as const));
@@ -239,10 +248,13 @@ describe('the ledger race and conflicts', () => {
         `${TRANSFERS} transfers settled and ${CREDITS} credits received while ${racing ? `the worker applied and ${RECORDERS} recorders recorded each 0–${MAX_LATE_MS} ms late (PostgreSQL)` : 'nothing else ran (PGlite: recorded after the deliveries)'}`,
         `${conflictsMade} conflicting duplicates delivered (${CONFLICTS_OF_EACH_KIND} each: a credit with another amount, a second refund, a redelivery with another body), ${non2xx} not answered 2xx; ${conflictsRecorded} conflicts recorded; ${refundedConflicts} of ${CONFLICTS_OF_EACH_KIND} doubly refunded transfers read "conflict"`,
         `${stuck} settled transfers stuck, ${orphaned} owned items orphan, ${parked} events parked; the ledger caught up ${secondsToRecover.toFixed(1)} s after the last fact`,
+        `books ${books.ok ? 'balanced' : 'BROKEN'}: ${books.postingsChecked} postings, debits ${books.debits} = credits ${books.credits}, ${books.itemsChecked} items as their facts say; ${figures.map((f) => `${f.direction} ${f.figure} ${f.amount}`).join(', ')}`,
       ],
       durationMs: performance.now() - startedAt,
     });
     expect(non2xx).toBe(0);
+    // The recorders and the worker wrote the journal between them: every posting balances, every item is as its facts say.
+    expect(books).toMatchObject({ ok: true, unbalancedPostings: [], itemsOff: [] });
     expect(stuck).toBe(0);
     expect(orphaned).toBe(0);
     expect(parked).toBe(0);
