@@ -11,6 +11,7 @@ import { createEventStore, StoreInputError, type Database } from '@paykit/store'
 import type { Registry } from 'prom-client';
 import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
 import { FilterError } from './filters.ts';
+import { setSecurityHeaders } from './headers.ts';
 import { esc, page, STYLESHEET } from './html.ts';
 import { eventPage } from './pages.ts';
 import { EXPORTS, PAGES, serveExport } from './routes.ts';
@@ -115,6 +116,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   };
 
   const server = createServer((req, res) => {
+    setSecurityHeaders(res);
     handle(req, res).catch((error: unknown) => {
       if (error instanceof AccessDenied)
         return send(res, error.status, 'text/plain; charset=utf-8', `${error.message}\n`);
