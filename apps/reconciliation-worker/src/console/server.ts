@@ -10,7 +10,7 @@ import { retryParked } from '@paykit/ledger';
 import { createEventStore, StoreInputError, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
 import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
-import { FilterError } from './filters.ts';
+import { checkQuery, FilterError } from './filters.ts';
 import { setSecurityHeaders } from './headers.ts';
 import { esc, page, STYLESHEET } from './html.ts';
 import { eventPage } from './pages.ts';
@@ -82,6 +82,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       return send(res, 200, 'text/css; charset=utf-8', STYLESHEET, { 'cache-control': 'max-age=300' });
     const session = await access.gate(req, res, url);
     if (!session) return;
+    checkQuery(url.search, url.searchParams);
     const html = (status: number, body: string) =>
       send(res, status, 'text/html; charset=utf-8', access.decorate(body, session));
     const ctx = () => ({
