@@ -112,6 +112,9 @@ function redactValue(value: unknown, seen: WeakSet<object>, depth: number, paren
   if (typeof value === 'number') return maskCardNumberValue(value);
   if (typeof value === 'bigint') return isCardNumberDigits(value.toString()) ? maskCardNumber(value.toString()) : value;
   if (value === null || typeof value !== 'object') return value;
+  // A Date, a URL, a Buffer: redacted as the JSON they are written as, not as their own (empty) keys.
+  if (!Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON === 'function' && depth <= 64)
+    return redactValue((value as { toJSON: () => unknown }).toJSON(), seen, depth + 1, parent);
   if (seen.has(value)) return '[circular]';
   if (depth > 64) return '[too deep]';
   seen.add(value);
@@ -140,6 +143,30 @@ function redactField(name: string, item: unknown, seen: WeakSet<object>, depth: 
   if (isSecretField(name)) return REDACTED;
   if (isCardNumberField(name) && (typeof item === 'string' || typeof item === 'number')) return maskCardNumber(item);
   return redactValue(item, seen, depth + 1, name);
+}
+
+/**
+ * The fields of a structured log line (pino's merged object), redacted as a body is: the apps'
+ * own logs mask what the clients' logs, their errors and the CLI mask. An Error stays an error
+ * of its class, its message and stack scrubbed of card numbers and credentials, its other fields
+ * redacted.
+ */
+export function redactLogFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (isCardCodeField(key)) continue;
+    out[key] = value instanceof Error ? redactError(value) : redactField(key, value, new WeakSet(), 0);
+  }
+  return out;
+}
+
+// A copy of the same class (so a logger still names its type), message and stack scrubbed.
+function redactError(error: Error): Error {
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+  Object.assign(copy, redactBody({ ...error }));
+  copy.message = scrubSecrets(error.message);
+  if (error.stack !== undefined) copy.stack = scrubSecrets(error.stack);
+  return copy;
 }
 
 /** The field a validation error item is about (the last name in its `loc`), when it echoes an `input`. */

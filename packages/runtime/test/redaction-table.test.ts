@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { luhnCheckDigit } from '../src/card.ts';
 import { apiErrorFrom } from '../src/errors.ts';
-import { redactBody, scrubValue } from '../src/redact.ts';
+import { redactBody, redactLogFields, scrubValue } from '../src/redact.ts';
 
 const PAN = '4111111111111111';
 const withCheckDigit = (partial: string) => `${partial}${luhnCheckDigit(partial)}`;
@@ -133,6 +133,7 @@ const kept: [string, Record<string, unknown>][] = [
 const surfaces: [string, (body: unknown) => unknown][] = [
   ['redactBody (console, CLI)', (body) => redactBody(body)],
   ['scrubValue (client logs)', (body) => scrubValue(body, ['some-other-known-secret'])],
+  ['redactLogFields (gateway and worker logs)', (body) => redactLogFields({ entry: body }).entry],
   [
     'ApiError body (errors)',
     (body) => apiErrorFrom(new Response(null, { status: 400 }), body, { product: 'core', requestId: 'r' }).body,
@@ -156,6 +157,29 @@ describe('one redaction, every variant', () => {
       expect(show(body)).toEqual(body);
     });
   }
+
+  it('redacts the fields of a log line: an Error stays of its class, message and stack scrubbed; a Date keeps its time', () => {
+    const error = Object.assign(new Error(`card ${PAN} declined, cvv_code 123`), { code: 'E_CARD', secretKey: SECRET });
+    const out = redactLogFields({
+      cvv: '123',
+      reference: 4111111111111111,
+      at: new Date('2026-11-21T10:00:00Z'),
+      err: error,
+    });
+    expect(out).toMatchObject({ reference: '************1111', at: '2026-11-21T10:00:00.000Z' });
+    expect(out).not.toHaveProperty('cvv');
+    expect(out.err).toBeInstanceOf(Error);
+    expect(out.err).toMatchObject({
+      message: 'card ************1111 declined, cvv_code 123',
+      code: 'E_CARD',
+      secretKey: '[redacted]',
+    });
+    expect((out.err as Error).stack).not.toContain(PAN);
+    const typed = redactLogFields({ err: new TypeError(`bad ${PAN}`) }).err as Error;
+    expect(typed).toBeInstanceOf(TypeError);
+    expect(typed.name).toBe('TypeError');
+    expect(typed.message).toBe('bad ************1111');
+  });
 
   it('masks the PAN to its last 4 digits wherever it stands, and removes a code with its field', () => {
     expect(redactBody({ reference: 4111111111111111, note: '4111.1111.1111.1111', card: { code: 123 } })).toEqual({
