@@ -1,6 +1,7 @@
-// Card data in logs and errors: a card number (PAN) is shown as its last 4 digits only, a card
-// security code (CVV) not at all. Fields are recognised by name; a PAN anywhere else (a message
-// quoting it, a 422 `input` echoing it) by shape: 13 to 19 digits passing the Luhn check.
+// Card data in logs, errors, the CLI and the console: a card number (PAN) is shown as its last 4
+// digits only, a card security code (CVV) not at all. Fields are recognised by name; a PAN
+// anywhere else (a message quoting it, a 422 `input` echoing it, a field named for something
+// else, a JSON number) by shape: 13 to 19 digits passing the Luhn check, alone or grouped.
 import { isValidCardNumber } from './card.ts';
 import { isValidClabe } from './clabe.ts';
 
