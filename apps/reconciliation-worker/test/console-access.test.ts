@@ -6,16 +6,15 @@
 // /healthz stays open. The configuration refuses a non-loopback bind without a password.
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { listParked, reconcileOnce } from '@paykit/ledger';
-import { createEventStore } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { listParked } from '@paykit/ledger';
+import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createHealth } from '../src/health.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
-import { unreadableCredit } from './parked-event.ts';
+import { openWithParkedEvent } from './parked-event.ts';
 
 const PASSWORD = TEST_SECRETS.consolePassword;
 const METRICS_TOKEN = TEST_SECRETS.metricsToken;
@@ -52,11 +51,7 @@ describe('console access', () => {
   };
 
   beforeAll(async () => {
-    opened = await testDatabases()[0]!.open();
-    const store = createEventStore(opened.db);
-    await store.append(unreadableCredit());
-    await store.close();
-    expect(await reconcileOnce(opened.db)).toMatchObject({ parked: 1 });
+    opened = await openWithParkedEvent();
   });
 
   afterAll(async () => {

@@ -1,9 +1,11 @@
 // The console with a login, in headless chromium (browser.ts: a failure, not a skip, where the
 // browser is required): a wrong password refused and the right one let in; a form posted without
 // its CSRF token, and one posted by another site's page, refused with 403 while the console's own
-// button works; an export downloaded through the browser's login; the item list followed page
-// by page over its rel="next" links until every seeded row was seen once; screenshots at 1280 px
-// and at a phone's 390 px, the first screenful of each (screenshots/, git-ignored).
+// button works; every page rendered under the content security policy with its stylesheet, and
+// another site's frame of it refused; an export downloaded through the browser's login; the item
+// list followed page by page over its rel="next" links until every seeded row was seen once;
+// screenshots at 1280 px and at a phone's 390 px, the first screenful of each (screenshots/,
+// git-ignored).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -65,11 +67,13 @@ describeInBrowser('the console in chromium, behind its login', () => {
       now: () => new Date('2026-11-22T18:00:00Z'),
       access: { password: PASSWORD, failedLoginDelayMs: 100 },
     });
-    // Another site (another origin) whose page posts to the console as soon as it opens.
-    attacker = createServer((_req, res) => {
+    // Another site (another origin) whose page posts to the console as soon as it opens, or frames it.
+    attacker = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(
-        `<form id="f" method="post" action="${server.url}/parked/retry"><input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`,
+        req.url === '/frame'
+          ? `<iframe src="${server.url}/?${RANGE}" style="opacity:0.01"></iframe>`
+          : `<form id="f" method="post" action="${server.url}/parked/retry"><input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`,
       );
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
@@ -162,6 +166,31 @@ describeInBrowser('the console in chromium, behind its login', () => {
     expect(pages, 'the list shows every row on one page or has no rel="next" link').toBeGreaterThan(1);
     expect(seen).toHaveLength(SEEDED);
     expect(new Set(seen).size).toBe(SEEDED);
+  });
+
+  it('renders every page under its content security policy, and refuses to be framed by another site', async () => {
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    for (const path of ['/', '/items', '/volumes', '/receivables', '/conflicts', '/parked', '/drift', '/reports']) {
+      await page.goto(`${server.url}${path}?${RANGE}`);
+      // The stylesheet applied: the header's background is the console's, not the browser's default.
+      expect(await page.locator('header').evaluate((h) => getComputedStyle(h).backgroundColor), path).toBe(
+        'rgb(246, 248, 250)',
+      );
+    }
+    expect(refused).toEqual([]);
+
+    const other = await context.newPage();
+    const messages: string[] = [];
+    other.on('console', (message) => messages.push(message.text()));
+    const address = attacker.address() as AddressInfo;
+    await other.goto(`http://localhost:${address.port}/frame`);
+    await expect.poll(() => messages.some((m) => /frame-ancestors 'none'|X-Frame-Options/.test(m))).toBe(true);
+    const framed = other.frames().find((frame) => frame !== other.mainFrame());
+    expect(await framed?.locator('form[action="/parked/retry"]').count()).toBe(0);
+    await other.close();
   });
 
   it("reads at 1280 px and at a phone's 390 px (screenshots)", async () => {

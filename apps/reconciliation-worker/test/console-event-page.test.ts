@@ -1,6 +1,8 @@
 // The console's page of one stored event shows its payload as the platform sent it, but with card
 // data and secrets redacted the way the clients redact them: a card number reads as its last 4
-// digits, a card security code is gone, a token is "[redacted]". The page must never print a PAN.
+// digits (in any field, as a string grouped or not, or as a JSON number), a card security code is
+// gone (cvv, cvv_code, card_cvn, cv2, `code` inside `card`…), a token, a secretKey, a credential
+// or a PIN is "[redacted]", a CLABE and an amount are shown. The page must never print a PAN.
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +22,22 @@ function cardEvent(): NewEvent {
       },
       note: `card ${PAN} declined`,
       client_secret: 'cs_live_abcdefghijklmnop',
+      // Each of these was once shown in full: a PAN as a JSON number or dot-grouped in fields not
+      // named like card fields, security codes and secrets under names the redaction did not know.
+      reference_number: 5555555555554444,
+      printed: '3782.822463.10005',
+      card: { code: '9173', holder: 'ANA' },
+      cvv_code: '9174',
+      cvvNumber: 9175,
+      card_cvn: '9176',
+      cv2: '9177',
+      card_verification: '9178',
+      secretKey: 'sk_live_0123456789abcdef',
+      credential: 'cred_0123456789abcdef',
+      pin: '9179',
+      // Shown as they are: a CLABE and an amount.
+      beneficiary_account: '002180000000000164',
+      amount: '1500.00',
     },
   };
   return {
@@ -69,6 +87,21 @@ for (const kind of testDatabases()) {
       expect(html).not.toContain('411111');
       expect(html).not.toContain('cvv');
       expect(html).not.toContain('cs_live_abcdefghijklmnop');
+      const payload = html.slice(html.indexOf('<h2>Payload</h2>'));
+      for (const shown of ['************4444', '***********0005', '002180000000000164', '1500.00', 'ANA'])
+        expect(payload).toContain(shown);
+      for (const hidden of [
+        '5555555555554444',
+        '3782.822463',
+        ...['9173', '9174', '9175', '9176', '9177', '9178', '9179'],
+        'card_cvn',
+        'cv2',
+        'card_verification',
+        'sk_live_0123456789abcdef',
+        'cred_0123456789abcdef',
+      ])
+        expect(payload).not.toContain(hidden);
+      expect(payload).toContain('&quot;secretKey&quot;: &quot;[redacted]&quot;');
     });
   });
 }

@@ -1,8 +1,9 @@
 // The worker's structured logs: one JSON line per event with its fields (a round's counts, a report
-// file, an error), idle rounds below info, and a config object logged by mistake with every secret
-// in it censored.
-import { Writable } from 'node:stream';
+// file, an error), idle rounds below info, card data and secrets masked by the runtime's one
+// redaction wherever they stand, and a config object logged by mistake with every secret in it
+// censored.
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { jsonLineSink } from '@paykit/testing/log-lines';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
@@ -11,15 +12,8 @@ import { startApplyLoop } from '../src/loop.ts';
 
 /** A logger at `level` whose lines are parsed into `lines`. */
 function capture(level: 'info' | 'debug') {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ logLevel: level }, sink) };
+  const { lines, stream } = jsonLineSink();
+  return { lines, logger: createLogger({ logLevel: level }, stream) };
 }
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -64,6 +58,33 @@ describe('worker logs', () => {
       parked: 0,
       batches: expect.any(Number) as unknown,
       ms: expect.any(Number) as unknown,
+    });
+  });
+
+  it('masks card data and secrets in any field, error or message, as the CLI and the clients do', async () => {
+    const { lines, logger } = capture('info');
+    logger.warn(
+      {
+        payload: {
+          reference: 4111111111111111,
+          card: { code: '9173' },
+          cvv_code: '9174',
+          secretKey: 'sk_live_0123456789abcdef',
+        },
+        err: new Error('card 5555.5555.5555.4444 declined'),
+        clabe: '002180000000000164',
+      },
+      'stored event 4111 1111 1111 1111',
+    );
+    await settle();
+    const text = JSON.stringify(lines);
+    for (const hidden of ['4111111111111111', '5555.5555', '4111 1111', '9173', '9174', 'sk_live_0123456789abcdef'])
+      expect(text).not.toContain(hidden);
+    expect(lines[0]).toMatchObject({
+      msg: 'stored event ************1111',
+      payload: { reference: '************1111', card: {}, secretKey: '[redacted]' },
+      err: { type: 'Error', message: 'card ************4444 declined' },
+      clabe: '002180000000000164',
     });
   });
 

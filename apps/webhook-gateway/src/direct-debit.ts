@@ -37,6 +37,9 @@ export function directDebitAuthenticator(config: GatewayConfig['directDebit']): 
   };
 }
 
+/** The event types the direct debit spec documents (its `webhooks`): charge_result, chargebacks included. */
+export const DIRECT_DEBIT_EVENT_TYPES = ['charge_result'] as const;
+
 const STORED = { outcome: 'stored', answerStatus: 200, reason: null, refundReason: null, rule: null } as const;
 
 const text = (value: unknown, max: number): string | null =>
@@ -62,8 +65,13 @@ export function evaluateDirectDebit(raw: Uint8Array): Evaluation | Refusal {
       drift.push({ path: formatPath(report.path), kind: report.kind, expected: report.expected, seen: report.seen }),
   });
   const eventType = name.toLowerCase();
-  if (eventType !== 'charge_result')
-    drift.push({ path: 'event', kind: 'mismatch', expected: 'charge_result', seen: describeValue(name) });
+  if (!(DIRECT_DEBIT_EVENT_TYPES as readonly string[]).includes(eventType))
+    drift.push({
+      path: 'event',
+      kind: 'mismatch',
+      expected: DIRECT_DEBIT_EVENT_TYPES.join(', '),
+      seen: describeValue(name),
+    });
   const data =
     record.data !== null && typeof record.data === 'object' && !Array.isArray(record.data)
       ? (record.data as Record<string, unknown>)

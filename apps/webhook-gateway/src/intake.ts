@@ -4,7 +4,7 @@
 // before the deadline gets 503, and the platform redelivers.
 import type { Account, EventStore, NewEvent } from '@paykit/store';
 import type { AccountRead, Evaluation } from './evaluate.ts';
-import type { GatewayMetrics } from './metrics.ts';
+import { eventTypeLabel, type GatewayMetrics } from './metrics.ts';
 import type { Decision } from './policy.ts';
 
 export interface IntakeResult {
@@ -71,7 +71,7 @@ export async function storeEvaluation(
     ...(evaluation.account === undefined ? {} : { accountGuard: accountGuard(evaluation.account, decided, delivery) }),
   };
   const result = await events.append(event, { deadline: delivery.deadline });
-  const labels = { source: evaluation.source, type: evaluation.eventType };
+  const labels = { source: evaluation.source, type: eventTypeLabel(evaluation.source, evaluation.eventType) };
   if (result.inserted) {
     metrics.events.inc({ ...labels, outcome: result.outcome });
     if (evaluation.drift.length > 0) metrics.drift.inc(labels);

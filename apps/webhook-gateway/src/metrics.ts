@@ -1,8 +1,27 @@
 // The gateway's Prometheus metrics, on a registry of its own (several gateways in one test
 // process must not share counters). Labels carry event types, outcomes and statuses only: never
 // an id, an account or anything a delivery sent.
-import type { ConnectionStats } from '@paykit/store';
+import { CASH_EVENT_NAMES } from '@paykit/cash-client';
+import { CORE_EVENT_TYPES } from '@paykit/contracts';
+import type { ConnectionStats, EventSource } from '@paykit/store';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DIRECT_DEBIT_EVENT_TYPES } from './direct-debit.ts';
+
+/** The event types of each source's spec: the only values the `type` label takes. */
+export const KNOWN_EVENT_TYPES: Readonly<Record<EventSource, ReadonlySet<string>>> = {
+  core: new Set(CORE_EVENT_TYPES),
+  cash: new Set(CASH_EVENT_NAMES),
+  direct_debit: new Set(DIRECT_DEBIT_EVENT_TYPES),
+};
+
+/**
+ * The `type` label of a delivery: its event type when the spec documents it, else `other`. Cash
+ * and direct debit name their type in the body, so a signed delivery could otherwise create one
+ * series per name it invents, and the scrape would grow without end.
+ */
+export function eventTypeLabel(source: EventSource, eventType: string): string {
+  return KNOWN_EVENT_TYPES[source]?.has(eventType) ? eventType : 'other';
+}
 
 export interface GatewayMetrics {
   registry: Registry;

@@ -1,30 +1,25 @@
-// Card data in logs and errors: a card number (PAN) is shown as its last 4 digits only, a card
-// security code (CVV) not at all. Fields are recognised by name; a PAN anywhere else (a message
-// quoting it, a 422 `input` echoing it) by shape: 13 to 19 digits passing the Luhn check.
+// Card data in logs, errors, the CLI and the console: a card number (PAN) is shown as its last 4
+// digits only, a card security code (CVV) not at all. Fields are recognised by name; a PAN
+// anywhere else (a message quoting it, a 422 `input` echoing it, a field named for something
+// else, a JSON number) by shape: 13 to 19 digits passing the Luhn check, alone or grouped.
 import { isValidCardNumber } from './card.ts';
 import { isValidClabe } from './clabe.ts';
 
-/** "card_number", "cardNumber", "Card-Number" all normalise to "cardnumber". */
+/** "card_number", "cardNumber", "Card-Number", "CARD.NUMBER" all normalise to "cardnumber". */
 function normalise(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '');
+  return name.toLowerCase().replace(/[-_.\s]/g, '');
 }
 
 const CARD_NUMBER_FIELDS = new Set(['pan', 'primaryaccountnumber', 'cardnumber', 'ccnumber', 'cardno', 'cardpan']);
 // card_number, debit_card_number, credit_card_number, mx_card_number…
 const CARD_NUMBER_PATTERN = /cardnumber$/;
-const CARD_CODE_FIELDS = new Set([
-  'cvv',
-  'cvv2',
-  'cvc',
-  'cvc2',
-  'cid',
-  'csc',
-  'securitycode',
-  'cardsecuritycode',
-  'cardverificationvalue',
-  'cardverificationcode',
-]);
-const CARD_CODE_PATTERN = /(cvv2?|cvc2?|securitycode)$/;
+const CARD_CODE_FIELDS = new Set(['cid', 'csc', 'cardcode', 'cardcsc', 'cardcid']);
+// cvv, CVV2, cvv_code, cvvNumber, cvc, card_cvn, cv2, security_code, card_verification(_value)…:
+// these stems name nothing but a card's security code, wherever they stand in the name.
+const CARD_CODE_PATTERN = /cvv|cvc|cvn|cvd|cv2|securitycode|cardverification|verificationvalue/;
+// An object that holds a card ("card", "mx_direct_debit_card", "cardDetails"): its bare `code` is
+// the security code.
+const CARD_PARENT_PATTERN = /card/;
 
 /** Whether a field holds a card number (card_number, cardNumber, pan…). */
 export function isCardNumberField(name: string): boolean {
@@ -32,10 +27,15 @@ export function isCardNumberField(name: string): boolean {
   return CARD_NUMBER_FIELDS.has(n) || CARD_NUMBER_PATTERN.test(n);
 }
 
-/** Whether a field holds a card security code (cvv, cvc, security_code…): never shown, not even in part. */
-export function isCardCodeField(name: string): boolean {
+/**
+ * Whether a field holds a card security code (cvv, cvc, cvv_code, cvvNumber, card_cvn, cv2,
+ * security_code, card_verification…, and `code` inside an object named like a card): never shown,
+ * not even in part. `parent` is the name of the object holding the field, when known.
+ */
+export function isCardCodeField(name: string, parent?: string): boolean {
   const n = normalise(name);
-  return CARD_CODE_FIELDS.has(n) || CARD_CODE_PATTERN.test(n);
+  if (CARD_CODE_FIELDS.has(n) || CARD_CODE_PATTERN.test(n)) return true;
+  return n === 'code' && parent !== undefined && CARD_PARENT_PATTERN.test(normalise(parent));
 }
 
 /** "************1111": the last 4 digits of a card number; "[card]" when it has fewer than 8 digits (too short to show any). */
@@ -52,20 +52,46 @@ export function maskCardNumber(value: string | number): string {
 // or a longer run. 12-digit numbers are left alone: too many ordinary identifiers (phone
 // numbers) have 12 digits.
 const PAN_SHAPE = /(?<![\w*.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g;
+// Grouped by dots (4111.1111.1111.1111): groups of 3 to 6 digits, so that a decimal
+// (1717171717.123456) or a version (1.2.3) is not one.
+const DOTTED_PAN_SHAPE = /(?<![\w*.-])\d{3,6}(?:\.\d{3,6}){2,5}(?![\w-]|\.\d)/g;
 
 /**
- * `text` with every card number in it masked to its last 4 digits. A run of digits counts as a
- * card number when it passes the Luhn check; an 18-digit valid CLABE (a bank account, shown in
- * full everywhere) does not.
+ * Whether a run of 13 to 19 digits is a card number: the Luhn check passes; it is not an 18-digit
+ * valid CLABE (a bank account, shown in full everywhere); and at 13 digits it starts with 4 (only
+ * Visa issued 13-digit cards; a millisecond timestamp such as 1764288000000 is not one).
+ */
+export function isCardNumberDigits(digits: string): boolean {
+  if (!/^\d{13,19}$/.test(digits) || !isValidCardNumber(digits)) return false;
+  if (digits.length === 18 && isValidClabe(digits)) return false;
+  return digits.length !== 13 || digits.startsWith('4');
+}
+
+/**
+ * `text` with every card number in it masked to its last 4 digits: 13 to 19 digits, alone or
+ * grouped by spaces, dashes or dots, that pass isCardNumberDigits.
  */
 export function maskCardNumbersIn(text: string): string {
-  if (!/\d{4}/.test(text)) return text;
-  return text.replace(PAN_SHAPE, (match) => {
-    const digits = match.replace(/[ -]/g, '');
-    if (!isValidCardNumber(digits)) return match;
-    if (digits.length === 18 && isValidClabe(digits)) return match;
+  if (!/\d{3}/.test(text)) return text;
+  const mask = (match: string) => {
+    const digits = match.replace(/[ .-]/g, '');
+    return isCardNumberDigits(digits) ? maskCardNumber(digits) : match;
+  };
+  return text.replace(PAN_SHAPE, mask).replace(DOTTED_PAN_SHAPE, mask);
+}
+
+/**
+ * A JSON number that is a card number, masked ("************1111"); otherwise the number itself.
+ * An integer past 2^53 has already lost its last digits to JSON parsing, so its check digit
+ * proves nothing: with 16 to 19 digits it is masked all the same (no amount is that large).
+ */
+export function maskCardNumberValue(value: number): number | string {
+  if (!Number.isInteger(value) || value < 1e12) return value;
+  const digits = BigInt(value).toString();
+  if (isCardNumberDigits(digits)) return maskCardNumber(digits);
+  if (!Number.isSafeInteger(value) && digits.length >= 16 && digits.length <= 19 && !isValidClabe(digits))
     return maskCardNumber(digits);
-  });
+  return value;
 }
 
 /** Whether a secret value is a card number (digits, spaces and dashes, 12 or more digits): scrubbed as a mask, not "[redacted]". */

@@ -46,7 +46,7 @@ export {
 
 // Logging and redaction.
 export { jsonLineLogger, type LogEntry, type Logger } from './logger.ts';
-export { redactBody, redactHeaders, redactUrl, scrubSecrets, maskSecret } from './redact.ts';
+export { redactBody, redactHeaders, redactLogFields, redactUrl, scrubSecrets, maskSecret } from './redact.ts';
 export { maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
 
 // Reading answers and deliveries tolerantly.

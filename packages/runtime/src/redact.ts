@@ -5,9 +5,11 @@
 // request carried are scrubbed from whatever the server echoed back).
 import {
   isCardCodeField,
+  isCardNumberDigits,
   isCardNumberField,
   looksLikeCardNumberValue,
   maskCardNumber,
+  maskCardNumberValue,
   maskCardNumbersIn,
 } from './card-mask.ts';
 
@@ -43,15 +45,19 @@ export const SECRET_FIELDS: readonly string[] = [
 
 export const REDACTED = '[redacted]';
 
-/** "client_secret", "clientSecret", "Client-Secret" all normalise to "clientsecret". */
+/** "client_secret", "clientSecret", "Client-Secret", "CLIENT.SECRET" all normalise to "clientsecret". */
 function normalise(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '');
+  return name.toLowerCase().replace(/[-_.\s]/g, '');
 }
 
 const SECRET_HEADER_SET = new Set(SECRET_HEADERS.map((h) => h.toLowerCase()));
 const SECRET_FIELD_SET = new Set(SECRET_FIELDS.map(normalise));
-// Names not in the lists but obviously secret: webhook_token, apiKey, x-secret, auth_password…
-const SECRET_NAME_PATTERN = /(secret|token|password|passwd|apikey|privatekey|signature)$/;
+// Names not in the lists but obviously secret: webhook_token, apiKey, x-secret, auth_password,
+// secretKey, access_key, signingKey, credential, clientCredentials, passphrase…
+const SECRET_NAME_PATTERN =
+  /(secret|token|password|passwd|passphrase|apikey|privatekey|secretkey|accesskey|signingkey|signature|credentials?)$/;
+// A PIN: pin, PIN, pin_code, pinNumber, card_pin, atmPin (not "shipping" or "opinion").
+const PIN_PATTERN = /(^|card|atm|account|user|debit|credit|secret|security|transaction)pin(code|number|block)?$/;
 
 /** Whether a header name carries a credential (case-insensitive). */
 export function isSecretHeader(name: string): boolean {
@@ -62,7 +68,7 @@ export function isSecretHeader(name: string): boolean {
 /** Whether a JSON field name holds a secret (client_secret, token, apiKey, webhook_token, …). */
 export function isSecretField(name: string): boolean {
   const n = normalise(name);
-  return SECRET_FIELD_SET.has(n) || SECRET_NAME_PATTERN.test(n);
+  return SECRET_FIELD_SET.has(n) || SECRET_NAME_PATTERN.test(n) || PIN_PATTERN.test(n);
 }
 
 const AUTH_SCHEME = /^(bearer|basic|token|digest|hmac)\s+\S/i;
@@ -93,22 +99,29 @@ export function redactHeaders(headers: Headers | Record<string, string>): Record
 
 /**
  * A deep copy of a JSON-like value: secret fields (and credential-looking strings) replaced by
- * "[redacted]", card numbers (by field name or by shape) masked to their last 4 digits, card
- * security codes removed.
+ * "[redacted]", card numbers (by field name, or by shape in any field: a string, grouped or not,
+ * or a JSON number) masked to their last 4 digits, card security codes removed. The one redaction
+ * of paykit: the clients' logs and errors, the CLI's output and the console's pages all use it.
  */
 export function redactBody(body: unknown): unknown {
-  return redactValue(body, new WeakSet(), 0);
+  return redactValue(body, new WeakSet(), 0, undefined);
 }
 
-function redactValue(value: unknown, seen: WeakSet<object>, depth: number): unknown {
+function redactValue(value: unknown, seen: WeakSet<object>, depth: number, parent: string | undefined): unknown {
   if (typeof value === 'string') return looksLikeCredential(value) ? REDACTED : maskCardNumbersIn(value);
+  if (typeof value === 'number') return maskCardNumberValue(value);
+  if (typeof value === 'bigint') return isCardNumberDigits(value.toString()) ? maskCardNumber(value.toString()) : value;
   if (value === null || typeof value !== 'object') return value;
+  // A Date, a URL, a Buffer: redacted as the JSON they are written as, not as their own (empty) keys.
+  if (!Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON === 'function' && depth <= 64)
+    return redactValue((value as { toJSON: () => unknown }).toJSON(), seen, depth + 1, parent);
   if (seen.has(value)) return '[circular]';
   if (depth > 64) return '[too deep]';
   seen.add(value);
   let out: unknown;
   if (Array.isArray(value)) {
-    out = value.map((item) => redactValue(item, seen, depth + 1));
+    // Items of a list of cards are cards: the list's name is their holder's.
+    out = value.map((item) => redactValue(item, seen, depth + 1, parent));
   } else {
     const copy: Record<string, unknown> = {};
     // A validation error item ({ loc: ['body', 'card_number'], input: '4111…' }): its `input` is
@@ -116,7 +129,7 @@ function redactValue(value: unknown, seen: WeakSet<object>, depth: number): unkn
     const echoedField = echoedFieldOf(value);
     for (const [key, item] of Object.entries(value)) {
       const field = key === 'input' && echoedField !== undefined ? echoedField : key;
-      if (isCardCodeField(field)) continue;
+      if (isCardCodeField(field, parent)) continue;
       copy[key] = redactField(field, item, seen, depth);
     }
     out = copy;
@@ -129,7 +142,31 @@ function redactField(name: string, item: unknown, seen: WeakSet<object>, depth: 
   if (item === null || item === undefined || item === '') return item;
   if (isSecretField(name)) return REDACTED;
   if (isCardNumberField(name) && (typeof item === 'string' || typeof item === 'number')) return maskCardNumber(item);
-  return redactValue(item, seen, depth + 1);
+  return redactValue(item, seen, depth + 1, name);
+}
+
+/**
+ * The fields of a structured log line (pino's merged object), redacted as a body is: the apps'
+ * own logs mask what the clients' logs, their errors and the CLI mask. An Error stays an error
+ * of its class, its message and stack scrubbed of card numbers and credentials, its other fields
+ * redacted.
+ */
+export function redactLogFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (isCardCodeField(key)) continue;
+    out[key] = value instanceof Error ? redactError(value) : redactField(key, value, new WeakSet(), 0);
+  }
+  return out;
+}
+
+// A copy of the same class (so a logger still names its type), message and stack scrubbed.
+function redactError(error: Error): Error {
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+  Object.assign(copy, redactBody({ ...error }));
+  copy.message = scrubSecrets(error.message);
+  if (error.stack !== undefined) copy.stack = scrubSecrets(error.stack);
+  return copy;
 }
 
 /** The field a validation error item is about (the last name in its `loc`), when it echoes an `input`. */

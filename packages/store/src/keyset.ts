@@ -96,6 +96,18 @@ function decodeCursor(cursor: string, length: number): string[] {
   return values as string[];
 }
 
+/**
+ * A text parameter PostgreSQL cannot take: text never holds U+0000 (the server answers with its own
+ * error, which is no answer for the caller who sent it).
+ */
+function checkParams(params: readonly unknown[]): void {
+  for (const value of params) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && v.includes('\0')))
+      throw new StoreInputError('a filter value holds a NUL character (U+0000), which no stored text contains');
+  }
+}
+
 /** One page of `query` in `order`, with the total count (and `query.totals`). */
 export async function keysetPage<R extends Record<string, unknown>>(
   db: Queryable,
@@ -104,6 +116,7 @@ export async function keysetPage<R extends Record<string, unknown>>(
   request: PageRequest = {},
 ): Promise<PageWithTotals<R>> {
   const limit = pageLimit(request.limit);
+  checkParams(query.params);
   if (request.after !== undefined && request.before !== undefined)
     throw new StoreInputError('give a page cursor after or before, not both');
   const cursorText = request.after ?? request.before;
@@ -136,6 +149,7 @@ export async function* allRows<R extends Record<string, unknown>>(
   order: KeysetOrder,
   batch = 1000,
 ): AsyncGenerator<R> {
+  checkParams(query.params);
   let cursor: string[] | undefined;
   for (;;) {
     const rows = await readRows<R>(db, query, order, batch, cursor, false);
@@ -192,8 +206,9 @@ export function pickOrder(
   const text = sort === undefined || sort === '' ? fallback : sort;
   const desc = text.startsWith('-');
   const name = desc ? text.slice(1) : text;
-  const keys = sorts[name];
-  if (!keys)
+  // Own keys only: `constructor`, `__proto__` or `toString` would otherwise find Object.prototype's.
+  const keys = Object.hasOwn(sorts, name) ? sorts[name] : undefined;
+  if (!Array.isArray(keys) || keys.length === 0)
     throw new StoreInputError(`sort must be one of ${Object.keys(sorts).join(', ')} (a leading "-" sorts descending)`);
   return { name: text, order: { keys, desc } };
 }

@@ -155,7 +155,9 @@ export function createAccess(options: AccessOptions, now: () => Date, send: Send
         `Refused: this form was sent from another site (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Use the console's own pages.`,
       );
     const origin = req.headers.origin;
-    if (origin === undefined) return;
+    // Under Referrer-Policy: no-referrer a browser's own same-origin form carries "Origin: null";
+    // its Sec-Fetch-Site, which no page can set, still says where the form came from.
+    if (origin === undefined || (origin === 'null' && site === 'same-origin')) return;
     let host: string | undefined;
     try {
       host = new URL(origin).host;

@@ -21,6 +21,54 @@ export interface ConsoleFilters {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+/** The longest query string the console reads: its links carry a few filters and one cursor. */
+export const MAX_QUERY_LENGTH = 8192;
+/** The longest value of one parameter; a page cursor (after, before) may be longer. */
+export const MAX_VALUE_LENGTH = 256;
+const MAX_CURSOR_LENGTH = 4000;
+const MAX_PARAMETERS = 64;
+/** The first C0 control (NUL, ESC, newlines…), DEL or C1 control in `text`: no filter, name or cursor holds one. */
+function controlIn(text: string): string | undefined {
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  }
+  return undefined;
+}
+
+/** A parameter's name as a message may quote it: JSON-escaped, printable, cut short. */
+function quoted(name: string): string {
+  return JSON.stringify(name.slice(0, 40)).replace(/[\u007f-\u009f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+
+/**
+ * Refuses a query string no console link makes, before any route reads it: too long, too many
+ * parameters, a control character in a name or value, a value longer than a filter can be. Each
+ * refusal names the parameter and what is allowed (the server answers it 400).
+ */
+export function checkQuery(search: string, query: URLSearchParams): void {
+  if (search.length > MAX_QUERY_LENGTH)
+    throw new FilterError(
+      `the query string is ${search.length} characters long: at most ${MAX_QUERY_LENGTH} (follow the console's links)`,
+    );
+  let count = 0;
+  for (const [name, value] of query) {
+    count += 1;
+    if (count > MAX_PARAMETERS)
+      throw new FilterError(`the query string has more than ${MAX_PARAMETERS} parameters (follow the console's links)`);
+    const inName = controlIn(name);
+    if (inName)
+      throw new FilterError(
+        `the parameter ${quoted(name)} holds a control character (${inName}): names are printable text`,
+      );
+    const inValue = controlIn(value);
+    if (inValue)
+      throw new FilterError(`${quoted(name)} holds a control character (${inValue}): values are printable text`);
+    const max = name === 'after' || name === 'before' ? MAX_CURSOR_LENGTH : MAX_VALUE_LENGTH;
+    if (value.length > max) throw new FilterError(`${quoted(name)} is ${value.length} characters long: at most ${max}`);
+  }
+}
+
 /** Today in Mexico City (UTC-6, no daylight saving time since 2022). */
 export function mexicoCityToday(now: Date): string {
   return new Date(now.getTime() - 6 * 3600_000).toISOString().slice(0, 10);

@@ -11,7 +11,8 @@ import type { BooksStatusView } from './pages.ts';
 import { createEventStore, StoreInputError, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
 import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
-import { FilterError } from './filters.ts';
+import { checkQuery, FilterError } from './filters.ts';
+import { setSecurityHeaders } from './headers.ts';
 import { esc, page, STYLESHEET } from './html.ts';
 import { eventPage } from './pages.ts';
 import { EXPORTS, PAGES, serveExport } from './routes.ts';
@@ -84,6 +85,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       return send(res, 200, 'text/css; charset=utf-8', STYLESHEET, { 'cache-control': 'max-age=300' });
     const session = await access.gate(req, res, url);
     if (!session) return;
+    checkQuery(url.search, url.searchParams);
     const html = (status: number, body: string) =>
       send(res, status, 'text/html; charset=utf-8', access.decorate(body, session));
     const ctx = () => ({
@@ -124,6 +126,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   };
 
   const server = createServer((req, res) => {
+    setSecurityHeaders(res);
     handle(req, res).catch((error: unknown) => {
       if (error instanceof AccessDenied)
         return send(res, error.status, 'text/plain; charset=utf-8', `${error.message}\n`);
