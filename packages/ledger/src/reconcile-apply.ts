@@ -1,10 +1,11 @@
 // Applying a claimed batch of stored events to the ledger: one statement for the whole batch
 // (set-based, never one round trip per event), reading the events' jsonb on the server, then the
 // merges over every fact known for the items it touched (a transfer's status, second refunds, CEP
-// ownership, receivable matching) and the journal's postings for them (journal/post.ts), under the items' key locks (ledger-keys.ts) so that a recorder
-// or another worker writing a fact of the same item at the same moment is never missed. Every
-// insert is keyed (event seq, transaction id, file name), so applying twice changes nothing, and
-// every merge reads all the facts, so the order they came in does not matter.
+// ownership, receivable matching) and the journal's postings for them (journal/post.ts), under the
+// items' key locks (ledger-keys.ts) so that a recorder or another worker writing a fact of the same
+// item at the same moment is never missed. Every insert is keyed (event seq, transaction id, file
+// name), so applying twice changes nothing, and every merge reads all the facts, so the order they
+// came in does not matter.
 // The caller holds the events' chunk locks (reconcile-claim.ts); the statement re-reads them with
 // its own snapshot, newer than the locks, so an event a batch before it applied or parked is left out.
 import type { Queryable } from '@paykit/store';
@@ -212,9 +213,8 @@ export async function applyEvents(
   const refunded = [...new Set([...values('refunded'), ...(await refundedBy(tx, values('refund_conflict')))])];
   const chargeIds = values('charge');
   // A refund reopens what its credit paid, a contested credit pays nothing: the credit's account is
-  // matched again. Credits never
-  // change account, so the account is read before locking; one whose credit commits in between is
-  // found again after the lock below and locked then.
+  // matched again. Credits never change account, so the account is read before locking; one whose
+  // credit commits in between is found again after the lock below and locked then.
   const accounts = new Set(await creditAccounts(tx, [...creditIds, ...refunded]));
   const keys: ItemKey[] = [
     ...[...statusIds, ...cepIds, ...refunded, ...creditIds].map((id): ItemKey => `tx:${id}`),

@@ -150,15 +150,16 @@ describe('timeouts, network errors and aborts', () => {
   it('times out each attempt and throws TimeoutError after the retries', async () => {
     server = await startScriptedServer(() => 'hang');
     const { sleep, delays } = recordingSleep();
-    const transport = createTransport({ product: 'core', timeoutMs: 60, sleep });
+    // 500 ms an attempt, not less: each request must reach the server before its deadline on a loaded machine.
+    const transport = createTransport({ product: 'core', timeoutMs: 500, sleep });
     const error = await transport
       .with({ operation: 'listWebhooks' })(`${server.url}/v1/clients/c/webhooks`)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     const timeout = error as TimeoutError;
-    expect(timeout.timeoutMs).toBe(60);
+    expect(timeout.timeoutMs).toBe(500);
     expect(timeout.message).toContain('core listWebhooks: no response from');
-    expect(timeout.message).toContain('within 60 ms (3 attempts)');
+    expect(timeout.message).toContain('within 500 ms (3 attempts)');
     expect(server.received).toHaveLength(3);
     expect(delays).toHaveLength(2);
     expect(timeout.requestId).toBe(server.received[0]!.headers['x-request-id']);
