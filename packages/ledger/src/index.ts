@@ -40,6 +40,7 @@ export type {
   Product,
   ReconcileView,
   ReconItem,
+  ReportLineRef,
   StateFigures,
   SummaryRow,
   VolumeRow,

@@ -118,8 +118,13 @@ function importOnce(db: Database, fileName: string, lines: ReportLine[], hash: s
         lines.map((l) => l.status),
       ],
     );
+    // What the content says of the file's time, for ordering it among the reports of its day when
+    // its REPORT event is missing or ties (reconcile-items-sql.ts, migration 0014).
     await tx.query(
-      'UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3 WHERE file_name = $1',
+      `UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3,
+         content_time = (SELECT max(transaction_at) FROM ledger_report_lines WHERE file_name = $1),
+         status_rank_sum = (SELECT coalesce(sum(ledger_status_rank(status)), 0) FROM ledger_report_lines WHERE file_name = $1)
+       WHERE file_name = $1`,
       [fileName, lines.length, hash],
     );
     return { fileName, lines: lines.length, imported: true, duplicateOf: null, eventSeq: report.event_seq };
