@@ -137,6 +137,10 @@ export interface ReportFile {
   lines: number | null;
   importedAt: Date | null;
   eventSeq: string | null;
+  /** When the platform generated it (its REPORT event's created_at): what orders the reports of a day. */
+  createdAt: Date | null;
+  /** The latest transaction_date its lines list: its order among reports without an event. */
+  contentTime: Date | null;
   /** The file with the same content this one repeats (its lines are counted there, once). */
   duplicateOf: string | null;
 }
@@ -159,11 +163,14 @@ export async function pageReportFiles(
     line_count: number | null;
     imported_at: Date | null;
     event_seq: string | null;
+    created_at: Date | null;
+    content_time: Date | null;
     duplicate_of: string | null;
   }>(
     db,
     {
-      select: 'file_name, line_count, imported_at, event_seq::text AS event_seq, duplicate_of',
+      select:
+        'file_name, line_count, imported_at, event_seq::text AS event_seq, created_at, content_time, duplicate_of',
       from: 'ledger_reports',
       where: 'true',
       params: [],
@@ -180,6 +187,8 @@ export async function pageReportFiles(
       lines: r.line_count,
       importedAt: r.imported_at,
       eventSeq: r.event_seq,
+      createdAt: r.created_at,
+      contentTime: r.content_time,
       duplicateOf: r.duplicate_of,
     })),
   };

@@ -3,8 +3,12 @@
 // after them or never: each transfer is compared with the newest file's line (by created_at, else
 // by what the content says), never with the one whose name sorts last; an older file imported
 // after a newer one changes nothing; two files that disagree about a transfer are shown.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatReportCsv } from '@paykit/contracts';
+import { formatReportCsv, parseReportCsv } from '@paykit/contracts';
+import { loadMigrations, migrate, MIGRATIONS_DIR } from '@paykit/store';
 import { importReport, listItems, reconcileOnce, recordOutbound, type ReconItem } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
 import { appendAll, outbound, reportEvent, statusUpdate } from './support/ledger.ts';
@@ -265,6 +269,50 @@ for (const kind of testDatabases()) {
       await announce([again]);
       const items = await itemsOf(transfers.map((t) => t.id));
       expect(items.map((i) => [i.state, i.report?.fileName])).toEqual(Array(N).fill(['matched', settled.fileName]));
+    }, 60_000);
+
+    it('orders the reports imported before migration 0014 by the content it reads from their lines', async () => {
+      const fresh = await kind.open({ migrate: false });
+      const dir = mkdtempSync(path.join(tmpdir(), 'paykit-migrations-'));
+      try {
+        for (const migration of loadMigrations().filter((m) => m.version < '0014'))
+          cpSync(path.join(MIGRATIONS_DIR, `${migration.name}.sql`), path.join(dir, `${migration.name}.sql`));
+        await migrate(fresh.db, { directory: dir });
+        const sent = outbound({ amount: '250.00' });
+        await recordOutbound(fresh.db, sent);
+        const transfers = [{ id: sent.transactionId, amount: sent.amount }];
+        const files = threeFiles(transfers);
+        // Imported as the import did before 0014: the lines and the line count, no content facts.
+        for (const file of files) {
+          await fresh.db.query(
+            'INSERT INTO ledger_reports (file_name, imported_at, line_count) VALUES ($1, now(), 1)',
+            [file.fileName],
+          );
+          const line = parseReportCsv(file.csv)[0]!;
+          await fresh.db.query(
+            `INSERT INTO ledger_report_lines (file_name, line_no, transaction_id, transaction_at, sub_category, amount, status)
+             VALUES ($1, 2, $2, ($3 || '-06:00')::timestamptz, 'SPEI_DEBIT', $4::numeric, $5)`,
+            [file.fileName, line.transactionId, line.transactionDate, line.amount, line.status],
+          );
+        }
+        expect((await migrate(fresh.db)).applied).toContain('0014_report_order');
+        const { rows } = await fresh.db.query<{ file_name: string; status_rank_sum: string; content_time: Date }>(
+          'SELECT file_name, status_rank_sum::text AS status_rank_sum, content_time FROM ledger_reports ORDER BY status_rank_sum, file_name DESC',
+        );
+        expect(rows.map((r) => [r.file_name, r.status_rank_sum, r.content_time.toISOString()])).toEqual([
+          [files[0]!.fileName, '1', '2026-11-21T16:00:00.000Z'],
+          [files[1]!.fileName, '2', '2026-11-21T16:00:00.000Z'],
+          [files[2]!.fileName, '2', '2026-11-21T16:00:00.000Z'],
+        ]);
+        // Without their events and without content hashes, one line each: the 12:00 file is the
+        // oldest by its status; the other two say the same, so either is the line compared.
+        const [item] = await listItems(fresh.db, view);
+        expect(item).toMatchObject({ id: sent.transactionId, report: { lineNo: 2, status: 'LIQUIDATED' } });
+        expect(item!.reportDisagreement).toMatchObject({ fileName: files[0]!.fileName, status: 'IN_PROGRESS' });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await fresh.drop();
+      }
     }, 60_000);
   });
 }
