@@ -20,7 +20,7 @@ import { createEventStore, openDatabase, type Database } from '@paykit/store';
 import { initClient } from '@ts-rest/core';
 import { readOptions } from './args.ts';
 import { checkReconciliation, checkStoredEvents, eventsSince, newestSeq, newExpectations } from './checks.ts';
-import { printOutcome, printSummary, Results } from './output.ts';
+import { CLI_DEFAULT_SANDBOX_URL, pasteBlock, printOutcome, printSummary, Results } from './output.ts';
 import { ChildFailedError, startChild, type ChildApp, type ChildSpec } from './processes.ts';
 import { ok, runScenario } from './scenario.ts';
 import { PGLITE_CONNECT_TIMEOUT_MS } from './pglite-server.ts';
@@ -89,8 +89,10 @@ const onSignal = () => {
   console.log('\nStopping…');
   void stopAll().then(() => process.exit(0));
 };
-process.once('SIGINT', onSignal);
-process.once('SIGTERM', onSignal);
+// `on`, not `once`: Ctrl-C reaches this process twice through pnpm (from the terminal, and passed
+// on by pnpm), and a second SIGINT without a listener would kill it before its children are stopped.
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 // Anything unexpected still stops the children and drops a throwaway store before exiting 1.
 process.once('uncaughtException', (error) => void fail(error));
 
@@ -128,7 +130,7 @@ const store = (opened.store = await openSharedStore({
 const webhookTokens = Object.fromEntries(CORE_EVENT_TYPES.map((type) => [type, randomBytes(32).toString('base64url')]));
 // The Authorization value an operator sets for the direct debit endpoint in the portal.
 const directDebitAuthorization = `Bearer ${randomBytes(32).toString('base64url')}`;
-const { token: adminToken, source: adminTokenSource } = makeAdminToken();
+const { token: adminToken, source: adminTokenSource, file: adminTokenFile } = makeAdminToken();
 const gatewayEnv: Record<string, string> = {
   GATEWAY_PORT: String(options.gatewayPort),
   ...Object.fromEntries(CORE_EVENT_TYPES.map((type) => [`GATEWAY_CORE_TOKENS_${type}`, webhookTokens[type]!])),
@@ -207,9 +209,18 @@ if (options.once) {
   await stopAll();
   process.exit(results.failed === 0 ? 0 : 1);
 }
+console.log(`\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, console ${worker.url}.`);
 console.log(
-  `\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, console ${worker.url}. Try \`pnpm paykit trigger money-in --clabe 646180000000000012 --amount 100.00\`. Ctrl-C stops everything.`,
+  pasteBlock({
+    sandboxUrl: sandbox.url,
+    gatewayUrl: gateway.url,
+    databaseUrl: store.printableUrl,
+    adminTokenFile,
+  }),
 );
+// The CLI's sandbox profile talks to 4010 unless told otherwise: a hint copied alone must reach this run.
+const cli = sandbox.url === CLI_DEFAULT_SANDBOX_URL ? 'pnpm paykit' : `PAYKIT_SANDBOX_URL=${sandbox.url} pnpm paykit`;
+console.log(`Try \`${cli} trigger money-in --clabe 646180000000000012 --amount 100.00\`. Ctrl-C stops everything.`);
 setInterval(() => {
   void eventsSince(events, startSeq).then(
     (gained) => {
@@ -223,7 +234,7 @@ setInterval(() => {
  * The gateway's admin token: GATEWAY_ADMIN_TOKEN when set; else a new one, written to a file only
  * its owner reads, whose path (never the token) is printed with the line that exports it.
  */
-function makeAdminToken(): { token: string; source: string } {
+function makeAdminToken(): { token: string; source: string; file?: string } {
   if (process.env.GATEWAY_ADMIN_TOKEN)
     return { token: process.env.GATEWAY_ADMIN_TOKEN, source: 'GATEWAY_ADMIN_TOKEN from the environment' };
   const token = randomBytes(32).toString('base64url');
@@ -233,6 +244,7 @@ function makeAdminToken(): { token: string; source: string } {
   const shown = path.relative(shownFrom, file);
   return {
     token,
+    file: shown,
     source: `in ${shown} (mode 600); for \`pnpm paykit events\` and \`pnpm paykit listen\`: export GATEWAY_ADMIN_TOKEN=$(cat ${shown})`,
   };
 }

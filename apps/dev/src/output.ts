@@ -63,3 +63,33 @@ export function printOutcome(results: Results, logFile: string): void {
       : `\n${failed} of ${results.all.length} steps and checks failed (details above and in ${logFile}).`,
   );
 }
+
+/** Where the CLI's built-in sandbox profile looks when PAYKIT_SANDBOX_URL is unset. */
+export const CLI_DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+
+/**
+ * The lines another terminal pastes so that `pnpm paykit` reaches this run: its sandbox, its
+ * gateway and admin token, and its store. Nothing secret is printed: the admin token is read from
+ * its file, and a DATABASE_URL given to this run (which may hold a password) is named, not shown.
+ */
+export function pasteBlock(run: {
+  sandboxUrl: string;
+  gatewayUrl: string;
+  /** The store's URL when printing it shows no secret (PGlite's); undefined: DATABASE_URL from the environment. */
+  databaseUrl: string | undefined;
+  /** The admin token's file, relative to where `pnpm start` was run; undefined: GATEWAY_ADMIN_TOKEN from the environment. */
+  adminTokenFile: string | undefined;
+}): string {
+  return [
+    '\nFor `pnpm paykit` in another terminal (from this folder), paste:',
+    `  export PAYKIT_SANDBOX_URL=${run.sandboxUrl}`,
+    `  export PAYKIT_GATEWAY_URL=${run.gatewayUrl}`,
+    run.databaseUrl === undefined
+      ? '  export DATABASE_URL=…   # the server this run uses, as set here (not printed: it may hold a password)'
+      : `  export DATABASE_URL=${run.databaseUrl}`,
+    run.adminTokenFile === undefined
+      ? '  export GATEWAY_ADMIN_TOKEN=…   # as set here'
+      : `  export GATEWAY_ADMIN_TOKEN=$(cat ${run.adminTokenFile})`,
+    '',
+  ].join('\n');
+}

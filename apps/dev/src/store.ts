@@ -15,6 +15,12 @@ export interface SharedStore {
   readonly description: string;
   /** The URL the children are given (it may hold a password: never print it). */
   readonly url: string;
+  /**
+   * DATABASE_URL for another process (`pnpm paykit` in another terminal), when printing it shows
+   * no secret: PGlite's, served here without a password. Undefined for a server given as
+   * DATABASE_URL, whose URL may hold one (that terminal's environment has it already).
+   */
+  readonly printableUrl: string | undefined;
   /** What the children are given besides DATABASE_URL: how long a connection to PGlite may take to open. */
   readonly env: Record<string, string>;
   close(): Promise<void>;
@@ -35,6 +41,7 @@ export async function openSharedStore(choice: StoreChoice): Promise<SharedStore>
       ? {
           description: 'PostgreSQL (DATABASE_URL)',
           url: choice.databaseUrl,
+          printableUrl: undefined,
           env: {},
           close: async () => {},
         }
@@ -47,9 +54,11 @@ export async function openSharedStore(choice: StoreChoice): Promise<SharedStore>
   try {
     const db = await PGlite.create(choice.keep ? choice.dataDir : 'memory://');
     const server = await servePglite(db, 0);
+    const url = `postgres://postgres@127.0.0.1:${server.port}/postgres`;
     return {
       description: choice.keep ? `PGlite in ${path.relative(choice.root, choice.dataDir)}` : 'PGlite in memory',
-      url: `postgres://postgres@127.0.0.1:${server.port}/postgres`,
+      url,
+      printableUrl: url,
       env: { DATABASE_CONNECT_TIMEOUT_MS: String(PGLITE_CONNECT_TIMEOUT_MS) },
       async close() {
         await server.close();
@@ -77,6 +86,7 @@ async function throwawayDatabase(databaseUrl: string): Promise<SharedStore> {
   return {
     description: 'PostgreSQL (DATABASE_URL), a database dropped at the end',
     url: url.toString(),
+    printableUrl: undefined,
     env: {},
     async close() {
       const dropper = await openDatabase({ databaseUrl, poolSize: 1 });

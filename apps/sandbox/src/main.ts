@@ -77,8 +77,15 @@ async function main(): Promise<number> {
     await sandbox.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `on`: through pnpm, Ctrl-C arrives twice (from the terminal, and passed on by pnpm); stop once.
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   return -1;
 }
 

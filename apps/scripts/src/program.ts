@@ -313,6 +313,36 @@ export function buildProgram(): Command {
     .option('--to <day>', 'YYYY-MM-DD')
     .description('counts and amounts per state, by day and product, with the match rate')
     .action(act(async () => (await ledger()).reconcileSummary));
+  const booksCommands = () => import('./commands/books.ts');
+  const booksCommand = program
+    .command('books')
+    .description(
+      'money in and out from the journal, and whether the books hold (debits equal credits, every item as its facts say)',
+    )
+    .option('--from <day>', 'YYYY-MM-DD (Mexico City value day)')
+    .option('--to <day>', 'YYYY-MM-DD')
+    .action(act(async () => (await booksCommands()).books));
+  booksCommand
+    .command('item <item>')
+    .description(
+      'every entry of one item (tx:<transaction id>, dd:<charge id>, rcv:<receivable id>) and the fact it stands on',
+    )
+    .action(act(async () => (await booksCommands()).booksItem));
+  const held = program
+    .command('held')
+    .description('credits the gateway held (202) or flagged: not money in until released');
+  held
+    .command('list')
+    .description('every credit still held, the oldest first')
+    .action(act(async () => (await booksCommands()).heldList));
+  held
+    .command('release <credit>')
+    .description(
+      'ask the gateway to re-decide a held credit (by seq or transaction id) and, if it accepts it now, release it',
+    )
+    .option('--by <name>', 'who releases it (default: this user)')
+    .option('--note <text>', 'why')
+    .action(act(async () => (await booksCommands()).heldRelease));
   const receivables = program.command('receivables').description('credits we expect to receive');
   receivables
     .command('add')
@@ -355,4 +385,37 @@ export function buildProgram(): Command {
       process.stdout.write(completionScript(shell, program, invokedName()));
     });
   return program;
+}
+
+/**
+ * argv without its help flags when it names a command that does not exist: commander prints the
+ * help of the deepest command it knows before it looks at the next word, so `paykit store archive
+ * --help` would print the root's help and exit 0. Without the flag, commander names the unknown
+ * command and main.ts exits 2, as it does without --help.
+ */
+export function helpOnlyForKnownCommands(program: Command, argv: readonly string[]): string[] {
+  const args = argv.slice(2);
+  const isHelp = (arg: string) => arg === '-h' || arg === '--help';
+  if (!args.some(isHelp)) return [...argv];
+  const path: Command[] = [program];
+  let current = program;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      // An option given its value in the next word (`--profile staging`) must not read as a command.
+      const option = path.flatMap((c) => c.options).find((o) => o.long === arg || o.short === arg);
+      if (option && (option.required || option.optional) && !arg.includes('=')) i++;
+      continue;
+    }
+    if (current.commands.length === 0) break;
+    const next = current.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (next === undefined) {
+      if (arg === 'help') break;
+      return [...argv.slice(0, 2), ...args.filter((a) => !isHelp(a))];
+    }
+    current = next;
+    path.push(next);
+  }
+  return [...argv];
 }

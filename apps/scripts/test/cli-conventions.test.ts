@@ -1,5 +1,6 @@
 // The CLI's conventions, as users run it (a child process against a real sandbox): exit 2 with one
-// line for a value only the server would refuse, --version, --help everywhere, amounts formatted
+// line for a value only the server would refuse, --version, --help everywhere (an unknown command
+// followed by --help named, exit 2), amounts formatted
 // for people and raw in JSON, card numbers masked everywhere, a repeated penny validation called
 // a replay, the bin that runs without a build, and completion for the binary as invoked.
 import { spawnSync } from 'node:child_process';
@@ -174,6 +175,13 @@ describe('paykit conventions', () => {
     const help = await paykit(['events', 'replay', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--to <url>');
+    // --help after a command that does not exist names it (exit 2) instead of printing the help
+    // of the deepest command that does; an option's value is not read as a command.
+    expectUsage(await paykit(['store', 'archive', '--help']), /^error: unknown command 'store' \(run with --help/);
+    expectUsage(await paykit(['events', 'bogus', '-h']), /^error: unknown command 'bogus' \(run with --help/);
+    const withValue = await paykit(['--profile', 'store', 'events', '--help']);
+    expect(withValue.code, withValue.stderr).toBe(0);
+    expect(withValue.stdout).toMatch(/^Usage: paykit events /);
   });
 
   it('masks card numbers to their last 4 digits in lists, JSON and both export formats', async () => {

@@ -13,6 +13,7 @@ export {
   UnauthorizedError,
   ConnectionError,
   TimeoutError,
+  UserAbortError,
   UnexpectedResponseError,
   DriftError,
   withResponse,

@@ -31,6 +31,7 @@ export {
   NotFoundError,
   ConnectionError,
   TimeoutError,
+  UserAbortError,
   UnexpectedResponseError,
   withResponse,
   responseOf,

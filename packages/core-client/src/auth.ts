@@ -11,11 +11,13 @@ import {
   TimeoutError,
   UnauthorizedError,
   invoke,
+  abortedByCaller,
   isNone,
   type Client,
   type Environment,
   type InvokeContext,
   type RequestOptions,
+  type UserAbortError,
 } from '@paykit/runtime';
 import { createCredentialToken, listClientCredentials } from './generated/sdk.gen.ts';
 import type { ClientCredential, ClientCredentialList } from './generated/types.gen.ts';
@@ -233,6 +235,9 @@ export async function withToken<T>(
     requestOptions?.timeoutMs !== undefined && requestOptions.startedAt === undefined
       ? { ...requestOptions, startedAt: performance.now() }
       : requestOptions;
+  // An already aborted call starts no sign-in: nobody would wait for it.
+  if (call?.signal?.aborted)
+    throw abortedByCaller(`${where(deps.options)} ${operation}`, 'before-sending', call.signal.reason);
   // The cached token needs no promise; only a replacement is awaited.
   const first = tokens.cached() ?? (await withinCall(deps, operation, tokens.current(), call));
   try {
@@ -277,9 +282,11 @@ function withinCall(
   const signal = call?.signal;
   const timeoutMs = call?.timeoutMs;
   if (signal === undefined && timeoutMs === undefined) return pending;
-  if (signal?.aborted) return Promise.reject(signal.reason as Error);
   // The shared sign-in may fail after this caller has given up on it: that failure is the other waiters' (or nobody's) to see.
   pending.catch(() => {});
+  const aborted = (): UserAbortError =>
+    abortedByCaller(`${where(deps.options)} ${operation}`, 'signing-in', signal?.reason);
+  if (signal?.aborted) return Promise.reject(aborted());
   return new Promise<StoredToken>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const done = (): void => {
@@ -288,7 +295,7 @@ function withinCall(
     };
     const onAbort = (): void => {
       done();
-      reject(signal?.reason as Error);
+      reject(aborted());
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     if (timeoutMs !== undefined) {

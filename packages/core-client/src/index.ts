@@ -44,6 +44,7 @@ export {
   InternalServerError,
   ConnectionError,
   TimeoutError,
+  UserAbortError,
   UnexpectedResponseError,
   withResponse,
   responseOf,

@@ -3,7 +3,7 @@
 // address is a capability (it may carry a signature in its query): no credentials are sent to it,
 // and messages name only its origin and path, never the query.
 import { randomUUID } from 'node:crypto';
-import { ConnectionError, DEFAULT_TIMEOUT_MS, PaykitError, TimeoutError } from '@paykit/runtime';
+import { ConnectionError, DEFAULT_TIMEOUT_MS, PaykitError, TimeoutError, abortedByCaller } from '@paykit/runtime';
 
 /** A report file larger than this is refused unless `maxBytes` says otherwise (a day of a busy client is a few MB). */
 export const DEFAULT_REPORT_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -53,7 +53,7 @@ export async function fetchReportFile(downloadUrl: string, options: ReportFileOp
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const where = `report file ${describe(url)}`;
   try {
-    if (options.signal?.aborted) throw options.signal.reason;
+    if (options.signal?.aborted) throw abortedByCaller(where, 'before-sending', options.signal.reason);
     let response: Response;
     try {
       response = await send(url.href, {
@@ -122,12 +122,16 @@ function failure(
   timeoutMs: number,
   requestId: string,
 ): unknown {
-  if (signal?.aborted) return signal.reason;
-  if (controller.signal.aborted)
+  if (error instanceof PaykitError) return error;
+  if (signal?.aborted) return abortedByCaller(where, 'in-flight', signal.reason, requestId);
+  if (controller.signal.aborted) {
+    const cause = controller.signal.reason instanceof Error ? controller.signal.reason : undefined;
     return new TimeoutError(`${where}: not received within ${timeoutMs} ms — raise timeoutMs, or try again later`, {
       requestId,
       timeoutMs,
+      ...(cause ? { cause } : {}),
     });
+  }
   // The cause's text may quote the URL (and its signature): keep only its kind.
   const kind = error instanceof Error ? error.name : 'error';
   return new ConnectionError(

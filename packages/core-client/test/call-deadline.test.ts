@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
-import { TimeoutError } from '@paykit/runtime';
+import { TimeoutError, UserAbortError } from '@paykit/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreClient } from '@paykit/core-client';
 
@@ -50,7 +50,7 @@ function client(baseUrl: string) {
 }
 
 describe('a call’s deadline covers its sign-in', () => {
-  it('a call aborted at 300 ms while signing in settles at about 300 ms with the abort reason', async () => {
+  it('a call aborted at 300 ms while signing in settles at about 300 ms, a UserAbortError caused by the abort reason', async () => {
     const platform = await hangingSignIn();
     const reason = new Error('caller gave up');
     const controller = new AbortController();
@@ -63,7 +63,11 @@ describe('a call’s deadline covers its sign-in', () => {
         (e: unknown) => e,
       );
     const elapsed = performance.now() - started;
-    expect(error).toBe(reason);
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(error).toMatchObject({ cause: reason, stage: 'signing-in' });
+    expect((error as Error).message).toMatch(
+      /^core \(staging\) blockAccount: aborted by the caller's signal while the client was signing in \(Error\) — it was not sent; the sign-in goes on/,
+    );
     expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(elapsed).toBeLessThan(1_000);
     // The sign-in started; the blocked account was never asked for.
@@ -89,7 +93,7 @@ describe('a call’s deadline covers its sign-in', () => {
     expect(elapsed).toBeLessThan(1_000);
   });
 
-  it('a signal already aborted settles at once, before any request', async () => {
+  it('a signal already aborted settles at once, before any request (no sign-in either)', async () => {
     const platform = await hangingSignIn();
     const reason = new Error('already gone');
     const error = await client(platform.url)
@@ -98,6 +102,8 @@ describe('a call’s deadline covers its sign-in', () => {
         () => undefined,
         (e: unknown) => e,
       );
-    expect(error).toBe(reason);
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(error).toMatchObject({ cause: reason, stage: 'before-sending' });
+    expect(platform.arrived).toEqual([]);
   });
 });

@@ -268,8 +268,10 @@ describe('reports.fetchFile', () => {
     expect(expired.message).toMatch(/ask reports.download again/);
     const controller = new AbortController();
     const aborted = core.reports.fetchFile(`${origin}/files/stall`, { signal: controller.signal });
-    controller.abort(new Error('shutting down'));
-    await expect(aborted).rejects.toThrow('shutting down');
+    const reason = new Error('shutting down');
+    controller.abort(reason);
+    await expect(aborted).rejects.toMatchObject({ name: 'UserAbortError', cause: reason });
+    await expect(aborted).rejects.toThrow(/aborted by the caller's signal .* look it up/);
     expect((await messageOf(core.reports.fetchFile(`${origin}/files/latin1`))).message).toMatch(/not UTF-8/);
     expect((await messageOf(core.reports.fetchFile('file:///etc/passwd'))).message).toMatch(/must be http/);
   });

@@ -36,6 +36,7 @@ export {
   BadRequestError,
   ConnectionError,
   TimeoutError,
+  UserAbortError,
   UnexpectedResponseError,
   withResponse,
   responseOf,

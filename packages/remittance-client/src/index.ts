@@ -14,6 +14,7 @@ export {
   BadRequestError,
   ConnectionError,
   TimeoutError,
+  UserAbortError,
   UnexpectedResponseError,
   DriftError,
   withResponse,

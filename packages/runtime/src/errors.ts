@@ -153,13 +153,16 @@ export class ConnectionError extends PaykitError {
   }
 }
 
-/** No answer within `timeoutMs` (each attempt), after the retries that were safe. */
+/**
+ * No answer within `timeoutMs` (each attempt, or the call's own), after the retries that were safe.
+ * `cause`, when there is one, is the DOMException the deadline aborted the attempt with.
+ */
 export class TimeoutError extends PaykitError {
   readonly requestId: string;
   readonly timeoutMs: number;
 
-  constructor(message: string, init: { requestId: string; timeoutMs: number }) {
-    super(message);
+  constructor(message: string, init: { requestId: string; timeoutMs: number; cause?: Error }) {
+    super(message, init.cause ? { cause: init.cause } : undefined);
     this.requestId = init.requestId;
     this.timeoutMs = init.timeoutMs;
   }
@@ -167,6 +170,66 @@ export class TimeoutError extends PaykitError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), requestId: this.requestId, timeoutMs: this.timeoutMs };
   }
+}
+
+/**
+ * Where a call was when the caller's signal aborted it:
+ * - `before-sending`: nothing was sent (the signal was already aborted, or aborted before the request left);
+ * - `signing-in`: the call waited for a token and was never sent (the sign-in goes on for other calls);
+ * - `in-flight`: the request may have reached the platform, its answer was not read;
+ * - `between-attempts`: an earlier attempt reached the platform or failed, and the next was not made.
+ */
+export type AbortStage = 'before-sending' | 'signing-in' | 'in-flight' | 'between-attempts';
+
+/**
+ * The caller's AbortSignal aborted the call (openai-node's APIUserAbortError). `cause` is the
+ * signal's reason exactly as the caller gave it (`AbortSignal.timeout`'s TimeoutError included:
+ * the caller chose that deadline); the client's own deadlines throw TimeoutError instead.
+ */
+export class UserAbortError extends PaykitError {
+  readonly stage: AbortStage;
+  /** The request id the call was sent with, or undefined when nothing was sent. */
+  readonly requestId: string | undefined;
+
+  constructor(message: string, init: { stage: AbortStage; reason: unknown; requestId?: string }) {
+    super(message, init.reason === undefined ? undefined : { cause: init.reason });
+    this.stage = init.stage;
+    this.requestId = init.requestId;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), stage: this.stage, requestId: this.requestId };
+  }
+}
+
+const ABORT_CONSEQUENCE: Record<AbortStage, string> = {
+  'before-sending': 'nothing was sent; call again when it should be made',
+  'signing-in': 'it was not sent; the sign-in goes on and later calls use its token; call again when it should be made',
+  'in-flight':
+    'the platform may have received it: for a call that changes something (a transfer, a validation), look it up by its Idempotency-Key or reference before repeating it',
+  'between-attempts':
+    'an earlier attempt may have reached the platform: for a call that changes something, look it up by its Idempotency-Key or reference before repeating it',
+};
+
+const ABORT_WHEN: Record<AbortStage, string> = {
+  'before-sending': 'before the request was sent',
+  'signing-in': 'while the client was signing in',
+  'in-flight': 'while the request was in flight',
+  'between-attempts': 'while waiting to retry',
+};
+
+/**
+ * The UserAbortError for `reason` (the signal's), named after the call. The message names the
+ * reason's kind only (AbortError, TimeoutError…): its text is the caller's and may say anything.
+ */
+export function abortedByCaller(where: string, stage: AbortStage, reason: unknown, requestId?: string): UserAbortError {
+  const kind =
+    reason instanceof Error ? reason.name : reason === undefined ? 'no reason given' : `a ${typeof reason} reason`;
+  const id = requestId === undefined ? '' : `, request id ${requestId}`;
+  return new UserAbortError(
+    `${where}: aborted by the caller's signal ${ABORT_WHEN[stage]} (${kind}${id}) — ${ABORT_CONSEQUENCE[stage]}`,
+    requestId === undefined ? { stage, reason } : { stage, reason, requestId },
+  );
 }
 
 /** Strict mode: a response did not match its schema. */

@@ -34,9 +34,12 @@ export {
   InternalServerError,
   ConnectionError,
   TimeoutError,
+  UserAbortError,
+  abortedByCaller,
   DriftError,
   UnexpectedResponseError,
   RequestValidationError,
+  type AbortStage,
   type CoreErrorDetail,
   type ValidationErrorDetail,
 } from './errors.ts';

@@ -3,7 +3,14 @@
 import type { ZodType } from 'zod';
 import { readTolerantly, type DriftOptions } from './drift.ts';
 import type { ProductName } from './environments.ts';
-import { PaykitError, RequestValidationError, UnexpectedResponseError, apiErrorFrom, sanitizeCause } from './errors.ts';
+import {
+  PaykitError,
+  RequestValidationError,
+  UnexpectedResponseError,
+  apiErrorFrom,
+  sanitizeCause,
+  abortedByCaller,
+} from './errors.ts';
 import { SentResult, noResponseValidation } from './sender.ts';
 import { rememberResponse } from './response-info.ts';
 import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
@@ -36,7 +43,7 @@ export interface SdkExtra {
  * - a ZodError from the SDK's requestValidator → RequestValidationError (nothing was sent);
  * - a 4xx/5xx → apiErrorFrom(response, body, { product, operation, requestId });
  * - a 2xx → readTolerantly(schema, data, { product, operation }, ctx.drift);
- * - TimeoutError / ConnectionError / a caller's abort reason are thrown as they are.
+ * - TimeoutError / ConnectionError / UserAbortError (a caller's abort) are thrown as they are.
  */
 export async function invoke<T>(
   ctx: InvokeContext,
@@ -197,10 +204,12 @@ function normalise(
     );
   }
   if (error instanceof PaykitError) return error;
-  // A caller's abort: rethrown as the caller's own reason, like fetch does.
+  // The transport turns a caller's abort into a UserAbortError; a fetch of the caller's own (the
+  // transport's `fetch` option) may still reject with the signal's reason or a bare AbortError.
   const signals = [requestOptions?.signal, ctx.transport.options.signal];
-  if (signals.some((signal) => signal?.aborted && signal.reason === error)) return error;
-  if (error instanceof DOMException && error.name === 'AbortError') return error;
+  if (signals.some((signal) => signal?.aborted && signal.reason === error))
+    return abortedByCaller(where, 'in-flight', error);
+  if (error instanceof DOMException && error.name === 'AbortError') return abortedByCaller(where, 'in-flight', error);
   const cause = sanitizeCause(error, knownSecrets(ctx));
   return new PaykitError(
     `${where}: the request failed before reaching the platform: ${cause.message} — check the arguments and the client's configuration`,

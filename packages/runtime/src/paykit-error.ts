@@ -2,7 +2,8 @@
 // helpers (money, CLABE, time, signing) extend it without importing the request pipeline.
 
 export class PaykitError extends Error {
-  constructor(message: string, options?: { cause?: Error }) {
+  // `unknown`: a caller's abort keeps its signal's reason as it was given, which need not be an Error.
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
   }

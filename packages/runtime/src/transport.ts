@@ -4,7 +4,15 @@
 // (`createClient({ baseUrl, fetch: transport.fetch })`), which has no retries or timeouts itself.
 import { randomUUID } from 'node:crypto';
 import type { ProductName } from './environments.ts';
-import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, sanitizeCause } from './errors.ts';
+import {
+  ConfigurationError,
+  ConnectionError,
+  PaykitError,
+  TimeoutError,
+  sanitizeCause,
+  abortedByCaller,
+  type AbortStage,
+} from './errors.ts';
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
@@ -72,8 +80,8 @@ export interface Transport {
   /**
    * fetch with timeouts, AbortSignal, request ids, retries (as the retry table allows) and redacted
    * logging. Returns the Response (4xx/5xx included: errors are built by apiErrorFrom); throws
-   * TimeoutError / ConnectionError after the last attempt, and the abort reason as soon as a
-   * caller's signal aborts (never retried).
+   * TimeoutError / ConnectionError after the last attempt, and UserAbortError (its cause the
+   * signal's reason) as soon as a caller's signal aborts (never retried).
    */
   fetch: typeof fetch;
   /** The same pipeline with per-request options (pass as the `fetch` of one SDK call). */
@@ -313,10 +321,10 @@ async function exchange(
   // The request's own signal (a Request's, or init.signal) joins the caller signals.
   const callerSignals =
     s.signal || ro.signal || incoming.signal ? signalsOf(s.signal, ro.signal, incoming.signal) : NO_SIGNALS;
-  const aborted = firstAborted(callerSignals);
-  if (aborted) throw aborted.reason;
-
   const { url, method, headers, body } = incoming;
+  const aborted = firstAborted(callerSignals);
+  if (aborted) throw abortedByCaller(whereOf(s, ro), 'before-sending', aborted.reason);
+
   if (ro.headers) for (const name of Object.keys(ro.headers)) headers[name.toLowerCase()] = ro.headers[name]!;
   if (s.userAgent !== undefined && headers['user-agent'] === undefined) headers['user-agent'] = s.userAgent;
   let requestId = headers[s.requestIdHeader];
@@ -399,7 +407,7 @@ async function exchange(
           headers: requestHeadersForLog,
           error: `HTTP ${status}`,
         });
-        await wait(s.sleep, delayMs, callerSignals);
+        await wait(s.sleep, delayMs, callerSignals, s, ro, requestId);
         continue;
       }
       // Only an error is ever built from a response (apiErrorFrom): a 2xx needs no secrets.
@@ -421,7 +429,7 @@ async function exchange(
         headers: requestHeadersForLog,
         error: 'aborted by the caller',
       });
-      throw callerAbort.reason;
+      throw abortedByCaller(whereOf(s, ro), 'in-flight', callerAbort.reason, requestId);
     }
     if (failure instanceof PaykitError) throw failure;
     const timedOut = abort.aborted;
@@ -436,19 +444,20 @@ async function exchange(
     if (performance.now() + retryDelayMs < endsAt) {
       const delayMs = retryDelayMs;
       log({ event: 'retry', attempt: attempt + 1, durationMs, delayMs, headers: requestHeadersForLog, error: what });
-      await wait(s.sleep, delayMs, callerSignals);
+      await wait(s.sleep, delayMs, callerSignals, s, ro, requestId);
       continue;
     }
     log({ event: 'error', attempt: attempt + 1, durationMs, headers: requestHeadersForLog, error: what });
-    const where = ro.operation ? `${s.product} ${ro.operation}` : s.product;
+    const where = whereOf(s, ro);
     const attempts = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
     const notRetried = safe ? '' : `; not retried: ${row.why}, so check its effect before repeating it`;
-    if (timedOut && performance.now() >= endsAt - 1)
-      throw callTimeout(s, ro, url, requestId, timeoutMs, attempt + 1, row.why, safe);
     if (timedOut) {
+      const cause = abort.reason instanceof Error ? abort.reason : undefined;
+      if (performance.now() >= endsAt - 1)
+        throw callTimeout(s, ro, url, requestId, timeoutMs, attempt + 1, row.why, safe, cause);
       throw new TimeoutError(
         `${where}: no response from ${shortUrl(url)} within ${s.timeoutMs} ms (${attempts})${notRetried} — raise timeoutMs, or check that the service is up`,
-        { requestId, timeoutMs: s.timeoutMs },
+        cause ? { requestId, timeoutMs: s.timeoutMs, cause } : { requestId, timeoutMs: s.timeoutMs },
       );
     }
     const cause = sanitizeCause(failure, secrets());
@@ -478,6 +487,11 @@ function rowFor(s: Settings, operation: string | undefined, method: string): Ret
   return row;
 }
 
+/** The call as messages name it: the product, and the operation when known. */
+function whereOf(s: Settings, ro: RequestOptions): string {
+  return ro.operation ? `${s.product} ${ro.operation}` : s.product;
+}
+
 /** The call's own deadline passed (a caller's timeoutMs, counted from startedAt when given). */
 function callTimeout(
   s: Settings,
@@ -488,13 +502,14 @@ function callTimeout(
   made: number,
   why: string,
   safe: boolean,
+  cause?: Error,
 ): TimeoutError {
-  const where = ro.operation ? `${s.product} ${ro.operation}` : s.product;
+  const where = whereOf(s, ro);
   const attempts = made === 0 ? 'no attempt could start' : `${made} attempt${made === 1 ? '' : 's'}`;
   const notRetried = safe ? '' : `; not retried: ${why}, so check its effect before repeating it`;
   return new TimeoutError(
     `${where}: the call's timeoutMs of ${timeoutMs} ms ran out before ${shortUrl(url)} answered (${attempts}, sign-in and retries included)${notRetried} — raise timeoutMs, or check that the service is up`,
-    { requestId, timeoutMs },
+    cause ? { requestId, timeoutMs, cause } : { requestId, timeoutMs },
   );
 }
 
@@ -705,14 +720,22 @@ function shortUrl(url: string): string {
   }
 }
 
-/** The injected sleep, cut short by a caller's abort. */
-function wait(sleep: (ms: number) => Promise<void>, ms: number, signals: readonly AbortSignal[]): Promise<void> {
+/** The injected sleep, cut short by a caller's abort (a UserAbortError). */
+function wait(
+  sleep: (ms: number) => Promise<void>,
+  ms: number,
+  signals: readonly AbortSignal[],
+  s: Settings,
+  ro: RequestOptions,
+  requestId: string,
+): Promise<void> {
+  const stage: AbortStage = 'between-attempts';
   const aborted = firstAborted(signals);
-  if (aborted) return Promise.reject(aborted.reason);
+  if (aborted) return Promise.reject(abortedByCaller(whereOf(s, ro), stage, aborted.reason, requestId));
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
       cleanup();
-      reject(firstAborted(signals)?.reason);
+      reject(abortedByCaller(whereOf(s, ro), stage, firstAborted(signals)?.reason, requestId));
     };
     const cleanup = (): void => {
       for (const signal of signals) signal.removeEventListener('abort', onAbort);

@@ -2,7 +2,7 @@
 // and the body reads end by then (real servers on 127.0.0.1, real timers).
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TimeoutError } from '../src/errors.ts';
+import { TimeoutError, UserAbortError } from '../src/errors.ts';
 import { createTransport } from '../src/transport.ts';
 import { listenOnLoopback, startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
@@ -114,7 +114,7 @@ describe("the call's deadline", () => {
 });
 
 describe("a caller's abort", () => {
-  it('during the body read: rejects with its reason at once, and the connection is closed', async () => {
+  it('during the body read: rejects at once (a UserAbortError caused by its reason), and the connection is closed', async () => {
     const { url, closed } = await slowBody();
     const controller = new AbortController();
     const reason = new Error('the caller gave up mid-body');
@@ -128,13 +128,14 @@ describe("a caller's abort", () => {
         signal: controller.signal,
       }),
     );
-    expect(error).toBe(reason);
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(error).toMatchObject({ cause: reason, stage: 'in-flight' });
     expect(performance.now() - started).toBeLessThan(700);
     await new Promise<void>((resolve) => setTimeout(resolve, 50));
     expect(closed()).toBe(true);
   });
 
-  it('during the backoff between retries: rejects with its reason without another attempt', async () => {
+  it('during the backoff between retries: rejects (a UserAbortError caused by its reason) without another attempt', async () => {
     const server = await scripted(() => ({ status: 503, body: { message: 'busy' } }));
     const controller = new AbortController();
     const reason = new Error('the caller gave up while waiting');
@@ -145,7 +146,8 @@ describe("a caller's abort", () => {
     const error = await caught(
       transport.send({ url: `${server.url}/x`, method: 'GET', headers: {}, signal: controller.signal }),
     );
-    expect(error).toBe(reason);
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(error).toMatchObject({ cause: reason, stage: 'between-attempts' });
     expect(performance.now() - started).toBeLessThan(450);
     expect(server.received).toHaveLength(1);
   });

@@ -10,6 +10,7 @@ import {
   UnexpectedResponseError,
   UnprocessableError,
   InternalServerError,
+  UserAbortError,
 } from '../src/errors.ts';
 import { invoke, type InvokeContext, type SdkResult } from '../src/invoke.ts';
 import type { LogEntry } from '../src/logger.ts';
@@ -266,7 +267,7 @@ describe('invoke', () => {
     expect(`${(garbled as Error).message}${String((garbled as Error).cause)}`).not.toContain('tok_live_abcdef123');
   });
 
-  it('rethrows a caller abort reason as it is', async () => {
+  it("a caller's abort is a UserAbortError whose cause is the abort reason", async () => {
     route = () => 'hang';
     const controller = new AbortController();
     const reason = new Error('shutting down');
@@ -279,6 +280,12 @@ describe('invoke', () => {
     );
     while (server.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(error).toBeInstanceOf(PaykitError);
+    expect((error as Error).cause).toBe(reason);
+    expect((error as Error).message).toMatch(
+      /^core listWebhooks: aborted by the caller's signal while the request was in flight \(Error, request id/,
+    );
   });
 });

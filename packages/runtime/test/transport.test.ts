@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, TimeoutError } from '../src/errors.ts';
+import { ConnectionError, TimeoutError, UserAbortError } from '../src/errors.ts';
 import type { LogEntry } from '../src/logger.ts';
 import { createTransport, requestIdOf } from '../src/transport.ts';
 import {
@@ -204,7 +204,7 @@ describe('timeouts, network errors and aborts', () => {
     expect(Object.keys(connection.cause as object).sort()).toEqual(['code', 'name']);
   });
 
-  it('a caller abort stops at once with the abort reason, and is not retried', async () => {
+  it('a caller abort stops at once as a UserAbortError whose cause is the abort reason, and is not retried', async () => {
     server = await startScriptedServer(() => 'hang');
     const controller = new AbortController();
     const transport = createTransport({ product: 'core', sleep: recordingSleep().sleep });
@@ -212,7 +212,13 @@ describe('timeouts, network errors and aborts', () => {
     while (server.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const reason = new Error('user cancelled');
     controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(error).toMatchObject({
+      cause: reason,
+      stage: 'in-flight',
+      requestId: server.received[0]?.headers['x-request-id'],
+    });
     expect(server.received).toHaveLength(1);
   });
 
@@ -228,9 +234,14 @@ describe('timeouts, network errors and aborts', () => {
       },
     });
     const error = await transport.fetch(`${server.url}/x`).catch((e: unknown) => e);
-    expect((error as Error).name).toBe('AbortError');
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(error).toMatchObject({ stage: 'between-attempts', cause: { name: 'AbortError' } });
     expect(server.received).toHaveLength(1);
-    await expect(transport.fetch(`${server.url}/y`)).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(transport.fetch(`${server.url}/y`)).rejects.toMatchObject({
+      name: 'UserAbortError',
+      stage: 'before-sending',
+      cause: { name: 'AbortError' },
+    });
     expect(server.received).toHaveLength(1);
   });
 });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, TimeoutError } from '../src/errors.ts';
+import { ConnectionError, TimeoutError, UserAbortError } from '../src/errors.ts';
 import { createTransport } from '../src/transport.ts';
 import { recordingSleep } from '@paykit/test-basics/scripted-server';
 
@@ -530,7 +530,7 @@ describe('failures', () => {
     expect(sent).toBeInstanceOf(ConnectionError);
   });
 
-  it("a caller's abort rejects with its reason and closes the connection", async () => {
+  it("a caller's abort rejects with a UserAbortError caused by its reason, and closes the connection", async () => {
     const arrived = deferred();
     const closed = deferred();
     let abortedBeforeClose: boolean | undefined;
@@ -553,12 +553,14 @@ describe('failures', () => {
     );
     await within(arrived.promise, 10_000, 'the request reaching the server');
     controller.abort(reason);
-    expect(await outcome).toBe(reason);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect((error as Error).cause).toBe(reason);
     await within(closed.promise, 10_000, "the server's request 'close' event");
     expect(abortedBeforeClose).toBe(true);
   });
 
-  it("a caller's abort before the connection is made rejects at once with its reason, and the request is never written", async () => {
+  it("a caller's abort before the connection is made rejects at once (its reason the cause), and the request is never written", async () => {
     const paths: string[] = [];
     const server = await serve(
       http.createServer((req, res) => {
@@ -577,7 +579,9 @@ describe('failures', () => {
         (e: unknown) => e,
       );
     controller.abort(reason);
-    expect(await within(outcome, 5_000, 'the aborted request settling')).toBe(reason);
+    const error = await within(outcome, 5_000, 'the aborted request settling');
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect((error as Error).cause).toBe(reason);
     // A request written before the abort would have reached the server before this one.
     const { status } = await transport.send({ url: `${server.url}/second`, method: 'GET', headers: {} });
     expect(status).toBe(200);

@@ -243,12 +243,5 @@ export function residentKb(pid: number): number {
   return Number(match[1]);
 }
 
-/** Whether a process is still alive (signal 0 checks without sending anything). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether a process is still alive. */
+export { isAlive } from '@paykit/testing/pnpm-process';

@@ -15,7 +15,9 @@ export type Answer =
   /** Never answer (the client must time out or abort). */
   | 'hang'
   /** Cut the connection without an answer (a network error). */
-  | 'destroy';
+  | 'destroy'
+  /** Answer 200 with JSON headers and the first bytes of the body, then never the rest (an abort or timeout mid-response). */
+  | 'stall-mid-body';
 
 export interface ScriptedServer {
   url: string;
@@ -44,6 +46,11 @@ export async function startScriptedServer(
       if (answer === 'hang') return;
       if (answer === 'destroy') {
         req.socket.destroy();
+        return;
+      }
+      if (answer === 'stall-mid-body') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+        res.write('{"data": [');
         return;
       }
       const body =

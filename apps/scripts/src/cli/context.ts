@@ -7,7 +7,7 @@ import { CliError, UsageError } from './errors.ts';
 import { dryRunFetch } from './dry-run.ts';
 import { Output } from './output.ts';
 import { loadProfile, type LoadedProfile, type Profile } from './profile.ts';
-import { readSecret, rememberSecret, type SecretRef } from './secrets.ts';
+import { readSecret, rememberSecret, shownUrl, type SecretRef } from './secrets.ts';
 import { confirmOrStop } from './confirm.ts';
 
 export interface GlobalFlags {
@@ -29,12 +29,12 @@ async function fetchSeed(sandboxUrl: string) {
     answer = await control.getSeed();
   } catch {
     throw new CliError(
-      `The sandbox at ${sandboxUrl} does not answer.`,
+      `The sandbox at ${shownUrl(sandboxUrl)} does not answer.`,
       'Start it (pnpm --filter @paykit/sandbox start, or pnpm start) or set PAYKIT_SANDBOX_URL.',
     );
   }
   if (answer.status !== 200)
-    throw new CliError(`The sandbox at ${sandboxUrl} answered ${answer.status} to GET /_sandbox/seed.`);
+    throw new CliError(`The sandbox at ${shownUrl(sandboxUrl)} answered ${answer.status} to GET /_sandbox/seed.`);
   return answer.body;
 }
 

@@ -1,9 +1,10 @@
 // Values typed on the command line, checked where the rule is known before anything is sent: a
 // value only the server would refuse (an amount with one decimal, a CLABE with a wrong control
 // digit) is wrong usage (exit 2) with one line saying what was wrong and what to do.
-import { ClabeError, parseClabe, redactUrl } from '@paykit/runtime';
+import { ClabeError, parseClabe } from '@paykit/runtime';
 import * as z from 'zod';
 import { UsageError } from './errors.ts';
+import { shownUrl } from './secrets.ts';
 
 /** Core amounts: pesos as a decimal string with two decimals, above zero, never a float. */
 export const Amount = z
@@ -45,7 +46,7 @@ export function flag<T>(schema: z.ZodType<T>, name: string, value: string): T {
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues[0]?.message ?? 'is not valid';
   // A URL's user:password is a credential: the value is shown without it.
-  const safe = redactUrl(value);
+  const safe = shownUrl(value);
   const shown = NOT_REPEATED.has(schema) ? '' : ` (got "${safe.length > 40 ? `${safe.slice(0, 40)}…` : safe}")`;
   throw new UsageError(`${name} ${message}${shown}.`);
 }

@@ -44,7 +44,7 @@ export async function recordingCore(ctx: Context, record: boolean): Promise<Reco
     const reason = (error as Error).message.replace(/[.\s]+$/, '');
     const held =
       url === undefined && /in use|being opened/.test(reason)
-        ? ' (a running `pnpm start` holds its PGlite store: run both on PostgreSQL with DATABASE_URL)'
+        ? ' (a running `pnpm start` holds its PGlite store: export the DATABASE_URL it prints, which serves that store over TCP)'
         : '';
     throw new CliError(`No ledger to record this transfer in: ${reason}${held}; nothing was sent: ${WHAT_TO_DO}.`);
   }

@@ -2,7 +2,7 @@
 // history and `ps`), and every value read is remembered so that output can mask it wherever it
 // would appear.
 import { readFileSync } from 'node:fs';
-import { maskSecret } from '@paykit/runtime';
+import { maskSecret, redactUrl } from '@paykit/runtime';
 import * as z from 'zod';
 import { UsageError } from './errors.ts';
 
@@ -41,9 +41,29 @@ export function readSecret(ref: SecretRef, what: string): string {
   return rememberSecret(value);
 }
 
-/** Text with every secret read so far replaced by its mask ("abcd…wxyz"). */
+/** A URL's user-info (`user:password@` after `scheme://`), wherever a text holds one. */
+const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+
+/** The text with every URL's user-info (a credential) taken out: `https://u:p@host/x` → `https://host/x`. */
+export function withoutUserInfo(text: string): string {
+  return text.replace(USER_INFO, '$1');
+}
+
+/**
+ * A URL as the CLI prints it: without its user-info, and with secret query parameters redacted
+ * (runtime's redactUrl, which re-serialises the URL, so it runs only when there is a query).
+ */
+export function shownUrl(url: string): string {
+  return withoutUserInfo(url.includes('?') ? redactUrl(url) : url);
+}
+
+/**
+ * Text with every URL's user-info taken out and every secret read so far replaced by its mask
+ * ("abcd…wxyz"): every output goes through here, so a URL quoted by an error's own text (fetch
+ * refuses a URL with credentials, quoting it) loses its password too.
+ */
 export function maskKnown(text: string): string {
-  let out = text;
+  let out = withoutUserInfo(text);
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
   return out;
 }

@@ -4,13 +4,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gatewayOps, type StoredEventView } from '@paykit/contracts';
-import { hmacSha256Hex, redactUrl } from '@paykit/runtime';
+import { hmacSha256Hex } from '@paykit/runtime';
 import { initClient } from '@ts-rest/core';
 import * as z from 'zod';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
 import { Count, flag, optionalFlag } from '../cli/input.ts';
-import { readSecret } from '../cli/secrets.ts';
+import { readSecret, shownUrl } from '../cli/secrets.ts';
 import { defaultTokenDir } from './core.ts';
 
 export type Admin = ReturnType<typeof admin>;
@@ -41,7 +41,7 @@ export async function call<T extends { status: number; body: unknown }>(
     return await run();
   } catch {
     throw new CliError(
-      `The gateway at ${url} does not answer.`,
+      `The gateway at ${shownUrl(url)} does not answer.`,
       'Start it (pnpm --filter @paykit/webhook-gateway start, or pnpm start) or fix gateway.url in the profile.',
     );
   }
@@ -246,7 +246,7 @@ export async function redeliver(
     await answer.body?.cancel();
   } catch (error) {
     throw new CliError(
-      `${redactUrl(to)} did not answer event ${event.seq}: ${(error as Error).message}.`,
+      `${shownUrl(to)} did not answer event ${event.seq}: ${(error as Error).message}.`,
       'Check that the receiver is running and the URL is right.',
     );
   }
@@ -254,7 +254,7 @@ export async function redeliver(
     seq: event.seq,
     source: event.source,
     type: event.eventType,
-    to: redactUrl(to),
+    to: shownUrl(to),
     status,
     bytes: raw.byteLength,
   };

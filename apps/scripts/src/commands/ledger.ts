@@ -31,7 +31,7 @@ export async function withDatabase<T>(ctx: Context, run: (db: Db, store: typeof 
     // Only a PGlite folder can be held by `pnpm start`; a server's error already says what to check.
     const hint =
       ctx.databaseUrl() === undefined
-        ? 'With `pnpm start` running, its PGlite store is in use: read the console instead, or run both on PostgreSQL (DATABASE_URL).'
+        ? 'With `pnpm start` running, its PGlite store is in use: export the DATABASE_URL it prints (its store served over TCP), or read the console.'
         : undefined;
     throw new CliError(`Cannot open the store: ${(error as Error).message}`, hint);
   }

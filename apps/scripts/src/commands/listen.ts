@@ -8,7 +8,7 @@ import type { StoredEventView } from '@paykit/contracts';
 import * as z from 'zod';
 import type { Context } from '../cli/context.ts';
 import { Count, flag, optionalFlag } from '../cli/input.ts';
-import { maskKnown } from '../cli/secrets.ts';
+import { maskKnown, shownUrl } from '../cli/secrets.ts';
 import { admin, call, fail, redeliver, walkEvents, type Admin } from './events.ts';
 
 const DEFAULT_INTERVAL_MS = 500;
@@ -64,10 +64,11 @@ export async function listen(
     stopped = true;
     wake?.();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `on`: through pnpm, Ctrl-C arrives twice (from the terminal, and passed on by pnpm).
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   ctx.out.info(
-    `Listening to ${a.url} (every ${interval} ms${forwardTo ? `, forwarding to ${forwardTo}` : ''}); Ctrl-C to stop.`,
+    `Listening to ${shownUrl(a.url)} (every ${interval} ms${forwardTo ? `, forwarding to ${shownUrl(forwardTo)}` : ''}); Ctrl-C to stop.`,
   );
   try {
     while (!stopped) {
