@@ -151,7 +151,7 @@ for (const kind of testDatabases()) {
       expect(csv.type).toBe('text/csv; charset=utf-8');
       const [header, ...lines] = csv.text.trimEnd().split('\n');
       expect(header).toBe(
-        'kind,id,product,day,at,amount,direction,status,trackingKey,account,state,outcome,fields,note,eventSeqs',
+        'kind,id,product,day,at,amount,direction,status,trackingKey,account,state,outcome,fields,note,eventSeqs,report,reportDisagreement',
       );
       expect(lines).toHaveLength(N + 1);
       for (const id of ids) expect(csv.text).toContain(`,${id},`);

@@ -48,6 +48,7 @@ export type {
   Product,
   ReconcileView,
   ReconItem,
+  ReportLineRef,
   StateFigures,
   SummaryRow,
 } from './reconcile-read.ts';

@@ -58,6 +58,25 @@ export interface ReconItem {
   note: string | null;
   /** The stored events behind it (webhook_events.seq). */
   eventSeqs: string[];
+  /**
+   * The report line a transfer or credit was compared with: the line of the newest report listing
+   * it (reports by their own time: ITEMS_SQL). null: no imported report lists it, or the item is
+   * of a kind not compared with reports.
+   */
+  report: ReportLineRef | null;
+  /**
+   * The newest line of an older report that says otherwise (amount or status), also named in the
+   * note. Shown, not a mismatch by itself: the state follows the newest report's line.
+   */
+  reportDisagreement: ReportLineRef | null;
+}
+
+export interface ReportLineRef {
+  fileName: string;
+  lineNo: number;
+  /** Decimal string, as the line states it. */
+  amount: string;
+  status: string;
 }
 
 export interface StateFigures {
@@ -121,10 +140,22 @@ interface ItemRow {
   fields: string[];
   note: string | null;
   event_seqs: string[];
+  report_file: string | null;
+  report_line: number | null;
+  report_amount: string | null;
+  report_status: string | null;
+  older_file: string | null;
+  older_line: number | null;
+  older_amount: string | null;
+  older_status: string | null;
 }
 
 const ITEM_SELECT = `i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount::text AS amount, i.direction, i.status, i.tracking_key, i.account, i.state, i.outcome, i.fields, i.note,
-            ${EVENT_SEQS} AS event_seqs`;
+            ${EVENT_SEQS} AS event_seqs,
+            rp.file_name AS report_file, rp.line_no AS report_line, rp.amount::text AS report_amount, rp.status AS report_status,
+            rp.older_file, rp.older_line, rp.older_amount::text AS older_amount, rp.older_status`;
+// Only transfers and credits are compared with report lines (ITEMS_SQL); report has one row per transaction.
+const ITEM_FROM = `items i LEFT JOIN report rp ON i.kind IN ('outbound', 'credit') AND rp.transaction_id = i.id`;
 
 /** The items a filter matches, as a query to page or read whole (keyset.ts). */
 function itemsQuery(filter: ItemFilter): KeysetQuery {
@@ -138,7 +169,7 @@ function itemsQuery(filter: ItemFilter): KeysetQuery {
   return {
     with: ITEMS_SQL,
     select: ITEM_SELECT,
-    from: 'items i',
+    from: ITEM_FROM,
     where:
       '(cardinality($5::text[]) = 0 OR i.state = ANY($5::text[])) AND (cardinality($6::text[]) = 0 OR i.product = ANY($6::text[]))',
     params: [...params, states, products],
@@ -163,6 +194,12 @@ export const ITEM_SORTS = {
 } as const satisfies Record<string, readonly KeyColumn[]>;
 
 function toItem(row: ItemRow): ReconItem {
+  const report = lineRef(row.report_file, row.report_line, row.report_amount, row.report_status);
+  const older = lineRef(row.older_file, row.older_line, row.older_amount, row.older_status);
+  const disagreement =
+    report && older
+      ? `report ${older.fileName} line ${older.lineNo} says ${older.status} ${older.amount}; the newest, ${report.fileName} line ${report.lineNo}, says ${report.status} ${report.amount}`
+      : null;
   return {
     kind: row.kind,
     id: row.id,
@@ -177,9 +214,22 @@ function toItem(row: ItemRow): ReconItem {
     state: row.state,
     outcome: row.outcome,
     fields: row.fields,
-    note: row.note,
+    note: disagreement === null ? row.note : row.note === null ? disagreement : `${row.note}; ${disagreement}`,
     eventSeqs: [...row.event_seqs].sort((a, b) => Number(BigInt(a) - BigInt(b))),
+    report,
+    reportDisagreement: older,
   };
+}
+
+function lineRef(
+  fileName: string | null,
+  lineNo: number | null,
+  amount: string | null,
+  status: string | null,
+): ReportLineRef | null {
+  return fileName === null || lineNo === null || amount === null || status === null
+    ? null
+    : { fileName, lineNo, amount, status };
 }
 
 /** Newest first, `limit` from `offset` (for scripts; the console pages with pageItems). */

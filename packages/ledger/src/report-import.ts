@@ -118,8 +118,13 @@ function importOnce(db: Database, fileName: string, lines: ReportLine[], hash: s
         lines.map((l) => l.status),
       ],
     );
+    // What the content says of the file's time, for ordering it among the reports of its day when
+    // its REPORT event is missing or ties (reconcile-items-sql.ts, migration 0014).
     await tx.query(
-      'UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3 WHERE file_name = $1',
+      `UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3,
+         content_time = (SELECT max(transaction_at) FROM ledger_report_lines WHERE file_name = $1),
+         status_rank_sum = (SELECT coalesce(sum(ledger_status_rank(status)), 0) FROM ledger_report_lines WHERE file_name = $1)
+       WHERE file_name = $1`,
       [fileName, lines.length, hash],
     );
     return { fileName, lines: lines.length, imported: true, duplicateOf: null, eventSeq: report.event_seq };
@@ -132,6 +137,10 @@ export interface ReportFile {
   lines: number | null;
   importedAt: Date | null;
   eventSeq: string | null;
+  /** When the platform generated it (its REPORT event's created_at): what orders the reports of a day. */
+  createdAt: Date | null;
+  /** The latest transaction_date its lines list: its order among reports without an event. */
+  contentTime: Date | null;
   /** The file with the same content this one repeats (its lines are counted there, once). */
   duplicateOf: string | null;
 }
@@ -154,11 +163,14 @@ export async function pageReportFiles(
     line_count: number | null;
     imported_at: Date | null;
     event_seq: string | null;
+    created_at: Date | null;
+    content_time: Date | null;
     duplicate_of: string | null;
   }>(
     db,
     {
-      select: 'file_name, line_count, imported_at, event_seq::text AS event_seq, duplicate_of',
+      select:
+        'file_name, line_count, imported_at, event_seq::text AS event_seq, created_at, content_time, duplicate_of',
       from: 'ledger_reports',
       where: 'true',
       params: [],
@@ -175,6 +187,8 @@ export async function pageReportFiles(
       lines: r.line_count,
       importedAt: r.imported_at,
       eventSeq: r.event_seq,
+      createdAt: r.created_at,
+      contentTime: r.content_time,
       duplicateOf: r.duplicate_of,
     })),
   };

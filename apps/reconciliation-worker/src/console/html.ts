@@ -53,7 +53,7 @@ svg text{font-size:11px;fill:var(--muted)}svg .axis{stroke:var(--line)}svg .grid
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--bg);font-weight:600;white-space:nowrap}th a{color:var(--fg)}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tbody tr:hover{background:#f6f8fa}
-.matched,.settled{color:var(--in)}.mismatched,.orphan,.conflict,.rejected,.refused{color:var(--bad)}.stale{color:var(--warn)}.pending{color:var(--muted)}.refunded{color:#8250df}
+.matched,.settled{color:var(--in)}.mismatched,.orphan,.conflict,.rejected,.refused{color:var(--bad)}.stale,.disagreement{color:var(--warn)}.pending{color:var(--muted)}.refunded{color:#8250df}
 form.filters{display:flex;gap:.75rem;align-items:end;flex-wrap:wrap;margin:.5rem 0}label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted)}
 input,select,button{font:inherit}button{padding:.35rem .9rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);cursor:pointer}
 .pager{display:flex;gap:1rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}.muted,.empty{color:var(--muted)}

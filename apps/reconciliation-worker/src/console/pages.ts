@@ -18,6 +18,7 @@ import {
   type ReceivableAgeBucket,
   type ReconItem,
   type ReportFile,
+  type ReportLineRef,
   type ReportMatch,
 } from '@paykit/ledger';
 import type { DriftRecord, Page, StoredEvent } from '@paykit/store';
@@ -72,8 +73,22 @@ const ITEM_COLUMNS: Column<ReconItem>[] = [
   { label: 'transaction', cell: (i) => td(i.id) },
   { label: 'tracking key', cell: (i) => td(i.trackingKey ?? '') },
   { label: 'note', cell: (i) => td(i.note ?? '') },
+  { label: 'report line', cell: reportLineCell },
   { label: 'events', cell: (i) => `<td>${i.eventSeqs.map(eventLink).join(' ')}</td>` },
 ];
+
+const reportLineLink = (line: ReportLineRef) =>
+  `<a href="/reports?file=${encodeURIComponent(line.fileName)}">${esc(line.fileName)} line ${esc(line.lineNo)}</a>`;
+
+/** The line of the newest report the item was compared with, and an older file's line that said otherwise. */
+function reportLineCell(item: ReconItem): string {
+  const { report, reportDisagreement: older } = item;
+  if (!report) return td('');
+  const disagreement = older
+    ? `<br><span class="disagreement" data-report-disagreement="${esc(`${older.fileName}:${older.lineNo}`)}">older: ${reportLineLink(older)} says ${esc(older.status)} ${esc(money(older.amount))}</span>`
+    : '';
+  return `<td data-report-line="${esc(`${report.fileName}:${report.lineNo}`)}">${reportLineLink(report)}${disagreement}</td>`;
+}
 
 function itemsSection(path: string, items: Page<ReconItem> & DirectionTotals, filters: ConsoleFilters): string {
   return listView({
@@ -352,6 +367,8 @@ const FILE_COLUMNS: Column<ReportFile>[] = [
   { label: 'lines', cell: (f) => n(f.lines ?? '') },
   { label: 'imported at', cell: (f) => td(f.importedAt?.toISOString() ?? 'not yet') },
   { label: 'REPORT event', cell: (f) => (f.eventSeq ? `<td>${eventLink(f.eventSeq)}</td>` : td('')) },
+  { label: 'created at', cell: (f) => td(f.createdAt?.toISOString() ?? '') },
+  { label: 'latest transaction listed', cell: (f) => td(f.contentTime?.toISOString() ?? '') },
   {
     label: 'content',
     cell: (f) =>
@@ -369,6 +386,7 @@ export function reportFilesPage(
   return page(
     'Report files · paykit',
     `<h1>Report files</h1><p><strong data-distinct-reports>${esc(list.distinct)}</strong> distinct report${list.distinct === 1 ? '' : 's'} by content.</p>
+<p>Of several files listing a transaction, the newest is the one it is compared with: by created at (its REPORT event), else by the latest transaction it lists; never by name.</p>
 ${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: list, columns: FILE_COLUMNS, attrs: 'data-table="report-files"', noun: 'report file' })}`,
     '/reports',
   );

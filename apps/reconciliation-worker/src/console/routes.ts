@@ -142,6 +142,8 @@ const ITEM_COLUMNS = [
   'fields',
   'note',
   'eventSeqs',
+  'report',
+  'reportDisagreement',
 ];
 
 export const EXPORTS: Record<string, ExportSource> = {

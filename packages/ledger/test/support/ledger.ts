@@ -27,13 +27,13 @@ export function coreEvent(type: CoreType, body: Record<string, unknown>, overrid
   };
 }
 
-export function reportEvent(fileName: string): NewEvent {
+export function reportEvent(fileName: string, createdAt = '2026-11-21T23:00:00-06:00'): NewEvent {
   const payload = {
     client_id: '11111111-1111-4111-8111-111111111111',
     file_type: 'TRANSACTIONS',
     period: 'DAILY',
     file_name: fileName,
-    created_at: '2026-11-21T23:00:00-06:00',
+    created_at: createdAt,
   };
   return {
     source: 'core',
