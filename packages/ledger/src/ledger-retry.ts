@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isUnavailable } from '@paykit/store';
 
 export interface RetryPolicy {
-  /** Tries in all, the first included (default 8). */
+  /** Tries in all, the first included (default 12). */
   attempts?: number;
   /** The first wait; each next one doubles (default 100 ms). */
   baseDelayMs?: number;
@@ -17,7 +17,7 @@ export interface RetryPolicy {
   maxElapsedMs?: number;
 }
 
-const DEFAULTS: Required<RetryPolicy> = { attempts: 8, baseDelayMs: 100, maxDelayMs: 2_000, maxElapsedMs: 15_000 };
+const DEFAULTS: Required<RetryPolicy> = { attempts: 12, baseDelayMs: 100, maxDelayMs: 2_000, maxElapsedMs: 15_000 };
 
 /** Runs `write` until it succeeds, fails for a reason other than an unreachable database, or the policy is spent. */
 export async function retryUnavailable<T>(write: () => Promise<T>, policy: RetryPolicy = {}): Promise<T> {
