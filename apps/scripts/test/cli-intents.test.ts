@@ -4,7 +4,7 @@
 // in front of the database: the ledger cut while the platform answers leaves the intent, the CLI
 // says the money moved and that rerunning is safe, and the rerun prints "replayed": true and
 // attaches it; an answer lost on the way leaves an unresolved intent that `transfers unresolved`
-// lists and `transfers resolve` replays with the same key.
+// lists and `transfers resolve` replays with the same key, and refuses past the platform's window.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as upstreamRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -259,6 +259,26 @@ describe.runIf(testDatabases().some((kind) => kind.name === 'postgres'))(
       const again = await ok<{ transactionId: string }>(['transfers', 'resolve', intent!.id]);
       expect(again.transactionId).toBe(resolved.transactionId);
       expect(proxy.arrivals.length).toBe(keysBefore + 1);
+    }, 90_000);
+
+    it('resolve refuses past the 24 h window, saying why and what to do, and sends nothing', async () => {
+      proxy.loseAnswers(true);
+      const first = await paykit(moneyOut('333.00', '6000003'));
+      proxy.loseAnswers(false);
+      expect(first.code).not.toBe(0);
+      const [intent] = await listUnresolvedIntents(opened.db);
+      await opened.db.query(
+        `UPDATE ledger_outbound_intents SET created_at = created_at - interval '25 hours' WHERE id = $1`,
+        [intent!.id],
+      );
+      const before = proxy.arrivals.length;
+      const refused = await paykit(['transfers', 'resolve', intent!.id]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('more than 24 h ago');
+      expect(refused.stderr).toContain(`Idempotency-Key ${intent!.idempotencyKey}`);
+      expect(refused.stderr).toContain('Nothing was sent');
+      expect(proxy.arrivals.length).toBe(before);
+      expect(await getIntent(opened.db, intent!.id)).toMatchObject({ transactionId: null });
     }, 90_000);
   },
 );
