@@ -6,6 +6,9 @@
 // that intent matches exactly one such transaction, and the transaction is one the ledger has not
 // recorded or attached. Anything less is a guess, and the intent stays unresolved.
 //
+// Only refunds dated after the oldest open intent are read: with no open intent (the usual case)
+// nothing is read at all.
+//
 // Attaching records the transfer from the intent (amount, operation; the parties and the status
 // come from the facts), so its status updates stop being orphans and the reversal finds its original.
 import type { Database } from '@paykit/store';
@@ -38,8 +41,11 @@ export async function attachIntentsFromEvents(db: Database, options: { now?: Dat
               coalesce(r.original_amount_stated, r.amount) AS amount, r.transaction_at, r.event_seq,
               ltrim(ledger_id(webhook_event_payload(e.raw_body, e.payload)->'body'->'numeric_reference'), '0') AS reference
          FROM ledger_refunds r JOIN webhook_events e ON e.seq = r.event_seq
-        WHERE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = r.original_transaction_id)
+        WHERE r.transaction_at >= (SELECT min(created_at) FROM ledger_outbound_intents WHERE transaction_id IS NULL AND failed_at IS NULL) - ${CLOCK_SKEW}
+          AND NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = r.original_transaction_id)
           AND NOT EXISTS (SELECT 1 FROM ledger_outbound_intents i WHERE i.transaction_id = r.original_transaction_id)
+          -- A refund of a credit we received names that credit, never a transfer of ours.
+          AND NOT EXISTS (SELECT 1 FROM ledger_credits c WHERE c.transaction_id = r.original_transaction_id)
         ORDER BY r.original_transaction_id, r.event_seq
      ),
      pairs AS (
