@@ -3,7 +3,7 @@
 // wait), and the connections in use. It never names the database (user, host, name, address).
 import { conflictCounts } from '@paykit/ledger';
 import { withTimeout, type ConnectionStats, type Database } from '@paykit/store';
-import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop } from './loop.ts';
+import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop, type BooksStatus } from './loop.ts';
 
 /** The longest /healthz waits for the count before it says the store does not answer. */
 const COUNT_DEADLINE_MS = 2_000;
@@ -29,6 +29,8 @@ export interface WorkerHealth {
   connections: ConnectionStats | null;
   /** Conflicting facts the ledger holds (the figure to alert on); null when the ledger did not answer in time. */
   conflicts: number | null;
+  /** The books' invariants (debits equal credits in every posting, every item's entries what its facts say); null before the first check. */
+  books: { ok: boolean; checkedAt: string; throughPosting: string; failure: BooksStatus['failure'] } | null;
 }
 
 /** `work`, or a rejection saying what did not answer once COUNT_DEADLINE_MS has passed: a frozen store must not hold a probe. */
@@ -96,8 +98,9 @@ export function createHealth(
       storeError = anonymous(error instanceof Error ? error.message : String(error));
     }
     const lastError = loop?.lastError ?? null;
+    const books = loop?.books ?? null;
     return {
-      ok: storeError === null && lastError === null,
+      ok: storeError === null && lastError === null && books?.ok !== false,
       applied: loop?.totals.applied ?? 0,
       lastError: lastError === null ? null : anonymous(lastError),
       lastAttemptFailed: lastError !== null,
@@ -110,6 +113,7 @@ export function createHealth(
       storeError,
       connections: db.connections?.() ?? null,
       conflicts: await conflicts,
+      books: books === null ? null : { ...books, checkedAt: books.checkedAt.toISOString() },
     };
   };
 }

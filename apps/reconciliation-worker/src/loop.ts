@@ -2,7 +2,9 @@
 // full). Several workers may run it against one PostgreSQL: claims never overlap. A round that
 // fails (the database unreachable, or a connection frozen past its statement deadline) is tried
 // again after `pollMs`, on a fresh connection: the worker resumes by itself once the database answers.
-import { reconcileOnce, type ReconcileResult } from '@paykit/ledger';
+// After each round the books' invariants are checked over the postings written since the last check
+// (the first check, at start, covers the whole journal); a break stays reported until the worker restarts.
+import { checkBooks, reconcileOnce, type BooksCheck, type ReconcileResult } from '@paykit/ledger';
 import type { Database } from '@paykit/store';
 
 export interface ApplyLoop {
@@ -18,7 +20,18 @@ export interface ApplyLoop {
   readonly lastSuccessAt: Date | null;
   /** How long the round in progress has run, in ms (0 between rounds). */
   readonly roundRunningMs: number;
+  /** The books' invariants as last checked (null before the first check); `ok` false once any check failed. */
+  readonly books: BooksStatus | null;
   stop(): Promise<void>;
+}
+
+export interface BooksStatus {
+  ok: boolean;
+  /** When the books were last checked, and up to which posting. */
+  checkedAt: Date;
+  throughPosting: string;
+  /** The first check that failed, kept: what broke (postings that do not balance, items off their facts). */
+  failure: Pick<BooksCheck, 'unbalancedPostings' | 'itemsOff' | 'debits' | 'credits'> | null;
 }
 
 export function startApplyLoop(
@@ -41,6 +54,25 @@ export function startApplyLoop(
   let lastAttemptAt: Date | null = null;
   let lastSuccessAt: Date | null = null;
   let roundStartedAt: number | undefined;
+  let books: BooksStatus | null = null;
+  const checkTheBooks = async () => {
+    const check = await checkBooks(db, books === null ? {} : { sincePosting: books.throughPosting });
+    const failure = books?.failure ?? (check.ok ? null : check);
+    books = {
+      ok: failure === null,
+      checkedAt: now(),
+      throughPosting: check.throughPosting,
+      failure:
+        failure === null
+          ? null
+          : {
+              unbalancedPostings: failure.unbalancedPostings,
+              itemsOff: failure.itemsOff,
+              debits: failure.debits,
+              credits: failure.credits,
+            },
+    };
+  };
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -66,6 +98,7 @@ export function startApplyLoop(
         totals.batches += round.batches;
         totals.applied += round.applied;
         totals.parked += round.parked;
+        await checkTheBooks();
         lastError = null;
         lastSuccessAt = lastAttemptAt = now();
         caughtUp = round.batches < 20;
@@ -95,6 +128,9 @@ export function startApplyLoop(
     },
     get lastSuccessAt() {
       return lastSuccessAt;
+    },
+    get books() {
+      return books;
     },
     get roundRunningMs() {
       return roundStartedAt === undefined ? 0 : Math.round(performance.now() - roundStartedAt);

@@ -1,5 +1,5 @@
 // The worker's Prometheus metrics, read at each scrape on a registry of its own: what this process
-// applied and parked, what waits, whether its last round failed, and the conflicts the ledger holds
+// applied and parked, what waits, whether its last round failed, whether the books hold, and the conflicts the ledger holds
 // by kind (the figure finance and ops alert on: a conflicting fact is money the platform says
 // twice, differently). Labels carry kinds only: never an id, an account or an amount.
 import { conflictCounts } from '@paykit/ledger';
@@ -53,5 +53,10 @@ export function createWorkerMetrics(
     h.lastAttemptFailed ? 1 : 0,
   );
   gauge('worker_store_ok', '1 when the last round did not fail and the store answered', (h) => (h.ok ? 1 : 0));
+  gauge(
+    'worker_books_ok',
+    "1 while the books hold (every posting balances, every item's entries are what its facts say), 0 once a check failed; absent before the first check",
+    (h) => (h.books === null ? null : h.books.ok ? 1 : 0),
+  );
   return registry;
 }

@@ -80,6 +80,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         applied: loop?.totals.applied ?? 0,
         lastError: loop?.lastError ?? null,
         caughtUp: loop?.caughtUp ?? false,
+        books: loop?.books ?? null,
       }),
       health,
       metrics: createWorkerMetrics(db, health),

@@ -9,41 +9,13 @@ import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
+import { creditEvent } from './credit-event.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const ACCOUNT = '646180000000000012';
 
 function moneyIn(id: string, amount: string, idMsg = randomUUID()): NewEvent {
-  const payload = {
-    id_msg: idMsg,
-    msg_name: 'MONEY_IN',
-    msg_date: '2026-11-21',
-    body: {
-      id,
-      beneficiary_account: ACCOUNT,
-      payer_account: '012180000045678907',
-      amount,
-      transaction_date: '20261121',
-      tracking_key: 'EXT-1',
-      sub_category: 'SPEI_CREDIT',
-    },
-  };
-  return {
-    source: 'core',
-    eventType: 'MONEY_IN',
-    dedupeKey: `core:MONEY_IN:${idMsg}`,
-    idMsg,
-    transactionId: id,
-    operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)),
-    headers: {},
-    receivedAt: new Date('2026-11-21T16:30:00Z'),
-    drift: [],
-    outcome: 'accepted',
-    reason: null,
-    answerStatus: 201,
-    refundReason: null,
-  };
+  return creditEvent({ id, beneficiary_account: ACCOUNT, amount, tracking_key: 'EXT-1' }, { idMsg });
 }
 
 describe('conflicts in the console', () => {

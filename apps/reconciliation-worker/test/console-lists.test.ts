@@ -1,8 +1,8 @@
 // Complete lists and exports over HTTP, on more rows than a page: 1,200 items are linked through
 // by rel="next" (and back by rel="prev"), each once, and the CSV and JSON exports hold all of them;
 // parked events likewise.
-// The finance views: volumes split by outcome (a refused credit and rejected transfers are not in the
-// settled volume), receivables by age on the console's fake "now", a report imported twice under two
+// The finance views: money in and out from the journal (a refused credit and rejected transfers are
+// no money at all), receivables by age on the console's fake "now", a report imported twice under two
 // names listed once. Amounts read "MXN 1,234.56"; a formula in a cell is neutralised in the CSV.
 import { randomUUID } from 'node:crypto';
 import { formatReportCsv } from '@paykit/contracts';
@@ -160,19 +160,22 @@ for (const kind of testDatabases()) {
       expect(new Set(json.map((i) => i.id)).size).toBe(N + 1);
     });
 
-    it('splits volumes by outcome: rejected and refused money is not settled volume', async () => {
+    it('reads money from the journal: rejected transfers and a refused credit are no money at all', async () => {
       const volumes = (await get(`/volumes.csv?${RANGE}`)).text.trimEnd().split('\n');
+      expect(volumes[0]).toBe('day,direction,figure,count,amount');
       expect(volumes).toContain(`all days,out,settled,900,${money(settledCents)}`);
-      expect(volumes).toContain(`all days,out,rejected,300,${money(rejectedCents)}`);
-      expect(volumes).toContain('all days,in,refused,1,5000.00');
-      expect(volumes.some((line) => line.startsWith('all days,in,settled'))).toBe(false);
+      expect(volumes).toContain(`all days,out,net,900,${money(settledCents)}`);
+      expect(volumes).toContain('all days,in,settled,0,0.00');
+      expect(volumes).toContain('all days,in,held,0,0.00');
+      expect(volumes.filter((line) => /rejected|refused/.test(line))).toEqual([]);
+      expect(rejectedCents).toBeGreaterThan(0n);
       const overview = await get(`/?${RANGE}`);
       const formatted = (cents: bigint) =>
         `MXN ${BigInt(money(cents).split('.')[0]!).toLocaleString('en-US')}.${money(cents).split('.')[1]}`;
       expect(overview.text).toContain(`<strong data-card="money-out">${formatted(settledCents)}</strong>`);
       expect(overview.text).toContain('<strong data-card="money-in">MXN 0.00</strong>');
-      expect(overview.text).toContain(`<td class="n" data-volume="out|rejected">${formatted(rejectedCents)}</td>`);
-      expect(overview.text).toContain('<td class="n" data-volume="in|refused">MXN 5,000.00</td>');
+      expect(overview.text).toContain(`<td class="n" data-money="out|settled">${formatted(settledCents)}</td>`);
+      expect(overview.text).toContain('<td class="n" data-money="in|settled">MXN 0.00</td>');
     });
 
     it("ages receivables on the console's now, with a page and an export whose formulas are neutralised", async () => {
@@ -185,7 +188,7 @@ for (const kind of testDatabases()) {
       expect(late.text).not.toContain('<td>INV-1</td>');
       const csv = (await get('/receivables.csv')).text;
       expect(csv).toContain(
-        `INV-2,${ACCOUNT},13065.50,,"'=HYPERLINK(""http://evil.example"")",2026-11-18,3,1 to 7 days late`,
+        `INV-2,${ACCOUNT},13065.50,13065.50,,"'=HYPERLINK(""http://evil.example"")",2026-11-18,3,1 to 7 days late`,
       );
       expect(csv).toContain(",'@SUM(A1),");
       expect((await get('/receivables-by-age.csv')).text).toContain('over 30 days late,1,13065.50');

@@ -82,7 +82,7 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
       internal: { product: 'internal_out', state: 'matched', status: 'LIQUIDATED' },
       pennyVerified: { product: 'penny_validation', state: 'matched' },
       pennyMismatch: { product: 'penny_validation', state: 'mismatched', fields: ['holder_name'] },
-      creditMatched: { product: 'spei_in', state: 'matched', note: 'receivable INV-1200' },
+      creditMatched: { product: 'spei_in', state: 'matched', note: 'receivable INV-1200 (by its reference)' },
       creditUnmatched: { product: 'spei_in', state: 'orphan' },
       creditRefused: { product: 'spei_in', state: 'refunded' },
     };

@@ -313,6 +313,36 @@ export function buildProgram(): Command {
     .option('--to <day>', 'YYYY-MM-DD')
     .description('counts and amounts per state, by day and product, with the match rate')
     .action(act(async () => (await ledger()).reconcileSummary));
+  const booksCommands = () => import('./commands/books.ts');
+  const booksCommand = program
+    .command('books')
+    .description(
+      'money in and out from the journal, and whether the books hold (debits equal credits, every item as its facts say)',
+    )
+    .option('--from <day>', 'YYYY-MM-DD (Mexico City value day)')
+    .option('--to <day>', 'YYYY-MM-DD')
+    .action(act(async () => (await booksCommands()).books));
+  booksCommand
+    .command('item <item>')
+    .description(
+      'every entry of one item (tx:<transaction id>, dd:<charge id>, rcv:<receivable id>) and the fact it stands on',
+    )
+    .action(act(async () => (await booksCommands()).booksItem));
+  const held = program
+    .command('held')
+    .description('credits the gateway held (202) or flagged: not money in until released');
+  held
+    .command('list')
+    .description('every credit still held, the oldest first')
+    .action(act(async () => (await booksCommands()).heldList));
+  held
+    .command('release <credit>')
+    .description(
+      'ask the gateway to re-decide a held credit (by seq or transaction id) and, if it accepts it now, release it',
+    )
+    .option('--by <name>', 'who releases it (default: this user)')
+    .option('--note <text>', 'why')
+    .action(act(async () => (await booksCommands()).heldRelease));
   const receivables = program.command('receivables').description('credits we expect to receive');
   receivables
     .command('add')

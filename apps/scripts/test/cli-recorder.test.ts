@@ -79,7 +79,12 @@ describe.each(stores)('the CLI records the money it moves ($name)', (kind) => {
   let store: StoreUnderTest;
   let env: Record<string, string>;
   const paykit = async (args: string[], extra: Record<string, string> = {}): Promise<NodeRun> => {
-    const run = await runNode(MAIN, args, { name: 'paykit', env: { ...process.env, ...env, ...extra } });
+    // A fresh PGlite store migrates on the first command: about 30 s on two busy cores.
+    const run = await runNode(MAIN, args, {
+      name: 'paykit',
+      env: { ...process.env, ...env, ...extra },
+      timeoutMs: 90_000,
+    });
     record('paykit output', run.stdout + run.stderr);
     return run;
   };

@@ -40,6 +40,14 @@ export type { ParkedEvent } from './reconcile-parked.ts';
 export { decideOwnership } from './reconcile-ownership.ts';
 export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
 
+// The books: the double-entry journal every money figure is read from, its invariants, held money.
+export { accountBalances, itemJournal, MONEY_FIGURES, moneyFigures } from './journal/read.ts';
+export type { AccountBalance, DayRange, JournalEntry, MoneyFigure, MoneyRow } from './journal/read.ts';
+export { checkBooks } from './journal/check.ts';
+export type { BooksCheck } from './journal/check.ts';
+export { listHeld, listReleases, releaseHeld } from './journal/held.ts';
+export type { HeldCredit, HeldRelease } from './journal/held.ts';
+
 // Reading the reconciliation.
 export {
   allItems,
@@ -51,10 +59,10 @@ export {
   PRODUCTS,
   reconciliationSummary,
   stateTotals,
-  volumesByOutcome,
 } from './reconcile-read.ts';
 export type {
   AgingBucket,
+  DirectionTotals,
   ItemFilter,
   ItemState,
   MoneyOutcome,
@@ -63,7 +71,6 @@ export type {
   ReconItem,
   StateFigures,
   SummaryRow,
-  VolumeRow,
 } from './reconcile-read.ts';
 export { allReceivables, pageReceivables, RECEIVABLE_AGES, receivablesByAge } from './receivables-read.ts';
 export type { OpenReceivable, ReceivableAge, ReceivableAgeBucket, ReceivableFilter } from './receivables-read.ts';

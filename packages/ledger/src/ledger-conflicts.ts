@@ -38,20 +38,18 @@ export interface Conflict {
 }
 
 /**
- * Refunds are never partial: every refund of a transaction after its first (by event seq) is a
- * conflict. Run after the refunds were written and their originals' keys locked, so of two
+ * Refunds are never partial: every refund of a transaction but the one that stands (the earliest
+ * by the platform's time, then by id: ledger_standing_refunds, never by arrival) is a conflict. Run after the refunds were written and their originals' keys locked, so of two
  * workers writing two refunds of one transaction, the second to lock sees both.
  */
 export async function recordSecondRefunds(tx: Queryable, originalIds: readonly string[]): Promise<void> {
   await tx.query(
     `INSERT INTO ledger_conflicts (kind, transaction_id, event_type, first_seq, event_seq, first_amount, amount, detail)
      SELECT 'second_refund', f.original_transaction_id, 'REFUND', first.event_seq, f.event_seq, first.amount, f.amount,
-            'a second refund of ' || f.original_transaction_id || ': ' || f.transaction_id || ' (' || f.amount || ') after ' || first.transaction_id
-              || ' (' || first.amount || '); refunds are never partial'
+            'a second refund of ' || f.original_transaction_id || ': ' || f.transaction_id || ' (' || f.amount || ') beside ' || first.transaction_id
+              || ' (' || first.amount || '), the one that stands; refunds are never partial'
      FROM ledger_refunds f
-     CROSS JOIN LATERAL (
-       SELECT * FROM ledger_refunds p WHERE p.original_transaction_id = f.original_transaction_id ORDER BY p.event_seq LIMIT 1
-     ) first
+     JOIN ledger_standing_refunds($1::text[]) first ON first.original_transaction_id = f.original_transaction_id
      WHERE f.original_transaction_id = ANY($1::text[]) AND f.event_seq <> first.event_seq
      ON CONFLICT (event_seq) DO NOTHING`,
     [originalIds],

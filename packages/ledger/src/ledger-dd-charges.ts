@@ -1,8 +1,11 @@
 // Recording the direct debit charges we create: the direct debit API's answer to POST /charges,
 // keyed by charge id (a second recording of one charge changes nothing). The charge_result events
 // the platform sends are applied by the worker (reconcile-apply.ts); the state of a charge is
-// computed when read from both, so a result that arrives before its charge is recorded ends the same.
+// computed when read from both, so a result that arrives before its charge is recorded ends the same,
+// and so is its journal (journal/post.ts), posted by whichever of the two writers comes second.
 import { StoreInputError, type Database } from '@paykit/store';
+import { postItems } from './journal/post.ts';
+import { lockItems, retryRaces } from './ledger-keys.ts';
 import { optionalText, requiredText } from './ledger-text.ts';
 
 /** What @paykit/direct-debit-client's onChargeCreated hands over (structurally: the ledger does not depend on the client). */
@@ -60,21 +63,29 @@ export async function recordCharge(db: Database, record: ChargeRecord): Promise<
     throw new StoreInputError('amount must be pesos with up to two decimals, such as "100" or "250.50"');
   if (!(record.createdAt instanceof Date) || Number.isNaN(record.createdAt.getTime()))
     throw new StoreInputError('createdAt must be a valid Date');
-  const { rowCount } = await db.query(
-    `INSERT INTO ledger_dd_charges (charge_id, reference, amount, currency, status, created_at, response)
-     VALUES ($1, $2, $3::numeric(18,2), $4, $5, $6::timestamptz, $7::jsonb)
-     ON CONFLICT (charge_id) DO NOTHING`,
-    [
-      record.chargeId,
-      record.reference,
-      record.amount,
-      record.currency,
-      record.status,
-      record.createdAt.toISOString(),
-      JSON.stringify(record.response ?? {}),
-    ],
+  return retryRaces(() =>
+    db.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `INSERT INTO ledger_dd_charges (charge_id, reference, amount, currency, status, created_at, response)
+         VALUES ($1, $2, $3::numeric(18,2), $4, $5, $6::timestamptz, $7::jsonb)
+         ON CONFLICT (charge_id) DO NOTHING`,
+        [
+          record.chargeId,
+          record.reference,
+          record.amount,
+          record.currency,
+          record.status,
+          record.createdAt.toISOString(),
+          JSON.stringify(record.response ?? {}),
+        ],
+      );
+      if (rowCount === 0) return false;
+      // A result that came first is booked now with the recorded amount, under the charge's lock.
+      await lockItems(tx, [`dd:${record.chargeId}`]);
+      await postItems(tx, [`dd:${record.chargeId}`], 'record');
+      return true;
+    }),
   );
-  return rowCount > 0;
 }
 
 function amountText(value: unknown): string {

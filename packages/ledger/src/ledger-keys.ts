@@ -7,8 +7,8 @@
 // could miss the other's uncommitted row and the item would stay as if the other fact never came.
 //
 // Keys: `tx:<transaction id>` (a transfer, a credit, the original of a refund), `tk:<tracking key>`
-// (a transfer, for status updates that carry no id) and `acct:<CLABE>` (receivables and credits
-// of one beneficiary account). Taken in ascending order of their hash, in one statement, so two
+// (a transfer, for status updates that carry no id), `acct:<CLABE>` (receivables and credits
+// of one beneficiary account) and `dd:<charge id>` (a direct debit charge and its results). Taken in ascending order of their hash, in one statement, so two
 // writers locking overlapping sets cannot deadlock. Two keys with one hash share a lock: harmless,
 // they only wait for each other.
 import { sqlState, type Queryable } from '@paykit/store';
@@ -16,7 +16,7 @@ import { sqlState, type Queryable } from '@paykit/store';
 /** The first key of the two-key advisory locks: "payl" in ASCII, beside reconcile-claim.ts's "payk". */
 const ITEM_LOCK_CLASS = 1_885_436_268;
 
-export type ItemKey = `tx:${string}` | `tk:${string}` | `acct:${string}`;
+export type ItemKey = `tx:${string}` | `tk:${string}` | `acct:${string}` | `dd:${string}`;
 
 /** Locks the items' keys until the transaction ends (waits for any other holder). */
 export async function lockItems(tx: Queryable, keys: Iterable<ItemKey>): Promise<void> {

@@ -5,6 +5,7 @@
 // transfer's key locks (ledger-keys.ts): a worker applying one of them at the same moment either
 // sees this record or is seen by it.
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
+import { postItems } from './journal/post.ts';
 import { lockItems, retryRaces } from './ledger-keys.ts';
 import type { ItemKey } from './ledger-keys.ts';
 import { optionalText, requiredText } from './ledger-text.ts';
@@ -121,6 +122,7 @@ async function adoptOrphans(tx: Queryable, record: OutboundRecord): Promise<void
   await lockItems(tx, keys);
   await mergeStatus(tx, { transactionIds: [record.transactionId] });
   await refreshOwnership(tx, [record.transactionId]);
+  await postItems(tx, [`tx:${record.transactionId}`], 'record');
 }
 
 function check(record: OutboundRecord): void {

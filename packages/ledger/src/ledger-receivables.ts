@@ -1,10 +1,11 @@
 // Receivables: credits a team expects (beneficiary CLABE, amount, optional numeric reference or
-// concept, due date). Registering one matches it at once against credits already received, under
-// the account's key lock (ledger-keys.ts): a worker applying a credit to that account at the same
-// moment either sees this receivable or is seen by it.
+// concept, due date). Registering one matches its account again (journal/post.ts, the rules in the
+// README's "Matching") and posts it, under the account's key lock (ledger-keys.ts): a worker
+// applying a credit to that account at the same moment either sees this receivable or is seen by it.
 import { StoreInputError, type Database } from '@paykit/store';
+import { postItems, rematchAccounts, type JournalItem } from './journal/post.ts';
 import { lockItems, retryRaces } from './ledger-keys.ts';
-import { matchReceivables } from './ledger-receivables-match.ts';
+import { decimal } from './reconcile-read.ts';
 
 export interface NewReceivable {
   /** Your own id for it (an invoice number…); registering the same id again changes nothing. */
@@ -20,8 +21,13 @@ export interface NewReceivable {
 }
 
 export interface Receivable extends Required<NewReceivable> {
-  /** The credit (MONEY_IN transaction id) that paid it, once matched. */
+  /** The first credit (MONEY_IN transaction id, by the platform's time) applied to it, or null. */
   creditId: string | null;
+  /** Every credit applied to it, in the platform's time order. */
+  creditIds: string[];
+  /** Decimal strings: what the credits applied to it paid, and what is still owed. */
+  paid: string;
+  open: string;
 }
 
 export async function registerReceivable(db: Database, input: NewReceivable): Promise<Receivable> {
@@ -50,7 +56,8 @@ export async function registerReceivable(db: Database, input: NewReceivable): Pr
         ],
       );
       await lockItems(tx, [`acct:${input.beneficiaryAccount}`]);
-      await matchReceivables(tx, { receivableIds: [input.id] });
+      const changed = await rematchAccounts(tx, [input.beneficiaryAccount]);
+      await postItems(tx, [`rcv:${input.id}` satisfies JournalItem, ...changed], 'register');
       const { rows } = await tx.query<{
         id: string;
         beneficiary_account: string;
@@ -58,9 +65,17 @@ export async function registerReceivable(db: Database, input: NewReceivable): Pr
         reference: string | null;
         concept: string | null;
         due_date: string;
-        credit_id: string | null;
+        credit_ids: string[];
+        paid: string;
+        open: string;
       }>(
-        'SELECT id, beneficiary_account, amount::text AS amount, reference, concept, due_date::text AS due_date, credit_id FROM ledger_receivables WHERE id = $1',
+        `SELECT r.id, r.beneficiary_account, r.amount::text AS amount, r.reference, r.concept, r.due_date::text AS due_date,
+                ARRAY(SELECT m.credit_id FROM ledger_credit_matches m JOIN ledger_credits c ON c.transaction_id = m.credit_id
+                      WHERE m.receivable_id = r.id AND m.applied > 0 ORDER BY c.transaction_at, c.transaction_id) AS credit_ids,
+                p.paid::text AS paid, (r.amount - p.paid)::text AS open
+         FROM ledger_receivables r
+         CROSS JOIN LATERAL (SELECT coalesce(sum(m.applied), 0) AS paid FROM ledger_credit_matches m WHERE m.receivable_id = r.id) p
+         WHERE r.id = $1`,
         [input.id],
       );
       const row = rows[0]!;
@@ -71,7 +86,10 @@ export async function registerReceivable(db: Database, input: NewReceivable): Pr
         reference: row.reference,
         concept: row.concept,
         dueDate: row.due_date,
-        creditId: row.credit_id,
+        creditId: row.credit_ids[0] ?? null,
+        creditIds: row.credit_ids,
+        paid: decimal(row.paid),
+        open: decimal(row.open),
       };
     }),
   );

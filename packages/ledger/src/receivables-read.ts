@@ -1,6 +1,7 @@
-// Receivables by age: what is expected and not paid yet (no credit matched it), by how late it is
-// on the Mexico City day of `now` (a fake-clockable "now" for the console and tests). Counts and
-// sums come from the database.
+// Receivables by age: what is still owed on each receivable (its journal account receivable:<id>:
+// the amount registered less what the credits applied to it paid), by how late it is on the Mexico
+// City day of `now` (a fake-clockable "now" for the console and tests). Counts and sums come from
+// the journal.
 import {
   allRows,
   keysetPage,
@@ -33,7 +34,10 @@ export interface ReceivableAgeBucket {
 export interface OpenReceivable {
   id: string;
   beneficiaryAccount: string;
+  /** What was registered. */
   amount: string;
+  /** What is still owed (the journal's balance of receivable:<id>); less than `amount` when partly paid. */
+  open: string;
   reference: string | null;
   concept: string | null;
   dueDate: string;
@@ -43,6 +47,9 @@ export interface OpenReceivable {
 }
 
 const LATE = `(ledger_day($1::timestamptz) - r.due_date)`;
+// Each receivable's open balance, from its own journal account.
+const OPEN_FROM = `ledger_receivables r
+  CROSS JOIN LATERAL (SELECT coalesce(sum(j.amount), 0) AS open FROM ledger_journal j WHERE j.item = 'rcv:' || r.id AND j.account = 'receivable:' || r.id) b`;
 const AGE = `CASE WHEN ${LATE} < 0 THEN 'not yet due' WHEN ${LATE} = 0 THEN 'due today' WHEN ${LATE} <= 7 THEN '1 to 7 days late'
   WHEN ${LATE} <= 30 THEN '8 to 30 days late' ELSE 'over 30 days late' END`;
 
@@ -55,7 +62,7 @@ function at(now: Date | undefined): string {
 /** Every age, in order, with the count and sum of the open receivables in it (0 for an empty one). */
 export async function receivablesByAge(db: Queryable, options: { now?: Date } = {}): Promise<ReceivableAgeBucket[]> {
   const { rows } = await db.query<{ age: ReceivableAge; count: string; amount: string }>(
-    `SELECT ${AGE} AS age, count(*)::text AS count, sum(r.amount)::text AS amount FROM ledger_receivables r WHERE r.credit_id IS NULL GROUP BY 1`,
+    `SELECT ${AGE} AS age, count(*)::text AS count, sum(b.open)::text AS amount FROM ${OPEN_FROM} WHERE b.open > 0 GROUP BY 1`,
     [at(options.now)],
   );
   const found = new Map(rows.map((row) => [row.age, row]));
@@ -76,7 +83,7 @@ export interface ReceivableFilter extends PageRequest {
 const BY_ID: KeyColumn = { expr: 'r.id', type: 'text' };
 export const RECEIVABLE_SORTS = {
   due: [{ expr: 'r.due_date', type: 'date' }, BY_ID],
-  amount: [{ expr: 'r.amount', type: 'numeric' }, BY_ID],
+  amount: [{ expr: 'b.open', type: 'numeric' }, BY_ID],
   id: [BY_ID],
 } as const satisfies Record<string, readonly KeyColumn[]>;
 
@@ -85,11 +92,11 @@ function receivablesQuery(filter: ReceivableFilter): KeysetQuery {
   for (const age of ages)
     if (!RECEIVABLE_AGES.includes(age)) throw new StoreInputError(`age must be one of ${RECEIVABLE_AGES.join(', ')}`);
   return {
-    select: `r.id, r.beneficiary_account, r.amount::text AS amount, r.reference, r.concept, r.due_date::text AS due_date, ${LATE} AS days_late, ${AGE} AS age`,
-    from: 'ledger_receivables r',
-    where: `r.credit_id IS NULL AND (cardinality($2::text[]) = 0 OR ${AGE} = ANY($2::text[]))`,
+    select: `r.id, r.beneficiary_account, r.amount::text AS amount, b.open::text AS open, r.reference, r.concept, r.due_date::text AS due_date, ${LATE} AS days_late, ${AGE} AS age`,
+    from: OPEN_FROM,
+    where: `b.open > 0 AND (cardinality($2::text[]) = 0 OR ${AGE} = ANY($2::text[]))`,
     params: [at(filter.now), ages],
-    totals: 'count(*)::text AS count, coalesce(sum(r.amount), 0)::text AS amount',
+    totals: 'count(*)::text AS count, coalesce(sum(b.open), 0)::text AS amount',
   };
 }
 
@@ -97,6 +104,7 @@ interface ReceivableRow extends Record<string, unknown> {
   id: string;
   beneficiary_account: string;
   amount: string;
+  open: string;
   reference: string | null;
   concept: string | null;
   due_date: string;
@@ -108,6 +116,7 @@ const toReceivable = (row: ReceivableRow): OpenReceivable => ({
   id: row.id,
   beneficiaryAccount: row.beneficiary_account,
   amount: row.amount,
+  open: decimal(row.open),
   reference: row.reference,
   concept: row.concept,
   dueDate: row.due_date,
@@ -115,7 +124,7 @@ const toReceivable = (row: ReceivableRow): OpenReceivable => ({
   age: row.age,
 });
 
-/** A page of open receivables (default: due date, the oldest first), with the count and sum of all that match. */
+/** A page of open receivables (default: due date, the oldest first), with the count and the sum still owed of all that match. */
 export async function pageReceivables(
   db: Queryable,
   filter: ReceivableFilter = {},

@@ -1,7 +1,7 @@
 // Applying a claimed batch of stored events to the ledger: one statement for the whole batch
 // (set-based, never one round trip per event), reading the events' jsonb on the server, then the
 // merges over every fact known for the items it touched (a transfer's status, second refunds, CEP
-// ownership, receivable matching), under the items' key locks (ledger-keys.ts) so that a recorder
+// ownership, receivable matching) and the journal's postings for them (journal/post.ts), under the items' key locks (ledger-keys.ts) so that a recorder
 // or another worker writing a fact of the same item at the same moment is never missed. Every
 // insert is keyed (event seq, transaction id, file name), so applying twice changes nothing, and
 // every merge reads all the facts, so the order they came in does not matter.
@@ -11,7 +11,7 @@ import type { Queryable } from '@paykit/store';
 import { recordSecondRefunds } from './ledger-conflicts.ts';
 import { lockItems } from './ledger-keys.ts';
 import type { ItemKey } from './ledger-keys.ts';
-import { matchReceivables } from './ledger-receivables-match.ts';
+import { postItems, rematchAccounts, type JournalItem } from './journal/post.ts';
 import { mergeStatus } from './ledger-status-merge.ts';
 import { WAITING } from './reconcile-claim.ts';
 import { refreshOwnership } from './reconcile-ownership-store.ts';
@@ -103,6 +103,7 @@ WITH read AS MATERIALIZED (
     AND (f.amount, f.beneficiary_account, f.sub_category, f.payer_account, f.tracking_key, f.numeric_reference)
         IS DISTINCT FROM (c.amount, c.beneficiary_account, c.sub_category, c.payer_account, c.tracking_key, c.numeric_reference)
   ON CONFLICT (event_seq) DO NOTHING
+  RETURNING transaction_id
 ), refund_facts AS (
   SELECT seq, id, b->>'sub_category' AS sub_category, ledger_id(b->'original_transaction_id') AS original_transaction_id,
          ledger_id(b->'original_transaction_tracking_id') AS original_tracking_key, ledger_amount(b->>'amount') AS amount,
@@ -125,6 +126,7 @@ WITH read AS MATERIALIZED (
   JOIN refunds r ON r.transaction_id = f.id
   WHERE f.seq <> r.event_seq AND (f.amount, f.original_transaction_id) IS DISTINCT FROM (r.amount, r.original_transaction_id)
   ON CONFLICT (event_seq) DO NOTHING
+  RETURNING transaction_id
 ), reports AS (
   -- REPORT is flat. A file imported before its event keeps its lines and gains the event.
   INSERT INTO ledger_reports (file_name, client_id, file_type, period, created_at, event_seq)
@@ -151,6 +153,7 @@ WITH read AS MATERIALIZED (
     event_seq = EXCLUDED.event_seq, reference = EXCLUDED.reference, amount = EXCLUDED.amount, reason = EXCLUDED.reason,
     result_at = EXCLUDED.result_at, received_at = EXCLUDED.received_at
   WHERE (EXCLUDED.result_at, EXCLUDED.event_seq) < (r.result_at, r.event_seq)
+  RETURNING charge_id
 ), applied AS (
   -- Cash events and unknown core types have no ledger rows (yet): applied means "seen". No
   -- conflict clause: the claim makes a second marker impossible; were one to come, the batch would
@@ -168,15 +171,29 @@ SELECT 'cep', transaction_id FROM ceps
 UNION ALL
 SELECT 'credit', transaction_id FROM credits WHERE inserted
 UNION ALL
-SELECT 'account', beneficiary_account FROM credits WHERE inserted
-UNION ALL
 SELECT 'refunded', original_transaction_id FROM refunds
+UNION ALL
+SELECT 'charge', charge_id FROM dd_results
+UNION ALL
+SELECT 'credit_conflict', transaction_id FROM credit_conflicts
+UNION ALL
+SELECT 'refund_conflict', transaction_id FROM refund_conflicts
 UNION ALL
 SELECT 'applied', count(*)::text FROM applied
 UNION ALL
 SELECT 'parked', count(*)::text FROM parked`;
 
-type Kind = 'status_tx' | 'status_tk' | 'cep' | 'credit' | 'account' | 'refunded' | 'applied' | 'parked';
+type Kind =
+  | 'status_tx'
+  | 'status_tk'
+  | 'cep'
+  | 'credit'
+  | 'refunded'
+  | 'charge'
+  | 'credit_conflict'
+  | 'refund_conflict'
+  | 'applied'
+  | 'parked';
 
 /** Applies the events still waiting among `seqs` (parking those that cannot be applied) and marks them applied. */
 export async function applyEvents(
@@ -189,18 +206,69 @@ export async function applyEvents(
   const statusIds = values('status_tx');
   const trackingKeys = values('status_tk');
   const cepIds = values('cep');
-  const creditIds = values('credit');
-  const accounts = values('account');
-  const refunded = values('refunded');
+  // A credit or refund whose content is contested books nothing (which one is true is not known):
+  // its item is posted again, whichever of the two facts came first.
+  const creditIds = [...new Set([...values('credit'), ...values('credit_conflict')])];
+  const refunded = [...new Set([...values('refunded'), ...(await refundedBy(tx, values('refund_conflict')))])];
+  const chargeIds = values('charge');
+  // A refund reopens what its credit paid, a contested credit pays nothing: the credit's account is
+  // matched again. Credits never
+  // change account, so the account is read before locking; one whose credit commits in between is
+  // found again after the lock below and locked then.
+  const accounts = new Set(await creditAccounts(tx, [...creditIds, ...refunded]));
   const keys: ItemKey[] = [
-    ...[...statusIds, ...cepIds, ...refunded].map((id): ItemKey => `tx:${id}`),
+    ...[...statusIds, ...cepIds, ...refunded, ...creditIds].map((id): ItemKey => `tx:${id}`),
     ...trackingKeys.map((key): ItemKey => `tk:${key}`),
-    ...accounts.map((account): ItemKey => `acct:${account}`),
+    ...[...accounts].map((account): ItemKey => `acct:${account}`),
+    ...chargeIds.map((id): ItemKey => `dd:${id}`),
   ];
   await lockItems(tx, keys);
+  const late = (await creditAccounts(tx, refunded)).filter((account) => !accounts.has(account));
+  if (late.length > 0) {
+    await lockItems(
+      tx,
+      late.map((account): ItemKey => `acct:${account}`),
+    );
+    for (const account of late) accounts.add(account);
+  }
   await mergeStatus(tx, { transactionIds: statusIds, trackingKeys });
   if (cepIds.length > 0) await refreshOwnership(tx, cepIds);
   if (refunded.length > 0) await recordSecondRefunds(tx, refunded);
-  if (creditIds.length > 0) await matchReceivables(tx, { creditIds });
+  const receivables = await rematchAccounts(tx, accounts);
+  // Read under the tracking keys' locks, so a transfer recorded meanwhile is posted too.
+  const tracked = await transfersByTrackingKey(tx, trackingKeys);
+  await postItems(
+    tx,
+    [
+      ...[...statusIds, ...tracked, ...creditIds, ...refunded].map((id): JournalItem => `tx:${id}`),
+      ...chargeIds.map((id): JournalItem => `dd:${id}`),
+      ...receivables,
+    ],
+    'apply',
+  );
   return { applied: Number(values('applied')[0] ?? 0), parked: Number(values('parked')[0] ?? 0) };
 }
+
+/** The values of one text column a lookup by key returns (none for no keys, without a round trip). */
+async function lookup(tx: Queryable, sql: string, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await tx.query<{ value: string }>(sql, [keys]);
+  return rows.map((row) => row.value);
+}
+
+const creditAccounts = (tx: Queryable, creditIds: readonly string[]) =>
+  lookup(
+    tx,
+    'SELECT DISTINCT beneficiary_account AS value FROM ledger_credits WHERE transaction_id = ANY($1::text[])',
+    creditIds,
+  );
+
+const refundedBy = (tx: Queryable, refundIds: readonly string[]) =>
+  lookup(
+    tx,
+    'SELECT DISTINCT original_transaction_id AS value FROM ledger_refunds WHERE transaction_id = ANY($1::text[])',
+    refundIds,
+  );
+
+const transfersByTrackingKey = (tx: Queryable, trackingKeys: readonly string[]) =>
+  lookup(tx, 'SELECT transaction_id AS value FROM ledger_outbound WHERE tracking_key = ANY($1::text[])', trackingKeys);

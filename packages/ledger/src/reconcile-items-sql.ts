@@ -11,7 +11,23 @@
 //               (a direct debit charge: a charge_result for a charge nobody recorded)
 //   conflict    a fact contradicts one already applied (ledger_conflicts: a second credit or refund
 //               with other content, a second refund, a redelivery with another body): never matched
-export const ITEM_STATES = ['matched', 'pending', 'stale', 'mismatched', 'orphan', 'refunded', 'conflict'] as const;
+//   held        a credit the gateway held (202) or flagged: not money in until an operator releases it
+//   needs_review  a credit that several receivables fit, or whose reference names several
+//   partial     a credit that pays part of its receivable (the rest is still open)
+//   overpaid    a credit larger than what was left of its receivable (the remainder is unapplied)
+export const ITEM_STATES = [
+  'matched',
+  'pending',
+  'stale',
+  'mismatched',
+  'orphan',
+  'refunded',
+  'conflict',
+  'held',
+  'needs_review',
+  'partial',
+  'overpaid',
+] as const;
 export const PRODUCTS = [
   'spei_out',
   'internal_out',
@@ -29,13 +45,14 @@ const IN_RANGE = (day: string) =>
 // Where the money went, as finance counts volumes: settled (LIQUIDATED, a credit received, a charge
 // confirmed), rejected (REJECTED, CANCELLED, DECLINED; a charge declined or canceled), refused (a
 // credit the gateway refused: the platform refunds it), refunded (REFUNDED, refunded or reversed
-// afterwards, a chargeback), pending (not final yet).
+// afterwards, a chargeback), held (a credit held for review), pending (not final yet). The money
+// figures themselves come from the journal (journal/read.ts), never from these.
 const OUTCOME_OF_STATUS = (
   refunded: string,
   status: string,
 ) => `CASE WHEN ${refunded} OR ${status} = 'REFUNDED' THEN 'refunded' WHEN ${status} = 'LIQUIDATED' THEN 'settled'
     WHEN ${status} IN ('REJECTED', 'CANCELLED', 'DECLINED') THEN 'rejected' ELSE 'pending' END`;
-export const OUTCOMES = ['settled', 'rejected', 'refused', 'refunded', 'pending'] as const;
+export const OUTCOMES = ['settled', 'rejected', 'refused', 'refunded', 'held', 'pending'] as const;
 const OLD = (at: string) => `(${at} < $2::timestamptz - make_interval(secs => $1::double precision))`;
 
 export const ITEMS_SQL = `
@@ -83,11 +100,12 @@ outbound_items AS (
   FROM outbound
 ),
 credits AS (
-  SELECT c.*, r.id AS receivable_id, r.amount AS receivable_amount, d.amount AS debit_amount, rl.amount AS report_amount,
+  SELECT c.*, m.receivable_id, m.state AS match_state, m.note AS match_note, d.amount AS debit_amount, rl.amount AS report_amount,
+    ledger_credit_standing(c.transaction_id, c.gateway_outcome) AS standing,
     EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id) AS has_refund,
     EXISTS (SELECT 1 FROM conflicted k WHERE k.transaction_id = c.transaction_id) AS conflicted
   FROM ledger_credits c
-  LEFT JOIN ledger_receivables r ON r.credit_id = c.transaction_id
+  LEFT JOIN ledger_credit_matches m ON m.credit_id = c.transaction_id
   LEFT JOIN report rl ON rl.transaction_id = c.transaction_id
   LEFT JOIN LATERAL (SELECT o.amount FROM ledger_outbound o WHERE c.sub_category = 'INT_CREDIT' AND o.sub_category = 'INT_DEBIT' AND o.tracking_key = c.tracking_key LIMIT 1) d ON true
   WHERE ${IN_RANGE('ledger_day(c.transaction_at)')}
@@ -96,20 +114,20 @@ credit_items AS (
   SELECT 'credit'::text, transaction_id, CASE WHEN sub_category = 'INT_CREDIT' THEN 'internal_in' ELSE 'spei_in' END,
     ledger_day(transaction_at), transaction_at, amount, 'in'::text, CASE WHEN has_refund THEN 'REFUNDED' ELSE 'LIQUIDATED' END, tracking_key, beneficiary_account,
     array_remove(ARRAY[
-      CASE WHEN receivable_amount IS NOT NULL AND receivable_amount <> amount THEN 'amount' END,
       CASE WHEN debit_amount IS NOT NULL AND debit_amount <> amount THEN 'amount' END,
       CASE WHEN report_amount IS NOT NULL AND report_amount <> amount THEN 'report.amount' END
     ], NULL),
     has_refund,
-    receivable_id IS NOT NULL OR debit_amount IS NOT NULL,
+    match_state = 'matched' OR debit_amount IS NOT NULL,
     false,
-    receivable_id IS NULL AND debit_amount IS NULL AND gateway_outcome = 'accepted',
+    match_state IS NULL AND debit_amount IS NULL AND standing = 'accepted',
     conflicted,
     CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
-         WHEN receivable_id IS NOT NULL THEN 'receivable ' || receivable_id WHEN debit_amount IS NOT NULL THEN 'our internal transfer'
-         WHEN gateway_outcome = 'rejected' THEN 'refused by the gateway: waiting for the platform''s refund'
-         WHEN gateway_outcome = 'flagged' THEN 'held for review by the gateway' ELSE 'no receivable matches it' END,
-    CASE WHEN has_refund THEN 'refunded' WHEN gateway_outcome = 'rejected' THEN 'refused' ELSE 'settled' END
+         WHEN standing = 'held' THEN 'held by the gateway (' || gateway_outcome || '): not money in until an operator releases it'
+         WHEN match_note IS NOT NULL THEN match_note WHEN debit_amount IS NOT NULL THEN 'our internal transfer'
+         WHEN standing = 'rejected' THEN 'refused by the gateway: waiting for the platform''s refund'
+         ELSE 'no receivable matches it' END,
+    CASE WHEN has_refund THEN 'refunded' WHEN standing = 'rejected' THEN 'refused' WHEN standing = 'held' THEN 'held' ELSE 'settled' END
   FROM credits
 ),
 refunds AS (
@@ -124,7 +142,8 @@ refunds AS (
 ),
 refund_items AS (
   SELECT 'refund'::text, transaction_id, refund_kind, ledger_day(transaction_at), transaction_at, amount,
-    CASE WHEN refund_kind = 'reversal' THEN 'in' ELSE 'out' END, 'LIQUIDATED'::text, tracking_key, NULL::text,
+    -- A refund belongs to the flow of what it returns: a reversal nets against money out, a refund of a credit against money in.
+    CASE WHEN refund_kind = 'reversal' THEN 'out' ELSE 'in' END, 'LIQUIDATED'::text, tracking_key, NULL::text,
     array_remove(ARRAY[
       CASE WHEN original_known AND original_amount <> amount THEN 'amount' END,
       CASE WHEN original_amount_stated IS NOT NULL AND original_amount_stated <> amount THEN 'original_transaction_amount' END
@@ -195,17 +214,23 @@ all_items AS (
   SELECT * FROM outbound_items UNION ALL SELECT * FROM credit_items UNION ALL SELECT * FROM refund_items UNION ALL SELECT * FROM orphan_updates
   UNION ALL SELECT * FROM charge_items
 ),
+credit_review AS (
+  -- What the journal does with a credit that is not plainly matched: held, or a match that needs a person.
+  SELECT transaction_id AS id, CASE WHEN standing = 'held' THEN 'held' WHEN match_state <> 'matched' THEN match_state END AS review FROM credits
+),
 items AS (
-  SELECT kind, id, product, day, at, amount, direction, status, tracking_key, account, fields, note, outcome,
+  SELECT a.kind, a.id, a.product, a.day, a.at, a.amount, a.direction, a.status, a.tracking_key, a.account, a.fields, a.note, a.outcome,
     CASE
-      WHEN conflicted THEN 'conflict'
-      WHEN cardinality(fields) > 0 THEN 'mismatched'
-      WHEN refunded THEN 'refunded'
-      WHEN settled THEN 'matched'
-      WHEN unexpected THEN 'orphan'
-      WHEN no_events AND ${OLD('at')} THEN 'orphan'
-      WHEN ${OLD('at')} THEN 'stale'
+      WHEN a.conflicted THEN 'conflict'
+      WHEN cardinality(a.fields) > 0 THEN 'mismatched'
+      WHEN a.refunded THEN 'refunded'
+      WHEN r.review IS NOT NULL THEN r.review
+      WHEN a.settled THEN 'matched'
+      WHEN a.unexpected THEN 'orphan'
+      WHEN a.no_events AND ${OLD('a.at')} THEN 'orphan'
+      WHEN ${OLD('a.at')} THEN 'stale'
       ELSE 'pending'
     END AS state
-  FROM all_items
+  FROM all_items a
+  LEFT JOIN credit_review r ON a.kind = 'credit' AND r.id = a.id
 )`;

@@ -142,7 +142,9 @@ function itemsQuery(filter: ItemFilter): KeysetQuery {
     where:
       '(cardinality($5::text[]) = 0 OR i.state = ANY($5::text[])) AND (cardinality($6::text[]) = 0 OR i.product = ANY($6::text[]))',
     params: [...params, states, products],
-    totals: 'count(*)::text AS count, coalesce(sum(i.amount), 0)::text AS amount',
+    // Money in and out are summed apart, never added together.
+    totals: `count(*)::text AS count, coalesce(sum(i.amount) FILTER (WHERE i.direction = 'in'), 0)::text AS amount_in,
+             coalesce(sum(i.amount) FILTER (WHERE i.direction = 'out'), 0)::text AS amount_out`,
   };
 }
 
@@ -196,10 +198,15 @@ export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise
 export async function pageItems(
   db: Queryable,
   filter: ItemFilter & PageRequest & { sort?: string } = {},
-): Promise<Page<ReconItem> & { amount: string }> {
+): Promise<Page<ReconItem> & DirectionTotals> {
   const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
   const page = await keysetPage<ItemRow & Record<string, unknown>>(db, itemsQuery(filter), order, filter);
-  return { ...page, rows: page.rows.map(toItem), amount: decimal(page.totals.amount ?? '0') };
+  return {
+    ...page,
+    rows: page.rows.map(toItem),
+    amountIn: decimal(page.totals.amount_in ?? '0'),
+    amountOut: decimal(page.totals.amount_out ?? '0'),
+  };
 }
 
 /**
@@ -253,51 +260,29 @@ export async function reconciliationSummary(db: Queryable, view: ReconcileView =
   return [...byKey.values()];
 }
 
-export interface VolumeRow {
-  /** The Mexico City day; null on the rows that total the whole range. */
-  day: string | null;
-  direction: 'in' | 'out';
-  outcome: MoneyOutcome;
-  count: number;
-  /** Decimal string, summed by the database. */
-  amount: string;
+/** The amounts of a set of items in one direction and the other (decimal strings), never added together. */
+export interface DirectionTotals {
+  amountIn: string;
+  amountOut: string;
 }
 
-/** Money in and out by outcome, per day and (day null) over the range: counts and sums from the database. */
-export async function volumesByOutcome(db: Queryable, view: ReconcileView = {}): Promise<VolumeRow[]> {
-  const { rows } = await db.query<{
-    day: string | null;
-    direction: 'in' | 'out';
-    outcome: MoneyOutcome;
-    count: string;
-    amount: string;
-  }>(
-    `WITH ${ITEMS_SQL}
-     SELECT day::text AS day, direction, outcome, count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount
-     FROM items GROUP BY GROUPING SETS ((day, direction, outcome), (direction, outcome))
-     ORDER BY day NULLS FIRST, direction, outcome`,
-    viewParams(view),
-  );
-  return rows.map((row) => ({
-    day: row.day,
-    direction: row.direction,
-    outcome: row.outcome,
-    count: Number(row.count),
-    amount: decimal(row.amount),
-  }));
-}
-
-/** Items in the given states (default: the open discrepancies, mismatched, orphan, conflict and stale) over the range: count and sum from the database. */
+/** Items in the given states (default: the open discrepancies, mismatched, orphan, conflict and stale) over the range: count, and sums per direction from the database. */
 export async function stateTotals(
   db: Queryable,
   view: ReconcileView & { states?: ItemState[] } = {},
-): Promise<StateFigures> {
+): Promise<{ count: number } & DirectionTotals> {
   const states = view.states ?? ['mismatched', 'orphan', 'conflict', 'stale'];
-  const { rows } = await db.query<{ count: string; amount: string }>(
-    `WITH ${ITEMS_SQL} SELECT count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount FROM items WHERE state = ANY($5::text[])`,
+  const { rows } = await db.query<{ count: string; amount_in: string; amount_out: string }>(
+    `WITH ${ITEMS_SQL} SELECT count(*)::text AS count, coalesce(sum(amount) FILTER (WHERE direction = 'in'), 0)::text AS amount_in,
+            coalesce(sum(amount) FILTER (WHERE direction = 'out'), 0)::text AS amount_out
+     FROM items WHERE state = ANY($5::text[])`,
     [...viewParams(view), states],
   );
-  return { count: Number(rows[0]!.count), amount: decimal(rows[0]!.amount) };
+  return {
+    count: Number(rows[0]!.count),
+    amountIn: decimal(rows[0]!.amount_in),
+    amountOut: decimal(rows[0]!.amount_out),
+  };
 }
 
 export interface AgingBucket {

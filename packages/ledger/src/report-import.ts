@@ -218,7 +218,8 @@ const MATCHES: Omit<KeysetQuery, 'params'> = {
      FROM ledger_report_lines l
      LEFT JOIN ledger_outbound o ON o.transaction_id = l.transaction_id
      LEFT JOIN ledger_credits c ON c.transaction_id = l.transaction_id
-     LEFT JOIN ledger_receivables r ON r.credit_id = c.transaction_id
+     LEFT JOIN ledger_credit_matches cm ON cm.credit_id = c.transaction_id
+     LEFT JOIN ledger_receivables r ON r.id = cm.receivable_id
      LEFT JOIN ledger_refunds f ON f.transaction_id = l.transaction_id
      WHERE $1::text IS NULL OR l.file_name = $1) m`,
   where: 'true',

@@ -1,5 +1,5 @@
 // The finance reads: keyset pages that link through every item (1,200, more than a page) and an
-// export read that yields all of them; totals summed by the database; volumes split by outcome;
+// export read that yields all of them; totals summed by the database; money figures from the journal;
 // receivables by age on a fake "now"; a report recognised by its content under another name.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,8 @@ import {
   recordOutbound,
   registerReceivable,
   reportMatches,
-  volumesByOutcome,
+  moneyFigures,
+  checkBooks,
 } from '../src/index.ts';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 
@@ -81,7 +82,9 @@ for (const kind of testDatabases()) {
       const first = await pageItems(opened.db, { ...RANGE, limit: 500, before: back.prev! });
       expect(first.rows.map((r) => r.id)).toEqual(pages[0]!.rows.map((r) => r.id));
       expect(first.prev).toBeNull();
-      expect(page.amount).toBe(money([...centsByStatus.values()].reduce((a, b) => a + b, 0n)));
+      // Every item here is money out: the in total is zero, never added to it.
+      expect(page.amountOut).toBe(money([...centsByStatus.values()].reduce((a, b) => a + b, 0n)));
+      expect(page.amountIn).toBe('0.00');
     });
 
     it('sorts by amount both ways, and keeps the filter on every page', async () => {
@@ -133,31 +136,15 @@ for (const kind of testDatabases()) {
       );
     });
 
-    it('splits volumes by outcome, so rejected money is not in the settled volume', async () => {
-      const total = (await volumesByOutcome(opened.db, RANGE)).filter((v) => v.day === null);
-      expect(total).toEqual([
-        {
-          day: null,
-          direction: 'out',
-          outcome: 'pending',
-          count: N / 5,
-          amount: money(centsByStatus.get('IN_PROGRESS')!),
-        },
-        {
-          day: null,
-          direction: 'out',
-          outcome: 'rejected',
-          count: (N / 5) * 2,
-          amount: money(centsByStatus.get('REJECTED')! + centsByStatus.get('CANCELLED')!),
-        },
-        {
-          day: null,
-          direction: 'out',
-          outcome: 'settled',
-          count: (N / 5) * 2,
-          amount: money(centsByStatus.get('LIQUIDATED')!),
-        },
-      ]);
+    it('reads money figures from the journal: in transit and paid apart, rejected money nowhere', async () => {
+      const total = (await moneyFigures(opened.db, RANGE)).filter((v) => v.day === null && v.direction === 'out');
+      const figure = (name: string) => total.find((v) => v.figure === name);
+      expect(figure('in_transit')).toMatchObject({ count: N / 5, amount: money(centsByStatus.get('IN_PROGRESS')!) });
+      expect(figure('settled')).toMatchObject({ count: (N / 5) * 2, amount: money(centsByStatus.get('LIQUIDATED')!) });
+      expect(figure('returned')).toMatchObject({ count: 0, amount: '0.00' });
+      expect(figure('net')).toMatchObject({ amount: money(centsByStatus.get('LIQUIDATED')!) });
+      // Every posting balances, and every item's entries are what its facts call for.
+      expect(await checkBooks(opened.db)).toMatchObject({ ok: true, unbalancedPostings: [], itemsOff: [] });
     });
 
     it('ages open receivables on the Mexico City day of now', async () => {

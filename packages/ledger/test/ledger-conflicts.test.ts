@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  itemJournal,
   conflictCounts,
   listConflicts,
   listItems,
@@ -65,17 +66,25 @@ for (const kind of testDatabases()) {
       const sent = outbound();
       await recordOutbound(suite.opened.db, sent);
       const original = { id: sent.transactionId, amount: sent.amount };
-      const [, , secondSeq] = await appendAll(suite.store, [
+      const refunds = [refund(original), refund(original)];
+      const [, firstSeq, secondSeq] = await appendAll(suite.store, [
         statusUpdate(sent.transactionId, 'LIQUIDATED'),
-        refund(original),
-        refund(original),
+        ...refunds,
       ]);
       await reconcileOnce(suite.opened.db);
       const conflicts = (await listConflicts(suite.opened.db)).filter((c) => c.transactionId === sent.transactionId);
       expect(conflicts).toHaveLength(1);
       expect(conflicts[0]).toMatchObject({ kind: 'second_refund', amount: sent.amount });
-      expect([secondSeq]).toContain(conflicts[0]!.eventSeq);
+      // The refund that stands is the earlier by the platform's time, then by id (same time here), never by arrival.
+      const ids = refunds.map(
+        (r) => (JSON.parse(new TextDecoder().decode(r.rawBody)) as { body: { id: string } }).body.id,
+      );
+      expect(conflicts[0]!.eventSeq).toBe(ids[0]! < ids[1]! ? secondSeq : firstSeq);
       expect(await item(sent.transactionId)).toMatchObject({ state: 'conflict' });
+      // The books hold one reversal, not two.
+      const entries = await itemJournal(suite.opened.db, `tx:${sent.transactionId}`);
+      const reversed = entries.filter((e) => e.account === 'out:reversed').map((e) => e.amount);
+      expect(reversed).toEqual([`-${sent.amount}`]);
     });
 
     it('finds a second refund applied by a later batch', async () => {

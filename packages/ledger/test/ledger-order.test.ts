@@ -3,7 +3,8 @@
 // before), every item ends in the state the canonical order gives. The facts: transfers recorded
 // and updated (by id, and by tracking key in the older form), a settlement disagreement, a refund
 // and a second refund, a penny validation and its CEP, a credit and its receivable, a credit
-// repeated with other content, an update for a transfer never recorded.
+// repeated with other content, an update for a transfer never recorded. The journal too: every
+// posting balances and each item's books (net per account and value day) are the same in any order.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -134,16 +135,43 @@ function scenario(): Scenario {
   return { facts, names };
 }
 
-/** Each item's state (and, for the items whose facts agree, status and amount), by name. */
+/** Each item's state (and, for the items whose facts agree, status and amount), by name; then its books. */
 async function outcome(db: Database, names: Map<string, string>): Promise<string[]> {
   const items = await listItems(db, { limit: 10_000, now: new Date('2026-11-21T18:00:00Z') });
-  return items
+  const states = items
     .filter((item) => names.has(item.id))
     .map((item) => {
       const name = names.get(item.id)!;
       return item.state === 'conflict' || item.state === 'mismatched'
         ? `${name} ${item.state}`
         : `${name} ${item.state} ${item.status} ${item.amount}`;
+    })
+    .sort();
+  return [...states, ...(await books(db, names))];
+}
+
+/**
+ * The journal's net per item, account and value day, by name (the run's own CLABE read as CLABE):
+ * the same facts must give the same books in any order. Every posting must balance.
+ */
+async function books(db: Database, names: Map<string, string>): Promise<string[]> {
+  const { rows } = await db.query<{ item: string; account: string; day: string; amount: string }>(
+    `SELECT item, account, value_date::text AS day, sum(amount)::text AS amount FROM ledger_journal
+     WHERE item = ANY($1::text[]) GROUP BY 1, 2, 3 HAVING sum(amount) <> 0`,
+    [[...names.keys()].flatMap((id) => [`tx:${id}`, `rcv:INV-${id}`])],
+  );
+  const unbalanced = await db.query(
+    'SELECT posting_id FROM ledger_journal GROUP BY posting_id HAVING sum(amount) <> 0',
+  );
+  expect(unbalanced.rows).toEqual([]);
+  return rows
+    .map((row) => {
+      const [kind, id] = [row.item.slice(0, row.item.indexOf(':')), row.item.slice(row.item.indexOf(':') + 1)];
+      const name = kind === 'rcv' ? `receivable of ${names.get(id.slice('INV-'.length))}` : names.get(id);
+      const account = row.account
+        .replace(/^platform:\d{18}$/, 'platform:CLABE')
+        .replace(/^receivable:.*$/, 'receivable:INV');
+      return `books ${name} ${account} ${row.day} ${row.amount}`;
     })
     .sort();
 }
@@ -160,6 +188,28 @@ async function play(db: Database, facts: Fact[], applyAfter: boolean[]): Promise
   }
   await reconcileOnce(db);
 }
+
+// What the books must say: A and B paid, C paid (its settlement is the status that stands), D paid
+// and reversed once (its second refund is a conflict, not money), the penny validation in transit,
+// E received and paying its receivable; F, whose two credits disagree, and U unbooked.
+const expectedBooks = [
+  'books A out:paid 2026-11-21 300.00',
+  'books A platform:CLABE 2026-11-21 -300.00',
+  'books B out:paid 2026-11-21 300.00',
+  'books B platform:CLABE 2026-11-21 -300.00',
+  'books C out:paid 2026-11-21 300.00',
+  'books C platform:CLABE 2026-11-21 -300.00',
+  'books D out:paid 2026-11-21 300.00',
+  'books D out:reversed 2026-11-21 -300.00',
+  'books E in:received 2026-11-21 -1234.50',
+  'books E platform:CLABE 2026-11-21 1234.50',
+  'books P out:in_transit 2026-11-21 0.01',
+  'books P platform:CLABE 2026-11-21 -0.01',
+  'books receivable of E receivable:INV 2026-11-21 -1234.50',
+  'books receivable of E receivable:INV 2026-11-30 1234.50',
+  'books receivable of E receivables:expected 2026-11-21 1234.50',
+  'books receivable of E receivables:expected 2026-11-30 -1234.50',
+];
 
 for (const kind of testDatabases()) {
   describe(`order independence on ${kind.name}`, () => {
@@ -186,6 +236,7 @@ for (const kind of testDatabases()) {
           'R conflict',
           'R conflict',
           'U orphan LIQUIDATED null',
+          ...expectedBooks,
         ]);
         const count = canonical.facts.length;
         await fc.assert(

@@ -1,12 +1,13 @@
 // Recording and applying at once: thousands of transfers recorded by several recorders while
 // several workers apply their status updates, credits applied while their receivables are
 // registered, every fact late on its own and some delivered twice. Whatever the interleaving,
-// nothing is left stuck or orphaned. On PostgreSQL the recorders and workers are separate pools
+// nothing is left stuck or orphaned, and the books hold. On PostgreSQL the recorders and workers are separate pools
 // (as separate processes would be); PGlite is one connection, so its run checks the same outcome
 // with every interleaving of whole transactions.
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { checkBooks } from '../src/index.ts';
 import { runRace } from './support/ledger-race.ts';
 
 for (const kind of testDatabases()) {
@@ -34,6 +35,9 @@ for (const kind of testDatabases()) {
         });
         console.info(`race on ${kind.name}: ${JSON.stringify(verdict)}`);
         expect(verdict).toMatchObject({ transfers, credits: 600, stuck: 0, orphaned: 0, conflicts: 0, parked: 0 });
+        // The journal the recorders and workers wrote between them: every posting balances and
+        // every item's entries are what its facts say, however they interleaved.
+        expect(await checkBooks(opened.db)).toMatchObject({ ok: true, unbalancedPostings: [], itemsOff: [] });
       } finally {
         for (const db of extra) await db.close();
         await opened.drop();

@@ -5,7 +5,10 @@ import type { Queryable } from '@paykit/store';
 
 const PARTS = {
   outbound: `SELECT count(*)::text || ':' || md5(coalesce(string_agg(concat_ws('|', transaction_id, status, status_reason, status_at, ownership, cep_status), ',' ORDER BY transaction_id), '')) FROM ledger_outbound`,
-  receivables: `SELECT count(credit_id)::text || ':' || md5(coalesce(string_agg(concat_ws('|', id, credit_id), ',' ORDER BY id), '')) FROM ledger_receivables`,
+  receivables: `SELECT count(*)::text || ':' || md5(coalesce(string_agg(concat_ws('|', credit_id, state, receivable_id, applied), ',' ORDER BY credit_id), '')) FROM ledger_credit_matches`,
+  // The books net per item, account and value day (the postings themselves differ in how they were grouped).
+  journal: `SELECT count(*)::text || ':' || md5(coalesce(string_agg(concat_ws('|', item, account, value_date, amount), ',' ORDER BY item, account, value_date), ''))
+            FROM (SELECT item, account, value_date, sum(amount) AS amount FROM ledger_journal GROUP BY 1, 2, 3 HAVING sum(amount) <> 0) j`,
   statusHistory: 'SELECT count(*)::text FROM ledger_status_history',
   cepResults: 'SELECT count(*)::text FROM ledger_cep_results',
   credits: `SELECT count(*)::text || ':' || md5(coalesce(string_agg(concat_ws('|', transaction_id, amount, transaction_at), ',' ORDER BY transaction_id), '')) FROM ledger_credits`,

@@ -86,6 +86,7 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
          WHERE transaction_id = $1 AND ledger_status_rank($2) > status_rank`,
         [b.id, b.status, text(b.reason_description), text(b.reason), text(b.update_at), event.seq],
       );
+      await post(tx, [`tx:${String(b.id)}`]);
       return;
     }
     case 'CEP': {
@@ -128,7 +129,7 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
           event.outcome,
         ],
       );
-      if (inserted.rowCount > 0 && event.outcome !== 'rejected') await matchOne(tx, String(b.id));
+      if (inserted.rowCount > 0) await matchAndPost(tx, String(b.id));
       return;
     }
     case 'REFUND':
@@ -147,6 +148,7 @@ async function applyOne(tx: Queryable, event: Claimed): Promise<void> {
           localTime(b.transaction_date, event.received_at),
         ],
       );
+      await matchAndPost(tx, String(b.original_transaction_id));
       return;
     case 'REPORT': {
       const p = event.payload;
@@ -192,19 +194,16 @@ async function decideOne(tx: Queryable, transactionId: string): Promise<void> {
   );
 }
 
-/** The best open receivable for one credit: amount and reference, amount and concept, amount, reference. */
-async function matchOne(tx: Queryable, creditId: string): Promise<void> {
-  await tx.query(
-    `UPDATE ledger_receivables SET credit_id = $1
-     WHERE id = (
-       SELECT r.id FROM ledger_credits c
-       JOIN ledger_receivables r ON r.beneficiary_account = c.beneficiary_account AND r.credit_id IS NULL
-        AND (r.amount = c.amount OR (r.reference IS NOT NULL AND r.reference = c.numeric_reference))
-       WHERE c.transaction_id = $1
-       ORDER BY (CASE WHEN r.amount = c.amount THEN 4 ELSE 0 END)
-              + (CASE WHEN r.reference IS NOT NULL AND r.reference = c.numeric_reference THEN 2 ELSE 0 END)
-              + (CASE WHEN r.concept IS NOT NULL AND lower(trim(r.concept)) = lower(trim(c.concept)) THEN 1 ELSE 0 END) DESC, r.due_date, r.id
-       LIMIT 1 FOR UPDATE OF r)`,
-    [creditId],
+/** The journal's posting for the items, one call per event. */
+async function post(tx: Queryable, items: string[]): Promise<void> {
+  await tx.query("SELECT ledger_post($1::text[], 'apply')", [items]);
+}
+
+/** A credit (or the original of a refund): its account's receivables matched again, then the item and what changed posted. */
+async function matchAndPost(tx: Queryable, transactionId: string): Promise<void> {
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT 'rcv:' || id AS id FROM ledger_rematch(ARRAY(SELECT beneficiary_account FROM ledger_credits WHERE transaction_id = $1)) AS id`,
+    [transactionId],
   );
+  await post(tx, [`tx:${transactionId}`, ...rows.map((row) => row.id)]);
 }

@@ -2,6 +2,8 @@
 // exports. Counts and sums come from the database; this file only arranges them.
 import {
   conflictCounts,
+  listHeld,
+  moneyFigures,
   pageConflicts,
   pageItems,
   pageParked,
@@ -10,9 +12,8 @@ import {
   receivablesByAge,
   reconciliationSummary,
   stateTotals,
-  volumesByOutcome,
+  type MoneyRow,
   type SummaryRow,
-  type VolumeRow,
 } from '@paykit/ledger';
 import { pageDrift, type Database, type DriftRecord } from '@paykit/store';
 import type { ConsoleFilters } from './filters.ts';
@@ -27,31 +28,31 @@ export interface DayTotals {
   mismatched: number;
   orphan: number;
   conflict: number;
-  /** Settled money in and out that day (decimal strings, summed by the database). */
+  /** Settled money in and out that day (decimal strings, from the journal). */
   amountIn: string;
   amountOut: string;
   matchRate: number | null;
 }
 
-/** The range's total of one direction and outcome ("0.00" when nothing). */
-export function volumeOf(
-  volumes: readonly VolumeRow[],
+/** One money figure of a day (or, day null, of the range) from the journal ("0.00" when nothing was booked). */
+export function figureOf(
+  money: readonly MoneyRow[],
   day: string | null,
   direction: 'in' | 'out',
-  outcome: VolumeRow['outcome'] = 'settled',
-): VolumeRow {
+  figure: MoneyRow['figure'] = 'settled',
+): MoneyRow {
   return (
-    volumes.find((v) => v.day === day && v.direction === direction && v.outcome === outcome) ?? {
+    money.find((v) => v.day === day && v.direction === direction && v.figure === figure) ?? {
       day,
       direction,
-      outcome,
+      figure,
       count: 0,
       amount: '0.00',
     }
   );
 }
 
-export function dayTotals(rows: SummaryRow[], volumes: readonly VolumeRow[]): DayTotals[] {
+export function dayTotals(rows: SummaryRow[], money: readonly MoneyRow[]): DayTotals[] {
   const days = [...new Set(rows.map((r) => r.day))].sort();
   return days.map((day) => {
     const mine = rows.filter((r) => r.day === day);
@@ -67,8 +68,8 @@ export function dayTotals(rows: SummaryRow[], volumes: readonly VolumeRow[]): Da
       mismatched: sum('mismatched'),
       orphan: sum('orphan'),
       conflict: sum('conflict'),
-      amountIn: volumeOf(volumes, day, 'in').amount,
-      amountOut: volumeOf(volumes, day, 'out').amount,
+      amountIn: figureOf(money, day, 'in').amount,
+      amountOut: figureOf(money, day, 'out').amount,
       matchRate: count === 0 ? null : (sum('matched') + sum('refunded')) / count,
     };
   });
@@ -82,7 +83,7 @@ export async function loadConsole(db: Database, filters: ConsoleFilters, staleAf
   const short = { limit: OVERVIEW_ROWS };
   const [
     summary,
-    volumes,
+    money,
     discrepancies,
     receivables,
     aging,
@@ -92,9 +93,10 @@ export async function loadConsole(db: Database, filters: ConsoleFilters, staleAf
     drift,
     parked,
     reports,
+    held,
   ] = await Promise.all([
     reconciliationSummary(db, view),
-    volumesByOutcome(db, view),
+    moneyFigures(db, { from: filters.from, to: filters.to }),
     stateTotals(db, view),
     receivablesByAge(db, { now }),
     pendingAging(db, view),
@@ -112,11 +114,12 @@ export async function loadConsole(db: Database, filters: ConsoleFilters, staleAf
     pageDrift(db, short),
     pageParked(db, short),
     pageReportMatches(db, short),
+    listHeld(db, { limit: OVERVIEW_ROWS }),
   ]);
   return {
     summary,
-    days: dayTotals(summary, volumes),
-    volumes,
+    days: dayTotals(summary, money),
+    money,
     discrepancies,
     receivables,
     aging,
@@ -126,6 +129,7 @@ export async function loadConsole(db: Database, filters: ConsoleFilters, staleAf
     drift,
     parked,
     reports,
+    held,
   };
 }
 

@@ -1,31 +1,44 @@
 // The console's pages, server-rendered (no script): the overview (summary cards, charts, the
-// daily figures, volumes by outcome, receivables by age, the first rows of every list) and a page
-// per list (items, volumes, receivables, conflicts, parked events, drift, report lines and files),
+// daily figures, money in and out from the journal, receivables by age, the first rows of every
+// list) and a page per list (items, money, receivables, held credits, conflicts, parked events,
+// drift, report lines and files),
 // each with its count, sortable headers, previous/next links and exports; and a page per stored event (its payload with card data and secrets redacted).
 import { redactBody } from '@paykit/runtime';
 import {
   CONFLICT_KINDS,
   ITEM_STATES,
-  OUTCOMES,
+  MONEY_FIGURES,
   PRODUCTS,
   type Conflict,
+  type DirectionTotals,
+  type HeldCredit,
+  type MoneyRow,
   type OpenReceivable,
   type ParkedEvent,
   type ReceivableAgeBucket,
   type ReconItem,
   type ReportFile,
   type ReportMatch,
-  type VolumeRow,
 } from '@paykit/ledger';
 import type { DriftRecord, Page, StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
-import { volumeOf, type loadConsole } from './data.ts';
+import { figureOf, type loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
 import { count, money, percent } from './format.ts';
 import { esc, page, table } from './html.ts';
 import { eventLink, exportLinks, href, listView, n, td, type Column } from './list.ts';
 
 type ConsoleData = Awaited<ReturnType<typeof loadConsole>>;
+
+/** The worker's last check of the books (loop.ts), as the overview shows it. */
+export interface BooksStatusView {
+  ok: boolean;
+  throughPosting: string;
+  failure: {
+    unbalancedPostings: string[];
+    itemsOff: Array<{ item: string; account: string; booked: string; expected: string }>;
+  } | null;
+}
 
 /** The filters of the item lists as a query (without the page and the order). */
 export function filterParams(filters: ConsoleFilters): URLSearchParams {
@@ -53,6 +66,7 @@ const ITEM_COLUMNS: Column<ReconItem>[] = [
   { label: 'state', sort: 'state', cell: (i) => td(i.state, i.state) },
   { label: 'outcome', cell: (i) => td(i.outcome, i.outcome) },
   { label: 'fields', cell: (i) => td(i.fields.join(', ')) },
+  { label: 'direction', cell: (i) => td(i.direction) },
   { label: 'amount', sort: 'amount', cell: (i) => n(money(i.amount)) },
   { label: 'status', sort: 'status', cell: (i) => td(i.status) },
   { label: 'transaction', cell: (i) => td(i.id) },
@@ -61,7 +75,7 @@ const ITEM_COLUMNS: Column<ReconItem>[] = [
   { label: 'events', cell: (i) => `<td>${i.eventSeqs.map(eventLink).join(' ')}</td>` },
 ];
 
-function itemsSection(path: string, items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
+function itemsSection(path: string, items: Page<ReconItem> & DirectionTotals, filters: ConsoleFilters): string {
   return listView({
     path,
     params: filterParams(filters),
@@ -72,11 +86,11 @@ function itemsSection(path: string, items: Page<ReconItem> & { amount: string },
     attrs: 'data-table="items"',
     exportName: 'items',
     noun: 'item',
-    extra: `${money(items.amount)} in all${filters.states.length === 0 ? ', every state' : ''}`,
+    extra: `${money(items.amountIn)} in, ${money(items.amountOut)} out${filters.states.length === 0 ? ', every state' : ''}`,
   });
 }
 
-export function itemsPage(items: Page<ReconItem> & { amount: string }, filters: ConsoleFilters): string {
+export function itemsPage(items: Page<ReconItem> & DirectionTotals, filters: ConsoleFilters): string {
   return page(
     'Items · paykit',
     `<h1>Items ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/items', filters, true)}${itemsSection('/items', items, filters)}`,
@@ -84,45 +98,92 @@ export function itemsPage(items: Page<ReconItem> & { amount: string }, filters: 
   );
 }
 
-// ---- volumes and receivables
-const VOLUME_LABEL: Record<VolumeRow['outcome'], string> = {
-  settled: 'settled',
-  rejected: 'rejected (REJECTED, CANCELLED, DECLINED)',
-  refused: 'refused by the gateway',
-  refunded: 'refunded or reversed',
-  pending: 'pending (not final)',
+// ---- money (from the journal) and receivables
+const FIGURE_LABEL: Record<MoneyRow['figure'], string> = {
+  settled: 'settled (gross)',
+  returned: 'returned (in: refunds and chargebacks; out: reversals)',
+  net: 'net (settled less returned)',
+  in_transit: 'in transit (sent, not final)',
+  held: 'held (not money in until released)',
 };
 
-function volumesTable(volumes: readonly VolumeRow[]): string {
-  const rows = OUTCOMES.map((outcome) => {
-    const i = volumeOf(volumes, null, 'in', outcome);
-    const o = volumeOf(volumes, null, 'out', outcome);
-    return [
-      `<td class="${outcome}">${esc(VOLUME_LABEL[outcome])}</td>`,
-      n(count(i.count)),
-      `<td class="n" data-volume="in|${outcome}">${esc(money(i.amount))}</td>`,
-      n(count(o.count)),
-      `<td class="n" data-volume="out|${outcome}">${esc(money(o.amount))}</td>`,
-    ];
-  });
-  return table(['outcome', 'in: items', 'money in', 'out: items', 'money out'], rows, 'data-table="volumes"');
+/** A figure that does not exist for a direction (money in is never in transit, money out never held). */
+const applies = (direction: 'in' | 'out', figure: MoneyRow['figure']) =>
+  !(direction === 'in' && figure === 'in_transit') && !(direction === 'out' && figure === 'held');
+
+function moneyTable(rows: readonly MoneyRow[]): string {
+  const cells = (direction: 'in' | 'out', figure: MoneyRow['figure']) => {
+    if (!applies(direction, figure)) return ['<td class="n">—</td>', '<td class="n">—</td>'];
+    const f = figureOf(rows, null, direction, figure);
+    return [n(count(f.count)), `<td class="n" data-money="${direction}|${figure}">${esc(money(f.amount))}</td>`];
+  };
+  const body = MONEY_FIGURES.map((figure) => [
+    `<td class="${figure}">${esc(FIGURE_LABEL[figure])}</td>`,
+    ...cells('in', figure),
+    ...cells('out', figure),
+  ]);
+  return table(['figure', 'in: items', 'money in', 'out: items', 'money out'], body, 'data-table="money"');
 }
 
-export function volumesPage(volumes: readonly VolumeRow[], filters: ConsoleFilters): string {
-  const days = [...new Set(volumes.map((v) => v.day).filter((d): d is string => d !== null))];
+export function moneyPage(rows: readonly MoneyRow[], filters: ConsoleFilters): string {
+  const days = [...new Set(rows.map((v) => v.day).filter((d): d is string => d !== null))];
+  const shown = (['in', 'out'] as const).flatMap((direction) =>
+    MONEY_FIGURES.filter((figure) => applies(direction, figure)).map((figure) => ({ direction, figure })),
+  );
   const dayRows = days.map((day) => [
     td(day),
-    ...OUTCOMES.flatMap((outcome) => [
-      n(money(volumeOf(volumes, day, 'in', outcome).amount)),
-      n(money(volumeOf(volumes, day, 'out', outcome).amount)),
-    ]),
+    ...shown.map(({ direction, figure }) => n(money(figureOf(rows, day, direction, figure).amount))),
   ]);
   return page(
-    'Volumes · paykit',
-    `<h1>Volumes by outcome, ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/volumes', filters)}
-<p>Money in and out by where it went, as the ledger knows it; only settled money counts as volume. ${exportLinks('volumes', rangeParams(filters))}</p>
-${volumesTable(volumes)}<h2>By day</h2>${table(['day', ...OUTCOMES.flatMap((o) => [`${o} in`, `${o} out`])], dayRows, 'data-table="volumes-by-day"')}`,
+    'Money in and out · paykit',
+    `<h1>Money in and out, ${esc(filters.from)} to ${esc(filters.to)}</h1>${rangeForm('/volumes', filters)}
+<p>From the journal, by value day: what settled, what was returned against it and the net of the two, per direction (money in and money out are never added together); transfers still in transit and credits held apart. ${exportLinks('volumes', rangeParams(filters))}</p>
+${moneyTable(rows)}<h2>By day</h2>${table(['day', ...shown.map(({ direction, figure }) => `${direction}: ${figure.replace('_', ' ')}`)], dayRows, 'data-table="money-by-day"')}`,
     '/volumes',
+  );
+}
+
+// ---- held credits
+const HELD_COLUMNS: Column<HeldCredit>[] = [
+  { label: 'event', cell: (h) => `<td>${eventLink(h.seq)}</td>` },
+  { label: 'received', cell: (h) => td(h.transactionAt.toISOString()) },
+  { label: 'account', cell: (h) => td(h.account) },
+  { label: 'amount', cell: (h) => n(money(h.amount)) },
+  { label: 'payer', cell: (h) => td(h.payerName ?? h.payerAccount ?? '') },
+  { label: 'held because', cell: (h) => td(`${h.outcome}: ${h.reason ?? ''}`) },
+  {
+    label: 'gateway now says',
+    cell: (h) =>
+      td(
+        h.redecision === null
+          ? 'not re-decided yet'
+          : `${h.redecision.outcome}${h.redecision.reason ? `: ${h.redecision.reason}` : ''}`,
+      ),
+  },
+  {
+    label: 'release',
+    cell: (h) =>
+      h.redecision?.outcome === 'accepted'
+        ? `<td><form method="post" action="/held/${encodeURIComponent(h.transactionId)}/release"><button type="submit">Release ${esc(money(h.amount))}</button></form></td>`
+        : td(`re-decide first: paykit held release ${h.seq}`),
+  },
+];
+
+export function heldTable(held: readonly HeldCredit[]): string {
+  if (held.length === 0) return '<p class="empty"><em>No credit is held.</em></p>';
+  return table(
+    HELD_COLUMNS.map((c) => c.label),
+    held.map((h) => HELD_COLUMNS.map((c) => c.cell(h))),
+    'data-table="held"',
+  );
+}
+
+export function heldPage(held: readonly HeldCredit[]): string {
+  return page(
+    'Held credits · paykit',
+    `<h1>Held credits</h1><p>Credits the gateway held (answered 202) or flagged: in our account at the platform, but neither money in nor a payment of any receivable until an operator releases them. A release needs the gateway to accept the credit under its current policy (<code>paykit held release &lt;seq&gt;</code> asks it and releases); who released what, and when, is kept.</p>
+${heldTable(held)}`,
+    '/held',
   );
 }
 
@@ -143,7 +204,8 @@ const RECEIVABLE_COLUMNS: Column<OpenReceivable>[] = [
   { label: 'due', sort: 'due', cell: (r) => td(r.dueDate) },
   { label: 'days late', cell: (r) => n(r.daysLate) },
   { label: 'age', cell: (r) => td(r.age, r.daysLate > 0 ? 'stale' : '') },
-  { label: 'amount', sort: 'amount', cell: (r) => n(money(r.amount)) },
+  { label: 'amount', cell: (r) => n(money(r.amount)) },
+  { label: 'still owed', sort: 'amount', cell: (r) => n(money(r.open)) },
   { label: 'account', cell: (r) => td(r.beneficiaryAccount) },
   { label: 'reference', cell: (r) => td(r.reference ?? '') },
   { label: 'concept', cell: (r) => td(r.concept ?? '') },
@@ -316,20 +378,29 @@ ${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: li
 export function overviewPage(
   data: ConsoleData,
   filters: ConsoleFilters,
-  info: { staleAfterSeconds: number; applied: number; lastError: string | null },
+  info: {
+    staleAfterSeconds: number;
+    applied: number;
+    lastError: string | null;
+    books?: { ok: boolean; throughPosting: string; failure: BooksStatusView['failure'] } | null;
+  },
 ): string {
   const totals = data.days.reduce(
     (t, d) => ({ count: t.count + d.count, matched: t.matched + d.matched, refunded: t.refunded + d.refunded }),
     { count: 0, matched: 0, refunded: 0 },
   );
   const matchRate = totals.count === 0 ? null : (totals.matched + totals.refunded) / totals.count;
-  const moneyIn = volumeOf(data.volumes, null, 'in');
-  const moneyOut = volumeOf(data.volumes, null, 'out');
+  const figure = (direction: 'in' | 'out', name: MoneyRow['figure']) => figureOf(data.money, null, direction, name);
+  const moneyIn = figure('in', 'settled');
+  const moneyOut = figure('out', 'settled');
+  const books = info.books ?? null;
   const cards = `<div class="cards">
-<div class="card"><span>Money in (settled)</span><strong data-card="money-in">${esc(money(moneyIn.amount))}</strong><small>${esc(count(moneyIn.count))} items</small></div>
-<div class="card"><span>Money out (settled)</span><strong data-card="money-out">${esc(money(moneyOut.amount))}</strong><small>${esc(count(moneyOut.count))} items</small></div>
+<div class="card"><span>Money in (settled)</span><strong data-card="money-in">${esc(money(moneyIn.amount))}</strong><small>${esc(count(moneyIn.count))} items · returned <span data-card="money-in-returned">${esc(money(figure('in', 'returned').amount))}</span> · net <span data-card="money-in-net">${esc(money(figure('in', 'net').amount))}</span></small></div>
+<div class="card"><span>Money out (settled)</span><strong data-card="money-out">${esc(money(moneyOut.amount))}</strong><small>${esc(count(moneyOut.count))} items · reversed <span data-card="money-out-returned">${esc(money(figure('out', 'returned').amount))}</span> · net <span data-card="money-out-net">${esc(money(figure('out', 'net').amount))}</span></small></div>
+<div class="card"><span>In transit · held</span><strong data-card="in-transit">${esc(money(figure('out', 'in_transit').amount))}</strong><small>held apart: <a href="/held" data-card="held">${esc(money(figure('in', 'held').amount))}</a></small></div>
+<div class="card"><span>Books</span><strong data-card="books" class="${books === null ? 'pending' : books.ok ? 'matched' : 'mismatched'}">${books === null ? 'not checked yet' : books.ok ? 'balanced' : 'BROKEN'}</strong><small>${books === null ? '' : books.ok ? `debits equal credits; every item as its facts say (checked through posting ${esc(books.throughPosting)})` : esc(`unbalanced postings: ${books.failure?.unbalancedPostings.join(', ') || 'none'}; items off: ${books.failure?.itemsOff.map((i) => `${i.item} ${i.account} booked ${i.booked}, expected ${i.expected}`).join('; ') || 'none'}`)}</small></div>
 <div class="card"><span>Match rate</span><strong data-overall-match-rate>${percent(matchRate)}</strong><small>of <span data-overall-count>${totals.count}</span> items</small></div>
-<div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amount))} mismatched, orphan, conflict or stale</small></div>
+<div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amountIn))} in, ${esc(money(data.discrepancies.amountOut))} out: mismatched, orphan, conflict or stale</small></div>
 </div>`;
   const dayRows = data.days.map((d) => [
     td(d.day),
@@ -374,7 +445,8 @@ ${cards}
     )}</div></div>
 <h2>Daily summary</h2><p>${exportLinks('summary', range)}</p>
 ${table(['day', 'items', 'matched', 'refunded', 'pending', 'stale', 'mismatched', 'orphan', 'conflict', 'money in (settled)', 'money out (settled)', 'match rate'], dayRows, 'data-table="days"')}
-<h2><a href="${href('/volumes', range)}">Volumes by outcome</a></h2>${volumesTable(data.volumes)}
+<h2><a href="${href('/volumes', range)}">Money in and out</a></h2>${moneyTable(data.money)}
+<h2><a href="/held">Held credits</a></h2>${heldTable(data.held)}
 <h2><a href="/receivables">Receivables by age</a></h2>${agesTable(data.receivables)}
 <h2>By day and product (count · amount per state)</h2>
 ${table(['day', 'product', ...ITEM_STATES, 'items', 'amount', 'match rate'], productRows, 'data-table="products"')}

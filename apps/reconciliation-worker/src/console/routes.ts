@@ -17,10 +17,11 @@ import {
   pageReportMatches,
   RECEIVABLE_AGES,
   receivablesByAge,
+  listHeld,
+  moneyFigures,
   reconciliationSummary,
   listUnresolvedIntents,
   unresolvedIntentTotals,
-  volumesByOutcome,
 } from '@paykit/ledger';
 import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
 import { driftRow, loadConsole } from './data.ts';
@@ -35,8 +36,10 @@ import {
   parkedPage,
   receivablesPage,
   reportFilesPage,
+  heldPage,
+  moneyPage,
   reportsPage,
-  volumesPage,
+  type BooksStatusView,
 } from './pages.ts';
 
 export interface RouteContext {
@@ -44,7 +47,7 @@ export interface RouteContext {
   query: URLSearchParams;
   now: Date;
   staleAfterSeconds: number;
-  status: { applied: number; lastError: string | null };
+  status: { applied: number; lastError: string | null; books?: BooksStatusView | null };
 }
 
 /** The query without the page and the order: what the links and exports carry. */
@@ -78,10 +81,11 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
       f,
     );
   },
-  '/volumes': async ({ db, query, now, staleAfterSeconds }) => {
+  '/volumes': async ({ db, query, now }) => {
     const f = readFilters(query, now);
-    return volumesPage(await volumesByOutcome(db, { from: f.from, to: f.to, staleAfterSeconds, now }), f);
+    return moneyPage(await moneyFigures(db, { from: f.from, to: f.to }), f);
   },
+  '/held': async ({ db }) => heldPage(await listHeld(db)),
   '/receivables': async ({ db, query, now }) => {
     const p = readPage(query);
     const ages = readList(query, 'age', RECEIVABLE_AGES);
@@ -186,23 +190,47 @@ export const EXPORTS: Record<string, ExportSource> = {
     },
   },
   volumes: {
-    columns: ['day', 'direction', 'outcome', 'count', 'amount'],
-    rows: async ({ db, query, now, staleAfterSeconds }) => {
+    columns: ['day', 'direction', 'figure', 'count', 'amount'],
+    rows: async ({ db, query, now }) => {
       const f = readFilters(query, now);
       return fromArray(
-        (await volumesByOutcome(db, { from: f.from, to: f.to, staleAfterSeconds, now })).map((v) => ({
+        (await moneyFigures(db, { from: f.from, to: f.to })).map((v) => ({
           ...v,
           day: v.day ?? 'all days',
         })),
       );
     },
   },
+  held: {
+    columns: [
+      'transactionId',
+      'seq',
+      'account',
+      'amount',
+      'payerAccount',
+      'payerName',
+      'outcome',
+      'reason',
+      'transactionAt',
+      'redecision',
+    ],
+    rows: async ({ db }) =>
+      fromArray(
+        (await listHeld(db, { limit: 10_000 })).map((h) => ({
+          ...h,
+          redecision:
+            h.redecision === null
+              ? ''
+              : `${h.redecision.outcome}${h.redecision.reason ? `: ${h.redecision.reason}` : ''}`,
+        })),
+      ),
+  },
   'receivables-by-age': {
     columns: ['age', 'count', 'amount'],
     rows: async ({ db, now }) => fromArray((await receivablesByAge(db, { now })).map((b) => ({ ...b }))),
   },
   receivables: {
-    columns: ['id', 'beneficiaryAccount', 'amount', 'reference', 'concept', 'dueDate', 'daysLate', 'age'],
+    columns: ['id', 'beneficiaryAccount', 'amount', 'open', 'reference', 'concept', 'dueDate', 'daysLate', 'age'],
     rows: ({ db, query, now }) =>
       mapRows(
         allReceivables(db, { now, ages: readList(query, 'age', RECEIVABLE_AGES), sort: readPage(query).sort }),

@@ -6,7 +6,8 @@
 // /healthz stays open and names no connection detail; /metrics may require a bearer token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { retryParked } from '@paykit/ledger';
+import { releaseHeld, retryParked } from '@paykit/ledger';
+import type { BooksStatusView } from './pages.ts';
 import { createEventStore, StoreInputError, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
 import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
@@ -38,6 +39,8 @@ export interface WorkerStatus {
   lastError: string | null;
   /** Its last round found nothing left to claim (false while it works through a backlog, or when it does not apply). */
   caughtUp: boolean;
+  /** The books as its loop last checked them (null before the first check, or when it does not apply). */
+  books?: BooksStatusView | null;
 }
 
 export interface ConsoleServer {
@@ -105,6 +108,12 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (req.method === 'POST' && url.pathname === '/parked/retry') {
       await retryParked(db);
       return send(res, 303, 'text/plain', 'queued', { location: '/' });
+    }
+    const releaseMatch = /^\/held\/([^/]{1,200})\/release$/.exec(url.pathname);
+    if (req.method === 'POST' && releaseMatch) {
+      // No named operators yet: the release is kept as the console's (with the time).
+      await releaseHeld(db, { credit: decodeURIComponent(releaseMatch[1]!), by: 'console' });
+      return send(res, 303, 'text/plain', 'released', { location: '/held' });
     }
     send(
       res,

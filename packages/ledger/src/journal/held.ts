@@ -1,0 +1,166 @@
+// Held money: a credit the gateway answered 202 (stored for review) or flagged sits in the
+// journal's in:held account — here, but neither money in nor able to pay a receivable — until an
+// operator releases it. A release needs the gateway to have re-decided the event under its current
+// policy (an admin replay, kept in webhook_event_replays) and accepted it; the ledger keeps who
+// released it, when and why (ledger_held_releases), and books it as received.
+import { StoreInputError, type Database, type Queryable } from '@paykit/store';
+import { lockItems, retryRaces } from '../ledger-keys.ts';
+import { decimal } from '../reconcile-read.ts';
+import { postItems, rematchAccounts } from './post.ts';
+
+export interface HeldCredit {
+  transactionId: string;
+  /** The stored event (webhook_events.seq) that brought it. */
+  seq: string;
+  account: string;
+  amount: string;
+  payerAccount: string | null;
+  payerName: string | null;
+  /** What the gateway decided at receipt (stored: answered 202; flagged: refused INT_CREDIT) and why. */
+  outcome: string;
+  reason: string | null;
+  transactionAt: Date;
+  /** The gateway's newest re-decision (admin replay), if any. */
+  redecision: { outcome: string; reason: string | null; at: Date } | null;
+}
+
+export interface HeldRelease {
+  transactionId: string;
+  seq: string;
+  amount: string;
+  releasedBy: string;
+  releasedAt: Date;
+  note: string | null;
+}
+
+interface HeldRow {
+  transaction_id: string;
+  seq: string;
+  account: string;
+  amount: string;
+  payer_account: string | null;
+  payer_name: string | null;
+  outcome: string;
+  reason: string | null;
+  transaction_at: Date;
+  redecided: string | null;
+  redecided_reason: string | null;
+  redecided_at: Date | null;
+}
+
+const HELD_SELECT = `SELECT c.transaction_id, c.event_seq::text AS seq, c.beneficiary_account AS account, c.amount::text AS amount, c.payer_account,
+         c.payer_name, c.gateway_outcome AS outcome, e.reason, c.transaction_at, x.outcome AS redecided, x.reason AS redecided_reason,
+         x.replayed_at AS redecided_at
+  FROM ledger_credits c
+  JOIN webhook_events e ON e.seq = c.event_seq
+  LEFT JOIN LATERAL (SELECT r.outcome, r.reason, r.replayed_at FROM webhook_event_replays r WHERE r.seq = c.event_seq ORDER BY r.replayed_at DESC, r.id DESC LIMIT 1) x ON true`;
+
+const toHeld = (row: HeldRow): HeldCredit => ({
+  transactionId: row.transaction_id,
+  seq: row.seq,
+  account: row.account,
+  amount: decimal(row.amount),
+  payerAccount: row.payer_account,
+  payerName: row.payer_name,
+  outcome: row.outcome,
+  reason: row.reason,
+  transactionAt: row.transaction_at,
+  redecision:
+    row.redecided === null ? null : { outcome: row.redecided, reason: row.redecided_reason, at: row.redecided_at! },
+});
+
+/** Every credit still held, the oldest first (at most `limit`, default 500). */
+export async function listHeld(db: Queryable, options: { limit?: number } = {}): Promise<HeldCredit[]> {
+  const limit = options.limit ?? 500;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be 1 to 10,000');
+  const { rows } = await db.query<HeldRow>(
+    `${HELD_SELECT}
+     WHERE c.gateway_outcome IN ('stored', 'flagged') AND ledger_credit_standing(c.transaction_id, c.gateway_outcome) = 'held'
+       AND NOT EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id)
+     ORDER BY c.transaction_at, c.transaction_id LIMIT $1`,
+    [limit],
+  );
+  return rows.map(toHeld);
+}
+
+/**
+ * Releases a held credit (by its transaction id or its event's seq): the gateway's newest
+ * re-decision of its event must accept it. Books it as money in and matches its account again.
+ */
+export async function releaseHeld(
+  db: Database,
+  input: { credit: string; by: string; note?: string | null },
+): Promise<HeldRelease> {
+  const by = typeof input.by === 'string' ? input.by.trim() : '';
+  if (by === '' || by.length > 200) throw new StoreInputError('by (who releases it) must be 1 to 200 characters');
+  if (typeof input.credit !== 'string' || input.credit.trim() === '')
+    throw new StoreInputError('credit must be a transaction id or an event seq');
+  const credit = input.credit.trim();
+  return retryRaces(() =>
+    db.transaction(async (tx) => {
+      const found = await tx.query<HeldRow>(
+        `${HELD_SELECT} WHERE c.transaction_id = $1 OR ($1 ~ '^[0-9]{1,18}$' AND c.event_seq = $1::bigint) ORDER BY c.transaction_id <> $1 LIMIT 1`,
+        [credit],
+      );
+      const row = found.rows[0];
+      if (row === undefined)
+        throw new StoreInputError(
+          `no credit ${credit} in the ledger: give a MONEY_IN transaction id or its event seq (paykit held list)`,
+        );
+      await lockItems(tx, [`tx:${row.transaction_id}`, `acct:${row.account}`]);
+      const standing = await tx.query<{ standing: string }>(
+        'SELECT ledger_credit_standing(transaction_id, gateway_outcome) AS standing FROM ledger_credits WHERE transaction_id = $1',
+        [row.transaction_id],
+      );
+      if (standing.rows[0]?.standing !== 'held')
+        throw new StoreInputError(
+          `credit ${row.transaction_id} is not held (it is ${standing.rows[0]?.standing ?? 'unknown'}): nothing to release`,
+        );
+      if (row.redecided !== 'accepted')
+        throw new StoreInputError(
+          row.redecided === null
+            ? `credit ${row.transaction_id} (event ${row.seq}) has not been re-decided: replay event ${row.seq} through the gateway first (paykit held release does it), once the reason it was held for is resolved`
+            : `the gateway's newest decision for event ${row.seq} is ${row.redecided}: ${row.redecided_reason ?? 'no reason given'}; resolve that, then re-decide it`,
+        );
+      const { rows } = await tx.query<{ released_at: Date }>(
+        `INSERT INTO ledger_held_releases (credit_id, decision, released_by, note) VALUES ($1, 'accepted', $2, $3) RETURNING released_at`,
+        [row.transaction_id, by, input.note ?? null],
+      );
+      const receivables = await rematchAccounts(tx, [row.account]);
+      await postItems(tx, [`tx:${row.transaction_id}`, ...receivables], 'release');
+      return {
+        transactionId: row.transaction_id,
+        seq: row.seq,
+        amount: decimal(row.amount),
+        releasedBy: by,
+        releasedAt: rows[0]!.released_at,
+        note: input.note ?? null,
+      };
+    }),
+  );
+}
+
+/** Every release, newest first: who released what, and when. */
+export async function listReleases(db: Queryable, options: { limit?: number } = {}): Promise<HeldRelease[]> {
+  const { rows } = await db.query<{
+    credit_id: string;
+    seq: string;
+    amount: string;
+    released_by: string;
+    released_at: Date;
+    note: string | null;
+  }>(
+    `SELECT h.credit_id, c.event_seq::text AS seq, c.amount::text AS amount, h.released_by, h.released_at, h.note
+     FROM ledger_held_releases h JOIN ledger_credits c ON c.transaction_id = h.credit_id
+     ORDER BY h.released_at DESC, h.credit_id LIMIT $1`,
+    [options.limit ?? 500],
+  );
+  return rows.map((row) => ({
+    transactionId: row.credit_id,
+    seq: row.seq,
+    amount: decimal(row.amount),
+    releasedBy: row.released_by,
+    releasedAt: row.released_at,
+    note: row.note,
+  }));
+}
