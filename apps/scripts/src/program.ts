@@ -358,6 +358,16 @@ export function buildProgram(): Command {
     .command('import <file>')
     .description(`a CSV: ${'id,beneficiary_account,amount,reference,concept,due_date'}; all lines checked first`)
     .action(act(async () => (await ledger()).receivablesImport));
+  const transfers = () => import('./commands/transfers.ts');
+  const transferCommands = program.command('transfers').description('transfers sent without a recorded answer');
+  transferCommands
+    .command('unresolved')
+    .description('intents without a transaction: amount, age, who sent them')
+    .action(act(async () => (await transfers()).transfersUnresolved));
+  transferCommands
+    .command('resolve <intent>')
+    .description('replay an intent with its Idempotency-Key (within 24 h) and attach the answer')
+    .action(act(async () => (await transfers()).transfersResolve));
   program
     .command('reports')
     .description('the platform’s report files')

@@ -96,21 +96,60 @@ export class IdempotencyConflictError extends ConflictError {
 }
 
 /**
+ * `onTransactionIntent` threw: the intent of a transfer could not be written down, so nothing was
+ * sent and no money moved. Safe to repeat once the cause (usually the database) is fixed.
+ */
+export class TransactionIntentError extends PaykitError {
+  readonly operation: string;
+  /** Always true: the error exists to say so. */
+  readonly nothingSent = true;
+
+  constructor(message: string, details: { operation: string }, options?: { cause?: Error }) {
+    super(message, options);
+    this.operation = details.operation;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), operation: this.operation, nothingSent: true };
+  }
+}
+
+/**
  * The platform created the transaction, but `onTransactionCreated` threw. The transaction is on
  * `transaction`: record it from there and do NOT repeat the transfer (it was made).
  */
 export class TransactionRecordingError extends PaykitError {
   readonly operation: string;
   readonly transaction: unknown;
+  /** What onTransactionIntent returned for the request, when it was called: the intent is written down. */
+  readonly intentId: string | undefined;
+  readonly idempotencyKey: string | undefined;
 
-  constructor(message: string, details: { operation: string; transaction: unknown }, options?: { cause?: Error }) {
+  constructor(
+    message: string,
+    details: {
+      operation: string;
+      transaction: unknown;
+      intentId?: string | undefined;
+      idempotencyKey?: string | undefined;
+    },
+    options?: { cause?: Error },
+  ) {
     super(message, options);
     this.operation = details.operation;
     this.transaction = details.transaction;
+    this.intentId = details.intentId;
+    this.idempotencyKey = details.idempotencyKey;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), operation: this.operation, transaction: this.transaction };
+    return {
+      ...super.toJSON(),
+      operation: this.operation,
+      transaction: this.transaction,
+      intentId: this.intentId,
+      idempotencyKey: this.idempotencyKey,
+    };
   }
 }
 

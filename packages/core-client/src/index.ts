@@ -6,7 +6,7 @@ export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 
 // The hand-written layer: the client, its token lifecycle and the webhook helpers.
 export { createCoreClient, type CoreClient } from './client.ts';
-export type { CoreClientOptions, CreatedTransaction } from './options.ts';
+export type { CoreClientOptions, CreatedTransaction, FailedTransaction, TransactionIntent } from './options.ts';
 export { MemoryTokenStore, tokenStoreKey, type StoredToken, type TokenStore } from './token-store.ts';
 export type { MoneyOutInput, MoneyOutOptions, PennyValidationInput, PennyValidationOptions } from './transactions.ts';
 export {
@@ -24,6 +24,7 @@ export {
   CoreEventError,
   IdempotencyConflictError,
   TransactionDriftError,
+  TransactionIntentError,
   TransactionRecordingError,
   type AuthenticationFailure,
   type IdempotencyConflictCase,

@@ -1,15 +1,46 @@
 // What createCoreClient takes, and the checks made before the first request. Messages name the
 // option and what is expected, never the value (apiKey and clientSecret are secrets).
 import { type ClientOptions, ConfigurationError, IDEMPOTENCY_NAMESPACES, type Environment } from '@paykit/runtime';
-import type { CoreTransaction, MoneyOutTransaction } from './generated/types.gen.ts';
+import type {
+  CoreTransaction,
+  MoneyOutRequest,
+  MoneyOutTransaction,
+  PennyValidationRequest,
+} from './generated/types.gen.ts';
 import type { TokenStore } from './token-store.ts';
 
-/** A transaction the platform returned from money_out, internal_transaction or penny validation. */
+/**
+ * A transaction the platform returned from money_out, internal_transaction or penny validation.
+ * `intentId` is what onTransactionIntent returned for the request, so the answer can be attached
+ * to the intent written before it was sent.
+ */
 export type CreatedTransaction =
-  | { operation: 'createPennyValidation'; transaction: CoreTransaction; idempotencyKey: string }
-  | { operation: 'createMoneyOut'; transaction: MoneyOutTransaction; idempotencyKey: string }
+  | { operation: 'createPennyValidation'; transaction: CoreTransaction; idempotencyKey: string; intentId?: string }
+  | { operation: 'createMoneyOut'; transaction: MoneyOutTransaction; idempotencyKey: string; intentId?: string }
   /** internal_transaction answers its debit leg, as money_out does. */
-  | { operation: 'createInternalTransaction'; transaction: MoneyOutTransaction };
+  | { operation: 'createInternalTransaction'; transaction: MoneyOutTransaction; intentId?: string };
+
+/**
+ * A request that moves money, before it is sent: the body exactly as it will be sent and the
+ * Idempotency-Key it carries (internal_transaction has none: the platform does not honour one).
+ */
+export type TransactionIntent =
+  | { operation: 'createPennyValidation'; clientId: string; idempotencyKey: string; body: PennyValidationRequest }
+  | { operation: 'createMoneyOut'; clientId: string; idempotencyKey: string; body: MoneyOutRequest }
+  | { operation: 'createInternalTransaction'; clientId: string; body: MoneyOutRequest };
+
+/**
+ * A request announced by onTransactionIntent that produced no transaction. `nothingMoved` is true
+ * only when the platform answered with an error that creates nothing (a 4xx other than a 409 for a
+ * first request still in progress); a network error, a timeout or a 5xx leaves it unknown.
+ */
+export interface FailedTransaction {
+  operation: TransactionIntent['operation'];
+  intentId: string | undefined;
+  idempotencyKey: string | undefined;
+  nothingMoved: boolean;
+  error: unknown;
+}
 
 export interface CoreClientOptions extends ClientOptions {
   /** The client id (UUID) issued at onboarding. */
@@ -37,6 +68,16 @@ export interface CoreClientOptions extends ClientOptions {
    * the call throws TransactionRecordingError carrying the transaction.
    */
   onTransactionCreated?: (created: CreatedTransaction) => void | Promise<void>;
+  /**
+   * Called before penny validation, money_out and internal_transaction send anything, with the
+   * request and its Idempotency-Key: write it down here (write-ahead), so a transfer whose answer is
+   * lost can be found and resolved. Awaited; if it throws, nothing is sent and the call throws
+   * TransactionIntentError. A string it returns is handed on as `intentId` to onTransactionCreated
+   * and onTransactionFailed.
+   */
+  onTransactionIntent?: (intent: TransactionIntent) => string | void | Promise<string | void>;
+  /** Called when a request announced by onTransactionIntent produced no transaction (awaited; what it throws is ignored: the call's own error is the one thrown). */
+  onTransactionFailed?: (failed: FailedTransaction) => void | Promise<void>;
   /** The clock token expiry is checked against (default: the system clock). */
   now?: () => Date;
 }

@@ -1,8 +1,10 @@
 // Outbound transactions: penny validation and money_out, each with a derived Idempotency-Key, and
-// the deprecated internal_transaction (same body, no key: never repeated once sent). Every
-// transaction they return is handed to onTransactionCreated, so the worker and the CLI record
-// what left; strict mode's DriftError never hides a transaction that was created.
+// the deprecated internal_transaction (same body, no key: never repeated once sent). Each request
+// is handed to onTransactionIntent before it is sent (write-ahead: a transfer whose answer is lost
+// is still known), and every transaction they return to onTransactionCreated, so the worker and
+// the CLI record what left; strict mode's DriftError never hides a transaction that was created.
 import {
+  ApiError,
   bodyHashIdempotencyKey,
   ConflictError,
   DriftError,
@@ -29,10 +31,11 @@ import { bearerAuth, withToken, type ClientDeps } from './auth.ts';
 import {
   IdempotencyConflictError,
   TransactionDriftError,
+  TransactionIntentError,
   TransactionRecordingError,
   type IdempotencyConflictCase,
 } from './errors.ts';
-import type { CreatedTransaction } from './options.ts';
+import type { CreatedTransaction, TransactionIntent } from './options.ts';
 
 /** Penny validation's body; `client_id` defaults to the client's own. */
 export type PennyValidationInput = Omit<PennyValidationRequest, 'client_id'> & { client_id?: string };
@@ -104,11 +107,79 @@ async function record(deps: ClientDeps, created: CreatedTransaction): Promise<vo
     await hook(created);
   } catch (error) {
     const id = (created.transaction as { id?: unknown } | null)?.id;
+    const key = 'idempotencyKey' in created ? created.idempotencyKey : undefined;
+    // With a key, repeating the request is how the answer is fetched again: the platform replays it.
+    const repeat =
+      key === undefined
+        ? 'do not repeat the request (the money has moved; internal_transaction has no Idempotency-Key)'
+        : `the money has moved once: repeating the same request with Idempotency-Key ${key} within 24 h returns this transaction and moves nothing`;
     throw new TransactionRecordingError(
-      `core ${created.operation}: the platform created transaction ${typeof id === 'string' ? id : '(id not returned)'}, but onTransactionCreated failed: record it from error.transaction; do not repeat the request (the money has moved).`,
-      { operation: created.operation, transaction: created.transaction },
+      `core ${created.operation}: the platform created transaction ${typeof id === 'string' ? id : '(id not returned)'}, but onTransactionCreated failed: record it from error.transaction; ${repeat}.`,
+      {
+        operation: created.operation,
+        transaction: created.transaction,
+        intentId: created.intentId,
+        idempotencyKey: key,
+      },
       error instanceof Error ? { cause: error } : undefined,
     );
+  }
+}
+
+/** Hands the request to onTransactionIntent before anything is sent; when that fails, nothing is sent. */
+async function announce(deps: ClientDeps, intent: TransactionIntent): Promise<string | undefined> {
+  const hook = deps.options.onTransactionIntent;
+  if (!hook) return undefined;
+  try {
+    const id = await hook(intent);
+    return typeof id === 'string' ? id : undefined;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TransactionIntentError(
+      `core ${intent.operation}: nothing was sent and no money moved: the transfer could not be written down before sending (onTransactionIntent failed: ${reason}). Repeat it once that is fixed.`,
+      { operation: intent.operation },
+      error instanceof Error ? { cause: error } : undefined,
+    );
+  }
+}
+
+/**
+ * Whether an error proves the platform created nothing: it answered a client error, or the
+ * request never left. A 409 for a first request still in progress, a 5xx, a timeout or a lost
+ * connection leave it unknown.
+ */
+function nothingMoved(error: unknown): boolean {
+  if (error instanceof RequestValidationError) return true;
+  if (error instanceof IdempotencyConflictError) return error.case === 'different-payload';
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 409;
+}
+
+/** Sends a request announced to onTransactionIntent, telling onTransactionFailed when it produced no transaction. */
+async function sendAnnounced<T>(
+  deps: ClientDeps,
+  intent: TransactionIntent,
+  send: (intentId: string | undefined) => Promise<T>,
+): Promise<T> {
+  const intentId = await announce(deps, intent);
+  try {
+    return await send(intentId);
+  } catch (error) {
+    const hook = deps.options.onTransactionFailed;
+    // A created transaction is never reported as failed: it was handed to onTransactionCreated.
+    if (hook && !(error instanceof TransactionRecordingError) && !(error instanceof TransactionDriftError)) {
+      try {
+        await hook({
+          operation: intent.operation,
+          intentId,
+          idempotencyKey: 'idempotencyKey' in intent ? intent.idempotencyKey : undefined,
+          nothingMoved: nothingMoved(error),
+          error,
+        });
+      } catch {
+        // The call's own error says what happened to the money; the hook's would hide it.
+      }
+    }
+    throw error;
   }
 }
 
@@ -121,6 +192,7 @@ async function created<T>(
   deps: ClientDeps,
   operation: CreatedTransaction['operation'],
   idempotencyKey: string | undefined,
+  intentId: string | undefined,
   call: () => Promise<T>,
 ): Promise<T> {
   try {
@@ -132,6 +204,7 @@ async function created<T>(
       operation,
       transaction,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      ...(intentId !== undefined ? { intentId } : {}),
     } as CreatedTransaction;
     await record(deps, entry);
     const id = (transaction as { id?: unknown } | null)?.id;
@@ -151,15 +224,34 @@ async function sendKeyed<T>(
   operation: KeyedOperation,
   key: string,
   givenKey: string | undefined,
+  intentId: string | undefined,
   call: (token: string, requestOptions: RequestOptions | undefined) => Promise<T>,
   requestOptions: RequestOptions,
 ): Promise<T> {
   try {
-    return await created(deps, operation, key, () => withToken(deps, deps.tokens, operation, call, requestOptions));
+    return await created(deps, operation, key, intentId, () =>
+      withToken(deps, deps.tokens, operation, call, requestOptions),
+    );
   } catch (error) {
     if (error instanceof ConflictError) throw conflictError(operation, error, key, givenKey === undefined);
     throw error;
   }
+}
+
+/** A keyed operation announced first, its transaction recorded after: penny validation and money_out. */
+async function keyedTransfer<T>(
+  deps: ClientDeps,
+  intent: Extract<TransactionIntent, { idempotencyKey: string }>,
+  givenKey: string | undefined,
+  call: (token: string, requestOptions: RequestOptions | undefined) => Promise<T>,
+  requestOptions: RequestOptions,
+): Promise<T> {
+  const { operation, idempotencyKey } = intent;
+  return sendAnnounced(deps, intent, async (intentId) => {
+    const transaction = await sendKeyed(deps, operation, idempotencyKey, givenKey, intentId, call, requestOptions);
+    await record(deps, { operation, transaction, idempotencyKey, intentId } as CreatedTransaction);
+    return transaction;
+  });
 }
 
 /**
@@ -185,30 +277,23 @@ export async function pennyValidation(
       { clientId: client.clientId, operation: 'createPennyValidation', body },
       client.idempotencyNamespace,
     );
-  const transaction = await sendKeyed(
-    deps,
-    'createPennyValidation',
-    key,
-    givenKey,
-    (token, callOptions) =>
-      invoke(
-        ctx,
-        'createPennyValidation',
-        zCreatePennyValidationResponse,
-        (extra) =>
-          createPennyValidation({
-            client: sdk,
-            body,
-            headers: { 'Idempotency-Key': key },
-            auth: bearerAuth(token),
-            ...extra,
-          }),
-        callOptions,
-      ),
-    requestOptions,
-  );
-  await record(deps, { operation: 'createPennyValidation', transaction, idempotencyKey: key });
-  return transaction;
+  const intent = { operation: 'createPennyValidation' as const, clientId: body.client_id, idempotencyKey: key, body };
+  const call = (token: string, callOptions: RequestOptions | undefined) =>
+    invoke(
+      ctx,
+      'createPennyValidation',
+      zCreatePennyValidationResponse,
+      (extra) =>
+        createPennyValidation({
+          client: sdk,
+          body,
+          headers: { 'Idempotency-Key': key },
+          auth: bearerAuth(token),
+          ...extra,
+        }),
+      callOptions,
+    );
+  return keyedTransfer(deps, intent, givenKey, call, requestOptions);
 }
 
 function transferBody(deps: ClientDeps, input: MoneyOutInput, operation: string): MoneyOutRequest {
@@ -255,24 +340,17 @@ export async function moneyOut(
   const key =
     givenKey ??
     bodyHashIdempotencyKey({ clientId: body.client_id, method: 'money_out', body }, client.idempotencyNamespace);
-  const transaction = await sendKeyed(
-    deps,
-    'createMoneyOut',
-    key,
-    givenKey,
-    (token, callOptions) =>
-      invoke(
-        ctx,
-        'createMoneyOut',
-        zCreateMoneyOutResponse,
-        (extra) =>
-          createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
-        callOptions,
-      ),
-    requestOptions,
-  );
-  await record(deps, { operation: 'createMoneyOut', transaction, idempotencyKey: key });
-  return transaction;
+  const intent = { operation: 'createMoneyOut' as const, clientId: body.client_id, idempotencyKey: key, body };
+  const call = (token: string, callOptions: RequestOptions | undefined) =>
+    invoke(
+      ctx,
+      'createMoneyOut',
+      zCreateMoneyOutResponse,
+      (extra) =>
+        createMoneyOut({ client: sdk, body, headers: { 'Idempotency-Key': key }, auth: bearerAuth(token), ...extra }),
+      callOptions,
+    );
+  return keyedTransfer(deps, intent, givenKey, call, requestOptions);
 }
 
 /**
@@ -297,22 +375,25 @@ export async function internalTransaction(
   }
   const { sdk, ctx, tokens } = deps;
   const body = transferBody(deps, input, 'createInternalTransaction');
-  const transaction = await created(deps, 'createInternalTransaction', undefined, () =>
-    withToken(
-      deps,
-      tokens,
-      'createInternalTransaction',
-      (token, callOptions) =>
-        invoke(
-          ctx,
-          'createInternalTransaction',
-          zCreateInternalTransactionResponse,
-          (extra) => createInternalTransaction({ client: sdk, body, auth: bearerAuth(token), ...extra }),
-          callOptions,
-        ),
-      requestOptions,
-    ),
-  );
-  await record(deps, { operation: 'createInternalTransaction', transaction });
-  return transaction;
+  const intent = { operation: 'createInternalTransaction' as const, clientId: body.client_id, body };
+  return sendAnnounced(deps, intent, async (intentId) => {
+    const transaction = await created(deps, 'createInternalTransaction', undefined, intentId, () =>
+      withToken(
+        deps,
+        tokens,
+        'createInternalTransaction',
+        (token, callOptions) =>
+          invoke(
+            ctx,
+            'createInternalTransaction',
+            zCreateInternalTransactionResponse,
+            (extra) => createInternalTransaction({ client: sdk, body, auth: bearerAuth(token), ...extra }),
+            callOptions,
+          ),
+        requestOptions,
+      ),
+    );
+    await record(deps, { operation: 'createInternalTransaction', transaction, intentId });
+    return transaction;
+  });
 }

@@ -200,7 +200,11 @@ describe('the core flow from API key to money_out', () => {
     expect(error.transaction).toMatchObject({ subCategory: 'SPEI_DEBIT', amount: '1.00' });
     const id = (error.transaction as { id: string }).id;
     expect(error.message).toContain(id);
-    expect(error.message).toContain('do not repeat');
+    // money_out carries its key: repeating the same request is how the answer is fetched again.
+    expect(error.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.message).toContain(
+      `repeating the same request with Idempotency-Key ${error.idempotencyKey} within 24 h returns this transaction and moves nothing`,
+    );
     expect((error.cause as Error).message).toBe('ledger unavailable');
   });
 

@@ -4,8 +4,29 @@
 // all of it for the console and the exports. Its tables are created by the store's migrate().
 
 // Recording what we send and what we expect to receive.
-export { createTransactionRecorder, outboundFromApi, recordOutbound } from './ledger-outbound.ts';
+export { outboundFromApi, recordOutbound } from './ledger-outbound.ts';
 export type { CreatedTransactionLike, OutboundOperation, OutboundRecord } from './ledger-outbound.ts';
+export { createTransactionRecorder, defaultActor, intentRequest } from './ledger-recorder.ts';
+export type {
+  FailedTransactionLike,
+  TransactionIntentLike,
+  TransactionRecorder,
+  TransactionRecorderHooks,
+  TransactionRecorderOptions,
+} from './ledger-recorder.ts';
+// Write-ahead intents of outbound money, and the ones left without an answer.
+export { attachIntentsFromEvents } from './ledger-intents-attach.ts';
+export {
+  attachAnswer,
+  getIntent,
+  IDEMPOTENCY_WINDOW_MS,
+  listUnresolvedIntents,
+  unresolvedIntentTotals,
+  writeIntent,
+} from './ledger-intents.ts';
+export type { AttachedAnswer, IntentRequest, OutboundIntent, UnresolvedIntent } from './ledger-intents.ts';
+export { retryUnavailable } from './ledger-retry.ts';
+export type { RetryPolicy } from './ledger-retry.ts';
 export { createChargeRecorder } from './ledger-dd-charges.ts';
 export type { CreatedChargeLike } from './ledger-dd-charges.ts';
 export { registerReceivable } from './ledger-receivables.ts';

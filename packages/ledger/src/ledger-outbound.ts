@@ -1,5 +1,6 @@
 // Recording what we sent: every transaction money_out, internal_transaction and penny validation
-// return, keyed by transaction id (a replayed penny validation records nothing new). Status
+// return, keyed by transaction id (a replayed penny validation records nothing new). The recorder
+// that writes each request down first and calls this is in ledger-recorder.ts. Status
 // updates and CEP results that arrived before the record (orphans) are merged at once, under the
 // transfer's key locks (ledger-keys.ts): a worker applying one of them at the same moment either
 // sees this record or is seen by it.
@@ -47,28 +48,6 @@ const OPERATIONS: Record<CreatedTransactionLike['operation'], OutboundOperation>
 const AMOUNT = /^\d{1,16}\.\d{2}$/;
 const STATUSES = new Set(['INITIALIZED', 'IN_PROGRESS', 'LIQUIDATED', 'CANCELLED', 'REFUNDED', 'REJECTED', 'DECLINED']);
 
-/**
- * The recorder to pass as `createCoreClient({ onTransactionCreated })`: every created transaction
- * lands in the ledger before the call returns (if it cannot, the client throws
- * TransactionRecordingError carrying the transaction, so it can be recorded later).
- */
-export function createTransactionRecorder(
-  db: Database,
-  options: {
-    expectedHolder?: (created: CreatedTransactionLike) => { name: string | null; rfc: string | null } | undefined;
-  } = {},
-) {
-  return async (created: CreatedTransactionLike): Promise<void> => {
-    const record = outboundFromApi(created);
-    const holder = options.expectedHolder?.(created);
-    if (holder) {
-      record.expectedHolder = holder.name;
-      record.expectedRfc = holder.rfc;
-    }
-    await recordOutbound(db, record);
-  };
-}
-
 /** Reads a transaction as the API returned it; StoreInputError names the field that is missing. */
 export function outboundFromApi(created: CreatedTransactionLike): OutboundRecord {
   const operation = OPERATIONS[created.operation];
@@ -105,33 +84,35 @@ export function outboundFromApi(created: CreatedTransactionLike): OutboundRecord
 /** Inserts the record (once per transaction id), then merges the status updates and CEP results already received for it. Returns false when it was already recorded. */
 export async function recordOutbound(db: Database, record: OutboundRecord): Promise<boolean> {
   check(record);
-  return retryRaces(() =>
-    db.transaction(async (tx) => {
-      const { rowCount } = await tx.query(
-        `INSERT INTO ledger_outbound (transaction_id, tracking_key, operation, sub_category, amount, source_account, destination_account,
-                                    expected_holder, expected_rfc, created_at, status, status_rank, response)
-       VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10::timestamptz, $11, ledger_status_rank($11), $12::jsonb)
-       ON CONFLICT (transaction_id) DO NOTHING`,
-        [
-          record.transactionId,
-          record.trackingKey,
-          record.operation,
-          record.subCategory,
-          record.amount,
-          record.sourceAccount,
-          record.destinationAccount,
-          record.expectedHolder,
-          record.expectedRfc,
-          record.createdAt.toISOString(),
-          record.status,
-          JSON.stringify(record.response ?? {}),
-        ],
-      );
-      if (rowCount === 0) return false;
-      await adoptOrphans(tx, record);
-      return true;
-    }),
+  return retryRaces(() => db.transaction((tx) => recordOutboundIn(tx, record)));
+}
+
+/** recordOutbound inside a transaction the caller runs (and retries on a race). */
+export async function recordOutboundIn(tx: Queryable, record: OutboundRecord): Promise<boolean> {
+  check(record);
+  const { rowCount } = await tx.query(
+    `INSERT INTO ledger_outbound (transaction_id, tracking_key, operation, sub_category, amount, source_account, destination_account,
+                                expected_holder, expected_rfc, created_at, status, status_rank, response)
+   VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10::timestamptz, $11, ledger_status_rank($11), $12::jsonb)
+   ON CONFLICT (transaction_id) DO NOTHING`,
+    [
+      record.transactionId,
+      record.trackingKey,
+      record.operation,
+      record.subCategory,
+      record.amount,
+      record.sourceAccount,
+      record.destinationAccount,
+      record.expectedHolder,
+      record.expectedRfc,
+      record.createdAt.toISOString(),
+      record.status,
+      JSON.stringify(record.response ?? {}),
+    ],
   );
+  if (rowCount === 0) return false;
+  await adoptOrphans(tx, record);
+  return true;
 }
 
 /** Status updates (by id, or by tracking key for those without one) and CEP results received before the transaction was recorded. */

@@ -195,9 +195,15 @@ refund_items AS (
   FROM refunds
 ),
 orphan_updates AS (
-  -- An update without an id is named by its tracking key.
+  -- An update without an id is named by its tracking key. Its amount: the intent's the transaction
+  -- was attached to (write-ahead recording), else a report line's that names it; never none when
+  -- either knows it.
   SELECT 'status_update'::text, coalesce(h.transaction_id, h.tracking_key), 'unrecorded_out'::text, ledger_day(min(h.received_at)), min(h.received_at),
-    NULL::numeric, 'out'::text, max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, false,
+    coalesce(
+      (SELECT i.amount FROM ledger_outbound_intents i WHERE i.transaction_id = max(h.transaction_id) LIMIT 1),
+      (SELECT min(rl.amount) FROM ledger_report_lines rl
+        WHERE rl.transaction_id = max(h.transaction_id) OR (max(h.transaction_id) IS NULL AND rl.tracking_key = max(h.tracking_key)))
+    ), 'out'::text, max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, false,
     'a status update for a transaction we never recorded', ${OUTCOME_OF_STATUS('false', 'max(h.status)')}
   FROM ledger_status_history h
   WHERE CASE WHEN h.transaction_id IS NULL THEN NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.tracking_key = h.tracking_key)

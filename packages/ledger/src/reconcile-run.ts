@@ -10,6 +10,7 @@
 import { isUnavailable, messageOf, sqlState, StoreInputError, type Database, type Queryable } from '@paykit/store';
 import { applyEvents, park } from './reconcile-apply.ts';
 import { advanceFloor, lockOne, lockWaiting } from './reconcile-claim.ts';
+import { attachIntentsFromEvents } from './ledger-intents-attach.ts';
 
 /** Events per batch unless told otherwise (the worker's WORKER_BATCH_SIZE default): 5,000 applies faster than 1,000 and holds a batch for about a quarter of a second. */
 export const DEFAULT_BATCH_SIZE = 5000;
@@ -62,6 +63,8 @@ export async function reconcileOnce(db: Database, options: ReconcileOptions = {}
     const full = batch.locked.length === batchSize && result.batches % CLAIMS_PER_FLOOR_SCAN !== 0;
     after = full ? batch.locked.at(-1)! : null;
   }
+  // Intents left without an answer that the facts just applied name exactly.
+  if (!options.signal?.aborted) await attachIntentsFromEvents(db);
   return result;
 }
 

@@ -20,10 +20,13 @@ import {
   listHeld,
   moneyFigures,
   reconciliationSummary,
+  listUnresolvedIntents,
+  unresolvedIntentTotals,
 } from '@paykit/ledger';
 import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
 import { driftRow, loadConsole } from './data.ts';
 import { fromArray, mapRows, streamCsv, streamJson, type ExportRow } from './export.ts';
+import { unresolvedPage } from './unresolved.ts';
 import { mexicoCityToday, readFilters, readList, readPage } from './filters.ts';
 import {
   conflictsPage,
@@ -101,6 +104,10 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
   '/parked': async ({ db, query }) => {
     const p = readPage(query);
     return parkedPage(await pageParked(db, p), only(query, ['limit']), p.sort);
+  },
+  '/unresolved': async ({ db, now }) => {
+    const [intents, totals] = await Promise.all([listUnresolvedIntents(db, { now }), unresolvedIntentTotals(db)]);
+    return unresolvedPage(intents, totals);
   },
   '/drift': async ({ db, query }) => {
     const p = readPage(query);

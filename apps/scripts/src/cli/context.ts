@@ -104,8 +104,11 @@ export class Context {
     );
   }
 
-  async core(onTransactionCreated?: CoreClientOptions['onTransactionCreated']): Promise<CoreClient> {
-    if (this.#core && !onTransactionCreated) return this.#core;
+  /** The core client; with `hooks` (the ledger's recorder) a client of its own, not cached. */
+  async core(
+    hooks?: Pick<CoreClientOptions, 'onTransactionIntent' | 'onTransactionCreated' | 'onTransactionFailed'>,
+  ): Promise<CoreClient> {
+    if (this.#core && !hooks) return this.#core;
     const { createCoreClient } = await import('@paykit/core-client');
     const p = this.profile.core;
     let clientId = p?.clientId;
@@ -128,9 +131,9 @@ export class Context {
       apiKey,
       clientSecret,
       fetch: this.fetch,
-      onTransactionCreated,
+      ...hooks,
     });
-    if (!onTransactionCreated) this.#core = client;
+    if (!hooks) this.#core = client;
     return client;
   }
 

@@ -1,8 +1,10 @@
-// Money the CLI moves is recorded in the ledger exactly as the scenario and a product team's
-// service record it: the core client's onTransactionCreated is @paykit/ledger's
-// createTransactionRecorder on the store the worker reads. The ledger is opened before anything is
-// sent: when it cannot be, no money moves (unless --no-record), because a transfer the ledger
-// never heard of turns every status update about it into an orphan.
+// Money the CLI moves is recorded in the ledger exactly as a product team's service records it:
+// the core client's hooks are @paykit/ledger's createTransactionRecorder on the store the worker
+// reads, so each transfer is written down (an intent, with its Idempotency-Key and who sent it:
+// PAYKIT_ACTOR, default user@host) before it is sent, and its transaction attached after. The
+// ledger is opened before anything is sent: when it cannot be, no money moves (unless
+// --no-record), because a transfer the ledger never heard of turns every status update about it
+// into an orphan.
 import type { CoreClient } from '@paykit/core-client';
 import type { Context } from './context.ts';
 import { CliError, UsageError } from './errors.ts';
@@ -17,6 +19,10 @@ export interface RecordingCore {
    * Undefined when nothing was recorded (--no-record, --dry-run).
    */
   replayed(): boolean | undefined;
+  /** The intent the last request was written down as (undefined with --no-record, --dry-run). */
+  intentId(): string | undefined;
+  /** The ledger's database, open until close(); undefined with --no-record or --dry-run. */
+  db: Awaited<ReturnType<Context['database']>> | undefined;
   close(): Promise<void>;
 }
 
@@ -27,7 +33,14 @@ const WHAT_TO_DO =
 export async function recordingCore(ctx: Context, record: boolean): Promise<RecordingCore> {
   // --dry-run sends nothing that moves money: nothing to record.
   if (!record || ctx.flags.dryRun)
-    return { core: await ctx.core(), ledger: undefined, replayed: () => undefined, close: async () => {} };
+    return {
+      core: await ctx.core(),
+      ledger: undefined,
+      replayed: () => undefined,
+      intentId: () => undefined,
+      db: undefined,
+      close: async () => {},
+    };
   const url = ctx.databaseUrl();
   if (url === undefined && ctx.environment !== 'sandbox') {
     // A PGlite folder on this machine is no ledger for staging or production money: no worker reads it.
@@ -35,7 +48,7 @@ export async function recordingCore(ctx: Context, record: boolean): Promise<Reco
       `No ledger to record this transfer in (profile "${ctx.loaded.name}" is ${ctx.environment} and names no database); nothing was sent: ${WHAT_TO_DO}.`,
     );
   }
-  const { outboundFromApi, recordOutbound } = await import('@paykit/ledger');
+  const { createTransactionRecorder, defaultActor } = await import('@paykit/ledger');
   let db: Awaited<ReturnType<Context['database']>>;
   try {
     db = await ctx.database();
@@ -50,11 +63,29 @@ export async function recordingCore(ctx: Context, record: boolean): Promise<Reco
   }
   try {
     let replayed: boolean | undefined;
-    // createTransactionRecorder's work, keeping recordOutbound's answer: false when the id was recorded before.
-    const core = await ctx.core(async (created) => {
-      replayed = !(await recordOutbound(db, outboundFromApi(created)));
+    let intentId: string | undefined;
+    const recorder = createTransactionRecorder(db, {
+      actor: process.env.PAYKIT_ACTOR || defaultActor(),
+      onRecorded: (recorded) => {
+        replayed = recorded.replayed;
+      },
     });
-    return { core, ledger: db.description, replayed: () => replayed, close: () => db.close() };
+    const core = await ctx.core({
+      onTransactionIntent: async (intent) => {
+        intentId = await recorder.onTransactionIntent(intent);
+        return intentId;
+      },
+      onTransactionCreated: recorder.onTransactionCreated,
+      onTransactionFailed: recorder.onTransactionFailed,
+    });
+    return {
+      core,
+      ledger: db.description,
+      replayed: () => replayed,
+      intentId: () => intentId,
+      db,
+      close: () => db.close(),
+    };
   } catch (error) {
     await db.close();
     throw error;

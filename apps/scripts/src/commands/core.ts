@@ -2,7 +2,12 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TransactionRecordingError, type CoreClient, type WebhookType } from '@paykit/core-client';
+import {
+  TransactionIntentError,
+  TransactionRecordingError,
+  type CoreClient,
+  type WebhookType,
+} from '@paykit/core-client';
 import { formatMexicoCity, maskSecret } from '@paykit/runtime';
 import { INTERNAL_TRANSACTION_DEPRECATION } from '@paykit/codemods/deprecation';
 import type { Context } from '../cli/context.ts';
@@ -203,13 +208,15 @@ async function moveMoney(
     try {
       transaction = await send(recording.core);
     } catch (error) {
+      if (error instanceof TransactionIntentError) {
+        throw new CliError(
+          `Nothing was sent and no money moved: the transfer could not be written down in the ledger first (${causeOf(error)}). Run the same command again once the ledger is reachable.`,
+        );
+      }
       if (!(error instanceof TransactionRecordingError)) throw error;
-      // The money moved; the ledger did not take it. Print the transaction so it is not lost.
+      // The money moved; the ledger did not take the answer. Print the transaction so it is not lost.
       ctx.out.result(error.transaction);
-      const id = (error.transaction as { id?: unknown } | null)?.id;
-      throw new CliError(
-        `The platform created transaction ${typeof id === 'string' ? id : '(id not returned)'} (the money moved) but the ledger did not record it: ${error.cause instanceof Error ? error.cause.message : error.message}. Do not run the command again; keep the transaction printed above.`,
-      );
+      throw new CliError(unrecordedMessage(error));
     }
     const replayed = recording.replayed();
     ctx.out.result(replayed === undefined || !ctx.out.json ? transaction : { ...(transaction as object), replayed });
@@ -218,12 +225,31 @@ async function moveMoney(
       ctx.out.warn(
         `replay of ${String(tx.id)} created at ${String(tx.audit?.createdAt ?? '(time not returned)')}; ${replayNote} (the platform answered a repeated request with its first transaction; change --reference or --description for a new one).`,
       );
-    } else if (recording.ledger !== undefined) ctx.out.note(`Recorded in the ledger (${recording.ledger}).`);
+    } else if (recording.ledger !== undefined)
+      ctx.out.note(`Recorded in the ledger (${recording.ledger}), intent ${recording.intentId() ?? '(none)'}.`);
     else if (!ctx.flags.dryRun)
       ctx.out.warn('Not recorded in the ledger (--no-record): the status updates of this transfer will stay orphans.');
   } finally {
     await recording.close();
   }
+}
+
+function causeOf(error: Error): string {
+  return (error.cause instanceof Error ? error.cause.message : error.message).replace(/[.\s]+$/, '');
+}
+
+/** What happened when the money moved but its answer could not be attached: the truth, and the safe next step. */
+function unrecordedMessage(error: TransactionRecordingError): string {
+  const id = (error.transaction as { id?: unknown } | null)?.id;
+  const moved = `The platform created transaction ${typeof id === 'string' ? id : '(id not returned)'} (the money moved), but the ledger could not attach it: ${causeOf(error)}.`;
+  const intent = error.intentId === undefined ? undefined : `The intent is recorded (intent ${error.intentId})`;
+  if (error.idempotencyKey === undefined) {
+    return `${moved} ${intent ? `${intent} and stays listed by \`paykit transfers unresolved\`` : 'Keep the transaction printed above'}. Do not run the command again: internal_transaction carries no Idempotency-Key, so it would move the money twice.`;
+  }
+  const safe = `running the same command again is safe (same Idempotency-Key ${error.idempotencyKey}: within 24 h the platform answers this same transaction and moves nothing, and the answer is attached)`;
+  return intent
+    ? `${moved} ${intent}: ${safe}, or \`paykit transfers resolve ${error.intentId}\` attaches it.`
+    : `${moved} Keep the transaction printed above; ${safe}.`;
 }
 
 export async function pennyValidate(ctx: Context, options: TransferOptions): Promise<void> {
