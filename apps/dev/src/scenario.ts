@@ -52,13 +52,14 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
   const client = seed.core.clients[0]!;
   const staging = client.credentials.find((c) => c.environment === 'staging')!;
   const env = (product: Product) => ({ environment: 'sandbox' as const, baseUrl: `${sandboxUrl}/${product}` });
-  // Every transaction the client creates is recorded in the ledger before the call returns.
+  // Every transfer the client sends is written down in the ledger before it is sent, and recorded
+  // with the platform's answer before the call returns.
   const core = createCoreClient({
     ...env('core'),
     clientId: client.clientId,
     apiKey: client.apiKeys.staging,
     clientSecret: staging.clientSecret,
-    onTransactionCreated: createTransactionRecorder(db),
+    ...createTransactionRecorder(db, { actor: 'pnpm start' }),
   });
   const { apiKey: cashKey, apiSecret: cashSecret } = seed.cash[0]!;
   const cash = createCashClient({ ...env('cash'), apiKey: cashKey, apiSecret: cashSecret });

@@ -480,9 +480,7 @@ describe('closedLoad', () => {
     // (150 ms margin after its start, 250 ms before its end for the hop to the loader's callback).
     expect(endedAt - startedAt).toBeLessThan(1_400);
     const warmup = [...answeredAt].filter(([, at]) => at < startedAt + 200).map(([idMsg]) => idMsg);
-    const middle = [...answeredAt]
-      .filter(([, at]) => at > endedAt - 550 && at < endedAt - 250)
-      .map(([idMsg]) => idMsg);
+    const middle = [...answeredAt].filter(([, at]) => at > endedAt - 550 && at < endedAt - 250).map(([idMsg]) => idMsg);
     expect(warmup.length).toBeGreaterThan(0);
     expect(middle.length).toBeGreaterThan(0);
     for (const idMsg of warmup) expect(unmeasured.has(idMsg)).toBe(true);

@@ -136,7 +136,9 @@ outbound_items AS (
     conflicted,
     CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
          WHEN operation = 'penny_validation' THEN coalesce(ownership_evidence->>'note', 'waiting for the CEP result') ELSE status_reason END AS note,
-    ${OUTCOME_OF_STATUS('has_refund', 'status')} AS outcome
+    ${OUTCOME_OF_STATUS('has_refund', 'status')} AS outcome,
+    -- A state the item's own rules decide before matched (a credit's: held, or a match that needs a person).
+    NULL::text AS review
   FROM outbound
 ),
 credits AS (
@@ -167,7 +169,8 @@ credit_items AS (
          WHEN match_note IS NOT NULL THEN match_note WHEN debit_amount IS NOT NULL THEN 'our internal transfer'
          WHEN standing = 'rejected' THEN 'refused by the gateway: waiting for the platform''s refund'
          ELSE 'no receivable matches it' END,
-    CASE WHEN has_refund THEN 'refunded' WHEN standing = 'rejected' THEN 'refused' WHEN standing = 'held' THEN 'held' ELSE 'settled' END
+    CASE WHEN has_refund THEN 'refunded' WHEN standing = 'rejected' THEN 'refused' WHEN standing = 'held' THEN 'held' ELSE 'settled' END,
+    CASE WHEN standing = 'held' THEN 'held' WHEN match_state <> 'matched' THEN match_state END
   FROM credits
 ),
 refunds AS (
@@ -191,7 +194,7 @@ refund_items AS (
     false, original_known, false, NOT original_known, conflicted,
     CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
          WHEN original_known THEN 'refund of ' || original_transaction_id ELSE 'original transaction ' || original_transaction_id || ' is not in the ledger' END,
-    'settled'::text
+    'settled'::text, NULL::text
   FROM refunds
 ),
 orphan_updates AS (
@@ -204,7 +207,7 @@ orphan_updates AS (
       (SELECT min(rl.amount) FROM ledger_report_lines rl
         WHERE rl.transaction_id = max(h.transaction_id) OR (max(h.transaction_id) IS NULL AND rl.tracking_key = max(h.tracking_key)))
     ), 'out'::text, max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, false,
-    'a status update for a transaction we never recorded', ${OUTCOME_OF_STATUS('false', 'max(h.status)')}
+    'a status update for a transaction we never recorded', ${OUTCOME_OF_STATUS('false', 'max(h.status)')}, NULL::text
   FROM ledger_status_history h
   WHERE CASE WHEN h.transaction_id IS NULL THEN NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.tracking_key = h.tracking_key)
              ELSE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = h.transaction_id) END
@@ -246,7 +249,8 @@ charge_items AS (
          WHEN failed_before_confirmed THEN 'confirmed after it was declined or canceled'
          WHEN NOT has_results THEN 'waiting for the charge result'
          ELSE 'charge ' || coalesce(reference, charge_id) || ' ' || last_outcome END,
-    CASE WHEN failed_after_confirmed THEN 'refunded' WHEN last_outcome = 'confirmed' THEN 'settled' WHEN last_outcome IN ('declined', 'canceled') THEN 'rejected' ELSE 'pending' END
+    CASE WHEN failed_after_confirmed THEN 'refunded' WHEN last_outcome = 'confirmed' THEN 'settled' WHEN last_outcome IN ('declined', 'canceled') THEN 'rejected' ELSE 'pending' END,
+    NULL::text
   FROM charges
   WHERE ${IN_RANGE('ledger_day(at)')}
 ),
@@ -254,17 +258,13 @@ all_items AS (
   SELECT * FROM outbound_items UNION ALL SELECT * FROM credit_items UNION ALL SELECT * FROM refund_items UNION ALL SELECT * FROM orphan_updates
   UNION ALL SELECT * FROM charge_items
 ),
-credit_review AS (
-  -- What the journal does with a credit that is not plainly matched: held, or a match that needs a person.
-  SELECT transaction_id AS id, CASE WHEN standing = 'held' THEN 'held' WHEN match_state <> 'matched' THEN match_state END AS review FROM credits
-),
 items AS (
   SELECT a.kind, a.id, a.product, a.day, a.at, a.amount, a.direction, a.status, a.tracking_key, a.account, a.fields, a.note, a.outcome,
     CASE
       WHEN a.conflicted THEN 'conflict'
       WHEN cardinality(a.fields) > 0 THEN 'mismatched'
       WHEN a.refunded THEN 'refunded'
-      WHEN r.review IS NOT NULL THEN r.review
+      WHEN a.review IS NOT NULL THEN a.review
       WHEN a.settled THEN 'matched'
       WHEN a.unexpected THEN 'orphan'
       WHEN a.no_events AND ${OLD('a.at')} THEN 'orphan'
@@ -272,5 +272,4 @@ items AS (
       ELSE 'pending'
     END AS state
   FROM all_items a
-  LEFT JOIN credit_review r ON a.kind = 'credit' AND r.id = a.id
 )`;
