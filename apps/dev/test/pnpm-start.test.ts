@@ -40,6 +40,8 @@ describe('pnpm start through pnpm', () => {
     const run = startPnpm('pnpm start', ['start', '--port', '0', '--gateway-port', '0', '--console-port', '0'], {
       PAYKIT_DATA_DIR: path.join(dir, 'data'),
       GATEWAY_ADMIN_TOKEN: '',
+      // Its embedded store, served over TCP: the block's DATABASE_URL (CI sets one for the other tests).
+      DATABASE_URL: '',
     });
     // Once everything runs (the gateway is restarted with the cash secret before this line).
     await run.waitFor(/Ctrl-C stops everything/, 240_000);

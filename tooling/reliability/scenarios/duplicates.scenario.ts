@@ -85,7 +85,7 @@ describe('duplicates and disorder', () => {
       expected.set(
         credit.transactionId,
         isExpected
-          ? { product: 'spei_in', state: 'matched', note: `receivable INV-${i}` }
+          ? { product: 'spei_in', state: 'matched', note: `receivable INV-${i} (by its reference)` }
           : { product: 'spei_in', state: 'orphan' },
       );
     }
