@@ -38,9 +38,11 @@ export interface Conflict {
 }
 
 /**
- * Refunds are never partial: every refund of a transaction but the one that stands (the earliest
- * by the platform's time, then by id: ledger_standing_refunds, never by arrival) is a conflict. Run after the refunds were written and their originals' keys locked, so of two
- * workers writing two refunds of one transaction, the second to lock sees both.
+ * Refunds are never partial: every refund of a transaction but the one that stands is a conflict.
+ * The one that stands is the journal's too (ledger_standing_refund: the earliest by the platform's
+ * time, then by id, and not itself contested; never by arrival). Run after the refunds were written
+ * and their originals' keys locked, so of two workers writing two refunds of one transaction, the
+ * second to lock sees both.
  */
 export async function recordSecondRefunds(tx: Queryable, originalIds: readonly string[]): Promise<void> {
   await tx.query(
@@ -49,7 +51,7 @@ export async function recordSecondRefunds(tx: Queryable, originalIds: readonly s
             'a second refund of ' || f.original_transaction_id || ': ' || f.transaction_id || ' (' || f.amount || ') beside ' || first.transaction_id
               || ' (' || first.amount || '), the one that stands; refunds are never partial'
      FROM ledger_refunds f
-     JOIN ledger_standing_refunds($1::text[]) first ON first.original_transaction_id = f.original_transaction_id
+     CROSS JOIN LATERAL ledger_standing_refund(f.original_transaction_id) first
      WHERE f.original_transaction_id = ANY($1::text[]) AND f.event_seq <> first.event_seq
      ON CONFLICT (event_seq) DO NOTHING`,
     [originalIds],

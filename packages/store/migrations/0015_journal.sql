@@ -65,13 +65,17 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
 $$;
 
 -- Refunds are never partial, so a transaction has one refund that stands: the earliest by the
--- platform's own time, then by id (never by arrival). Any other is a conflict.
-CREATE FUNCTION ledger_standing_refunds(originals text[])
-RETURNS TABLE (original_transaction_id text, transaction_id text, event_seq bigint, amount numeric, transaction_at timestamptz)
+-- platform's own time, then by id (never by arrival), leaving out one whose content is contested (a
+-- REFUND id reused with other content: it books nothing). Any other refund of it is a conflict.
+-- One row or none per transaction, found by index; a SQL function the planner inlines where it is
+-- called (LATERAL, per item).
+CREATE FUNCTION ledger_standing_refund(original text)
+RETURNS TABLE (transaction_id text, event_seq bigint, amount numeric, transaction_at timestamptz)
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-  SELECT DISTINCT ON (f.original_transaction_id) f.original_transaction_id, f.transaction_id, f.event_seq, f.amount, f.transaction_at
-  FROM ledger_refunds f WHERE f.original_transaction_id = ANY(originals)
-  ORDER BY f.original_transaction_id, f.transaction_at, f.transaction_id
+  SELECT f.transaction_id, f.event_seq, f.amount, f.transaction_at FROM ledger_refunds f
+  WHERE f.original_transaction_id = original
+    AND NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'refund' AND k.transaction_id = f.transaction_id)
+  ORDER BY f.transaction_at, f.transaction_id LIMIT 1
 $$;
 
 -- Receivable matching, one row per credit that meets a receivable of its account (a credit with
@@ -202,14 +206,7 @@ LANGUAGE sql STABLE AS $$
            coalesce(ledger_day(f.transaction_at), ledger_day(coalesce(o.status_at, o.created_at))) AS reversed_day,
            coalesce('event:' || f.event_seq, 'event:' || o.status_seq, 'record:' || o.transaction_id) AS reversed_source
     FROM ledger_outbound o JOIN ids ON ids.id = o.transaction_id
-    LEFT JOIN LATERAL (
-      -- The refund that stands (as ledger_standing_refunds, looked up by index per item); one whose
-      -- content is contested (kind refund) books nothing.
-      SELECT f.transaction_id, f.event_seq, f.amount, f.transaction_at FROM ledger_refunds f
-      WHERE f.original_transaction_id = o.transaction_id
-        AND NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'refund' AND k.transaction_id = f.transaction_id)
-      ORDER BY f.transaction_at, f.transaction_id LIMIT 1
-    ) f ON true
+    LEFT JOIN LATERAL ledger_standing_refund(o.transaction_id) f ON true
   ), credits AS MATERIALIZED (
     -- The standing of ledger_credit_standing, written out: computed once per credit.
     SELECT 'tx:' || c.transaction_id AS item, 'platform:' || c.beneficiary_account AS platform, c.amount, ledger_day(c.transaction_at) AS day,
@@ -219,14 +216,7 @@ LANGUAGE sql STABLE AS $$
            f.amount AS refund_amount, ledger_day(f.transaction_at) AS refund_day, 'event:' || f.event_seq AS refund_source,
            'release:' || h.credit_id AS release_source
     FROM ledger_credits c JOIN ids ON ids.id = c.transaction_id
-    LEFT JOIN LATERAL (
-      -- The refund that stands (as ledger_standing_refunds, looked up by index per item); one whose
-      -- content is contested (kind refund) books nothing.
-      SELECT f.transaction_id, f.event_seq, f.amount, f.transaction_at FROM ledger_refunds f
-      WHERE f.original_transaction_id = c.transaction_id
-        AND NOT EXISTS (SELECT 1 FROM ledger_conflicts k WHERE k.kind = 'refund' AND k.transaction_id = f.transaction_id)
-      ORDER BY f.transaction_at, f.transaction_id LIMIT 1
-    ) f ON true
+    LEFT JOIN LATERAL ledger_standing_refund(c.transaction_id) f ON true
     LEFT JOIN ledger_held_releases h ON h.credit_id = c.transaction_id
     -- A credit whose content is contested (two MONEY_IN of one transaction that disagree) books
     -- nothing until the platform settles which is true: it is not settled money.
