@@ -1,7 +1,16 @@
 // What the scenario expects, checked in the shared store: every event it caused stored by the
 // gateway (with its outcome), and every reconciliation item in the state it should end in. Only
 // what the store gained during this run counts: an earlier run's events cannot stand in for this one's.
-import { checkBooks, listItems, moneyFigures, reconcileOnce, reportMatches, type ReconItem } from '@paykit/ledger';
+import {
+  checkBooks,
+  figureOf,
+  listItems,
+  moneyFigures,
+  reconcileOnce,
+  reportMatches,
+  type MoneyFigure,
+  type ReconItem,
+} from '@paykit/ledger';
 import type { Database, EventListFilter, EventStore, StoredEvent } from '@paykit/store';
 import type { Results } from './output.ts';
 
@@ -134,9 +143,8 @@ export async function checkReconciliation(
   console.log(
     `  ${books.ok ? '✓' : '✖'} the books: ${books.postingsChecked} postings, debits ${books.debits} = credits ${books.credits}; ${books.itemsChecked} items as their facts say${books.ok ? '' : ` (unbalanced postings ${books.unbalancedPostings.join(', ') || 'none'}; items off ${books.itemsOff.map((i) => `${i.item} ${i.account}`).join(', ') || 'none'})`}`,
   );
-  const figures = (await moneyFigures(db)).filter((row) => row.day === null);
-  const figure = (direction: 'in' | 'out', name: string) =>
-    figures.find((row) => row.direction === direction && row.figure === name)?.amount ?? '0.00';
+  const figures = await moneyFigures(db);
+  const figure = (direction: 'in' | 'out', name: MoneyFigure) => figureOf(figures, direction, name).amount;
   console.log(
     `  money in: settled ${figure('in', 'settled')}, returned ${figure('in', 'returned')}, net ${figure('in', 'net')}, held ${figure('in', 'held')}; money out: paid ${figure('out', 'settled')}, reversed ${figure('out', 'returned')}, net ${figure('out', 'net')}, in transit ${figure('out', 'in_transit')}`,
   );

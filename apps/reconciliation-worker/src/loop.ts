@@ -57,21 +57,10 @@ export function startApplyLoop(
   let books: BooksStatus | null = null;
   const checkTheBooks = async () => {
     const check = await checkBooks(db, books === null ? {} : { sincePosting: books.throughPosting });
-    const failure = books?.failure ?? (check.ok ? null : check);
-    books = {
-      ok: failure === null,
-      checkedAt: now(),
-      throughPosting: check.throughPosting,
-      failure:
-        failure === null
-          ? null
-          : {
-              unbalancedPostings: failure.unbalancedPostings,
-              itemsOff: failure.itemsOff,
-              debits: failure.debits,
-              credits: failure.credits,
-            },
-    };
+    // The first failure is kept: later checks cover later postings only.
+    const { unbalancedPostings, itemsOff, debits, credits } = check;
+    const failure = books?.failure ?? (check.ok ? null : { unbalancedPostings, itemsOff, debits, credits });
+    books = { ok: failure === null, checkedAt: now(), throughPosting: check.throughPosting, failure };
   };
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {

@@ -41,11 +41,11 @@ export { decideOwnership } from './reconcile-ownership.ts';
 export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
 
 // The books: the double-entry journal every money figure is read from, its invariants, held money.
-export { accountBalances, itemJournal, MONEY_FIGURES, moneyFigures } from './journal/read.ts';
+export { accountBalances, figureOf, itemJournal, MONEY_FIGURES, moneyFigures } from './journal/read.ts';
 export type { AccountBalance, DayRange, JournalEntry, MoneyFigure, MoneyRow } from './journal/read.ts';
 export { checkBooks } from './journal/check.ts';
 export type { BooksCheck } from './journal/check.ts';
-export { listHeld, listReleases, releaseHeld } from './journal/held.ts';
+export { findCredit, listHeld, listReleases, releaseHeld } from './journal/held.ts';
 export type { HeldCredit, HeldRelease } from './journal/held.ts';
 
 // Reading the reconciliation.

@@ -6,6 +6,7 @@ import { StoreInputError, type Database } from '@paykit/store';
 import { postItems, rematchAccounts, type JournalItem } from './journal/post.ts';
 import { lockItems, retryRaces } from './ledger-keys.ts';
 import { decimal } from './reconcile-read.ts';
+import { OPEN_FROM } from './receivables-read.ts';
 
 export interface NewReceivable {
   /** Your own id for it (an invoice number…); registering the same id again changes nothing. */
@@ -72,9 +73,8 @@ export async function registerReceivable(db: Database, input: NewReceivable): Pr
         `SELECT r.id, r.beneficiary_account, r.amount::text AS amount, r.reference, r.concept, r.due_date::text AS due_date,
                 ARRAY(SELECT m.credit_id FROM ledger_credit_matches m JOIN ledger_credits c ON c.transaction_id = m.credit_id
                       WHERE m.receivable_id = r.id AND m.applied > 0 ORDER BY c.transaction_at, c.transaction_id) AS credit_ids,
-                p.paid::text AS paid, (r.amount - p.paid)::text AS open
-         FROM ledger_receivables r
-         CROSS JOIN LATERAL (SELECT coalesce(sum(m.applied), 0) AS paid FROM ledger_credit_matches m WHERE m.receivable_id = r.id) p
+                (r.amount - b.open)::text AS paid, b.open::text AS open
+         FROM ${OPEN_FROM}
          WHERE r.id = $1`,
         [input.id],
       );

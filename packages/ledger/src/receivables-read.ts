@@ -47,8 +47,8 @@ export interface OpenReceivable {
 }
 
 const LATE = `(ledger_day($1::timestamptz) - r.due_date)`;
-// Each receivable's open balance, from its own journal account.
-const OPEN_FROM = `ledger_receivables r
+/** Each receivable (r) with what is still owed on it (b.open): the balance of its own journal account. */
+export const OPEN_FROM = `ledger_receivables r
   CROSS JOIN LATERAL (SELECT coalesce(sum(j.amount), 0) AS open FROM ledger_journal j WHERE j.item = 'rcv:' || r.id AND j.account = 'receivable:' || r.id) b`;
 const AGE = `CASE WHEN ${LATE} < 0 THEN 'not yet due' WHEN ${LATE} = 0 THEN 'due today' WHEN ${LATE} <= 7 THEN '1 to 7 days late'
   WHEN ${LATE} <= 30 THEN '8 to 30 days late' ELSE 'over 30 days late' END`;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventStore, type Database, type NewEvent } from '@paykit/store';
 import {
   checkBooks,
+  figureOf,
   itemJournal,
   listHeld,
   listItems,
@@ -38,7 +39,7 @@ const idOf = (event: NewEvent) =>
   String((JSON.parse(new TextDecoder().decode(event.rawBody)) as { body: { id: string } }).body.id);
 
 function figure(rows: MoneyRow[], direction: 'in' | 'out', name: MoneyRow['figure']): string {
-  return rows.find((r) => r.day === null && r.direction === direction && r.figure === name)?.amount ?? 'absent';
+  return figureOf(rows, direction, name).amount;
 }
 
 for (const kind of testDatabases()) {

@@ -2,6 +2,7 @@
 // exports. Counts and sums come from the database; this file only arranges them.
 import {
   conflictCounts,
+  figureOf,
   listHeld,
   moneyFigures,
   pageConflicts,
@@ -34,24 +35,6 @@ export interface DayTotals {
   matchRate: number | null;
 }
 
-/** One money figure of a day (or, day null, of the range) from the journal ("0.00" when nothing was booked). */
-export function figureOf(
-  money: readonly MoneyRow[],
-  day: string | null,
-  direction: 'in' | 'out',
-  figure: MoneyRow['figure'] = 'settled',
-): MoneyRow {
-  return (
-    money.find((v) => v.day === day && v.direction === direction && v.figure === figure) ?? {
-      day,
-      direction,
-      figure,
-      count: 0,
-      amount: '0.00',
-    }
-  );
-}
-
 export function dayTotals(rows: SummaryRow[], money: readonly MoneyRow[]): DayTotals[] {
   const days = [...new Set(rows.map((r) => r.day))].sort();
   return days.map((day) => {
@@ -68,8 +51,8 @@ export function dayTotals(rows: SummaryRow[], money: readonly MoneyRow[]): DayTo
       mismatched: sum('mismatched'),
       orphan: sum('orphan'),
       conflict: sum('conflict'),
-      amountIn: figureOf(money, day, 'in').amount,
-      amountOut: figureOf(money, day, 'out').amount,
+      amountIn: figureOf(money, 'in', 'settled', day).amount,
+      amountOut: figureOf(money, 'out', 'settled', day).amount,
       matchRate: count === 0 ? null : (sum('matched') + sum('refunded')) / count,
     };
   });

@@ -10,6 +10,7 @@ import {
   MONEY_FIGURES,
   PRODUCTS,
   type Conflict,
+  figureOf,
   type DirectionTotals,
   type HeldCredit,
   type MoneyRow,
@@ -23,23 +24,14 @@ import {
 } from '@paykit/ledger';
 import type { DriftRecord, Page, StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
-import { figureOf, type loadConsole } from './data.ts';
+import type { BooksStatus } from '../loop.ts';
+import type { loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
 import { count, money, percent } from './format.ts';
 import { esc, page, table } from './html.ts';
 import { eventLink, exportLinks, href, listView, n, td, type Column } from './list.ts';
 
 type ConsoleData = Awaited<ReturnType<typeof loadConsole>>;
-
-/** The worker's last check of the books (loop.ts), as the overview shows it. */
-export interface BooksStatusView {
-  ok: boolean;
-  throughPosting: string;
-  failure: {
-    unbalancedPostings: string[];
-    itemsOff: Array<{ item: string; account: string; booked: string; expected: string }>;
-  } | null;
-}
 
 /** The filters of the item lists as a query (without the page and the order). */
 export function filterParams(filters: ConsoleFilters): URLSearchParams {
@@ -129,7 +121,7 @@ const applies = (direction: 'in' | 'out', figure: MoneyRow['figure']) =>
 function moneyTable(rows: readonly MoneyRow[]): string {
   const cells = (direction: 'in' | 'out', figure: MoneyRow['figure']) => {
     if (!applies(direction, figure)) return ['<td class="n">—</td>', '<td class="n">—</td>'];
-    const f = figureOf(rows, null, direction, figure);
+    const f = figureOf(rows, direction, figure);
     return [n(count(f.count)), `<td class="n" data-money="${direction}|${figure}">${esc(money(f.amount))}</td>`];
   };
   const body = MONEY_FIGURES.map((figure) => [
@@ -147,7 +139,7 @@ export function moneyPage(rows: readonly MoneyRow[], filters: ConsoleFilters): s
   );
   const dayRows = days.map((day) => [
     td(day),
-    ...shown.map(({ direction, figure }) => n(money(figureOf(rows, day, direction, figure).amount))),
+    ...shown.map(({ direction, figure }) => n(money(figureOf(rows, direction, figure, day).amount))),
   ]);
   return page(
     'Money in and out · paykit',
@@ -400,7 +392,7 @@ export function overviewPage(
     staleAfterSeconds: number;
     applied: number;
     lastError: string | null;
-    books?: { ok: boolean; throughPosting: string; failure: BooksStatusView['failure'] } | null;
+    books?: BooksStatus | null;
   },
 ): string {
   const totals = data.days.reduce(
@@ -408,7 +400,7 @@ export function overviewPage(
     { count: 0, matched: 0, refunded: 0 },
   );
   const matchRate = totals.count === 0 ? null : (totals.matched + totals.refunded) / totals.count;
-  const figure = (direction: 'in' | 'out', name: MoneyRow['figure']) => figureOf(data.money, null, direction, name);
+  const figure = (direction: 'in' | 'out', name: MoneyRow['figure']) => figureOf(data.money, direction, name);
   const moneyIn = figure('in', 'settled');
   const moneyOut = figure('out', 'settled');
   const books = info.books ?? null;

@@ -24,6 +24,7 @@ import {
   unresolvedIntentTotals,
 } from '@paykit/ledger';
 import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
+import type { BooksStatus } from '../loop.ts';
 import { driftRow, loadConsole } from './data.ts';
 import { fromArray, mapRows, streamCsv, streamJson, type ExportRow } from './export.ts';
 import { unresolvedPage } from './unresolved.ts';
@@ -39,7 +40,6 @@ import {
   heldPage,
   moneyPage,
   reportsPage,
-  type BooksStatusView,
 } from './pages.ts';
 
 export interface RouteContext {
@@ -47,7 +47,7 @@ export interface RouteContext {
   query: URLSearchParams;
   now: Date;
   staleAfterSeconds: number;
-  status: { applied: number; lastError: string | null; books?: BooksStatusView | null };
+  status: { applied: number; lastError: string | null; books?: BooksStatus | null };
 }
 
 /** The query without the page and the order: what the links and exports carry. */

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { releaseHeld, retryParked } from '@paykit/ledger';
-import type { BooksStatusView } from './pages.ts';
+import type { BooksStatus } from '../loop.ts';
 import { createEventStore, StoreInputError, type Database } from '@paykit/store';
 import type { Registry } from 'prom-client';
 import { AccessDenied, createAccess, type AccessOptions } from './access.ts';
@@ -41,7 +41,7 @@ export interface WorkerStatus {
   /** Its last round found nothing left to claim (false while it works through a backlog, or when it does not apply). */
   caughtUp: boolean;
   /** The books as its loop last checked them (null before the first check, or when it does not apply). */
-  books?: BooksStatusView | null;
+  books?: BooksStatus | null;
 }
 
 export interface ConsoleServer {

@@ -94,10 +94,8 @@ export async function heldRelease(
   flag(Credit, 'CREDIT', credit);
   const by = options.by ?? userInfo().username;
   await withBooks(ctx, async (db, ledger) => {
-    const held = (await ledger.listHeld(db, { limit: 10_000 })).find(
-      (h) => h.seq === credit || h.transactionId === credit,
-    );
-    if (held === undefined)
+    const held = await ledger.findCredit(db, credit);
+    if (!held?.held)
       throw new UsageError(
         `No held credit ${credit}: \`paykit held list\` shows the credits still held (by seq and transaction).`,
       );

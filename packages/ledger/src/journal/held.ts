@@ -46,9 +46,14 @@ interface HeldRow {
   redecided: string | null;
   redecided_reason: string | null;
   redecided_at: Date | null;
+  held: boolean;
 }
 
-const HELD_SELECT = `SELECT c.transaction_id, c.event_seq::text AS seq, c.beneficiary_account AS account, c.amount::text AS amount, c.payer_account,
+// Still held: neither accepted (nor released) nor rejected, and not returned to its payer since.
+const HELD = `(ledger_credit_standing(c.transaction_id, c.gateway_outcome) = 'held'
+  AND NOT EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id))`;
+
+const HELD_SELECT = `SELECT ${HELD} AS held, c.transaction_id, c.event_seq::text AS seq, c.beneficiary_account AS account, c.amount::text AS amount, c.payer_account,
          c.payer_name, c.gateway_outcome AS outcome, e.reason, c.transaction_at, x.outcome AS redecided, x.reason AS redecided_reason,
          x.replayed_at AS redecided_at
   FROM ledger_credits c
@@ -75,12 +80,20 @@ export async function listHeld(db: Queryable, options: { limit?: number } = {}):
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StoreInputError('limit must be 1 to 10,000');
   const { rows } = await db.query<HeldRow>(
     `${HELD_SELECT}
-     WHERE c.gateway_outcome IN ('stored', 'flagged') AND ledger_credit_standing(c.transaction_id, c.gateway_outcome) = 'held'
-       AND NOT EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id)
+     WHERE ${HELD}
      ORDER BY c.transaction_at, c.transaction_id LIMIT $1`,
     [limit],
   );
   return rows.map(toHeld);
+}
+
+/** A credit by its transaction id or its event's seq, and whether it is still held; undefined when the ledger has none. */
+export async function findCredit(db: Queryable, credit: string): Promise<(HeldCredit & { held: boolean }) | undefined> {
+  const { rows } = await db.query<HeldRow>(
+    `${HELD_SELECT} WHERE c.transaction_id = $1 OR ($1 ~ '^[0-9]{1,18}$' AND c.event_seq = $1::bigint) ORDER BY c.transaction_id <> $1 LIMIT 1`,
+    [credit],
+  );
+  return rows[0] === undefined ? undefined : { ...toHeld(rows[0]), held: rows[0].held };
 }
 
 /**
@@ -98,40 +111,38 @@ export async function releaseHeld(
   const credit = input.credit.trim();
   return retryRaces(() =>
     db.transaction(async (tx) => {
-      const found = await tx.query<HeldRow>(
-        `${HELD_SELECT} WHERE c.transaction_id = $1 OR ($1 ~ '^[0-9]{1,18}$' AND c.event_seq = $1::bigint) ORDER BY c.transaction_id <> $1 LIMIT 1`,
-        [credit],
-      );
-      const row = found.rows[0];
-      if (row === undefined)
+      const found = await findCredit(tx, credit);
+      if (found === undefined)
         throw new StoreInputError(
           `no credit ${credit} in the ledger: give a MONEY_IN transaction id or its event seq (paykit held list)`,
         );
-      await lockItems(tx, [`tx:${row.transaction_id}`, `acct:${row.account}`]);
+      await lockItems(tx, [`tx:${found.transactionId}`, `acct:${found.account}`]);
       const standing = await tx.query<{ standing: string }>(
         'SELECT ledger_credit_standing(transaction_id, gateway_outcome) AS standing FROM ledger_credits WHERE transaction_id = $1',
-        [row.transaction_id],
+        [found.transactionId],
       );
       if (standing.rows[0]?.standing !== 'held')
         throw new StoreInputError(
-          `credit ${row.transaction_id} is not held (it is ${standing.rows[0]?.standing ?? 'unknown'}): nothing to release`,
+          `credit ${found.transactionId} is not held (it is ${standing.rows[0]?.standing ?? 'unknown'}): nothing to release`,
         );
-      if (row.redecided !== 'accepted')
+      // Read before the lock; the standing above is read after it (a release meanwhile is seen there).
+      const redecision = found.redecision;
+      if (redecision?.outcome !== 'accepted')
         throw new StoreInputError(
-          row.redecided === null
-            ? `credit ${row.transaction_id} (event ${row.seq}) has not been re-decided: replay event ${row.seq} through the gateway first (paykit held release does it), once the reason it was held for is resolved`
-            : `the gateway's newest decision for event ${row.seq} is ${row.redecided}: ${row.redecided_reason ?? 'no reason given'}; resolve that, then re-decide it`,
+          redecision === null
+            ? `credit ${found.transactionId} (event ${found.seq}) has not been re-decided: replay event ${found.seq} through the gateway first (paykit held release does it), once the reason it was held for is resolved`
+            : `the gateway's newest decision for event ${found.seq} is ${redecision.outcome}: ${redecision.reason ?? 'no reason given'}; resolve that, then re-decide it`,
         );
       const { rows } = await tx.query<{ released_at: Date }>(
         `INSERT INTO ledger_held_releases (credit_id, decision, released_by, note) VALUES ($1, 'accepted', $2, $3) RETURNING released_at`,
-        [row.transaction_id, by, input.note ?? null],
+        [found.transactionId, by, input.note ?? null],
       );
-      const receivables = await rematchAccounts(tx, [row.account]);
-      await postItems(tx, [`tx:${row.transaction_id}`, ...receivables], 'release');
+      const receivables = await rematchAccounts(tx, [found.account]);
+      await postItems(tx, [`tx:${found.transactionId}`, ...receivables], 'release');
       return {
-        transactionId: row.transaction_id,
-        seq: row.seq,
-        amount: decimal(row.amount),
+        transactionId: found.transactionId,
+        seq: found.seq,
+        amount: found.amount,
         releasedBy: by,
         releasedAt: rows[0]!.released_at,
         note: input.note ?? null,

@@ -57,16 +57,16 @@ export async function moneyFigures(db: Queryable, range: DayRange = {}): Promise
     amount: string;
   }>(
     `WITH entries AS (
-       SELECT j.value_date AS day, j.account, j.item, sum(j.amount) AS amount
-       FROM ledger_journal j
-       WHERE j.account IN ('in:received', 'in:refunded', 'in:charged_back', 'in:held', 'out:paid', 'out:reversed', 'out:in_transit')
-         AND ($1::date IS NULL OR j.value_date >= $1::date) AND ($2::date IS NULL OR j.value_date <= $2::date)
-       GROUP BY 1, 2, 3 HAVING sum(j.amount) <> 0
+       -- Each item's net on each figure's account and day (the account's index finds them).
+       SELECT j.value_date AS day, m.direction, m.figure, j.item, m.sign * sum(j.amount) AS amount
+       FROM ${FIGURE_ACCOUNTS} JOIN ledger_journal j ON j.account = m.account
+       WHERE ($1::date IS NULL OR j.value_date >= $1::date) AND ($2::date IS NULL OR j.value_date <= $2::date)
+       GROUP BY j.value_date, m.direction, m.figure, m.sign, j.item HAVING sum(j.amount) <> 0
      ), figures AS (
-       SELECT e.day, m.direction, m.figure, e.item, m.sign * e.amount AS amount FROM entries e JOIN ${FIGURE_ACCOUNTS} USING (account)
+       SELECT day, direction, figure, item, amount FROM entries
        UNION ALL
-       SELECT e.day, m.direction, 'net', e.item, CASE WHEN m.figure = 'settled' THEN 1 ELSE -1 END * m.sign * e.amount
-       FROM entries e JOIN ${FIGURE_ACCOUNTS} USING (account) WHERE m.figure IN ('settled', 'returned')
+       SELECT day, direction, 'net', item, CASE WHEN figure = 'settled' THEN amount ELSE -amount END
+       FROM entries WHERE figure IN ('settled', 'returned')
      )
      SELECT day::text AS day, direction, figure, count(DISTINCT item)::text AS count, sum(amount)::text AS amount
      FROM figures GROUP BY GROUPING SETS ((day, direction, figure), (direction, figure))
@@ -90,6 +90,24 @@ export async function moneyFigures(db: Queryable, range: DayRange = {}): Promise
         });
       }
   return result;
+}
+
+/** One figure of `moneyFigures`' rows: of a day, or (day null) of the range; "0.00" when nothing was booked. */
+export function figureOf(
+  rows: readonly MoneyRow[],
+  direction: 'in' | 'out',
+  figure: MoneyFigure = 'settled',
+  day: string | null = null,
+): MoneyRow {
+  return (
+    rows.find((row) => row.day === day && row.direction === direction && row.figure === figure) ?? {
+      day,
+      direction,
+      figure,
+      count: 0,
+      amount: '0.00',
+    }
+  );
 }
 
 export interface AccountBalance {
