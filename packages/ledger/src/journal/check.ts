@@ -25,22 +25,29 @@ export interface BooksCheck {
 
 export async function checkBooks(db: Queryable, options: { sincePosting?: string } = {}): Promise<BooksCheck> {
   const since = options.sincePosting ?? '0';
-  const totals = await db.query<{ debits: string; credits: string; postings: string; through: string | null }>(
+  // The postings checked are fixed first, so the statements below (each with its own snapshot)
+  // check the same ones, whatever is posted meanwhile.
+  const last = await db.query<{ through: string | null }>(
+    'SELECT max(posting_id)::text AS through FROM ledger_journal',
+  );
+  const through = last.rows[0]?.through ?? since;
+  const range = [since, through];
+  const totals = await db.query<{ debits: string; credits: string; postings: string }>(
     `SELECT coalesce(sum(amount) FILTER (WHERE amount > 0), 0)::text AS debits, coalesce(-sum(amount) FILTER (WHERE amount < 0), 0)::text AS credits,
-            count(DISTINCT posting_id)::text AS postings, max(posting_id)::text AS through
-     FROM ledger_journal WHERE posting_id > $1::bigint`,
-    [since],
+            count(DISTINCT posting_id)::text AS postings
+     FROM ledger_journal WHERE posting_id > $1::bigint AND posting_id <= $2::bigint`,
+    range,
   );
   const unbalanced = await db.query<{ posting_id: string }>(
-    `SELECT posting_id::text AS posting_id FROM ledger_journal WHERE posting_id > $1::bigint
+    `SELECT posting_id::text AS posting_id FROM ledger_journal WHERE posting_id > $1::bigint AND posting_id <= $2::bigint
      GROUP BY posting_id HAVING sum(amount) <> 0 ORDER BY posting_id LIMIT 20`,
-    [since],
+    range,
   );
   // The items touched since (all of them on a full check), compared with their targets.
   const off = await db.query<{ item: string; account: string; booked: string; expected: string; items: string }>(
     `WITH items AS (
        SELECT CASE WHEN $1::bigint = 0 THEN ARRAY(SELECT ledger_all_items())
-                   ELSE ARRAY(SELECT DISTINCT item FROM ledger_journal WHERE posting_id > $1::bigint) END AS list
+                   ELSE ARRAY(SELECT DISTINCT item FROM ledger_journal WHERE posting_id > $1::bigint AND posting_id <= $2::bigint) END AS list
      ), target AS (
        SELECT t.item, t.account, sum(t.amount) AS amount FROM items, ledger_targets(items.list) t GROUP BY 1, 2
      ), booked AS (
@@ -52,7 +59,7 @@ export async function checkBooks(db: Queryable, options: { sincePosting?: string
      WHERE coalesce(t.amount, 0) <> coalesce(b.amount, 0)
      UNION ALL SELECT NULL, NULL, NULL, NULL, (SELECT cardinality(list) FROM items)::text
      ORDER BY 1 NULLS LAST LIMIT 21`,
-    [since],
+    range,
   );
   const itemsChecked = Number(off.rows.at(-1)?.items ?? 0);
   const itemsOff = off.rows
@@ -74,6 +81,6 @@ export async function checkBooks(db: Queryable, options: { sincePosting?: string
     credits,
     postingsChecked: Number(row.postings),
     itemsChecked,
-    throughPosting: row.through ?? since,
+    throughPosting: through,
   };
 }
