@@ -20,11 +20,11 @@ export default defineConfig({
   test: {
     reporters: ['default', '@paykit/testing/summary-reporter'],
     // Opening PGlite and starting the apps as processes takes seconds on two busy cores, and
-    // several times that on a slower machine running a few packages' tests at once: the limits
-    // leave room for that without letting a hang pass (each behaviour's own deadline is asserted
-    // inside its test).
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // several times that when `pnpm check` runs four packages' tests at once (a test that takes
+    // 20 s alone takes 50–80 s there): the limits leave room for that without letting a hang pass
+    // (each behaviour's own deadline is asserted inside its test).
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // Two test files at a time on two cores: most of a file's time is spent waiting on the
     // processes and servers it starts, not on its own CPU.
     maxWorkers: 2,
