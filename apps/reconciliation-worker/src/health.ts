@@ -3,7 +3,14 @@
 // wait), and the connections in use. It never names the database (user, host, name, address).
 import { conflictCounts } from '@paykit/ledger';
 import { withTimeout, type ConnectionStats, type Database } from '@paykit/store';
-import { countWaiting, WAITING_COUNT_CAP, type ApplyLoop, type BooksStatus } from './loop.ts';
+import {
+  countWaiting,
+  WAITING_COUNT_CAP,
+  type ApplyLoop,
+  type BooksStatus,
+  type FloorAuditStatus,
+  type Waiting,
+} from './loop.ts';
 
 /** The longest /healthz waits for the count before it says the store does not answer. */
 const COUNT_DEADLINE_MS = 2_000;
@@ -24,6 +31,10 @@ export interface WorkerHealth {
   /** Events stored and not yet applied (null: the store did not answer); capped at WAITING_COUNT_CAP. */
   waiting: number | null;
   waitingCapped: boolean;
+  /** How long ago the oldest waiting event was received, in seconds (null when none waits or the store did not answer). */
+  oldestWaitingSeconds: number | null;
+  /** The audit of the claim floor: sweeps done, how far the current one got, events it found unapplied below the floor. */
+  floorAudit: FloorAuditStatus | null;
   /** Why `waiting` is null. */
   storeError: string | null;
   connections: ConnectionStats | null;
@@ -64,11 +75,12 @@ function connectionWords(databaseUrl: string | undefined, kind: string): string[
 export function createHealth(
   db: Database,
   loop: ApplyLoop | undefined,
-  options: { databaseUrl?: string | undefined } = {},
+  options: { databaseUrl?: string | undefined; now?: () => Date } = {},
 ): () => Promise<WorkerHealth> {
+  const now = options.now ?? (() => new Date());
   // Probes that arrive while a count runs share it: a backlog is costly to count, and polled often.
-  let counting: Promise<number> | undefined;
-  const waiting = (): Promise<number> => {
+  let counting: Promise<Waiting> | undefined;
+  const waiting = (): Promise<Waiting> => {
     counting ??= countWaiting(db).finally(() => {
       counting = undefined;
     });
@@ -91,9 +103,13 @@ export function createHealth(
       () => null,
     );
     let count: number | null = null;
+    let oldestWaitingSeconds: number | null = null;
     let storeError: string | null = null;
     try {
-      count = await withinProbeDeadline(waiting(), `the ${db.kind} store did not count the waiting events`);
+      const waits = await withinProbeDeadline(waiting(), `the ${db.kind} store did not count the waiting events`);
+      count = waits.count;
+      if (waits.oldestReceivedAt !== null)
+        oldestWaitingSeconds = Math.max(0, Math.round((now().getTime() - waits.oldestReceivedAt.getTime()) / 1000));
     } catch (error) {
       storeError = anonymous(error instanceof Error ? error.message : String(error));
     }
@@ -110,6 +126,8 @@ export function createHealth(
       caughtUp: (loop?.caughtUp ?? false) && count === 0,
       waiting: count,
       waitingCapped: count === WAITING_COUNT_CAP,
+      oldestWaitingSeconds,
+      floorAudit: loop ? { ...loop.floorAudit } : null,
       storeError,
       connections: db.connections?.() ?? null,
       conflicts: await conflicts,

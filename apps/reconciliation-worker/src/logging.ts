@@ -49,13 +49,21 @@ export const errorText = (error: unknown): string => (error instanceof Error ? e
 /** The worker's hooks as log lines: a round's counts (info when it applied or parked something, else debug), report files, errors. */
 export function loggedEvents(
   logger: Logger,
-): Pick<WorkerOptions, 'onError' | 'onRound' | 'onReportError' | 'onReportImported' | 'onReportDuplicate'> {
+): Pick<
+  WorkerOptions,
+  'onError' | 'onRound' | 'onBelowFloor' | 'onReportError' | 'onReportImported' | 'onReportDuplicate'
+> {
   return {
     onError: (error) => logger.error({ err: errorText(error) }, 'reconcile round failed (retrying)'),
     onRound: (round) =>
       logger[round.applied + round.parked > 0 ? 'info' : 'debug'](
         { applied: round.applied, parked: round.parked, batches: round.batches, ms: round.ms },
         'reconcile round',
+      ),
+    onBelowFloor: ({ seqs, floor }) =>
+      logger.warn(
+        { events: seqs.length, first: seqs[0], floor },
+        'events below the claim floor were neither applied nor parked: the floor was lowered so they are applied',
       ),
     onReportError: (fileName, error) =>
       logger.warn({ fileName, err: errorText(error) }, 'report file not imported yet (retrying later)'),

@@ -4,7 +4,9 @@
 // again after `pollMs`, on a fresh connection: the worker resumes by itself once the database answers.
 // After each round the books' invariants are checked over the postings written since the last check
 // (the first check, at start, covers the whole journal); a break stays reported until the worker restarts.
-import { checkBooks, reconcileOnce, type BooksCheck, type ReconcileResult } from '@paykit/ledger';
+// Then one step of the floor audit checks the claim floor's promise over the next FLOOR_AUDIT_SPAN
+// events below it, so an event that is neither applied nor parked is found wherever it lies.
+import { auditFloor, checkBooks, reconcileOnce, type BooksCheck, type ReconcileResult } from '@paykit/ledger';
 import type { Database } from '@paykit/store';
 
 export interface ApplyLoop {
@@ -22,7 +24,21 @@ export interface ApplyLoop {
   readonly roundRunningMs: number;
   /** The books' invariants as last checked (null before the first check); `ok` false once any check failed. */
   readonly books: BooksStatus | null;
+  /** The floor audit's progress. */
+  readonly floorAudit: FloorAuditStatus;
   stop(): Promise<void>;
+}
+
+/** Events below the claim floor checked per round: one index range scan, whatever the store's size. */
+export const FLOOR_AUDIT_SPAN = 50_000;
+
+export interface FloorAuditStatus {
+  /** Sweeps from seq 0 to the floor completed since start. */
+  sweeps: number;
+  /** The highest seq the sweep in progress has checked. */
+  through: string;
+  /** Events found below the floor neither applied nor parked since start (each then claimed and applied). */
+  found: number;
 }
 
 export interface BooksStatus {
@@ -43,6 +59,8 @@ export function startApplyLoop(
     onError?: (error: unknown) => void;
     /** After each round that succeeded: its counts and how long it took. */
     onRound?: (round: ReconcileResult & { ms: number }) => void;
+    /** Events the floor audit found below the floor, neither applied nor parked, and the floor lowered below them. */
+    onBelowFloor?: (found: { seqs: string[]; floor: string }) => void;
     now?: () => Date;
   },
 ): ApplyLoop {
@@ -55,6 +73,17 @@ export function startApplyLoop(
   let lastSuccessAt: Date | null = null;
   let roundStartedAt: number | undefined;
   let books: BooksStatus | null = null;
+  const floorAudit: FloorAuditStatus = { sweeps: 0, through: '0', found: 0 };
+  let auditFrom = '0';
+  const auditTheFloor = async () => {
+    const step = await auditFloor(db, auditFrom, FLOOR_AUDIT_SPAN);
+    floorAudit.through = step.through;
+    auditFrom = step.next;
+    if (step.found.length > 0) {
+      floorAudit.found += step.found.length;
+      options.onBelowFloor?.({ seqs: step.found, floor: step.floor });
+    } else if (step.sweepDone) floorAudit.sweeps += 1;
+  };
   const checkTheBooks = async () => {
     const check = await checkBooks(db, books === null ? {} : { sincePosting: books.throughPosting });
     // The first failure is kept: later checks cover later postings only.
@@ -88,6 +117,7 @@ export function startApplyLoop(
         totals.applied += round.applied;
         totals.parked += round.parked;
         await checkTheBooks();
+        await auditTheFloor();
         lastError = null;
         lastSuccessAt = lastAttemptAt = now();
         caughtUp = round.batches < 20;
@@ -121,6 +151,7 @@ export function startApplyLoop(
     get books() {
       return books;
     },
+    floorAudit,
     get roundRunningMs() {
       return roundStartedAt === undefined ? 0 : Math.round(performance.now() - roundStartedAt);
     },
@@ -134,21 +165,38 @@ export function startApplyLoop(
 /** Counts stop here: /healthz answers fast on any backlog ("at least 100,000"). */
 export const WAITING_COUNT_CAP = 100_000;
 
+/** What waits: the count, up to WAITING_COUNT_CAP, and when the oldest waiting event was received. */
+export interface Waiting {
+  count: number;
+  oldestReceivedAt: Date | null;
+}
+
 /**
  * Events stored but neither applied nor parked (retried parked ones included), up to
- * WAITING_COUNT_CAP: what the worker still has to do. Only events above the claim floor can wait,
- * besides parked ones asked to be retried (those above the floor are in the first count).
+ * WAITING_COUNT_CAP, and the oldest of them: what the worker still has to do. Only events above
+ * the claim floor can wait, besides parked ones asked to be retried (those above the floor are in
+ * the first count); the floor audit (auditFloor, after every round) lowers the floor below any
+ * event that breaks that promise, so it is counted here too. Each part is an index range scan from
+ * the floor: the cost follows the backlog, not the store's history.
  */
-export async function countWaiting(db: Database): Promise<number> {
-  const { rows } = await db.query<{ waiting: string }>(
-    `SELECT ((SELECT count(*) FROM (
-               SELECT 1 FROM webhook_events e, webhook_events_progress pr
+export async function countWaiting(db: Database): Promise<Waiting> {
+  const unapplied = `FROM webhook_events e, webhook_events_progress pr
                WHERE e.seq > pr.floor_seq
-                 AND NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)
-                 AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND NOT p.retry)
-               LIMIT $1) w)
-            + (SELECT count(*) FROM ledger_parked_events p, webhook_events_progress pr WHERE p.retry AND p.seq <= pr.floor_seq))::text AS waiting`,
+                 AND NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq AND a.seq > pr.floor_seq)
+                 AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND p.seq > pr.floor_seq AND NOT p.retry)`;
+  const retried = `FROM ledger_parked_events p JOIN webhook_events e ON e.seq = p.seq, webhook_events_progress pr
+                   WHERE p.retry AND p.seq <= pr.floor_seq`;
+  const { rows } = await db.query<{ waiting: string; oldest: Date | null }>(
+    `SELECT ((SELECT count(*) FROM (SELECT 1 ${unapplied} LIMIT $1) w) + (SELECT count(*) ${retried}))::text AS waiting,
+            (SELECT min(at) FROM (
+               (SELECT e.received_at AS at ${unapplied} ORDER BY e.seq LIMIT 1)
+               UNION ALL (SELECT min(e.received_at) ${retried})
+            ) o) AS oldest`,
     [WAITING_COUNT_CAP],
   );
-  return Math.min(Number(rows[0]!.waiting), WAITING_COUNT_CAP);
+  const row = rows[0]!;
+  return {
+    count: Math.min(Number(row.waiting), WAITING_COUNT_CAP),
+    oldestReceivedAt: row.oldest === null ? null : new Date(row.oldest),
+  };
 }

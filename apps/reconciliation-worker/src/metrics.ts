@@ -49,6 +49,16 @@ export function createWorkerMetrics(
     'Events stored and not yet applied nor parked (capped at 100,000; absent while the store does not answer)',
     (h) => h.waiting,
   );
+  gauge(
+    'worker_oldest_waiting_seconds',
+    'Age of the oldest event stored and not yet applied nor parked, in seconds (0 when none waits; absent while the store does not answer)',
+    (h) => (h.waiting === null ? null : (h.oldestWaitingSeconds ?? 0)),
+  );
+  gauge(
+    'worker_events_below_floor_found',
+    'Events the floor audit found below the claim floor neither applied nor parked since start (each then applied); should stay 0',
+    (h) => h.floorAudit?.found ?? null,
+  );
   gauge('worker_last_round_failed', '1 when the last round failed (the loop retries by itself)', (h) =>
     h.lastAttemptFailed ? 1 : 0,
   );

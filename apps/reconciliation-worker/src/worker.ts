@@ -27,6 +27,8 @@ export interface WorkerOptions {
   onError?: (error: unknown) => void;
   /** After each apply round that succeeded: its counts and how long it took. */
   onRound?: (round: ReconcileResult & { ms: number }) => void;
+  /** Stored events found below the claim floor neither applied nor parked: the floor was lowered so they are applied. */
+  onBelowFloor?: (found: { seqs: string[]; floor: string }) => void;
   /** A report file that could not be fetched or imported (it is tried again later). */
   onReportError?: (fileName: string, error: unknown) => void;
   onReportImported?: (fileName: string, lines: number) => void;
@@ -55,6 +57,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         leaseSeconds: config.leaseSeconds,
         onError: options.onError,
         onRound: options.onRound,
+        onBelowFloor: options.onBelowFloor,
       });
     if (config.apply && config.reports) {
       const { core, pollMs, timeoutMs, maxBytes, retryMaxMs } = config.reports;

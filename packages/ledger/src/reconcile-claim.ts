@@ -104,3 +104,51 @@ export async function lockOne(tx: Queryable, seq: string): Promise<boolean> {
   const { rows } = await tx.query<{ locked: boolean }>(`SELECT ${chunkLock('$1::bigint')} AS locked`, [seq]);
   return rows[0]!.locked;
 }
+
+/** What one step of the floor audit found. */
+export interface FloorAudit {
+  /** The highest seq this step looked at. */
+  through: string;
+  /** True when this step reached the floor (or lowered it): the next step starts a new sweep. */
+  sweepDone: boolean;
+  /** Where the next step starts: `through`, or 0 for a new sweep. */
+  next: string;
+  /** Stored events below the floor that are neither applied nor parked (at most 1,000 listed), oldest first. */
+  found: string[];
+  /** The floor after the step: lowered to just below the first event found, so claims take it again. */
+  floor: string;
+}
+
+/**
+ * One step of the audit of the floor's promise (every event at or below it is applied or parked),
+ * over the seqs in (`after`, `after` + `span`] that lie below the floor: an index range scan of
+ * at most `span` events, so its cost does not grow with the store. An event the promise missed (a
+ * marker removed by hand, an event restored from an archive) would otherwise wait unseen and
+ * uncounted: the floor is lowered to just below it, so the claims, the waiting count and the
+ * oldest waiting age see it again and it is applied like any other. Whoever advances the floor
+ * meanwhile holds the progress row, and this update waits for it.
+ */
+export async function auditFloor(db: Queryable, after: string, span: number): Promise<FloorAudit> {
+  const { rows } = await db.query<{ floor: string; through: string; found: string[] }>(
+    `WITH pr AS (SELECT floor_seq FROM webhook_events_progress),
+     range AS (SELECT $1::bigint AS lo, least($1::bigint + $2::bigint, pr.floor_seq) AS hi FROM pr),
+     lost AS (
+       SELECT e.seq FROM webhook_events e, range
+       WHERE e.seq > range.lo AND e.seq <= range.hi
+         AND NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq AND a.seq > range.lo)
+         AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND p.seq > range.lo)
+       ORDER BY e.seq LIMIT 1000
+     ), lowered AS (
+       UPDATE webhook_events_progress SET floor_seq = least(floor_seq, (SELECT min(seq) - 1 FROM lost))
+       WHERE EXISTS (SELECT 1 FROM lost)
+       RETURNING floor_seq
+     )
+     SELECT coalesce((SELECT floor_seq FROM lowered), (SELECT floor_seq FROM pr))::text AS floor,
+            (SELECT greatest(hi, lo) FROM range)::text AS through,
+            ARRAY(SELECT seq::text FROM lost ORDER BY seq) AS found`,
+    [after, span],
+  );
+  const row = rows[0]!;
+  const sweepDone = row.found.length > 0 || BigInt(row.through) >= BigInt(row.floor);
+  return { through: row.through, sweepDone, next: sweepDone ? '0' : row.through, found: row.found, floor: row.floor };
+}

@@ -18,7 +18,7 @@ import {
   type NewEvent,
   type Queryable,
 } from '@paykit/store';
-import { listParked, reconcileOnce, recordOutbound, retryParked } from '../src/index.ts';
+import { auditFloor, listParked, reconcileOnce, recordOutbound, retryParked } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { appendAll, moneyIn, outbound, statusUpdate } from './support/ledger.ts';
@@ -89,6 +89,47 @@ for (const kind of testDatabases()) {
         attempts: 2,
         retry: false,
       });
+    });
+
+    it('audits the floor in steps of its span, and lowers it below an event neither applied nor parked', async () => {
+      const seqs = await appendAll(suite.store, [orphanUpdate(), orphanUpdate(), orphanUpdate(), orphanUpdate()]);
+      expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 4 });
+      const floor = await floorOf(suite.opened.db);
+      // A sweep from 0 in steps of 2 seqs reaches the floor and says so; nothing is lost.
+      let after = '0';
+      let steps = 0;
+      for (;;) {
+        const step = await auditFloor(suite.opened.db, after, 2);
+        steps += 1;
+        expect(step.found).toEqual([]);
+        expect(BigInt(step.through)).toBeLessThanOrEqual(floor);
+        if (step.sweepDone) {
+          expect(step).toMatchObject({ through: String(floor), next: '0', floor: String(floor) });
+          break;
+        }
+        expect(BigInt(step.through)).toBe(BigInt(after) + 2n);
+        after = step.next;
+      }
+      expect(steps).toBe(Math.ceil(Number(floor) / 2));
+
+      // The floor's promise broken behind the worker's back: an applied marker removed by hand.
+      const lost = seqs[1]!;
+      await suite.opened.db.query('DELETE FROM webhook_events_applied WHERE seq = $1::bigint', [lost]);
+      expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 0 });
+      const found = await auditFloor(suite.opened.db, '0', 1_000_000);
+      expect(found).toMatchObject({ found: [lost], sweepDone: true, next: '0', floor: String(BigInt(lost) - 1n) });
+      expect(await floorOf(suite.opened.db)).toBe(BigInt(lost) - 1n);
+      // Claimed again like any waiting event; applying it twice changes nothing it applied before.
+      const history = await countOf(suite.opened.db, HISTORY);
+      expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 1 });
+      expect(await countOf(suite.opened.db, HISTORY)).toBe(history);
+      expect(
+        await countOf(
+          suite.opened.db,
+          `${UNAPPLIED} AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq)`,
+        ),
+      ).toBe(0);
+      expect(await floorOf(suite.opened.db)).toBeGreaterThanOrEqual(floor);
     });
 
     it('keeps what 0003 marked applied when 0004 moves the marker out of webhook_events', async () => {
