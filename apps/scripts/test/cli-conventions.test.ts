@@ -63,7 +63,7 @@ describe('paykit conventions', () => {
     );
     expectUsage(
       await paykit(['trigger', 'money-in', '--clabe', '646180000000000012', '--amount', '10.5']),
-      /--amount must be pesos with two decimals, e.g. 1500.00 \(got "10.5"\)/,
+      /--amount has one decimal: an amount has exactly two, such as "10.50" \(got "10.5"\)/,
     );
     expectUsage(
       await paykit(['trigger', 'money-in', '--clabe', '6461800000', '--amount', '10.00']),
@@ -71,11 +71,11 @@ describe('paykit conventions', () => {
     );
     expectUsage(
       await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '0.00']),
-      /--amount must be above 0.00/,
+      /--amount is zero: no money moved/,
     );
     expectUsage(
       await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '1,500.00']),
-      /--amount must be pesos with two decimals/,
+      /--amount has a comma: write no thousands separator/,
     );
     expectUsage(
       await paykit(['penny-validate', '--source', ACME, '--destination', BBVA, '--reference', '12345678']),
@@ -94,7 +94,7 @@ describe('paykit conventions', () => {
         '--due',
         '2026-12-01',
       ]),
-      /--amount must be pesos/,
+      /--amount has no decimals: an amount has exactly two, such as "5.00" \(got "5"\)/,
     );
     expectUsage(
       await paykit([

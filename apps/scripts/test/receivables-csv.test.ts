@@ -48,7 +48,7 @@ describe('parseReceivables', () => {
       'line 3: beneficiary_account must be an 18-digit CLABE; nothing was imported',
     );
     expect(refusal(`${RECEIVABLES_HEADER}\n${GOOD}\nINV-3,646180000000000012,5,,,2026-12-01\n`)).toMatch(
-      /^line 3: amount must be a positive decimal with two decimals \(got "5"\)/,
+      /^line 3: amount "5" has no decimals: an amount has exactly two, such as "5.00"; nothing was imported/,
     );
     expect(refusal(`${RECEIVABLES_HEADER}\nINV-2,646180000000000012,10.00,,Renta\n`)).toMatch(
       /^line 2: 5 fields, expected 6/,

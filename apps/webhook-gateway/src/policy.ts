@@ -3,14 +3,15 @@
 // never the result of a body that differs from the spec. A difference of format (a date form, a
 // check digit, an id's shape) is drift: it is recorded with the event and changes no decision.
 // What cannot be judged at all — no beneficiary account, a sub_category the gateway does not know,
-// an amount it cannot apply (src/amount.ts) — is stored and answered 202 (persisted, checks
-// pending) for a person to decide; it is never applied and never refunded.
+// an amount that breaks the amount rule (@paykit/contracts' readAmount, which the ledger's SQL
+// shares) — is stored and answered 202 (persisted, checks pending) for a person to decide; it is
+// never applied and never refunded.
 //
 // A rule is configuration plus a small typed interface: add one by implementing MoneyInRule and
 // passing it in `rules` to startGateway.
+import { readAmount } from '@paykit/contracts';
 import type { Account, Outcome } from '@paykit/store';
 import { isValidClabe, toCentavos } from '@paykit/runtime';
-import { readCreditAmount } from './amount.ts';
 import type { PolicyConfig } from './config.ts';
 
 /** What the rules read from a MONEY_IN body, read defensively (the body may have drifted). */
@@ -22,7 +23,7 @@ export interface MoneyInFacts {
   payerRfc: string | undefined;
   /** The amount as sent when it is a string (for reasons), else undefined. */
   amount: string | undefined;
-  /** Set when the amount is one the ledger can apply (two decimals, above zero, within numeric(18,2)). */
+  /** Set when the amount keeps the amount rule (@paykit/contracts' readAmount), so the ledger applies it. */
   amountCentavos: bigint | undefined;
   /** Why the amount cannot be applied; undefined when amountCentavos is set. */
   amountProblem: string | undefined;
@@ -69,7 +70,7 @@ function text(value: unknown): string | undefined {
 
 export function moneyInFacts(body: unknown): MoneyInFacts {
   const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const amount = readCreditAmount(b.amount);
+  const amount = readAmount(b.amount);
   return {
     // Letter case is a format: "int_credit" is judged as INT_CREDIT.
     subCategory: text(b.sub_category)?.toUpperCase(),

@@ -1,7 +1,8 @@
 // Amounts at the edge: the platform documents a MONEY_IN amount as a decimal string with two
-// decimals. A zero, one with more digits than the ledger's numeric(18,2) holds, one padded with
-// spaces, a JSON number or another layout is never applied and never refunded: the credit is
-// stored and held (202) with a reason naming what was wrong — whatever the rules say (a credit
+// decimals, and the amount rule (@paykit/contracts' readAmount, shared with the ledger) says
+// which are amounts (test/amount-rule.test.ts runs its whole table). A zero, one with more digits
+// than the ledger's numeric(18,2) holds, one padded with spaces, a JSON number or another layout
+// is never applied and never refunded: the credit is stored and held (202) with a reason naming what was wrong — whatever the rules say (a credit
 // limit, an unknown account the operator refuses), and for both credit kinds.
 import { describe, expect, it } from 'vitest';
 import { CLABES, bearer, databaseKinds, gatewayForSuite, moneyInEnvelope, post } from './helpers.ts';
@@ -37,20 +38,25 @@ describe.each(databaseKinds)('MONEY_IN amounts at the edge on $name', (kind) => 
     {
       name: '17 digits before the point',
       amount: '12345678901234567.00',
-      reason: /more digits than the ledger holds \(numeric\(18,2\)/,
+      reason:
+        /has more than 16 digits before the point: the ledger holds at most 9999999999999999.99 \(numeric\(18,2\)\)/,
     },
     {
       name: 'one centavo past numeric(18,2)',
       amount: '10000000000000000.00',
-      reason: /more digits than the ledger holds/,
+      reason: /has more than 16 digits before the point/,
     },
     { name: 'padded with spaces', amount: ' 100.00 ', reason: /amount " 100.00 " is padded with white space/ },
     { name: 'a trailing newline', amount: '100.00\n', reason: /padded with white space/ },
     { name: 'a JSON number', amount: 100, reason: /the JSON number 100, not a decimal string/ },
-    { name: 'one decimal', amount: '100.5', reason: /amount "100.5" is not a decimal with two decimals/ },
-    { name: 'three decimals', amount: '100.005', reason: /not a decimal with two decimals/ },
-    { name: 'a negative amount', amount: '-100.00', reason: /not a decimal with two decimals/ },
-    { name: 'thousands separators', amount: '1,500.00', reason: /not a decimal with two decimals/ },
+    {
+      name: 'one decimal',
+      amount: '100.5',
+      reason: /amount "100.5" has one decimal: an amount has exactly two, such as "100.50"/,
+    },
+    { name: 'three decimals', amount: '100.005', reason: /has 3 decimals: a centavo is the smallest unit/ },
+    { name: 'a negative amount', amount: '-100.00', reason: /amount "-100.00" is negative/ },
+    { name: 'thousands separators', amount: '1,500.00', reason: /amount "1,500.00" has a comma/ },
     { name: 'no amount', amount: undefined, reason: /amount is missing/ },
     { name: 'an empty amount', amount: '', reason: /amount is missing/ },
     { name: 'an object', amount: { value: '100.00' }, reason: /a JSON object, not a decimal string/ },

@@ -6,6 +6,7 @@
 // rerun, `paykit transfers resolve`, another process) or a fact the platform sent that names the
 // intent exactly (attachIntentsFromEvents). Until then it is listed as unresolved.
 import { randomUUID } from 'node:crypto';
+import { readAmount } from '@paykit/contracts';
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
 import { retryRaces } from './ledger-keys.ts';
 import { recordOutboundIn, type OutboundOperation, type OutboundRecord } from './ledger-outbound.ts';
@@ -15,7 +16,6 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 /** The second key of the advisory locks of intents ("payi"), beside ledger-keys.ts's item locks. */
 const INTENT_LOCK_CLASS = 1_885_436_265;
-const AMOUNT = /^\d{1,16}\.\d{2}$/;
 
 /** What is about to be sent. */
 export interface IntentRequest {
@@ -101,8 +101,8 @@ function fromRow(row: IntentRow): OutboundIntent {
 }
 
 function checkRequest(request: IntentRequest, actor: string): void {
-  if (typeof request.amount !== 'string' || !AMOUNT.test(request.amount) || /^0+\.00$/.test(request.amount))
-    throw new StoreInputError('amount must be a decimal string with two decimals above zero, such as "150.00"');
+  const amount = readAmount(request.amount);
+  if (!amount.ok) throw new StoreInputError(amount.problem);
   for (const [field, value] of [
     ['clientId', request.clientId],
     ['sourceInstrument', request.sourceInstrument],

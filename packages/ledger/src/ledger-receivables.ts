@@ -2,6 +2,7 @@
 // concept, due date). Registering one matches its account again (journal/post.ts, the rules in the
 // README's "Matching") and posts it, under the account's key lock (ledger-keys.ts): a worker
 // applying a credit to that account at the same moment either sees this receivable or is seen by it.
+import { readAmount } from '@paykit/contracts';
 import { StoreInputError, type Database } from '@paykit/store';
 import { postItems, rematchAccounts, type JournalItem } from './journal/post.ts';
 import { lockItems, retryRaces } from './ledger-keys.ts';
@@ -12,7 +13,7 @@ export interface NewReceivable {
   /** Your own id for it (an invoice number…); registering the same id again changes nothing. */
   id: string;
   beneficiaryAccount: string;
-  /** Decimal string with two decimals. */
+  /** An amount by the amount rule (@paykit/contracts' readAmount): a decimal string with two decimals, above zero. */
   amount: string;
   /** The numeric reference the payer is asked to send (1 to 7 digits). */
   reference?: string | null;
@@ -36,8 +37,8 @@ export async function registerReceivable(db: Database, input: NewReceivable): Pr
     throw new StoreInputError('id must be a non-empty string of at most 200 characters');
   if (!/^\d{18}$/.test(String(input.beneficiaryAccount)))
     throw new StoreInputError('beneficiaryAccount must be an 18-digit CLABE');
-  if (!/^\d{1,16}\.\d{2}$/.test(String(input.amount)) || /^0+\.00$/.test(input.amount))
-    throw new StoreInputError('amount must be a positive decimal string with two decimals, such as "1500.00"');
+  const amount = readAmount(input.amount);
+  if (!amount.ok) throw new StoreInputError(amount.problem);
   if (input.reference !== undefined && input.reference !== null && !/^\d{1,7}$/.test(input.reference))
     throw new StoreInputError('reference must be a numeric reference of 1 to 7 digits');
   if (!/^\d{4}-\d{2}-\d{2}$/.test(String(input.dueDate)) || Number.isNaN(Date.parse(`${input.dueDate}T00:00:00Z`)))

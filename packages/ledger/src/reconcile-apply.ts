@@ -75,7 +75,7 @@ WITH read AS MATERIALIZED (
   RETURNING transaction_id
 ), credit_facts AS (
   SELECT seq, id, upper(b->>'sub_category') AS sub_category, ledger_id(b->'beneficiary_account') AS beneficiary_account, ledger_id(b->'payer_account') AS payer_account,
-         b->>'payer_name' AS payer_name, ledger_amount(b->>'amount') AS amount, ledger_id(b->'tracking_key') AS tracking_key,
+         b->>'payer_name' AS payer_name, paykit_amount(b->'amount') AS amount, ledger_id(b->'tracking_key') AS tracking_key,
          ledger_id(b->'numeric_reference') AS numeric_reference, b->>'payment_concept' AS concept, b->>'owner_id' AS owner_id,
          coalesce(ledger_time(b->>'transaction_date'), received_at) AS transaction_at, outcome,
          count(*) OVER (PARTITION BY id) AS copies
@@ -107,8 +107,8 @@ WITH read AS MATERIALIZED (
   RETURNING transaction_id
 ), refund_facts AS (
   SELECT seq, id, b->>'sub_category' AS sub_category, ledger_id(b->'original_transaction_id') AS original_transaction_id,
-         ledger_id(b->'original_transaction_tracking_id') AS original_tracking_key, ledger_amount(b->>'amount') AS amount,
-         ledger_amount(b->>'original_transaction_amount') AS original_amount_stated, ledger_id(b->'tracking_key') AS tracking_key,
+         ledger_id(b->'original_transaction_tracking_id') AS original_tracking_key, paykit_amount(b->'amount') AS amount,
+         paykit_amount(b->'original_transaction_amount') AS original_amount_stated, ledger_id(b->'tracking_key') AS tracking_key,
          coalesce(ledger_time(b->>'transaction_date'), received_at) AS transaction_at, count(*) OVER (PARTITION BY id) AS copies
   FROM events WHERE event_type = 'REFUND'
 ), refunds AS (

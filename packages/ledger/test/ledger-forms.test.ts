@@ -116,9 +116,9 @@ for (const kind of testDatabases()) {
       ]);
       await reconcileOnce(suite.opened.db);
       expect((await parkedAmong(seqs)).map((p) => p.reason)).toEqual([
-        'MONEY_IN: body.amount is missing or not an amount (a decimal string such as "150.00")',
+        'MONEY_IN: body.amount is missing: an amount is a decimal string with exactly two decimals from 0.01 to 9999999999999999.99, such as "150.00" (see @paykit/contracts readAmount)',
         'STATUS_UPDATE: neither body.id (the transaction id) nor body.tracking_key is given',
-        'MONEY_IN: body.amount is missing or not an amount (a decimal string such as "150.00")',
+        'MONEY_IN: body.amount "12.345" is not an amount: an amount is a decimal string with exactly two decimals from 0.01 to 9999999999999999.99, such as "150.00" (see @paykit/contracts readAmount)',
       ]);
     });
   });

@@ -197,7 +197,8 @@ for (const kind of testDatabases()) {
       const parked = await listParked(suite.opened.db);
       expect(parked.find((p) => p.seq === badSeq)).toMatchObject({
         eventType: 'MONEY_IN',
-        reason: 'MONEY_IN: body.amount is missing or not an amount (a decimal string such as "150.00")',
+        reason:
+          'MONEY_IN: body.amount is missing: an amount is a decimal string with exactly two decimals from 0.01 to 9999999999999999.99, such as "150.00" (see @paykit/contracts readAmount)',
         attempts: 1,
       });
       expect(await reconcileOnce(suite.opened.db)).toMatchObject({ applied: 0 });

@@ -1,16 +1,17 @@
 // Values typed on the command line, checked where the rule is known before anything is sent: a
 // value only the server would refuse (an amount with one decimal, a CLABE with a wrong control
 // digit) is wrong usage (exit 2) with one line saying what was wrong and what to do.
+import { readAmount } from '@paykit/contracts';
 import { ClabeError, parseClabe } from '@paykit/runtime';
 import * as z from 'zod';
 import { UsageError } from './errors.ts';
 import { shownUrl } from './secrets.ts';
 
-/** Core amounts: pesos as a decimal string with two decimals, above zero, never a float. */
-export const Amount = z
-  .string()
-  .regex(/^\d{1,16}\.\d{2}$/, 'must be pesos with two decimals, e.g. 1500.00')
-  .refine((value) => !/^0+\.00$/.test(value), 'must be above 0.00');
+/** Core amounts, by the amount rule (@paykit/contracts' readAmount): pesos as a decimal string with two decimals, above zero. */
+export const Amount = z.string().superRefine((value, issue) => {
+  const reading = readAmount(value);
+  if (!reading.ok) issue.addIssue({ code: 'custom', message: reading.reason });
+});
 
 /** Cash amounts: whole pesos (integer MXN). */
 export const WholePesos = z

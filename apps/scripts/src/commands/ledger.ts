@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { CsvError, parse } from 'csv-parse/sync';
 import path from 'node:path';
-import { ReportFormatError } from '@paykit/contracts';
+import { ReportFormatError, readAmount } from '@paykit/contracts';
 import type * as Ledger from '@paykit/ledger';
 import type { NewReceivable, SummaryRow } from '@paykit/ledger';
 import type * as Store from '@paykit/store';
@@ -148,13 +148,14 @@ export function parseReceivables(text: string): NewReceivable[] {
         `line ${n}: ${cells.length} fields, expected 6 (${RECEIVABLES_HEADER}); nothing was imported`,
       );
     const [id, account, amount, reference, concept, due] = cells as [string, string, string, string, string, string];
+    const amountReading = readAmount(amount);
     const problem =
       id === ''
         ? 'id is empty'
         : !/^\d{18}$/.test(account)
           ? 'beneficiary_account must be an 18-digit CLABE'
-          : !/^\d{1,16}\.\d{2}$/.test(amount) || /^0+\.00$/.test(amount)
-            ? `amount must be a positive decimal with two decimals (got "${amount}")`
+          : !amountReading.ok
+            ? amountReading.problem
             : reference !== '' && !/^\d{1,7}$/.test(reference)
               ? 'reference must be 1 to 7 digits, or empty'
               : !/^\d{4}-\d{2}-\d{2}$/.test(due)
