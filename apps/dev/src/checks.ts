@@ -146,7 +146,7 @@ export async function checkReconciliation(
   const figures = await moneyFigures(db);
   const figure = (direction: 'in' | 'out', name: MoneyFigure) => figureOf(figures, direction, name).amount;
   console.log(
-    `  money in: settled ${figure('in', 'settled')}, returned ${figure('in', 'returned')}, net ${figure('in', 'net')}, held ${figure('in', 'held')}; money out: paid ${figure('out', 'settled')}, reversed ${figure('out', 'returned')}, net ${figure('out', 'net')}, in transit ${figure('out', 'in_transit')}`,
+    `  money in: settled ${figure('in', 'settled')}, returned ${figure('in', 'returned')}, net ${figure('in', 'net')}, held ${figure('in', 'held')}; money out: paid ${figure('out', 'settled')}, reversed ${figure('out', 'returned')}, net ${figure('out', 'net')}, in transit ${figure('out', 'in_transit')}, unconfirmed ${figure('out', 'unconfirmed')}`,
   );
   // The worker fetches the announced report file and imports it: the console's three-way match reads its lines.
   const reportFile = expected.reportFile;

@@ -325,7 +325,7 @@ export function buildProgram(): Command {
   booksCommand
     .command('item <item>')
     .description(
-      'every entry of one item (tx:<transaction id>, dd:<charge id>, rcv:<receivable id>) and the fact it stands on',
+      'every entry of one item (tx:<transaction id>, dd:<charge id>, rcv:<receivable id>, int:<intent id>) and the fact it stands on',
     )
     .action(act(async () => (await booksCommands()).booksItem));
   const held = program

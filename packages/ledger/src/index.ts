@@ -43,7 +43,7 @@ export { decideOwnership } from './reconcile-ownership.ts';
 export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
 
 // The books: the double-entry journal every money figure is read from, its invariants, held money.
-export { accountBalances, figureOf, itemJournal, MONEY_FIGURES, moneyFigures } from './journal/read.ts';
+export { accountBalances, figureApplies, figureOf, itemJournal, MONEY_FIGURES, moneyFigures } from './journal/read.ts';
 export type { AccountBalance, DayRange, JournalEntry, MoneyFigure, MoneyRow } from './journal/read.ts';
 export { checkBooks } from './journal/check.ts';
 export type { BooksCheck } from './journal/check.ts';

@@ -12,6 +12,7 @@
 // Attaching records the transfer from the intent (amount, operation; the parties and the status
 // come from the facts), so its status updates stop being orphans and the reversal finds its original.
 import type { Database } from '@paykit/store';
+import { postItems } from './journal/post.ts';
 import { lockItems, retryRaces } from './ledger-keys.ts';
 import { recordOutboundIn } from './ledger-outbound.ts';
 
@@ -73,6 +74,7 @@ export async function attachIntentsFromEvents(db: Database, options: { now?: Dat
           [link.id, link.transaction_id, now.toISOString(), link.event_seq],
         );
         if (rowCount === 0) return false;
+        await postItems(tx, [`int:${link.id}`], 'record');
         await recordOutboundIn(tx, {
           transactionId: link.transaction_id,
           trackingKey: link.tracking_key,

@@ -4,10 +4,13 @@
 // intent left without one is a transfer whose answer never reached the ledger: it may have moved
 // money or not, and only two things tell which without guessing: an answer to the same key (a
 // rerun, `paykit transfers resolve`, another process) or a fact the platform sent that names the
-// intent exactly (attachIntentsFromEvents). Until then it is listed as unresolved.
+// intent exactly (attachIntentsFromEvents). Until then it is listed as unresolved, and booked in
+// suspense (out:unconfirmed, migration 0017): whoever writes, attaches or fails an intent posts it
+// in the same transaction, holding its row.
 import { randomUUID } from 'node:crypto';
 import { readAmount } from '@paykit/contracts';
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
+import { postItems } from './journal/post.ts';
 import { retryRaces } from './ledger-keys.ts';
 import { recordOutboundIn, type OutboundOperation, type OutboundRecord } from './ledger-outbound.ts';
 
@@ -171,6 +174,7 @@ export async function writeIntent(
           options.now.toISOString(),
         ],
       );
+      await postItems(tx, [`int:${id}`], 'intent');
       return { intent: fromRow(inserted.rows[0]!), reused: false };
     }),
   );
@@ -220,12 +224,13 @@ export async function attachAnswer(
         replayed = record.createdAt.getTime() < midpoint;
       }
       if (intent && intent.transaction_id === null) {
-        await tx.query(
+        const attached = await tx.query<{ id: string }>(
           `UPDATE ledger_outbound_intents SET transaction_id = $2, attached_at = $3::timestamptz, attached_by = 'answer',
                   attach_evidence = jsonb_build_object('idempotency_key', idempotency_key)
             WHERE (id = $1 OR (idempotency_key = $4 AND request = (SELECT request FROM ledger_outbound_intents WHERE id = $1)
                                AND created_at > $5::timestamptz))
-              AND transaction_id IS NULL AND failed_at IS NULL`,
+              AND transaction_id IS NULL AND failed_at IS NULL
+            RETURNING id`,
           [
             intent.id,
             record.transactionId,
@@ -233,6 +238,11 @@ export async function attachAnswer(
             intent.idempotency_key,
             new Date(attemptAt.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
           ],
+        );
+        await postItems(
+          tx,
+          attached.rows.map((row) => `int:${row.id}` as const),
+          'record',
         );
       }
       const recorded = await recordOutboundIn(tx, record);
@@ -266,10 +276,20 @@ async function findIntent(
 
 /** The platform answered an error that creates nothing: the intent moved no money and is not unresolved. */
 export async function failIntent(db: Database, intentId: string, failure: string, now: Date): Promise<void> {
-  await db.query(
-    `UPDATE ledger_outbound_intents SET failed_at = $3::timestamptz, failure = $2
-      WHERE id = $1 AND transaction_id IS NULL AND failed_at IS NULL`,
-    [intentId, failure.slice(0, 2000), now.toISOString()],
+  await retryRaces(() =>
+    db.transaction(async (tx) => {
+      const failed = await tx.query<{ id: string }>(
+        `UPDATE ledger_outbound_intents SET failed_at = $3::timestamptz, failure = $2
+          WHERE id = $1 AND transaction_id IS NULL AND failed_at IS NULL
+          RETURNING id`,
+        [intentId, failure.slice(0, 2000), now.toISOString()],
+      );
+      await postItems(
+        tx,
+        failed.rows.map((row) => `int:${row.id}` as const),
+        'record',
+      );
+    }),
   );
 }
 
@@ -310,11 +330,12 @@ export async function listUnresolvedIntents(
   });
 }
 
-/** Count and sum of the unresolved intents, for the console's cards. */
+/** Count and sum of the unresolved intents, for the console's cards: their balance in suspense (out:unconfirmed), from the journal. */
 export async function unresolvedIntentTotals(db: Queryable): Promise<{ count: number; amount: string }> {
   const { rows } = await db.query<{ count: string; amount: string }>(
     `SELECT count(*)::text AS count, coalesce(sum(amount), 0)::numeric(18,2)::text AS amount
-       FROM ledger_outbound_intents WHERE transaction_id IS NULL AND failed_at IS NULL`,
+       FROM (SELECT j.item, sum(j.amount) AS amount FROM ledger_journal j WHERE j.account = 'out:unconfirmed'
+             GROUP BY j.item HAVING sum(j.amount) <> 0) open`,
   );
   return { count: Number(rows[0]?.count ?? 0), amount: rows[0]?.amount ?? '0.00' };
 }

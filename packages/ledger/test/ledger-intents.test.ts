@@ -5,12 +5,16 @@
 // recorder's writes survive a dropped connection.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '@paykit/store';
+import { createEventStore, openDatabase } from '@paykit/store';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
 import { startTcpProxy } from '@paykit/testing/tcp-proxy';
 import {
+  checkBooks,
   createTransactionRecorder,
+  figureOf,
   getIntent,
+  itemJournal,
+  moneyFigures,
   importReport,
   listItems,
   listUnresolvedIntents,
@@ -88,6 +92,72 @@ for (const kind of testDatabases()) {
       expect(await getIntent(suite.opened.db, intentId)).toMatchObject({ transactionId: tx.id, attachedBy: 'answer' });
       expect((await listUnresolvedIntents(suite.opened.db, { now: NOW })).map((i) => i.id)).not.toContain(intentId);
       expect((await items()).find((i) => i.id === tx.id)).toMatchObject({ kind: 'outbound', amount: '4321.00' });
+    });
+
+    it('books an unanswered intent in suspense until its answer, a refusal or an exact fact resolves it', async () => {
+      const opened = await kind.open();
+      try {
+        const record = createTransactionRecorder(opened.db, { actor: 'ana@ops', now: () => NOW });
+        const unconfirmed = async () => figureOf(await moneyFigures(opened.db), 'out', 'unconfirmed');
+        const answered = moneyOutIntent('4321.00', '3000001');
+        const refused = moneyOutIntent('120.00', '3000002');
+        const reversed = moneyOutIntent('310.00', '3000003');
+        const ids = [
+          await record.onTransactionIntent(answered),
+          await record.onTransactionIntent(refused),
+          await record.onTransactionIntent(reversed),
+        ];
+        expect(await unconfirmed()).toMatchObject({ count: 3, amount: '4751.00' });
+        expect(await unresolvedIntentTotals(opened.db)).toEqual({ count: 3, amount: '4751.00' });
+        expect(await itemJournal(opened.db, `int:${ids[0]}`)).toEqual([
+          expect.objectContaining({ account: 'out:unconfirmed', amount: '4321.00', source: `intent:${ids[0]}` }),
+          expect.objectContaining({ account: 'platform:unconfirmed', amount: '-4321.00', source: `intent:${ids[0]}` }),
+        ]);
+        expect(await checkBooks(opened.db)).toMatchObject({ ok: true, itemsOff: [] });
+
+        // The answer: out of suspense, into transit on the account the platform named.
+        const tx = answer('4321.00', NOW);
+        await record.onTransactionCreated({
+          operation: 'createMoneyOut',
+          transaction: tx,
+          idempotencyKey: answered.idempotencyKey!,
+          intentId: ids[0],
+        });
+        // A refusal that created nothing: out of suspense, and nothing else booked.
+        await record.onTransactionFailed({
+          operation: 'createMoneyOut',
+          intentId: ids[1],
+          nothingMoved: true,
+          error: new Error('HTTP 400'),
+        });
+        expect(await unconfirmed()).toMatchObject({ count: 1, amount: '310.00' });
+        // An exact fact: a reversal naming the transaction, the intent's reference and amount.
+        const moved = randomUUID();
+        const store = createEventStore(opened.db);
+        await appendAll(store, [
+          refund(
+            { id: moved, amount: '310.00' },
+            { numeric_reference: '3000003', transaction_date: '2026-11-21 15:00:00' },
+          ),
+        ]);
+        await store.close();
+        await reconcileOnce(opened.db);
+        expect(await getIntent(opened.db, ids[2]!)).toMatchObject({ transactionId: moved });
+        expect(await unconfirmed()).toMatchObject({ count: 0, amount: '0.00' });
+        expect(await unresolvedIntentTotals(opened.db)).toEqual({ count: 0, amount: '0.00' });
+        const figures = await moneyFigures(opened.db);
+        expect(figureOf(figures, 'out', 'in_transit').amount).toBe('4321.00');
+        // The suspense entries stay, each taken out by a posting of its own.
+        expect((await itemJournal(opened.db, `int:${ids[1]}`)).map((e) => [e.account, e.amount])).toEqual([
+          ['out:unconfirmed', '120.00'],
+          ['platform:unconfirmed', '-120.00'],
+          ['out:unconfirmed', '-120.00'],
+          ['platform:unconfirmed', '120.00'],
+        ]);
+        expect(await checkBooks(opened.db)).toMatchObject({ ok: true, unbalancedPostings: [], itemsOff: [] });
+      } finally {
+        await opened.drop();
+      }
     });
 
     it('a rerun of the same request reuses its intent, and its answer reads as a replay', async () => {

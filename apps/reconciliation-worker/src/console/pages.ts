@@ -10,6 +10,7 @@ import {
   MONEY_FIGURES,
   PRODUCTS,
   type Conflict,
+  figureApplies,
   figureOf,
   type DirectionTotals,
   type HeldCredit,
@@ -112,15 +113,12 @@ const FIGURE_LABEL: Record<MoneyRow['figure'], string> = {
   net: 'net (settled less returned)',
   in_transit: 'in transit (sent, not final)',
   held: 'held (not money in until released)',
+  unconfirmed: 'unconfirmed (sent, no answer recorded: may have left)',
 };
-
-/** A figure that does not exist for a direction (money in is never in transit, money out never held). */
-const applies = (direction: 'in' | 'out', figure: MoneyRow['figure']) =>
-  !(direction === 'in' && figure === 'in_transit') && !(direction === 'out' && figure === 'held');
 
 function moneyTable(rows: readonly MoneyRow[]): string {
   const cells = (direction: 'in' | 'out', figure: MoneyRow['figure']) => {
-    if (!applies(direction, figure)) return ['<td class="n">—</td>', '<td class="n">—</td>'];
+    if (!figureApplies(direction, figure)) return ['<td class="n">—</td>', '<td class="n">—</td>'];
     const f = figureOf(rows, direction, figure);
     return [n(count(f.count)), `<td class="n" data-money="${direction}|${figure}">${esc(money(f.amount))}</td>`];
   };
@@ -135,7 +133,7 @@ function moneyTable(rows: readonly MoneyRow[]): string {
 export function moneyPage(rows: readonly MoneyRow[], filters: ConsoleFilters): string {
   const days = [...new Set(rows.map((v) => v.day).filter((d): d is string => d !== null))];
   const shown = (['in', 'out'] as const).flatMap((direction) =>
-    MONEY_FIGURES.filter((figure) => applies(direction, figure)).map((figure) => ({ direction, figure })),
+    MONEY_FIGURES.filter((figure) => figureApplies(direction, figure)).map((figure) => ({ direction, figure })),
   );
   const dayRows = days.map((day) => [
     td(day),
@@ -407,7 +405,7 @@ export function overviewPage(
   const cards = `<div class="cards">
 <div class="card"><span>Money in (settled)</span><strong data-card="money-in">${esc(money(moneyIn.amount))}</strong><small>${esc(count(moneyIn.count))} items · returned <span data-card="money-in-returned">${esc(money(figure('in', 'returned').amount))}</span> · net <span data-card="money-in-net">${esc(money(figure('in', 'net').amount))}</span></small></div>
 <div class="card"><span>Money out (settled)</span><strong data-card="money-out">${esc(money(moneyOut.amount))}</strong><small>${esc(count(moneyOut.count))} items · reversed <span data-card="money-out-returned">${esc(money(figure('out', 'returned').amount))}</span> · net <span data-card="money-out-net">${esc(money(figure('out', 'net').amount))}</span></small></div>
-<div class="card"><span>In transit · held</span><strong data-card="in-transit">${esc(money(figure('out', 'in_transit').amount))}</strong><small>held apart: <a href="/held" data-card="held">${esc(money(figure('in', 'held').amount))}</a></small></div>
+<div class="card"><span>In transit · held</span><strong data-card="in-transit">${esc(money(figure('out', 'in_transit').amount))}</strong><small>held apart: <a href="/held" data-card="held">${esc(money(figure('in', 'held').amount))}</a> · unconfirmed: <a href="/unresolved" data-card="unconfirmed">${esc(money(figure('out', 'unconfirmed').amount))}</a></small></div>
 <div class="card"><span>Books</span><strong data-card="books" class="${books === null ? 'pending' : books.ok ? 'matched' : 'mismatched'}">${books === null ? 'not checked yet' : books.ok ? 'balanced' : 'BROKEN'}</strong><small>${books === null ? '' : books.ok ? `debits equal credits; every item as its facts say (checked through posting ${esc(books.throughPosting)})` : esc(`unbalanced postings: ${books.failure?.unbalancedPostings.join(', ') || 'none'}; items off: ${books.failure?.itemsOff.map((i) => `${i.item} ${i.account} booked ${i.booked}, expected ${i.expected}`).join('; ') || 'none'}`)}</small></div>
 <div class="card"><span>Match rate</span><strong data-overall-match-rate>${percent(matchRate)}</strong><small>of <span data-overall-count>${totals.count}</span> items</small></div>
 <div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amountIn))} in, ${esc(money(data.discrepancies.amountOut))} out: mismatched, orphan, conflict or stale</small></div>

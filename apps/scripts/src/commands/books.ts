@@ -46,7 +46,10 @@ export async function books(ctx: Context, options: { from?: string; to?: string 
 
 const Item = z
   .string()
-  .regex(/^(tx|dd|rcv):.{1,200}$/s, 'is tx:<transaction id>, dd:<charge id> or rcv:<receivable id>');
+  .regex(
+    /^(tx|dd|rcv|int):.{1,200}$/s,
+    'is tx:<transaction id>, dd:<charge id>, rcv:<receivable id> or int:<intent id>',
+  );
 
 /** `paykit books item <item>`: every entry of one item, with the fact it stands on. */
 export async function booksItem(ctx: Context, item: string): Promise<void> {

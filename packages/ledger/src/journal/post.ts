@@ -1,4 +1,5 @@
-// Posting to the journal (migration 0015_journal: ledger_targets, ledger_post, ledger_rematch).
+// Posting to the journal (migration 0015_journal: ledger_targets, ledger_post, ledger_rematch;
+// 0017_intent_postings: the write-ahead intents' entries).
 // Whoever writes a fact about an item (a worker applying events, the recorder of a transfer or a
 // charge, a team registering a receivable, an operator releasing a held credit) posts the item
 // afterwards, under the item's key lock (ledger-keys.ts): the database appends one balanced posting
@@ -7,13 +8,19 @@
 // whatever order its facts came in and however many writers there were.
 import type { Queryable } from '@paykit/store';
 
-/** An item of the journal: a transfer or credit with its refunds, a direct debit charge, a receivable. */
-export type JournalItem = `tx:${string}` | `dd:${string}` | `rcv:${string}`;
+/** An item of the journal: a transfer or credit with its refunds, a direct debit charge, a receivable, a write-ahead intent. */
+export type JournalItem = `tx:${string}` | `dd:${string}` | `rcv:${string}` | `int:${string}`;
 
-/** What made a posting: a worker's batch, a recorded transfer or charge, a registered receivable, an operator's release. */
-export type PostingCause = 'apply' | 'record' | 'register' | 'release';
+/**
+ * What made a posting: a worker's batch, a recorded transfer or charge, a registered receivable,
+ * an operator's release, an intent written before a transfer is sent.
+ */
+export type PostingCause = 'apply' | 'record' | 'register' | 'release' | 'intent';
 
-/** Brings each item's journal to what its facts say; returns the number of entries written. Call under the items' key locks. */
+/**
+ * Brings each item's journal to what its facts say; returns the number of entries written. Call
+ * under the items' key locks (an intent's: its row's lock, which every writer of it takes).
+ */
 export async function postItems(tx: Queryable, items: Iterable<JournalItem>, cause: PostingCause): Promise<number> {
   const unique = [...new Set(items)];
   if (unique.length === 0) return 0;

@@ -6,16 +6,26 @@
 import { StoreInputError, type Queryable } from '@paykit/store';
 import { decimal } from '../reconcile-read.ts';
 
-/** A money figure: what settled (gross), what was returned against it, the net of the two, what is still in transit (out) or held (in). */
-export const MONEY_FIGURES = ['settled', 'returned', 'net', 'in_transit', 'held'] as const;
+/**
+ * A money figure: what settled (gross), what was returned against it, the net of the two, what is
+ * still in transit (out) or held (in), and what was sent without a recorded answer (out: the
+ * unresolved write-ahead intents, in suspense until their answer or a refusal is attached).
+ */
+export const MONEY_FIGURES = ['settled', 'returned', 'net', 'in_transit', 'held', 'unconfirmed'] as const;
 export type MoneyFigure = (typeof MONEY_FIGURES)[number];
 
 /** Which account feeds which figure, and the sign that makes the figure positive. */
 const FIGURE_ACCOUNTS = `(VALUES
   ('in:received', 'in', 'settled', -1), ('in:refunded', 'in', 'returned', 1), ('in:charged_back', 'in', 'returned', 1),
   ('in:held', 'in', 'held', -1),
-  ('out:paid', 'out', 'settled', 1), ('out:reversed', 'out', 'returned', -1), ('out:in_transit', 'out', 'in_transit', 1)
+  ('out:paid', 'out', 'settled', 1), ('out:reversed', 'out', 'returned', -1), ('out:in_transit', 'out', 'in_transit', 1),
+  ('out:unconfirmed', 'out', 'unconfirmed', 1)
 ) AS m(account, direction, figure, sign)`;
+
+/** The figures of one direction: money in is never in transit nor unconfirmed, money out never held. */
+export function figureApplies(direction: 'in' | 'out', figure: MoneyFigure): boolean {
+  return direction === 'in' ? figure !== 'in_transit' && figure !== 'unconfirmed' : figure !== 'held';
+}
 
 export interface MoneyRow {
   /** The Mexico City value day; null on the rows that total the whole range. */
@@ -79,7 +89,7 @@ export async function moneyFigures(db: Queryable, range: DayRange = {}): Promise
   for (const day of days)
     for (const direction of ['in', 'out'] as const)
       for (const figure of MONEY_FIGURES) {
-        if ((direction === 'in' && figure === 'in_transit') || (direction === 'out' && figure === 'held')) continue;
+        if (!figureApplies(direction, figure)) continue;
         const row = found.get(`${day}|${direction}|${figure}`);
         result.push({
           day,
@@ -157,10 +167,12 @@ export interface JournalEntry {
   postedAt: Date;
 }
 
-/** Every entry of one item (tx:<transaction id>, dd:<charge id>, rcv:<receivable id>), in posting order: how its figures came to be. */
+/** Every entry of one item (tx:<transaction id>, dd:<charge id>, rcv:<receivable id>, int:<intent id>), in posting order: how its figures came to be. */
 export async function itemJournal(db: Queryable, item: string): Promise<JournalEntry[]> {
-  if (!/^(tx|dd|rcv):.{1,200}$/s.test(item))
-    throw new StoreInputError('item must be tx:<transaction id>, dd:<charge id> or rcv:<receivable id>');
+  if (!/^(tx|dd|rcv|int):.{1,200}$/s.test(item))
+    throw new StoreInputError(
+      'item must be tx:<transaction id>, dd:<charge id>, rcv:<receivable id> or int:<intent id>',
+    );
   const { rows } = await db.query<{
     posting_id: string;
     item: string;
