@@ -16,15 +16,17 @@
 //   operator after the account is added (the gateway's admin replay, then releaseHeld), one left held;
 // - three daily reports of one day imported out of order, their REPORT events before and after the
 //   imports: the newest by its own time wins, whatever the names say.
-// Chargebacks are not driven: the sandbox gives a charge one final outcome (a decline after a
-// confirmation is refused with 409), so a chargeback cannot come from the platform here;
-// packages/ledger/test/ledger-direct-debit.test.ts and books.test.ts hold them.
-import { randomUUID } from 'node:crypto';
-import { CORE_EVENT_PATHS, formatReportCsv, type CoreEventType } from '@paykit/contracts';
+// - direct debit charges created through the sandbox's API and recorded, confirmed by the
+//   platform's charge_result, one declined, and chargebacks: a declined charge_result after the
+//   confirmation, delivered straight to the gateway in the documented form (the sandbox gives a
+//   charge one outcome and refuses a second with 409, so it cannot send a chargeback itself).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { CORE_EVENT_PATHS, DIRECT_DEBIT_WEBHOOK_PATH, formatReportCsv, type CoreEventType } from '@paykit/contracts';
 import { createCoreClient, TransactionRecordingError, type CoreClient } from '@paykit/core-client';
 import {
   checkBooks,
   conflictCounts,
+  createChargeRecorder,
   createTransactionRecorder,
   figureOf,
   importReport,
@@ -41,7 +43,7 @@ import {
 } from '@paykit/ledger';
 import { createAccountStore, StoreUnavailableError, type Database } from '@paykit/store';
 import { seededClients } from '@paykit/testing/seeded-clients';
-import { TEST_SECRETS } from '@paykit/testing/secret-audit';
+import { declareSecret, TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordScenario } from '../src/report.ts';
 import { scaled } from '../src/scale.ts';
@@ -52,16 +54,20 @@ const BBVA = '66666666-6666-4666-8666-000000000004';
 /** A platform account of the seed the gateway is not told about until the operator adds it. */
 const BODEGA_CLABE = '646180000000000025';
 const CLIENT_ID = '11111111-1111-4111-8111-111111111111';
+const DD_ORG = '77777777-7777-4777-8777-000000000001';
+const DD_API_KEY = 'dd_sandbox_key_acme_00000000000001';
 
-const TRANSFERS = scaled(30, 8);
+const TRANSFERS = scaled(120, 8);
 const REJECTED = 2;
-const REVERSED = scaled(6, 2);
-const STALLED = scaled(6, 2);
-const CREDITS = scaled(30, 8);
-const REFUNDED_AFTER = scaled(4, 2);
-const SECOND_REFUNDS = scaled(2, 1);
-const REFUNDED_BEFORE = scaled(4, 2);
-const HELD = scaled(4, 2);
+const REVERSED = scaled(20, 2);
+const STALLED = scaled(10, 2);
+const CREDITS = scaled(120, 8);
+const REFUNDED_AFTER = scaled(20, 2);
+const SECOND_REFUNDS = scaled(10, 1);
+const REFUNDED_BEFORE = scaled(20, 2);
+const HELD = scaled(10, 2);
+const CHARGES = scaled(40, 4);
+const CHARGED_BACK = scaled(10, 1);
 const WIDE = { from: '2000-01-01', to: '2100-12-31' };
 
 /** Integer centavos of a two-decimal amount, and back: no float anywhere money is added. */
@@ -95,8 +101,14 @@ function stallable(db: Database): { db: Database; stall(on: boolean): void } {
 
 describe('the books', () => {
   let stack: Stack;
+  /** The Authorization value the direct debit portal sends with each delivery: random, a secret. */
+  const ddToken = `ddw_${randomBytes(24).toString('hex')}`;
   beforeAll(async () => {
-    stack = await startStack({ name: 'books', gatewayEnv: { GATEWAY_UNKNOWN_ACCOUNT: 'hold' } });
+    declareSecret(ddToken);
+    stack = await startStack({
+      name: 'books',
+      gatewayEnv: { GATEWAY_UNKNOWN_ACCOUNT: 'hold', GATEWAY_DIRECT_DEBIT_TOKENS: ddToken },
+    });
   });
   afterAll(async () => {
     await stack?.close();
@@ -112,10 +124,10 @@ describe('the books', () => {
         throw new Error(`${what}: the sandbox answered ${answer.status} ${JSON.stringify(answer.body)}`);
       return answer.body as Extract<T, { status: 200 }>['body'];
     };
-    /** Reads or writes the store; on PGlite (one process per folder) the gateway is started again after. */
-    const onStore = async <T>(use: (db: Database) => Promise<T>): Promise<T> => {
+    /** Reads or writes the store; on PGlite (one process per folder) the gateway is started again after, if asked. */
+    const onStore = async <T>(use: (db: Database) => Promise<T>, gatewayAfter = true): Promise<T> => {
       const result = await stack.withStore(use);
-      if (pglite) await stack.startGateway();
+      if (pglite && gatewayAfter) await stack.startGateway();
       return result;
     };
     /** Every delivery made and every stored event applied by the worker (on PGlite, with the gateway stopped). */
@@ -126,6 +138,15 @@ describe('the books', () => {
       await stack.workerCaughtUp(scaled(120_000, 60_000));
     };
     const answers: number[] = [];
+    const deliverCharge = async (body: Record<string, unknown>) => {
+      const response = await fetch(`${stack.gatewayUrl}${DIRECT_DEBIT_WEBHOOK_PATH}`, {
+        method: 'POST',
+        headers: { authorization: ddToken, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      answers.push(response.status);
+      await response.arrayBuffer();
+    };
     const deliver = async (type: CoreEventType, body: Record<string, unknown>) => {
       const response = await fetch(`${stack.gatewayUrl}${CORE_EVENT_PATHS[type]}`, {
         method: 'POST',
@@ -174,6 +195,15 @@ describe('the books', () => {
       reference: '4300001',
       dueDate: '2030-12-31',
     });
+    // Paid by credits whose refund arrives before them: owed again at the end.
+    for (let i = 0; i < REFUNDED_BEFORE; i++)
+      receivable(i % 2 === 0 ? 'before' : 'after', {
+        id: `INV-EARLY-${i}`,
+        beneficiaryAccount: ACME_CLABE,
+        amount: `${2000 + i}.00`,
+        reference: String(4_200_000 + i),
+        dueDate: '2030-12-31',
+      });
     for (let i = 0; i < HELD; i++)
       receivable('before', {
         id: `INV-HELD-${i}`,
@@ -182,21 +212,85 @@ describe('the books', () => {
         reference: String(4_400_000 + i),
         dueDate: '2030-12-31',
       });
-    await onStore(async (db) => {
-      await createAccountStore(db).upsert({ clabe: ACME_CLABE, ownerId: null, status: 'ACTIVE', creditLimit: null });
-      for (const r of receivables.before) await registerReceivable(db, r);
-    });
     if (!pglite) await stack.startWorker({ WORKER_BATCH_SIZE: '50' });
+    // The direct debit portal's webhook points at the gateway.
+    const seeded2 = await sandbox.control.addSeed({
+      body: {
+        directDebit: {
+          orgId: DD_ORG,
+          apiKeys: [],
+          customers: [],
+          instruments: [],
+          webhook: { url: `${stack.gatewayUrl}${DIRECT_DEBIT_WEBHOOK_PATH}`, authorization: ddToken, form: 'current' },
+        },
+      },
+    });
+    if (seeded2.status !== 200) throw new Error(`the sandbox did not take the direct debit webhook (${seeded2.status})`);
+
+    // Credits for Bodega's account, which the gateway does not know yet: answered 202 and held.
+    const held: { id: string; amount: string }[] = [];
+    for (let i = 0; i < HELD; i++) {
+      const amount = `${3000 + i}.00`;
+      const credit = ok(
+        await sandbox.control.triggerIncomingSpei({
+          body: { beneficiaryClabe: BODEGA_CLABE, amount, numericReference: String(4_400_000 + i) },
+        }),
+        'held credit',
+      );
+      held.push({ id: credit.transactionId, amount });
+    }
 
     // Transfers, each written down before it is sent; and transfers whose answer the ledger could
     // not write (the store stopped answering the recorder once the intent was written).
     const sentAt = await clockNow();
+    const day = mexicoCity(sentAt).slice(0, 10);
+    // Three reports of the day, as the platform generated them at 1, 2 and 3 hours after the
+    // transfers: all in progress, half settled, all settled. Names sort newest first. The middle one
+    // is imported first, before its event; the newest and oldest after theirs.
+    const reported = () => transfers.slice(REJECTED + REVERSED);
+    const lines = (statusOf: (i: number) => string) =>
+      formatReportCsv(
+        reported().map((t, i) => ({
+          transactionId: t.id,
+          trackingKey: '',
+          transactionDate: mexicoCity(sentAt),
+          subCategory: 'SPEI_DEBIT',
+          amount: t.amount,
+          status: statusOf(i),
+        })),
+      );
+    const reportsOf = () =>
+      [
+      { hex: 'ffffffff', hours: 1, csv: lines(() => 'IN_PROGRESS') },
+      { hex: '7fffffff', hours: 2, csv: lines((i) => (i < reported().length / 2 ? 'LIQUIDATED' : 'IN_PROGRESS')) },
+      { hex: '00000000', hours: 3, csv: lines(() => 'LIQUIDATED') },
+    ].map((r) => ({
+      ...r,
+      fileName: `TRANSACTIONS_DAILY_${day}_${r.hex}.csv`,
+      createdAt: new Date(sentAt.getTime() + r.hours * 3600_000).toISOString(),
+    }));
+    type Report = ReturnType<typeof reportsOf>[number];
+    const announce = (r: Report) =>
+      deliver('REPORT', {
+        client_id: CLIENT_ID,
+        file_type: 'TRANSACTIONS',
+        period: 'DAILY',
+        file_name: r.fileName,
+        created_at: r.createdAt,
+      });
     const transfers: { id: string; amount: string }[] = [];
     const stalledBodies: Parameters<CoreClient['transactions']['moneyOut']>[0][] = [];
     const stalledIds: string[] = [];
+    const charges: { id: string; reference: string; amount: string }[] = [];
     let unresolvedAfterStall = 0;
+    let heldAnswered = 0;
+    let reports: Report[] = [];
     let recordFailures = 0;
-    await onStore(async (db) => {
+    const heldSeqs = await onStore(async (db) => {
+      // The operator adds Bodega's account after its credits were held.
+      for (const clabe of [ACME_CLABE, BODEGA_CLABE])
+        await createAccountStore(db).upsert({ clabe, ownerId: null, status: 'ACTIVE', creditLimit: null });
+      for (const r of receivables.before) await registerReceivable(db, r);
       const healthy = createCoreClient({ ...seeded, ...createTransactionRecorder(db, { actor: 'books-scenario' }) });
       for (let i = 0; i < TRANSFERS; i++) {
         const amount = `${100 + i}.00`;
@@ -206,6 +300,27 @@ describe('the books', () => {
           transaction_request: { amount, currency: 'MXN', external_reference: String(2_000_000 + i) },
         });
         transfers.push({ id: String(answer.id), amount });
+      }
+      reports = reportsOf();
+      await importReport(db, reports[1]!.fileName, reports[1]!.csv);
+      // Direct debit charges, each recorded as the client's onChargeCreated records it.
+      const recordCharge = createChargeRecorder(db);
+      for (let i = 0; i < CHARGES; i++) {
+        const response = await fetch(`${sandbox.urls['direct-debit']}/charges`, {
+          method: 'POST',
+          headers: { 'x-api-key': DD_API_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            currency: 'mxn',
+            amount: 400 + i,
+            reference: `books-charge-${i}`,
+            inline_instrument: { type: 'mx_clabe', identifier: '012180015118333755' },
+            inline_customer: { name: 'John Doe', document_type: 'mx_rfc', document_number: 'AABB220089' },
+          }),
+        });
+        const charge = (await response.json()) as { id: string; reference: string };
+        if (response.status !== 201) throw new Error(`POST /charges answered ${response.status}`);
+        await recordCharge({ charge });
+        charges.push({ id: charge.id, reference: charge.reference, amount: `${400 + i}.00` });
       }
       const store = stallable(db);
       const hooks = createTransactionRecorder(store.db, {
@@ -241,7 +356,28 @@ describe('the books', () => {
       }
       store.stall(false);
       unresolvedAfterStall = (await listUnresolvedIntents(db)).length;
+      const stored = await db.query<{ seq: string; transaction_id: string; outcome: string }>(
+        `SELECT seq::text AS seq, transaction_id, outcome FROM webhook_events WHERE event_type = 'MONEY_IN' AND transaction_id = ANY($1)`,
+        [held.map((h) => h.id)],
+      );
+      heldAnswered = stored.rows.filter((row) => row.outcome === 'stored').length;
+      return new Map(stored.rows.map((row) => [row.transaction_id, row.seq] as const));
     });
+    // The gateway re-decides each held credit but the last (its admin replay) now that the account is known.
+    const [oldest, middle, newest] = reports as [Report, Report, Report];
+    const release = held.slice(0, -1);
+    for (const h of release) {
+      const seq = heldSeqs.get(h.id);
+      if (seq === undefined) throw new Error(`credit ${h.id} was not stored`);
+      const response = await fetch(`${stack.gatewayUrl}/admin/events/${seq}/replay`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_SECRETS.adminToken}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const replayed = (await response.json()) as { outcome?: string };
+      if (response.status !== 200 || replayed.outcome !== 'accepted')
+        throw new Error(`the gateway's replay of event ${seq} answered ${response.status} ${JSON.stringify(replayed)}`);
+    }
 
     // The platform settles, rejects and reverses them.
     for (const [i, t] of transfers.entries()) {
@@ -264,6 +400,19 @@ describe('the books', () => {
         ok(await sandbox.control.triggerSpeiReverse({ params: { transactionId: id }, body: {} }), 'reverse');
         expected.outReturned += cents(stalledBodies[i]!.transaction_request.amount);
       }
+    }
+
+    // The platform confirms every charge but the last, which it declines.
+    for (const [i, charge] of charges.entries()) {
+      const last = i === charges.length - 1;
+      ok(
+        await sandbox.control.triggerChargeResult({
+          params: { chargeId: charge.id },
+          body: { result: last ? 'declined' : 'confirmed' },
+        }),
+        'charge result',
+      );
+      if (!last) expected.inSettled += cents(charge.amount);
     }
 
     // Credits: each pays its receivable (registered before or after it); two pay one in part; the
@@ -291,17 +440,6 @@ describe('the books', () => {
       expected.inSettled += cents(amount);
       open.set('INV-BOOKS-PARTIAL', open.get('INV-BOOKS-PARTIAL')! - cents(amount));
     }
-    const held: { id: string; amount: string }[] = [];
-    for (let i = 0; i < HELD; i++) {
-      const amount = `${3000 + i}.00`;
-      const credit = ok(
-        await sandbox.control.triggerIncomingSpei({
-          body: { beneficiaryClabe: BODEGA_CLABE, amount, numericReference: String(4_400_000 + i) },
-        }),
-        'held credit',
-      );
-      held.push({ id: credit.transactionId, amount });
-    }
     await stack.drainDeliveries(scaled(120_000, 60_000));
 
     // Refunds of credits, straight to the gateway as the platform sends them: after their credit,
@@ -316,14 +454,32 @@ describe('the books', () => {
       original_transaction_id: original.id,
       original_transaction_amount: original.amount,
     });
-    const day = mexicoCity(sentAt).slice(0, 10);
-    for (const credit of credits.slice(0, REFUNDED_AFTER)) {
+    for (const [i, credit] of credits.slice(0, REFUNDED_AFTER).entries()) {
       await deliver('REFUND', refundOf(credit, `${day} 18:00:00`));
       expected.inReturned += cents(credit.amount);
-      const paid = [...receivables.before, ...receivables.after].find((r) => r.amount === credit.amount)!;
-      open.set(paid.id, cents(paid.amount));
+      open.set(`INV-BOOKS-${i}`, cents(credit.amount));
     }
     for (const credit of credits.slice(0, SECOND_REFUNDS)) await deliver('REFUND', refundOf(credit, `${day} 19:00:00`));
+    // Chargebacks: the bank takes back confirmed charges (a declined charge_result after the confirmation).
+    for (const charge of charges.slice(0, CHARGED_BACK)) {
+      await deliverCharge({
+        event: 'charge_result',
+        timestamp: new Date(sentAt.getTime() + 86_400_000).toISOString(),
+        data: {
+          charge_id: charge.id,
+          charge_result: 'declined',
+          charge_reference: charge.reference,
+          debt_id: null,
+          declined_reason: 'chargeback',
+          risk_status: 'ok',
+          risk_reason: null,
+          ownership_verification_result: null,
+          ownership_verification_result_at: null,
+          ownership_information: null,
+        },
+      });
+      expected.inReturned += cents(charge.amount);
+    }
     const early: { id: string; amount: string }[] = [];
     for (let i = 0; i < REFUNDED_BEFORE; i++) {
       const credit = { id: randomUUID(), amount: `${2000 + i}.00` };
@@ -344,75 +500,23 @@ describe('the books', () => {
       expected.inReturned += cents(credit.amount);
     }
 
-    // Three reports of the day, as the platform generated them at 1, 2 and 3 hours after the
-    // transfers: all in progress, half settled, all settled. Names sort newest first.
-    const reported = transfers.slice(REJECTED + REVERSED);
-    const lines = (statusOf: (i: number) => string) =>
-      formatReportCsv(
-        reported.map((t, i) => ({
-          transactionId: t.id,
-          trackingKey: '',
-          transactionDate: mexicoCity(sentAt),
-          subCategory: 'SPEI_DEBIT',
-          amount: t.amount,
-          status: statusOf(i),
-        })),
-      );
-    const reports = [
-      { hex: 'ffffffff', hours: 1, csv: lines(() => 'IN_PROGRESS') },
-      { hex: '7fffffff', hours: 2, csv: lines((i) => (i < reported.length / 2 ? 'LIQUIDATED' : 'IN_PROGRESS')) },
-      { hex: '00000000', hours: 3, csv: lines(() => 'LIQUIDATED') },
-    ].map((r) => ({
-      ...r,
-      fileName: `TRANSACTIONS_DAILY_${day}_${r.hex}.csv`,
-      createdAt: new Date(sentAt.getTime() + r.hours * 3600_000).toISOString(),
-    }));
-    const announce = (r: (typeof reports)[number]) =>
-      deliver('REPORT', {
-        client_id: CLIENT_ID,
-        file_type: 'TRANSACTIONS',
-        period: 'DAILY',
-        file_name: r.fileName,
-        created_at: r.createdAt,
-      });
-    const [oldest, middle, newest] = reports as [(typeof reports)[0], (typeof reports)[0], (typeof reports)[0]];
     await announce(newest);
     await announce(oldest);
-    await applied();
-
-    // Late receivables; the newest report first, then the two older ones (the middle before its event).
-    await onStore(async (db) => {
-      for (const r of receivables.after) await registerReceivable(db, r);
-      for (const r of [newest, oldest, middle]) await importReport(db, r.fileName, r.csv);
-    });
     await announce(middle);
-
-    // The operator adds Bodega's account: the gateway re-decides each held credit (its admin
-    // replay), and all but the last are released.
-    const heldBefore = await onStore(async (db) => {
-      await createAccountStore(db).upsert({ clabe: BODEGA_CLABE, ownerId: null, status: 'ACTIVE', creditLimit: null });
-      return listHeld(db);
-    });
-    const release = held.slice(0, -1);
-    for (const h of release) {
-      const seq = heldBefore.find((x) => x.transactionId === h.id)?.seq;
-      if (seq === undefined) throw new Error(`credit ${h.id} was not held`);
-      const response = await fetch(`${stack.gatewayUrl}/admin/events/${seq}/replay`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_SECRETS.adminToken}`, 'content-type': 'application/json' },
-        body: '{}',
-      });
-      const replayed = (await response.json()) as { outcome?: string };
-      if (response.status !== 200 || replayed.outcome !== 'accepted')
-        throw new Error(`the gateway's replay of event ${seq} answered ${response.status} ${JSON.stringify(replayed)}`);
-    }
     await applied();
-    // The stalled transfers the platform did not reverse: the request replayed with the same key.
-    await onStore(async (db) => {
+
+    // Late receivables; the newest report, then the oldest. The operator releases the re-decided
+    // held credits. The stalled transfers the platform did not reverse: the request replayed with
+    // the same key. Nothing is delivered after this: on PGlite the gateway stays stopped.
+    const heldBefore = await onStore(async (db) => {
+      const before = await listHeld(db);
+      for (const r of receivables.after) await registerReceivable(db, r);
+      for (const r of [newest, oldest]) await importReport(db, r.fileName, r.csv);
       for (const h of release) await releaseHeld(db, { credit: h.id, by: 'ana@finance', note: 'account added' });
       const healthy = createCoreClient({ ...seeded, ...createTransactionRecorder(db, { actor: 'books-scenario' }) });
       for (const [i, body] of stalledBodies.entries()) if (i % 2 === 1) await healthy.transactions.moneyOut(body);
-    });
+      return before;
+    }, false);
     for (const h of release) {
       expected.inSettled += cents(h.amount);
       open.set(`INV-HELD-${held.indexOf(h)}`, 0);
@@ -458,7 +562,10 @@ describe('the books', () => {
           )
         ).rows.map((row) => [row.account, cents(row.sum)] as const),
       );
-      const itemIds = [...credits, ...early, ...held].map((c) => `tx:${c.id}`);
+      const itemIds = [
+        ...[...credits, ...early, ...held].map((c) => `tx:${c.id}`),
+        ...charges.map((c) => `dd:${c.id}`),
+      ];
       const transferIds = [...transfers.map((t) => t.id), ...stalledIds].map((id) => `tx:${id}`);
       const crossed = await db.query<{ credits_out: string; transfers_in: string; held_received: string }>(
         `SELECT count(*) FILTER (WHERE item = ANY($1) AND account LIKE 'out:%')::text AS credits_out,
@@ -538,7 +645,7 @@ describe('the books', () => {
       (read.opens.get(id) ?? 0) === owed ? [] : [`${id} open ${amountOf(read.opens.get(id) ?? 0)}, expected ${amountOf(owed)}`],
     );
     const byId = new Map(read.items.map((item) => [item.id, item] as const));
-    const reportedOff = reported.filter((t) => {
+    const reportedOff = reported().filter((t) => {
       const item = byId.get(t.id);
       return item?.state !== 'matched' || item.report?.fileName !== newest.fileName;
     }).length;
@@ -552,6 +659,12 @@ describe('the books', () => {
     const refundedStates = [...credits.slice(SECOND_REFUNDS, REFUNDED_AFTER), ...early].filter(
       (c) => byId.get(c.id)?.state !== 'refunded',
     ).length;
+    // A charge taken back reads mismatched (chargeback), never matched; the confirmed ones matched.
+    const chargesOff = charges.filter((c, i) => {
+      const item = byId.get(c.id);
+      if (i < CHARGED_BACK) return !(item?.state === 'mismatched' && item.fields.includes('chargeback'));
+      return i < charges.length - 1 && item?.state !== 'matched';
+    }).length;
     const secondRefunds = read.conflicts.second_refund;
     const conflictsRecorded = read.conflicts.total;
     const non2xx = answers.filter((status) => status < 200 || status >= 300).length;
@@ -571,8 +684,9 @@ describe('the books', () => {
       money: { stuck, orphaned, conflictsMade: SECOND_REFUNDS, conflictsRecorded },
       notes: [
         `${TRANSFERS} transfers (${REJECTED} rejected, ${REVERSED} reversed), ${STALLED} more whose ledger write failed after the platform moved them (${recordFailures} record errors, ${unresolvedAfterStall} unresolved intents, ${read.unresolved.length} left: ${Math.ceil(STALLED / 2)} attached by their reversal, ${Math.floor(STALLED / 2)} by a replay with the same key)`,
-        `${CREDITS + 2} credits to receivables registered before and after them, ${REFUNDED_AFTER} refunded after their credit, ${REFUNDED_BEFORE} before it, ${SECOND_REFUNDS} second refund(s) (${secondRefunds} recorded as second_refund); ${HELD} credits held for an unknown account, ${read.releases.length} released after it was added, ${read.stillHeld.length} still held`,
-        `3 reports of ${day} imported newest first, their events before and after: ${reported.length - reportedOff} of ${reported.length} transfers compared with the newest (${newest.fileName}) and matched`,
+        `${CREDITS + 2} credits to receivables registered before and after them, ${REFUNDED_AFTER} refunded after their credit, ${REFUNDED_BEFORE} before it, ${SECOND_REFUNDS} second refund(s) (${secondRefunds} recorded as second_refund); ${HELD} credits for an unknown account (${heldAnswered} answered 202, ${heldBefore.length} held), ${read.releases.length} released after it was added, ${read.stillHeld.length} still held`,
+        `${CHARGES} direct debit charges recorded: ${CHARGES - 1} confirmed, 1 declined, ${CHARGED_BACK} charged back after their confirmation; ${CHARGES - chargesOff} of ${CHARGES} in their expected state`,
+        `3 reports of ${day} imported middle, newest, oldest, their events before and after: ${reported().length - reportedOff} of ${reported().length} transfers compared with the newest (${newest.fileName}) and matched`,
         `figures (journal = sent = moneyFigures = console cards = /volumes): ${Object.keys(journal)
           .map((key) => `${key} ${figureAmounts[key]}`)
           .join(', ')}${disagreements.length ? `; DISAGREE: ${disagreements.join('; ')}` : ''}`,
@@ -588,10 +702,14 @@ describe('the books', () => {
     expect(disagreements).toEqual([]);
     // Held money is not money in; a refund is not money out, a reversal not money in.
     expect(read.crossed).toEqual({ credits_out: '0', transfers_in: '0', held_received: '0' });
+    // Every credit for the unknown account was answered 202 and held until released.
+    expect(heldAnswered).toBe(HELD);
+    expect(heldBefore.map((h) => h.transactionId).sort()).toEqual(held.map((h) => h.id).sort());
     expect(read.stillHeld.map((h) => h.transactionId)).toEqual([held.at(-1)!.id]);
     expect(read.releases).toHaveLength(release.length);
     expect(openOff).toEqual([]);
     expect(reportedOff).toBe(0);
+    expect(chargesOff).toBe(0);
     expect(stuck).toBe(0);
     expect(orphaned).toBe(0);
     expect(refundedStates).toBe(0);
