@@ -65,7 +65,7 @@ const CREDITS = scaled(120, 8);
 const REFUNDED_AFTER = scaled(20, 2);
 const SECOND_REFUNDS = scaled(10, 1);
 const REFUNDED_BEFORE = scaled(20, 2);
-const HELD = scaled(10, 2);
+const HELD = scaled(10, 3);
 const CHARGES = scaled(40, 4);
 const CHARGED_BACK = scaled(10, 1);
 const WIDE = { from: '2000-01-01', to: '2100-12-31' };
@@ -284,6 +284,7 @@ describe('the books', () => {
     const charges: { id: string; reference: string; amount: string }[] = [];
     let unresolvedAfterStall = 0;
     let heldAnswered = 0;
+    let refusedRelease = '';
     let reports: Report[] = [];
     let recordFailures = 0;
     const heldSeqs = await onStore(async (db) => {
@@ -363,10 +364,12 @@ describe('the books', () => {
       heldAnswered = stored.rows.filter((row) => row.outcome === 'stored').length;
       return new Map(stored.rows.map((row) => [row.transaction_id, row.seq] as const));
     });
-    // The gateway re-decides each held credit but the last (its admin replay) now that the account is known.
+    // The gateway re-decides each held credit but the last (its admin replay) now that the account
+    // is known. The one before the last is returned to its payer by the platform while held.
     const [oldest, middle, newest] = reports as [Report, Report, Report];
-    const release = held.slice(0, -1);
-    for (const h of release) {
+    const release = held.slice(0, -2);
+    const returnedHeld = held.at(-2)!;
+    for (const h of [...release, returnedHeld]) {
       const seq = heldSeqs.get(h.id);
       if (seq === undefined) throw new Error(`credit ${h.id} was not stored`);
       const response = await fetch(`${stack.gatewayUrl}/admin/events/${seq}/replay`, {
@@ -454,12 +457,24 @@ describe('the books', () => {
       original_transaction_id: original.id,
       original_transaction_amount: original.amount,
     });
+    // What is returned on each value day, as the refunds' and chargebacks' own times say.
+    const returnedOn = new Map<string, number>();
+    const returned = (on: string, amount: string) => {
+      expected.inReturned += cents(amount);
+      returnedOn.set(on, (returnedOn.get(on) ?? 0) + cents(amount));
+    };
+    const dayBefore = mexicoCity(new Date(sentAt.getTime() - 86_400_000)).slice(0, 10);
     for (const [i, credit] of credits.slice(0, REFUNDED_AFTER).entries()) {
       await deliver('REFUND', refundOf(credit, `${day} 18:00:00`));
-      expected.inReturned += cents(credit.amount);
+      // The refund that stands is the earliest by the platform's time: the second one, dated the
+      // day before, where there is one; the first is then the conflict.
+      returned(i < SECOND_REFUNDS ? dayBefore : day, credit.amount);
       open.set(`INV-BOOKS-${i}`, cents(credit.amount));
     }
-    for (const credit of credits.slice(0, SECOND_REFUNDS)) await deliver('REFUND', refundOf(credit, `${day} 19:00:00`));
+    for (const credit of credits.slice(0, SECOND_REFUNDS))
+      await deliver('REFUND', refundOf(credit, `${dayBefore} 19:00:00`));
+    // A held credit returned to its payer: never money in, so never money returned either.
+    await deliver('REFUND', refundOf(returnedHeld, `${day} 20:00:00`));
     // Chargebacks: the bank takes back confirmed charges (a declined charge_result after the confirmation).
     for (const charge of charges.slice(0, CHARGED_BACK)) {
       await deliverCharge({
@@ -478,13 +493,14 @@ describe('the books', () => {
           ownership_information: null,
         },
       });
-      expected.inReturned += cents(charge.amount);
+      returned(mexicoCity(new Date(sentAt.getTime() + 86_400_000)).slice(0, 10), charge.amount);
     }
     const early: { id: string; amount: string }[] = [];
     for (let i = 0; i < REFUNDED_BEFORE; i++) {
       const credit = { id: randomUUID(), amount: `${2000 + i}.00` };
       early.push(credit);
       await deliver('REFUND', refundOf(credit, `${day} 18:30:00`));
+      returned(day, credit.amount);
       await deliver('MONEY_IN', {
         id: credit.id,
         beneficiary_account: ACME_CLABE,
@@ -497,7 +513,6 @@ describe('the books', () => {
         numeric_reference: String(4_200_000 + i),
       });
       expected.inSettled += cents(credit.amount);
-      expected.inReturned += cents(credit.amount);
     }
 
     await announce(newest);
@@ -513,6 +528,10 @@ describe('the books', () => {
       for (const r of receivables.after) await registerReceivable(db, r);
       for (const r of [newest, oldest]) await importReport(db, r.fileName, r.csv);
       for (const h of release) await releaseHeld(db, { credit: h.id, by: 'ana@finance', note: 'account added' });
+      refusedRelease = await releaseHeld(db, { credit: returnedHeld.id, by: 'ana@finance' }).then(
+        () => 'released',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
       const healthy = createCoreClient({ ...seeded, ...createTransactionRecorder(db, { actor: 'books-scenario' }) });
       for (const [i, body] of stalledBodies.entries()) if (i % 2 === 1) await healthy.transactions.moneyOut(body);
       return before;
@@ -562,6 +581,11 @@ describe('the books', () => {
           )
         ).rows.map((row) => [row.account, cents(row.sum)] as const),
       );
+      const daily = (
+        await db.query<{ day: string; account: string; sum: string }>(
+          `SELECT value_date::text AS day, account, sum(amount)::text AS sum FROM ledger_journal GROUP BY 1, 2`,
+        )
+      ).rows.map((row) => ({ day: row.day, account: row.account, sum: cents(row.sum) }));
       const itemIds = [
         ...[...credits, ...early, ...held].map((c) => `tx:${c.id}`),
         ...charges.map((c) => `dd:${c.id}`),
@@ -570,9 +594,9 @@ describe('the books', () => {
       const crossed = await db.query<{ credits_out: string; transfers_in: string; held_received: string }>(
         `SELECT count(*) FILTER (WHERE item = ANY($1) AND account LIKE 'out:%')::text AS credits_out,
                 count(*) FILTER (WHERE item = ANY($2) AND account LIKE 'in:%')::text AS transfers_in,
-                coalesce(sum(amount) FILTER (WHERE item = $3 AND account = 'in:received'), 0)::text AS held_received
+                count(*) FILTER (WHERE item = ANY($3) AND account IN ('in:received', 'in:refunded'))::text AS held_received
          FROM ledger_journal`,
-        [itemIds, transferIds, `tx:${held.at(-1)!.id}`],
+        [itemIds, transferIds, [held.at(-1)!, returnedHeld].map((h) => `tx:${h.id}`)],
       );
       const opens = new Map<string, number>();
       for (let after: string | undefined; ; ) {
@@ -583,6 +607,7 @@ describe('the books', () => {
       }
       return {
         sums,
+        daily,
         crossed: crossed.rows[0]!,
         opens,
         books: await checkBooks(db),
@@ -641,6 +666,45 @@ describe('the books', () => {
       };
       return new Set(Object.values(of)).size === 1 ? [] : [`${key}: ${JSON.stringify(of)}`];
     });
+    // Per value day: the journal's sums, moneyFigures' day rows and the console's table by day; and
+    // the returned money on the days the refunds and chargebacks name.
+    const FIGURES = [
+      ['in', 'settled', ['in:received'], -1],
+      ['in', 'returned', ['in:refunded', 'in:charged_back'], 1],
+      ['in', 'held', ['in:held'], -1],
+      ['out', 'settled', ['out:paid'], 1],
+      ['out', 'returned', ['out:reversed'], -1],
+      ['out', 'in_transit', ['out:in_transit'], 1],
+    ] as const;
+    const byDayShown = new Map<string, string>();
+    {
+      const at = volumes.indexOf('data-table="money-by-day"');
+      if (at < 0) throw new Error("the console's /volumes shows no table by day");
+      const html = volumes.slice(at, volumes.indexOf('</table>', at));
+      const headers = [...html.slice(0, html.indexOf('</thead>')).matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1]!);
+      for (const row of html.slice(html.indexOf('<tbody>')).split('<tr>').slice(1)) {
+        const cells = [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]!);
+        headers.slice(1).forEach((header, i) => {
+          const [direction, figure] = header.split(': ') as [string, string];
+          byDayShown.set(`${cells[0]} ${direction} ${figure.replace(' ', '_')}`, printed(cells[i + 1] ?? ''));
+        });
+      }
+    }
+    const days = [...new Set(read.daily.map((row) => row.day))].filter((d) => !d.startsWith('2030')).sort();
+    const dailyOff = days.flatMap((on) =>
+      FIGURES.flatMap(([direction, figure, accounts, sign]) => {
+        const journalSum = read.daily
+          .filter((row) => row.day === on && (accounts as readonly string[]).includes(row.account))
+          .reduce((n, row) => n + sign * row.sum, 0);
+        const of: Record<string, string | undefined> = {
+          journal: amountOf(journalSum),
+          moneyFigures: figureOf(read.figures, direction, figure, on).amount,
+          volumes: byDayShown.get(`${on} ${direction} ${figure}`) ?? '0.00',
+        };
+        if (direction === 'in' && figure === 'returned') of.sent = amountOf(returnedOn.get(on) ?? 0);
+        return new Set(Object.values(of)).size === 1 ? [] : [`${on} ${direction} ${figure}: ${JSON.stringify(of)}`];
+      }),
+    );
     const openOff = [...open].flatMap(([id, owed]) =>
       (read.opens.get(id) ?? 0) === owed ? [] : [`${id} open ${amountOf(read.opens.get(id) ?? 0)}, expected ${amountOf(owed)}`],
     );
@@ -684,12 +748,13 @@ describe('the books', () => {
       money: { stuck, orphaned, conflictsMade: SECOND_REFUNDS, conflictsRecorded },
       notes: [
         `${TRANSFERS} transfers (${REJECTED} rejected, ${REVERSED} reversed), ${STALLED} more whose ledger write failed after the platform moved them (${recordFailures} record errors, ${unresolvedAfterStall} unresolved intents, ${read.unresolved.length} left: ${Math.ceil(STALLED / 2)} attached by their reversal, ${Math.floor(STALLED / 2)} by a replay with the same key)`,
-        `${CREDITS + 2} credits to receivables registered before and after them, ${REFUNDED_AFTER} refunded after their credit, ${REFUNDED_BEFORE} before it, ${SECOND_REFUNDS} second refund(s) (${secondRefunds} recorded as second_refund); ${HELD} credits for an unknown account (${heldAnswered} answered 202, ${heldBefore.length} held), ${read.releases.length} released after it was added, ${read.stillHeld.length} still held`,
+        `${CREDITS + 2} credits to receivables registered before and after them, ${REFUNDED_AFTER} refunded after their credit, ${REFUNDED_BEFORE} before it, ${SECOND_REFUNDS} second refund(s) (${secondRefunds} recorded as second_refund); ${HELD} credits for an unknown account (${heldAnswered} answered 202, ${heldBefore.length} held), ${read.releases.length} released after it was added, 1 returned to its payer while held (its release refused: ${refusedRelease.includes('returned to its payer') ? 'yes' : `NO: ${refusedRelease}`}), ${read.stillHeld.length} still held`,
         `${CHARGES} direct debit charges recorded: ${CHARGES - 1} confirmed, 1 declined, ${CHARGED_BACK} charged back after their confirmation; ${CHARGES - chargesOff} of ${CHARGES} in their expected state`,
         `3 reports of ${day} imported middle, newest, oldest, their events before and after: ${reported().length - reportedOff} of ${reported().length} transfers compared with the newest (${newest.fileName}) and matched`,
         `figures (journal = sent = moneyFigures = console cards = /volumes): ${Object.keys(journal)
           .map((key) => `${key} ${figureAmounts[key]}`)
           .join(', ')}${disagreements.length ? `; DISAGREE: ${disagreements.join('; ')}` : ''}`,
+        `by value day (${days.join(', ')}): ${days.length * FIGURES.length - dailyOff.length} of ${days.length * FIGURES.length} figures agree (journal = moneyFigures = /volumes by day; money returned on the days the refunds and chargebacks name)${dailyOff.length ? `; DISAGREE: ${dailyOff.join('; ')}` : ''}`,
         `receivables: ${open.size - openOff.length} of ${open.size} with their expected open balance (${[...open.values()].filter((v) => v > 0).length} open, ${amountOf([...open.values()].reduce((a, b) => a + b, 0))} owed)${openOff.length ? `; OFF: ${openOff.join('; ')}` : ''}`,
         `books ${read.books.ok ? 'balanced' : 'BROKEN'}: ${read.books.postingsChecked} postings, debits ${read.books.debits} = credits ${read.books.credits}, ${read.books.itemsChecked} items as their facts say; ${read.parked} events parked`,
       ],
@@ -700,11 +765,18 @@ describe('the books', () => {
     expect(read.books).toMatchObject({ ok: true, unbalancedPostings: [], itemsOff: [] });
     // Every figure the console shows is the journal's sum, and what the scenario sent.
     expect(disagreements).toEqual([]);
+    expect(dailyOff).toEqual([]);
     // Held money is not money in; a refund is not money out, a reversal not money in.
     expect(read.crossed).toEqual({ credits_out: '0', transfers_in: '0', held_received: '0' });
     // Every credit for the unknown account was answered 202 and held until released.
     expect(heldAnswered).toBe(HELD);
-    expect(heldBefore.map((h) => h.transactionId).sort()).toEqual(held.map((h) => h.id).sort());
+    expect(heldBefore.map((h) => h.transactionId).sort()).toEqual(
+      held
+        .filter((h) => h !== returnedHeld)
+        .map((h) => h.id)
+        .sort(),
+    );
+    expect(refusedRelease).toMatch(/was returned to its payer while held/);
     expect(read.stillHeld.map((h) => h.transactionId)).toEqual([held.at(-1)!.id]);
     expect(read.releases).toHaveLength(release.length);
     expect(openOff).toEqual([]);
