@@ -82,6 +82,20 @@ const amountOf = (c: number) =>
 /** A figure as the console prints it ("$1,234.56", "-$3.00") back to a decimal string. */
 const printed = (text: string) => amountOf(cents(text.replace(/[^0-9.-]/g, '') || '0'));
 
+/** A console table (data-table="name"): its headers and its rows' cell texts. */
+function tableOf(html: string, name: string): { headers: string[]; rows: string[][] } {
+  const at = html.indexOf(`data-table="${name}"`);
+  if (at < 0) throw new Error(`the console shows no table ${name}`);
+  const table = html.slice(at, html.indexOf('</table>', at));
+  const headers = [...table.slice(0, table.indexOf('</thead>')).matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1]!);
+  const rows = table
+    .slice(table.indexOf('<tbody>'))
+    .split('<tr>')
+    .slice(1)
+    .map((row) => [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]!));
+  return { headers, rows };
+}
+
 /** Mexico City local time (UTC-6, no DST), "YYYY-MM-DD HH:MM:SS". */
 const mexicoCity = (at: Date) => new Date(at.getTime() - 6 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
 
@@ -677,18 +691,18 @@ describe('the books', () => {
       ['out', 'in_transit', ['out:in_transit'], 1],
     ] as const;
     const byDayShown = new Map<string, string>();
-    {
-      const at = volumes.indexOf('data-table="money-by-day"');
-      if (at < 0) throw new Error("the console's /volumes shows no table by day");
-      const html = volumes.slice(at, volumes.indexOf('</table>', at));
-      const headers = [...html.slice(0, html.indexOf('</thead>')).matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1]!);
-      for (const row of html.slice(html.indexOf('<tbody>')).split('<tr>').slice(1)) {
-        const cells = [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]!);
-        headers.slice(1).forEach((header, i) => {
-          const [direction, figure] = header.split(': ') as [string, string];
-          byDayShown.set(`${cells[0]} ${direction} ${figure.replace(' ', '_')}`, printed(cells[i + 1] ?? ''));
-        });
-      }
+    const byDay = tableOf(volumes, 'money-by-day');
+    for (const cells of byDay.rows)
+      byDay.headers.slice(1).forEach((header, i) => {
+        const [direction, figure] = header.split(': ') as [string, string];
+        byDayShown.set(`${cells[0]} ${direction} ${figure.replace(' ', '_')}`, printed(cells[i + 1] ?? ''));
+      });
+    // The overview's table of days shows settled money in and out on each day it lists.
+    const overviewDays = tableOf(overview, 'days');
+    const column = (name: string) => overviewDays.headers.indexOf(name);
+    for (const cells of overviewDays.rows) {
+      byDayShown.set(`overview ${cells[0]} in settled`, printed(cells[column('money in (settled)')] ?? ''));
+      byDayShown.set(`overview ${cells[0]} out settled`, printed(cells[column('money out (settled)')] ?? ''));
     }
     const days = [...new Set(read.daily.map((row) => row.day))].filter((d) => !d.startsWith('2030')).sort();
     const dailyOff = days.flatMap((on) =>
@@ -701,6 +715,8 @@ describe('the books', () => {
           moneyFigures: figureOf(read.figures, direction, figure, on).amount,
           volumes: byDayShown.get(`${on} ${direction} ${figure}`) ?? '0.00',
         };
+        const onOverview = byDayShown.get(`overview ${on} ${direction} ${figure}`);
+        if (onOverview !== undefined) of.overview = onOverview;
         if (direction === 'in' && figure === 'returned') of.sent = amountOf(returnedOn.get(on) ?? 0);
         return new Set(Object.values(of)).size === 1 ? [] : [`${on} ${direction} ${figure}: ${JSON.stringify(of)}`];
       }),
@@ -754,7 +770,7 @@ describe('the books', () => {
         `figures (journal = sent = moneyFigures = console cards = /volumes): ${Object.keys(journal)
           .map((key) => `${key} ${figureAmounts[key]}`)
           .join(', ')}${disagreements.length ? `; DISAGREE: ${disagreements.join('; ')}` : ''}`,
-        `by value day (${days.join(', ')}): ${days.length * FIGURES.length - dailyOff.length} of ${days.length * FIGURES.length} figures agree (journal = moneyFigures = /volumes by day; money returned on the days the refunds and chargebacks name)${dailyOff.length ? `; DISAGREE: ${dailyOff.join('; ')}` : ''}`,
+        `by value day (${days.join(', ')}): ${days.length * FIGURES.length - dailyOff.length} of ${days.length * FIGURES.length} figures agree (journal = moneyFigures = /volumes by day = the overview's days, ${overviewDays.rows.length} listed; money returned on the days the refunds and chargebacks name)${dailyOff.length ? `; DISAGREE: ${dailyOff.join('; ')}` : ''}`,
         `receivables: ${open.size - openOff.length} of ${open.size} with their expected open balance (${[...open.values()].filter((v) => v > 0).length} open, ${amountOf([...open.values()].reduce((a, b) => a + b, 0))} owed)${openOff.length ? `; OFF: ${openOff.join('; ')}` : ''}`,
         `books ${read.books.ok ? 'balanced' : 'BROKEN'}: ${read.books.postingsChecked} postings, debits ${read.books.debits} = credits ${read.books.credits}, ${read.books.itemsChecked} items as their facts say; ${read.parked} events parked`,
       ],
