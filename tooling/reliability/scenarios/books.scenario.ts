@@ -1,4 +1,4 @@
-// 9. The books. Every kind of money fact the journal posts, driven through the real stack (the
+// The books. Every kind of money fact the journal posts, driven through the real stack (the
 // sandbox as the platform, the gateway, the worker) in awkward orders, then every money figure the
 // console shows compared with sums taken straight from the journal and with what the scenario
 // itself sent:
