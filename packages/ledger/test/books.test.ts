@@ -312,6 +312,58 @@ for (const kind of testDatabases()) {
       }
     });
 
+    it('refuses to release a held credit the platform returned to its payer: it never was money in', async () => {
+      const opened = await kind.open();
+      try {
+        const store = createEventStore(opened.db);
+        const clabe = account();
+        const held = moneyIn(
+          { beneficiary_account: clabe, amount: '640.00', numeric_reference: '5500002' },
+          { outcome: 'stored', answerStatus: 202, reason: 'held for review: account unknown' },
+        );
+        const { seq } = await store.append(held);
+        await store.append(
+          coreEvent('REFUND', {
+            id: randomUUID(),
+            tracking_key: 'RF-HELD',
+            amount: '640.00',
+            transaction_date: '2026-11-21 12:00:00',
+            category: 'CREDIT_TRANS',
+            sub_category: 'SPEI_REFUNDED_CREDIT',
+            original_transaction_id: idOf(held),
+            original_transaction_amount: '640.00',
+          }),
+        );
+        await reconcileOnce(opened.db);
+        await registerReceivable(opened.db, {
+          id: 'INV-HR',
+          beneficiaryAccount: clabe,
+          amount: '640.00',
+          reference: '5500002',
+          dueDate: '2026-11-30',
+        });
+        // The account is added afterwards and the gateway now accepts the event.
+        await store.recordReplay({ seq, drift: [], outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null });
+        expect(await listHeld(opened.db)).toEqual([]);
+        await expect(releaseHeld(opened.db, { credit: seq, by: 'ana@finance' })).rejects.toThrow(
+          /was returned to its payer .*nothing to release/,
+        );
+        await store.close();
+
+        const rows = await moneyFigures(opened.db, { from: '2026-11-01', to: '2026-11-30' });
+        expect(['settled', 'returned', 'held'].map((f) => figure(rows, 'in', f as MoneyRow['figure']))).toEqual([
+          '0.00',
+          '0.00',
+          '0.00',
+        ]);
+        expect(await listReleases(opened.db)).toEqual([]);
+        expect(await open(opened.db, 'INV-HR')).toBe('640.00');
+        expect(await checkBooks(opened.db)).toMatchObject({ ok: true, unbalancedPostings: [], itemsOff: [] });
+      } finally {
+        await opened.drop();
+      }
+    });
+
     it('holds every invariant over everything the suite booked', async () => {
       const check = await checkBooks(suite.opened.db);
       expect(check).toMatchObject({ ok: true, unbalancedPostings: [], itemsOff: [] });

@@ -117,15 +117,25 @@ export async function releaseHeld(
           `no credit ${credit} in the ledger: give a MONEY_IN transaction id or its event seq (paykit held list)`,
         );
       await lockItems(tx, [`tx:${found.transactionId}`, `acct:${found.account}`]);
-      const standing = await tx.query<{ standing: string }>(
-        'SELECT ledger_credit_standing(transaction_id, gateway_outcome) AS standing FROM ledger_credits WHERE transaction_id = $1',
+      // Read after the lock: a release or a refund applied meanwhile is seen here.
+      const standing = await tx.query<{ standing: string; refund: string | null }>(
+        `SELECT ledger_credit_standing(c.transaction_id, c.gateway_outcome) AS standing,
+                (SELECT f.transaction_id FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id
+                 ORDER BY f.transaction_at, f.transaction_id LIMIT 1) AS refund
+         FROM ledger_credits c WHERE c.transaction_id = $1`,
         [found.transactionId],
       );
       if (standing.rows[0]?.standing !== 'held')
         throw new StoreInputError(
           `credit ${found.transactionId} is not held (it is ${standing.rows[0]?.standing ?? 'unknown'}): nothing to release`,
         );
-      // Read before the lock; the standing above is read after it (a release meanwhile is seen there).
+      // The platform returned it to its payer while it was held: it never was money in, and
+      // releasing it would book it as received and refunded.
+      if (standing.rows[0].refund !== null)
+        throw new StoreInputError(
+          `credit ${found.transactionId} was returned to its payer while held (refund ${standing.rows[0].refund}): nothing to release`,
+        );
+      // Read before the lock; the standing and refund above are read after it.
       const redecision = found.redecision;
       if (redecision?.outcome !== 'accepted')
         throw new StoreInputError(
