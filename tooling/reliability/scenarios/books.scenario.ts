@@ -239,7 +239,8 @@ describe('the books', () => {
         },
       },
     });
-    if (seeded2.status !== 200) throw new Error(`the sandbox did not take the direct debit webhook (${seeded2.status})`);
+    if (seeded2.status !== 200)
+      throw new Error(`the sandbox did not take the direct debit webhook (${seeded2.status})`);
 
     // Credits for Bodega's account, which the gateway does not know yet: answered 202 and held.
     const held: { id: string; amount: string }[] = [];
@@ -275,14 +276,14 @@ describe('the books', () => {
       );
     const reportsOf = () =>
       [
-      { hex: 'ffffffff', hours: 1, csv: lines(() => 'IN_PROGRESS') },
-      { hex: '7fffffff', hours: 2, csv: lines((i) => (i < reported().length / 2 ? 'LIQUIDATED' : 'IN_PROGRESS')) },
-      { hex: '00000000', hours: 3, csv: lines(() => 'LIQUIDATED') },
-    ].map((r) => ({
-      ...r,
-      fileName: `TRANSACTIONS_DAILY_${day}_${r.hex}.csv`,
-      createdAt: new Date(sentAt.getTime() + r.hours * 3600_000).toISOString(),
-    }));
+        { hex: 'ffffffff', hours: 1, csv: lines(() => 'IN_PROGRESS') },
+        { hex: '7fffffff', hours: 2, csv: lines((i) => (i < reported().length / 2 ? 'LIQUIDATED' : 'IN_PROGRESS')) },
+        { hex: '00000000', hours: 3, csv: lines(() => 'LIQUIDATED') },
+      ].map((r) => ({
+        ...r,
+        fileName: `TRANSACTIONS_DAILY_${day}_${r.hex}.csv`,
+        createdAt: new Date(sentAt.getTime() + r.hours * 3600_000).toISOString(),
+      }));
     type Report = ReturnType<typeof reportsOf>[number];
     const announce = (r: Report) =>
       deliver('REPORT', {
@@ -297,6 +298,8 @@ describe('the books', () => {
     const stalledIds: string[] = [];
     const charges: { id: string; reference: string; amount: string }[] = [];
     let unresolvedAfterStall = 0;
+    // What the journal holds in suspense for them then (out:unconfirmed), and what their intents say.
+    let suspenseAfterStall = { figure: '', intents: '' };
     let heldAnswered = 0;
     let refusedRelease = '';
     let reports: Report[] = [];
@@ -356,7 +359,11 @@ describe('the books', () => {
         const body = {
           source_instrument_id: ACME,
           destination_instrument_id: BBVA,
-          transaction_request: { amount: `${500 + i}.00`, currency: 'MXN' as const, external_reference: String(2_100_000 + i) },
+          transaction_request: {
+            amount: `${500 + i}.00`,
+            currency: 'MXN' as const,
+            external_reference: String(2_100_000 + i),
+          },
         };
         stalledBodies.push(body);
         // The platform created the transfer; the recorder could not write its answer.
@@ -370,7 +377,12 @@ describe('the books', () => {
         );
       }
       store.stall(false);
-      unresolvedAfterStall = (await listUnresolvedIntents(db)).length;
+      const unresolved = await listUnresolvedIntents(db);
+      unresolvedAfterStall = unresolved.length;
+      suspenseAfterStall = {
+        figure: figureOf(await moneyFigures(db), 'out', 'unconfirmed').amount,
+        intents: amountOf(unresolved.reduce((sum, intent) => sum + cents(intent.amount), 0)),
+      };
       const stored = await db.query<{ seq: string; transaction_id: string; outcome: string }>(
         `SELECT seq::text AS seq, transaction_id, outcome FROM webhook_events WHERE event_type = 'MONEY_IN' AND transaction_id = ANY($1)`,
         [held.map((h) => h.id)],
@@ -632,9 +644,7 @@ describe('the books', () => {
         stillHeld: await listHeld(db),
         releases: await listReleases(db),
         applied: await countApplied(db),
-        stored: Number(
-          (await db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events')).rows[0]!.n,
-        ),
+        stored: Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM webhook_events')).rows[0]!.n),
         parked: Number(
           (await db.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger_parked_events')).rows[0]!.n,
         ),
@@ -722,7 +732,9 @@ describe('the books', () => {
       }),
     );
     const openOff = [...open].flatMap(([id, owed]) =>
-      (read.opens.get(id) ?? 0) === owed ? [] : [`${id} open ${amountOf(read.opens.get(id) ?? 0)}, expected ${amountOf(owed)}`],
+      (read.opens.get(id) ?? 0) === owed
+        ? []
+        : [`${id} open ${amountOf(read.opens.get(id) ?? 0)}, expected ${amountOf(owed)}`],
     );
     const byId = new Map(read.items.map((item) => [item.id, item] as const));
     const reportedOff = reported().filter((t) => {
@@ -807,6 +819,10 @@ describe('the books', () => {
     // The ledger write failed for every stalled transfer, and none is left unresolved.
     expect(recordFailures).toBe(STALLED);
     expect(unresolvedAfterStall).toBe(STALLED);
+    // Money that may have left is in the books meanwhile, as the intents say, and out of suspense at the end.
+    expect(suspenseAfterStall.figure).toBe(suspenseAfterStall.intents);
+    expect(Number(suspenseAfterStall.figure)).toBeGreaterThan(0);
+    expect(figureOf(read.figures, 'out', 'unconfirmed').amount).toBe('0.00');
     expect(stalledIds).toHaveLength(STALLED);
     expect(read.unresolved).toEqual([]);
   });
