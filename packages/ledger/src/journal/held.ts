@@ -120,8 +120,7 @@ export async function releaseHeld(
       // Read after the lock: a release or a refund applied meanwhile is seen here.
       const standing = await tx.query<{ standing: string; refund: string | null }>(
         `SELECT ledger_credit_standing(c.transaction_id, c.gateway_outcome) AS standing,
-                (SELECT f.transaction_id FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id
-                 ORDER BY f.transaction_at, f.transaction_id LIMIT 1) AS refund
+                (SELECT f.transaction_id FROM ledger_standing_refund(c.transaction_id) f) AS refund
          FROM ledger_credits c WHERE c.transaction_id = $1`,
         [found.transactionId],
       );
