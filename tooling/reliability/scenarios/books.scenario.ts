@@ -707,7 +707,7 @@ describe('the books', () => {
         const [direction, figure] = header.split(': ') as [string, string];
         byDayShown.set(`${cells[0]} ${direction} ${figure.replace(' ', '_')}`, printed(cells[i + 1] ?? ''));
       });
-    // The overview's table of days shows settled money in and out on each day it lists.
+    // The overview's table of days shows settled money in and out on each day it has.
     const overviewDays = tableOf(overview, 'days');
     const column = (name: string) => overviewDays.headers.indexOf(name);
     for (const cells of overviewDays.rows) {
@@ -726,7 +726,9 @@ describe('the books', () => {
           volumes: byDayShown.get(`${on} ${direction} ${figure}`) ?? '0.00',
         };
         const onOverview = byDayShown.get(`overview ${on} ${direction} ${figure}`);
-        if (onOverview !== undefined) of.overview = onOverview;
+        // Every day with settled money is on the overview's table, with or without items of its own.
+        if (figure === 'settled') of.overview = onOverview ?? (journalSum === 0 ? '0.00' : 'not listed');
+        else if (onOverview !== undefined) of.overview = onOverview;
         if (direction === 'in' && figure === 'returned') of.sent = amountOf(returnedOn.get(on) ?? 0);
         return new Set(Object.values(of)).size === 1 ? [] : [`${on} ${direction} ${figure}: ${JSON.stringify(of)}`];
       }),

@@ -35,8 +35,16 @@ export interface DayTotals {
   matchRate: number | null;
 }
 
+/**
+ * The overview's table of days: each day with items or with money settled on it. Money is booked on
+ * its value day (a transfer settles on a later day than it was sent), so a day may have settled
+ * money and no item of its own; leaving it out would make the table's money disagree with the cards.
+ */
 export function dayTotals(rows: SummaryRow[], money: readonly MoneyRow[]): DayTotals[] {
-  const days = [...new Set(rows.map((r) => r.day))].sort();
+  const settledDays = money.flatMap((m) =>
+    m.day !== null && m.figure === 'settled' && m.amount !== '0.00' ? [m.day] : [],
+  );
+  const days = [...new Set([...rows.map((r) => r.day), ...settledDays])].sort();
   return days.map((day) => {
     const mine = rows.filter((r) => r.day === day);
     const sum = (state: keyof SummaryRow['states']) => mine.reduce((n, r) => n + r.states[state].count, 0);
