@@ -92,7 +92,9 @@ describe('paykit', () => {
     expect((await paykit(['money-out', '--source', ACME])).code).toBe(2);
     const amount = await paykit(['money-out', '--source', ACME, '--destination', BBVA, '--amount', '12.5']);
     expect(amount.code).toBe(2);
-    expect(amount.stderr).toMatch(/two decimals/);
+    expect(amount.stderr).toMatch(
+      /--amount has one decimal: an amount has exactly two, such as "12.50" \(got "12.5"\)/,
+    );
   });
 
   it('shows the token’s expiry in Mexico City and local time, masked, as JSON', async () => {
