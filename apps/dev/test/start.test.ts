@@ -3,7 +3,7 @@
 // reads (its path printed, never the token), a child that fails named with its exit code and its
 // last lines, and no child process left behind however the run ends.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,21 @@ const alive = (pid: number): boolean => {
   } catch {
     return false;
   }
+};
+
+/** The last lines of the children's logs of the runs on a data dir (`pnpm start` writes them to <dir>/logs), for a failure's message. */
+const childLogs = (dataDir: string): string => {
+  const logs = path.join(dataDir, 'logs');
+  const names = (() => {
+    try {
+      return readdirSync(logs).filter((name) => name.endsWith('.log'));
+    } catch {
+      return [];
+    }
+  })();
+  return names
+    .map((name) => `\n--- ${name}\n${readFileSync(path.join(logs, name), 'utf8').split('\n').slice(-40).join('\n')}`)
+    .join('');
 };
 
 /** `pnpm start` running until `until` matches its stdout; then `act` on it, and its end. */
@@ -171,11 +186,15 @@ describe('pnpm start', () => {
     expect(stopped.stdout).toContain('Stopping…');
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.children.filter(alive)).toEqual([]);
-    // A child killed while everything runs: the run names it and exits 1, and stops the others.
-    const died = await startUntil(['--port', '0'], {}, /Ctrl-C stops everything/, (_pid, children) =>
-      process.kill(childRunning(children, 'reconciliation-worker'), 'SIGKILL'),
+    // A child killed while everything runs: the run names it and exits 1, and stops the others. On
+    // a store of its own: this is about a child dying, not about the store the run above left.
+    const died = await startUntil(
+      ['--port', '0'],
+      { PAYKIT_DATA_DIR: path.join(dir, 'died') },
+      /Ctrl-C stops everything/,
+      (_pid, children) => process.kill(childRunning(children, 'reconciliation-worker'), 'SIGKILL'),
     );
-    expect(died.code, died.stdout.slice(-2000)).toBe(1);
+    expect(died.code, `${died.stdout.slice(-2000)}${childLogs(path.join(dir, 'died'))}`).toBe(1);
     expect(died.stderr).toMatch(/✖ the reconciliation worker stopped: SIGKILL\. Its last lines/);
     expect(died.children.filter(alive)).toEqual([]);
   }, 700_000);
