@@ -343,7 +343,14 @@ for (const kind of testDatabases()) {
           dueDate: '2026-11-30',
         });
         // The account is added afterwards and the gateway now accepts the event.
-        await store.recordReplay({ seq, drift: [], outcome: 'accepted', reason: null, answerStatus: 201, refundReason: null });
+        await store.recordReplay({
+          seq,
+          drift: [],
+          outcome: 'accepted',
+          reason: null,
+          answerStatus: 201,
+          refundReason: null,
+        });
         expect(await listHeld(opened.db)).toEqual([]);
         await expect(releaseHeld(opened.db, { credit: seq, by: 'ana@finance' })).rejects.toThrow(
           /was returned to its payer .*nothing to release/,
