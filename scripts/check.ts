@@ -1,7 +1,8 @@
 // `pnpm check`: every check as a turbo task, cached by its inputs, so a second run with nothing
 // changed replays from the cache and a change re-runs only the tasks whose inputs it touches.
 // The generated code against the specs, spec lint, the boundary rules, the formatting, lint,
-// typecheck, each package's tests and the reliability suite in its reduced form, side by side.
+// typecheck, the TypeScript blocks of the docs, each package's tests and the reliability suite in its
+// reduced form, side by side.
 // Builds run as the tests need them: every published package's for the release tests, which also
 // build each app in its pruned copy (building the apps here too would repeat that work). The
 // closing line sums the test summaries into `tests: N passed, N failed, N skipped`. The
@@ -43,6 +44,7 @@ const checks = await turbo([
   'lint',
   'lint:root',
   'typecheck:all',
+  'docs:check',
   'test',
   'reliability:reduced',
   `--concurrency=${CONCURRENCY}`,

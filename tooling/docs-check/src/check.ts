@@ -1,0 +1,112 @@
+// `pnpm docs:check`: every TypeScript block (```ts) of a README or of a page under docs/ type-checks
+// as written. Each block becomes a module of its own in `blocks/` (beside this package's
+// node_modules, so `@paykit/*` imports resolve as they do for a user), then one `tsc` checks them
+// all; an error is reported at the Markdown file and line it comes from. A fragment declares what
+// it uses (`declare const db: Database;`), so what it shows is checked against the real types.
+//   node src/check.ts [--root <dir>] [--out <dir>]   (defaults: the repository, ./blocks)
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const here = path.resolve(import.meta.dirname, '..');
+
+export interface Block {
+  /** The Markdown file, relative to the root. */
+  file: string;
+  /** The line of the block's first line of code (1-based). */
+  line: number;
+  code: string;
+}
+
+/** The READMEs and the pages under docs/ below `root`, skipping node_modules, dist and dot folders. */
+export function docFiles(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (
+        name === 'README.md' ||
+        (name.endsWith('.md') && path.relative(root, full).startsWith(`docs${path.sep}`))
+      )
+        found.push(path.relative(root, full));
+    }
+  };
+  walk(root);
+  return found.sort();
+}
+
+/** The ```ts (or ```typescript) blocks of one Markdown text. */
+export function blocksOf(file: string, text: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
+    const start = i + 1;
+    let end = start;
+    while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
+    blocks.push({ file, line: start + 1, code: lines.slice(start, end).join('\n') });
+    i = end;
+  }
+  return blocks;
+}
+
+/** Writes each block as a module of `out` and type-checks them; returns the errors, each at its Markdown line. */
+export function checkBlocks(blocks: readonly Block[], out: string): string[] {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const names = new Map<string, Block>();
+  blocks.forEach((block, index) => {
+    const name = `${String(index).padStart(3, '0')}-${block.file.replace(/[^a-zA-Z0-9]+/g, '_')}-${block.line}.ts`;
+    names.set(name, block);
+    // The block's lines keep their numbers after this one header line; `export {}` makes it a module.
+    writeFileSync(path.join(out, name), `// ${block.file}:${block.line}\n${block.code}\nexport {};\n`);
+  });
+  writeFileSync(
+    path.join(out, 'tsconfig.json'),
+    JSON.stringify({
+      extends: path.relative(out, path.join(here, '../tsconfig/base.json')),
+      compilerOptions: { noEmit: true },
+      include: ['*.ts'],
+    }),
+  );
+  const tsc = spawnSync(
+    process.execPath,
+    [path.join(here, 'node_modules/typescript/bin/tsc'), '-p', out, '--pretty', 'false'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (tsc.status === 0) return [];
+  // One error per `file(line,col): …` line; the indented lines after it explain it and stay with it.
+  const errors: string[] = [];
+  for (const line of `${tsc.stdout}${tsc.stderr}`.split('\n')) {
+    if (line.trim() === '') continue;
+    const match = /^(.*?\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
+    const block = match ? names.get(path.basename(match[1]!)) : undefined;
+    if (match && block) errors.push(`${block.file}:${block.line + Number(match[2]) - 2}:${match[3]}: ${match[4]}`);
+    else if (/^\s/.test(line) && errors.length > 0) errors[errors.length - 1] += `\n${line}`;
+    else errors.push(line);
+  }
+  return errors;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { root: { type: 'string' }, out: { type: 'string' } } });
+  const root = path.resolve(values.root ?? path.join(here, '../..'));
+  const out = path.resolve(values.out ?? path.join(here, 'blocks'));
+  const blocks = docFiles(root).flatMap((file) => blocksOf(file, readFileSync(path.join(root, file), 'utf8')));
+  const errors = checkBlocks(blocks, out);
+  if (errors.length > 0) {
+    console.error(errors.join('\n'));
+    console.error(
+      `docs:check: ${errors.length} error(s) in the TypeScript blocks of the docs; fix the block (a fragment declares what it uses: \`declare const db: Database;\`)`,
+    );
+    process.exit(1);
+  }
+  console.log(
+    `docs:check: ${blocks.length} TypeScript blocks in ${new Set(blocks.map((b) => b.file)).size} files type-check`,
+  );
+}
