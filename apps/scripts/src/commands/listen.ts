@@ -64,33 +64,30 @@ export async function listen(
     stopped = true;
     wake?.();
   };
-  // `on`: through pnpm, Ctrl-C arrives twice (from the terminal, and passed on by pnpm).
+  // `on`, and never removed: through pnpm, Ctrl-C arrives twice (from the terminal, and passed on by
+  // pnpm), the second possibly after the loop ended; the default action would then kill the process
+  // by the signal, and pnpm would report the signal instead of this command's exit code 0.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   ctx.out.info(
     `Listening to ${shownUrl(a.url)} (every ${interval} ms${forwardTo ? `, forwarding to ${shownUrl(forwardTo)}` : ''}); Ctrl-C to stop.`,
   );
-  try {
-    while (!stopped) {
-      for (const event of await newerThan(a, filter, cursor - LOOKBACK)) {
-        const seq = BigInt(event.seq);
-        if (seen.has(seq)) continue;
-        seen.add(seq);
-        const forwarded = forwardTo === undefined ? undefined : await forward(ctx, a, event, forwardTo);
-        process.stdout.write(
-          `${maskKnown(ctx.out.json ? JSON.stringify({ ...summary(event), ...(forwarded && { forwarded }) }) : `${line(event)}${forwarded ? `  → ${forwarded.status ?? forwarded.error}` : ''}`)}\n`,
-        );
-        if (seq > cursor) cursor = seq;
-      }
-      for (const seq of seen) if (seq <= cursor - LOOKBACK) seen.delete(seq);
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, interval);
-      });
+  while (!stopped) {
+    for (const event of await newerThan(a, filter, cursor - LOOKBACK)) {
+      const seq = BigInt(event.seq);
+      if (seen.has(seq)) continue;
+      seen.add(seq);
+      const forwarded = forwardTo === undefined ? undefined : await forward(ctx, a, event, forwardTo);
+      process.stdout.write(
+        `${maskKnown(ctx.out.json ? JSON.stringify({ ...summary(event), ...(forwarded && { forwarded }) }) : `${line(event)}${forwarded ? `  → ${forwarded.status ?? forwarded.error}` : ''}`)}\n`,
+      );
+      if (seq > cursor) cursor = seq;
     }
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const seq of seen) if (seq <= cursor - LOOKBACK) seen.delete(seq);
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, interval);
+    });
   }
 }
 
