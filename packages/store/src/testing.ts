@@ -7,6 +7,9 @@ import { createEventStore } from './events.ts';
 import type { EventStore } from './events.ts';
 import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
+import { dumpPglite, openPglite } from './pglite-database.ts';
+
+const MEMORY = 'memory://';
 import { parseDatabaseUrl } from './database-url.ts';
 
 export interface OpenedTestDatabase {
@@ -35,9 +38,33 @@ export function testDatabases(): TestDatabaseKind[] {
   return kinds;
 }
 
+/**
+ * A migrated in-memory PGlite's files, made once per test process: each migrated test database
+ * starts from a copy of them, which spares initdb and the migrations (about a second of CPU each).
+ */
+let migratedCopy: Promise<Blob> | undefined;
+function migratedPglite(): Promise<Blob> {
+  migratedCopy ??= (async () => {
+    const seed = await openPglite(MEMORY);
+    try {
+      await migrate(seed);
+      return await dumpPglite(seed);
+    } finally {
+      await seed.close();
+    }
+  })();
+  migratedCopy.catch(() => (migratedCopy = undefined));
+  return migratedCopy;
+}
+
 async function openPgliteForTest(options: TestDatabaseOpenOptions = {}): Promise<OpenedTestDatabase> {
-  const db = await openDatabase({ dataDir: 'memory://' });
+  const db =
+    options.migrate === false
+      ? await openPglite(MEMORY)
+      : await openPglite(MEMORY, { loadDataDir: await migratedPglite() });
   const drop = (): Promise<void> => db.close();
+  // On a copy of a migrated database, migrate() finds nothing to apply: it still checks every
+  // migration's checksum against the files.
   await prepare(db, options, drop);
   return { db, drop };
 }
