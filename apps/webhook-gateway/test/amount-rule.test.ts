@@ -5,22 +5,11 @@
 // paykit_amount on the gateway's own database, and the ledger, applying what the gateway stored,
 // books the credits the gateway accepted and parks the others naming body.amount. On PGlite, and
 // on PostgreSQL when DATABASE_URL is set.
-import { readFileSync } from 'node:fs';
 import { readAmount } from '@paykit/contracts';
 import { listItems, listParked, reconcileOnce } from '@paykit/ledger';
+import { AMOUNT_CASES as CASES, type AmountCase } from '@paykit/testing/amount-cases';
 import { describe, expect, it } from 'vitest';
 import { CLABES, bearer, databaseKinds, gatewayForSuite, moneyInEnvelope, post } from './helpers.ts';
-
-interface AmountCase {
-  name: string;
-  /** The JSON text of body.amount as sent; null when the field is absent. */
-  json: string | null;
-  valid: boolean;
-}
-
-const CASES = JSON.parse(
-  readFileSync(new URL('../../../packages/contracts/fixtures/amounts/amounts.json', import.meta.url), 'utf8'),
-) as AmountCase[];
 
 /** A MONEY_IN whose body.amount is exactly the JSON text given (absent when null). */
 function delivery(json: string | null): { id: string; raw: string } {

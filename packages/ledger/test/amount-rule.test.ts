@@ -3,25 +3,14 @@
 // input of the one table (packages/contracts/fixtures/amounts); a MONEY_IN or REFUND whose amount
 // breaks the rule is parked naming body.amount, as a missing amount always was, and one that keeps
 // it applies. On PGlite, and on PostgreSQL when DATABASE_URL is set.
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_PATTERN, readAmount } from '@paykit/contracts';
 import { StoreInputError, loadMigrations, type NewEvent } from '@paykit/store';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { AMOUNT_CASES as CASES, type AmountCase } from '@paykit/testing/amount-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listItems, listParked, reconcileOnce, registerReceivable } from '../src/index.ts';
 import { appendAll, moneyIn, refund } from './support/ledger.ts';
-
-interface AmountCase {
-  name: string;
-  /** The JSON text of body.amount as sent; null when the field is absent. */
-  json: string | null;
-  valid: boolean;
-}
-
-const CASES = JSON.parse(
-  readFileSync(new URL('../../contracts/fixtures/amounts/amounts.json', import.meta.url), 'utf8'),
-) as AmountCase[];
 
 /** readAmount's verdict on the value the JSON text holds: the amount as numeric(18,2) prints it, or null. */
 function tsAmount(c: AmountCase): string | null {
