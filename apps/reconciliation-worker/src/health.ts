@@ -1,16 +1,9 @@
 // What the worker's /healthz says: the truth about its progress and its store, read fresh: how
 // many events wait, whether the last round failed, whether it is caught up (never while events
 // wait), and the connections in use. It never names the database (user, host, name, address).
-import { conflictCounts } from '@paykit/ledger';
+import { conflictCounts, countWaiting, type Waiting } from '@paykit/ledger';
 import { withTimeout, type ConnectionStats, type Database } from '@paykit/store';
-import {
-  countWaiting,
-  WAITING_COUNT_CAP,
-  type ApplyLoop,
-  type BooksStatus,
-  type FloorAuditStatus,
-  type Waiting,
-} from './loop.ts';
+import { WAITING_COUNT_CAP, type ApplyLoop, type BooksStatus, type FloorAuditStatus } from './loop.ts';
 
 /** The longest /healthz waits for the count before it says the store does not answer. */
 const COUNT_DEADLINE_MS = 2_000;
@@ -81,7 +74,7 @@ export function createHealth(
   // Probes that arrive while a count runs share it: a backlog is costly to count, and polled often.
   let counting: Promise<Waiting> | undefined;
   const waiting = (): Promise<Waiting> => {
-    counting ??= countWaiting(db).finally(() => {
+    counting ??= countWaiting(db, WAITING_COUNT_CAP).finally(() => {
       counting = undefined;
     });
     return counting;

@@ -7,6 +7,7 @@
 // Then one step of the floor audit checks the claim floor's promise over the next FLOOR_AUDIT_SPAN
 // events below it, so an event that is neither applied nor parked is found wherever it lies.
 import { auditFloor, checkBooks, reconcileOnce, type BooksCheck, type ReconcileResult } from '@paykit/ledger';
+
 import type { Database } from '@paykit/store';
 
 export interface ApplyLoop {
@@ -164,39 +165,3 @@ export function startApplyLoop(
 
 /** Counts stop here: /healthz answers fast on any backlog ("at least 100,000"). */
 export const WAITING_COUNT_CAP = 100_000;
-
-/** What waits: the count, up to WAITING_COUNT_CAP, and when the oldest waiting event was received. */
-export interface Waiting {
-  count: number;
-  oldestReceivedAt: Date | null;
-}
-
-/**
- * Events stored but neither applied nor parked (retried parked ones included), up to
- * WAITING_COUNT_CAP, and the oldest of them: what the worker still has to do. Only events above
- * the claim floor can wait, besides parked ones asked to be retried (those above the floor are in
- * the first count); the floor audit (auditFloor, after every round) lowers the floor below any
- * event that breaks that promise, so it is counted here too. Each part is an index range scan from
- * the floor: the cost follows the backlog, not the store's history.
- */
-export async function countWaiting(db: Database): Promise<Waiting> {
-  const unapplied = `FROM webhook_events e, webhook_events_progress pr
-               WHERE e.seq > pr.floor_seq
-                 AND NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq AND a.seq > pr.floor_seq)
-                 AND NOT EXISTS (SELECT 1 FROM ledger_parked_events p WHERE p.seq = e.seq AND p.seq > pr.floor_seq AND NOT p.retry)`;
-  const retried = `FROM ledger_parked_events p JOIN webhook_events e ON e.seq = p.seq, webhook_events_progress pr
-                   WHERE p.retry AND p.seq <= pr.floor_seq`;
-  const { rows } = await db.query<{ waiting: string; oldest: Date | null }>(
-    `SELECT ((SELECT count(*) FROM (SELECT 1 ${unapplied} LIMIT $1) w) + (SELECT count(*) ${retried}))::text AS waiting,
-            (SELECT min(at) FROM (
-               (SELECT e.received_at AS at ${unapplied} ORDER BY e.seq LIMIT 1)
-               UNION ALL (SELECT min(e.received_at) ${retried})
-            ) o) AS oldest`,
-    [WAITING_COUNT_CAP],
-  );
-  const row = rows[0]!;
-  return {
-    count: Math.min(Number(row.waiting), WAITING_COUNT_CAP),
-    oldestReceivedAt: row.oldest === null ? null : new Date(row.oldest),
-  };
-}

@@ -34,8 +34,8 @@ export type { NewReceivable, Receivable } from './ledger-receivables.ts';
 
 // Applying stored events, and the events that could not be applied.
 export { DEFAULT_BATCH_SIZE, reconcileOnce } from './reconcile-run.ts';
-export { auditFloor } from './reconcile-claim.ts';
-export type { FloorAudit } from './reconcile-claim.ts';
+export { auditFloor, countWaiting } from './reconcile-claim.ts';
+export type { FloorAudit, Waiting } from './reconcile-claim.ts';
 export type { ReconcileOptions, ReconcileResult } from './reconcile-run.ts';
 export { allParked, listParked, pageParked, retryParked } from './reconcile-parked.ts';
 export type { ParkedEvent } from './reconcile-parked.ts';

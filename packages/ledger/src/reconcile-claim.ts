@@ -152,3 +152,35 @@ export async function auditFloor(db: Queryable, after: string, span: number): Pr
   const sweepDone = row.found.length > 0 || BigInt(row.through) >= BigInt(row.floor);
   return { through: row.through, sweepDone, next: sweepDone ? '0' : row.through, found: row.found, floor: row.floor };
 }
+
+/** What waits: how many events (up to the cap asked for) and when the oldest of them was received. */
+export interface Waiting {
+  count: number;
+  oldestReceivedAt: Date | null;
+}
+
+/**
+ * Events stored but neither applied nor parked (retried parked ones included), up to `cap`, and
+ * the oldest of them, by the claims' own condition (WAITING). Only events above the floor can wait,
+ * besides parked ones asked to be retried (those above the floor are in the first count);
+ * auditFloor lowers the floor below any event that breaks that promise, so it is counted here too.
+ * Each part is an index range scan from the floor: the cost follows the backlog, not the store's history.
+ */
+export async function countWaiting(db: Queryable, cap: number): Promise<Waiting> {
+  const unapplied = `FROM webhook_events e, webhook_events_progress pr WHERE e.seq > pr.floor_seq AND ${WAITING('> pr.floor_seq')}`;
+  const retried = `FROM ledger_parked_events p JOIN webhook_events e ON e.seq = p.seq, webhook_events_progress pr
+                   WHERE p.retry AND p.seq <= pr.floor_seq`;
+  const { rows } = await db.query<{ waiting: string; oldest: Date | string | null }>(
+    `SELECT ((SELECT count(*) FROM (SELECT 1 ${unapplied} LIMIT $1) w) + (SELECT count(*) ${retried}))::text AS waiting,
+            (SELECT min(at) FROM (
+               (SELECT e.received_at AS at ${unapplied} ORDER BY e.seq LIMIT 1)
+               UNION ALL (SELECT min(e.received_at) ${retried})
+            ) o) AS oldest`,
+    [cap],
+  );
+  const row = rows[0]!;
+  return {
+    count: Math.min(Number(row.waiting), cap),
+    oldestReceivedAt: row.oldest === null ? null : new Date(row.oldest),
+  };
+}
