@@ -38,6 +38,10 @@ const account = () => `6461800${String(Math.floor(Math.random() * 1e11)).padStar
 const idOf = (event: NewEvent) =>
   String((JSON.parse(new TextDecoder().decode(event.rawBody)) as { body: { id: string } }).body.id);
 
+/** The gateway's decisions about a credit for an account it does not know: held (202), and accepted once the account is added. */
+const HELD = { outcome: 'stored', answerStatus: 202, reason: 'held for review: account unknown' } as const;
+const ACCEPTED = { outcome: 'accepted', answerStatus: 201, reason: null } as const;
+
 function figure(rows: MoneyRow[], direction: 'in' | 'out', name: MoneyRow['figure']): string {
   return figureOf(rows, direction, name).amount;
 }
@@ -248,10 +252,7 @@ for (const kind of testDatabases()) {
       try {
         const store = createEventStore(opened.db);
         const clabe = account();
-        const held = moneyIn(
-          { beneficiary_account: clabe, amount: '970.00', numeric_reference: '5500001' },
-          { outcome: 'stored', answerStatus: 202, reason: 'held for review: account unknown' },
-        );
+        const held = moneyIn({ beneficiary_account: clabe, amount: '970.00', numeric_reference: '5500001' }, HELD);
         const { seq } = await store.append(held);
         await reconcileOnce(opened.db);
         await registerReceivable(opened.db, {
@@ -273,25 +274,11 @@ for (const kind of testDatabases()) {
         await expect(releaseHeld(opened.db, { credit: seq, by: 'ana@finance' })).rejects.toThrow(
           /has not been re-decided: replay event/,
         );
-        await store.recordReplay({
-          seq,
-          drift: [],
-          outcome: 'stored',
-          reason: 'held for review: account unknown',
-          answerStatus: 202,
-          refundReason: null,
-        });
+        await store.recordReplay({ seq, drift: [], refundReason: null, ...HELD });
         await expect(releaseHeld(opened.db, { credit: idOf(held), by: 'ana@finance' })).rejects.toThrow(
           /newest decision for event .* is stored: held for review/,
         );
-        await store.recordReplay({
-          seq,
-          drift: [],
-          outcome: 'accepted',
-          reason: null,
-          answerStatus: 201,
-          refundReason: null,
-        });
+        await store.recordReplay({ seq, drift: [], refundReason: null, ...ACCEPTED });
         const release = await releaseHeld(opened.db, { credit: seq, by: 'ana@finance', note: 'account added' });
         expect(release).toMatchObject({ transactionId: idOf(held), amount: '970.00', releasedBy: 'ana@finance' });
         await expect(releaseHeld(opened.db, { credit: seq, by: 'ana@finance' })).rejects.toThrow(/is not held/);
@@ -317,10 +304,7 @@ for (const kind of testDatabases()) {
       try {
         const store = createEventStore(opened.db);
         const clabe = account();
-        const held = moneyIn(
-          { beneficiary_account: clabe, amount: '640.00', numeric_reference: '5500002' },
-          { outcome: 'stored', answerStatus: 202, reason: 'held for review: account unknown' },
-        );
+        const held = moneyIn({ beneficiary_account: clabe, amount: '640.00', numeric_reference: '5500002' }, HELD);
         const { seq } = await store.append(held);
         await store.append(
           coreEvent('REFUND', {
@@ -343,14 +327,7 @@ for (const kind of testDatabases()) {
           dueDate: '2026-11-30',
         });
         // The account is added afterwards and the gateway now accepts the event.
-        await store.recordReplay({
-          seq,
-          drift: [],
-          outcome: 'accepted',
-          reason: null,
-          answerStatus: 201,
-          refundReason: null,
-        });
+        await store.recordReplay({ seq, drift: [], refundReason: null, ...ACCEPTED });
         expect(await listHeld(opened.db)).toEqual([]);
         await expect(releaseHeld(opened.db, { credit: seq, by: 'ana@finance' })).rejects.toThrow(
           /was returned to its payer .*nothing to release/,
