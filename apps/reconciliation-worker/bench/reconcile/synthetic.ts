@@ -96,11 +96,16 @@ FROM generate_series($1::int, $2::int) AS b CROSS JOIN generate_series(0, 3) AS 
 /** Blocks per statement: bounds each statement's memory and lets progress be printed. */
 const CHUNK_BLOCKS = 5000;
 
-/** Loads `events` events (a multiple of 20) and what the ledger recorded before them, then VACUUM ANALYZE (as autovacuum would have by then). */
+/**
+ * Loads `events` events (a multiple of 20) and what the ledger recorded before them, then VACUUM
+ * ANALYZE (as autovacuum would have by then) unless `analyze` is false: the tables are then measured
+ * as a busy server may find them, with statistics from before the load (here: none).
+ */
 export async function loadSynthetic(
   db: Queryable,
   events: number,
   onProgress?: (loaded: number) => void,
+  { analyze = true }: { analyze?: boolean } = {},
 ): Promise<void> {
   if (!Number.isInteger(events) || events <= 0 || events % EVENTS_PER_BLOCK !== 0)
     throw new Error(`the event count must be a positive multiple of ${EVENTS_PER_BLOCK}, got ${events}`);
@@ -112,5 +117,5 @@ export async function loadSynthetic(
     await db.query(RECEIVABLES_SQL, [first, last]);
     onProgress?.((last + 1) * EVENTS_PER_BLOCK);
   }
-  await db.query('VACUUM ANALYZE webhook_events, ledger_outbound, ledger_receivables');
+  if (analyze) await db.query('VACUUM ANALYZE webhook_events, ledger_outbound, ledger_receivables');
 }
