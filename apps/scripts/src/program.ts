@@ -343,6 +343,29 @@ export function buildProgram(): Command {
     .option('--by <name>', 'who releases it (default: this user)')
     .option('--note <text>', 'why')
     .action(act(async () => (await booksCommands()).heldRelease));
+  const knownAccounts = () => import('./commands/known-accounts.ts');
+  const known = program
+    .command('known-accounts')
+    .description('the accounts of ours the gateway knows: a credit to any other is held');
+  known
+    .command('list')
+    .description('every known account, with its status, owner and credit limit')
+    .action(act(async () => (await knownAccounts()).knownAccountsList));
+  known
+    .command('add <clabe>')
+    .description('add an account (ACTIVE), or set the owner and limit of one already known')
+    .option('--owner <id>', 'the owner id the platform gives the account')
+    .option('--credit-limit <pesos>', 'the largest credit accepted to it, e.g. 50000.00')
+    .action(act(async () => (await knownAccounts()).knownAccountsAdd));
+  for (const [action, status, what] of [
+    ['block', 'BLOCKED', 'credits to it are refused (422: the platform returns them to their payer)'],
+    ['activate', 'ACTIVE', 'credits to it are accepted again'],
+    ['cancel', 'CANCELLED', 'the account is closed: credits to it are refused (422)'],
+  ] as const)
+    known
+      .command(`${action} <clabe>`)
+      .description(what)
+      .action(act(async () => (await knownAccounts()).knownAccountsSetStatus(status)));
   const receivables = program.command('receivables').description('credits we expect to receive');
   receivables
     .command('add')

@@ -1,14 +1,13 @@
 // Held money through the CLI, as an operator meets it: the gateway holds a credit for an account it
 // does not know (answered 202), the worker's ledger books it apart, `paykit held release` asks the
 // gateway to re-decide it and is refused while the account is unknown, then releases it once the
-// account is added; `paykit books` shows it as money in and the books holding. The gateway and the
+// account is added with `paykit known-accounts add`; `paykit books` shows it as money in and the books holding. The gateway and the
 // CLI share one PostgreSQL database (PGlite is one process's), so this runs where DATABASE_URL is set,
 // as in CI.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createAccountStore } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { runNode, type NodeRun } from '@paykit/testing/run-node';
@@ -18,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../webhook-gateway/src/main.ts');
 const postgres = testDatabases().find((kind) => kind.name === 'postgres');
-const UNKNOWN_CLABE = '646180000000000993';
+const UNKNOWN_CLABE = '646180000000000999';
 
 describe.skipIf(postgres === undefined)('paykit held and books, against a gateway on PostgreSQL', () => {
   let opened: OpenedTestDatabase;
@@ -110,12 +109,8 @@ describe.skipIf(postgres === undefined)('paykit held and books, against a gatewa
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(new RegExp(`still does not accept event ${seq} \\(stored: held for review`));
 
-    await createAccountStore(opened.db).upsert({
-      clabe: UNKNOWN_CLABE,
-      ownerId: null,
-      status: 'ACTIVE',
-      creditLimit: null,
-    });
+    const added = await ok<{ clabe: string; status: string }>(['known-accounts', 'add', UNKNOWN_CLABE]);
+    expect(added).toMatchObject({ clabe: UNKNOWN_CLABE, status: 'ACTIVE' });
     const released = await ok<{ transactionId: string; releasedBy: string; note: string }>([
       'held',
       'release',

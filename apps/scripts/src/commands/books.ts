@@ -110,7 +110,7 @@ export async function heldRelease(
     if (answer.body.outcome !== 'accepted')
       throw new CliError(
         `The gateway still does not accept event ${held.seq} (${answer.body.outcome}: ${answer.body.reason ?? 'no reason given'}); nothing was released.`,
-        'Resolve the reason it gives (an unknown account: add it to the accounts the gateway knows), then run this again.',
+        'Resolve the reason it gives (an unknown account: `paykit known-accounts add <clabe>`), then run this again.',
       );
     const release = await ledger.releaseHeld(db, { credit: held.transactionId, by, note: options.note ?? null });
     ctx.out.result(release);
