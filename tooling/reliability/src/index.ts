@@ -12,8 +12,10 @@ export { currentScale, scaled, SCALE_ENV, type Scale } from './scale.ts';
 export {
   ACME_CLABE,
   countApplied,
+  countAppliedEvents,
   IS_APPLIED,
   startStack,
+  type AppliedCounts,
   type Stack,
   type StackOptions,
   type StoredEvent,
