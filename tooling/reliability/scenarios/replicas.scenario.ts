@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditDeliveries, deliveryFigures } from '../src/audit.ts';
 import { haproxyMissing, HAPROXY_REQUIRED, startHaproxy, type Haproxy } from '../src/haproxy.ts';
 import { sendCredits, sleep, until } from '../src/load.ts';
-import { recordScenario, type ReplicaFigures } from '../src/report.ts';
+import { longestRestarts, recordScenario, type ReplicaFigures } from '../src/report.ts';
 import { scaled } from '../src/scale.ts';
 import { countAppliedEvents, startStack, type Stack } from '../src/stack.ts';
 
@@ -228,6 +228,9 @@ describeReplicas('three gateways behind HAProxy and three workers on one Postgre
       balancerRedispatches: balancer.reduce((sum, server) => sum + server.redispatches, 0),
       appliedTwice: ledger.credits - ledger.creditedEvents,
       restarts,
+      longestSecondsByProcess: Object.fromEntries(
+        longestRestarts({ restarts }).map(({ process, seconds }) => [process, seconds]),
+      ),
       backWithinSeconds: BACK_WITHIN_S,
     };
     /** "3 × HTTP 502, 2 × network error ECONNRESET": the failed attempts of `these`, by kind. */

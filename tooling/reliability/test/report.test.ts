@@ -191,6 +191,7 @@ describe('the report', () => {
         { process: 'worker1', how: 'SIGKILL', seconds: 2.7 },
         { process: 'gateway1', how: 'rolling restart', seconds: 2 },
       ],
+      longestSecondsByProcess: { gateway1: 3.1, worker1: 2.7 },
       backWithinSeconds: 30,
     };
     expect(violations([figures({ scenario: 'replicas', replicas: held })], null)).toEqual([]);
