@@ -7,7 +7,7 @@ import { auditDeliveries, deliveryFigures } from '../src/audit.ts';
 import { sendCredits, sleep, until } from '../src/load.ts';
 import { recordScenario } from '../src/report.ts';
 import { scaled } from '../src/scale.ts';
-import { countApplied, startStack, type Stack } from '../src/stack.ts';
+import { countApplied, countAppliedEvents, startStack, type Stack } from '../src/stack.ts';
 
 const EVENTS = scaled(2_000, 300);
 const GATEWAY_KILLS = scaled(5, 3);
@@ -72,16 +72,7 @@ describe('crash during load', () => {
     await stack.startWorker(env);
     await stack.workerCaughtUp(scaled(180_000, 60_000));
 
-    const ledger = await stack.withStore(async (db) => {
-      const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]!.n);
-      return {
-        events: await count('SELECT count(*)::text AS n FROM webhook_events'),
-        applied: await countApplied(db),
-        credits: await count('SELECT count(*)::text AS n FROM ledger_credits'),
-        creditedEvents: await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_credits'),
-        parked: await count('SELECT count(*)::text AS n FROM ledger_parked_events'),
-      };
-    });
+    const ledger = await stack.withStore(countAppliedEvents);
     recordScenario({
       scenario: 'crash-worker',
       sent: ledger.events,

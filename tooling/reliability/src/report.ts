@@ -35,7 +35,35 @@ export interface ScenarioFigures {
   notes: string[];
   /** The ledger's figures, where the scenario measures money rather than deliveries alone. */
   money?: MoneyFigures;
+  /** Replicas behind a load balancer, killed and restarted: what the sender saw fail, and how soon each process was back. */
+  replicas?: ReplicaFigures;
   durationMs: number;
+}
+
+/**
+ * Several gateways behind a load balancer and several workers, killed and restarted: every
+ * delivery that failed (a 5xx, or no answer: a reset, a refusal) must have been delivered 2xx
+ * later, and every restarted process must be back in service within the bound.
+ */
+export interface ReplicaFigures {
+  gateways: number;
+  workers: number;
+  /** Deliveries answered 5xx or not at all at least once, and how many of them were delivered 2xx afterwards (all, or a violation). */
+  failedDeliveries: number;
+  failedThenDelivered: number;
+  /** Attempts the sender saw answered 5xx, and attempts it saw without an answer (reset, refused, cut). */
+  fiveXxAttempts: number;
+  unansweredAttempts: number;
+  /** Requests the load balancer retried on another gateway itself (the sender never saw those fail). */
+  balancerRetries: number;
+  balancerRedispatches: number;
+  /** Events the workers applied more than once (counted in `duplicated` too). */
+  appliedTwice: number;
+  /** How long each restart took, from the signal until the process was back in service. */
+  restarts: { process: string; how: 'SIGKILL' | 'rolling restart'; seconds: number }[];
+  /** The longest of them per process ("gateway1": 3.1), for readers of the JSON (`longestRestarts`). */
+  longestSecondsByProcess: Record<string, number>;
+  backWithinSeconds: number;
 }
 
 /**
@@ -91,6 +119,7 @@ export function violations(scenarios: readonly ScenarioFigures[], secrets: Relia
     if (s.duplicated !== 0) found.push(`${s.scenario}: ${s.duplicated} event(s) duplicated`);
     if (s.fiveXx !== 0 && !s.fiveXxAllowed) found.push(`${s.scenario}: ${s.fiveXx} 5xx answer(s)`);
     if (s.money) found.push(...moneyViolations(s.scenario, s.money));
+    if (s.replicas) found.push(...replicaViolations(s.scenario, s.replicas));
   }
   if (secrets && secrets.found !== 0) found.push(`secrets: ${secrets.found} secret(s) found in the suite's outputs`);
   return found;
@@ -113,6 +142,43 @@ function moneyViolations(scenario: string, m: MoneyFigures): string[] {
     found.push(`${scenario}: recovered in ${m.secondsToRecover} s, more than ${m.recoverWithinSeconds} s`);
   }
   return found;
+}
+
+function replicaViolations(scenario: string, r: ReplicaFigures): string[] {
+  const found: string[] = [];
+  if (r.failedThenDelivered !== r.failedDeliveries) {
+    found.push(
+      `${scenario}: ${r.failedDeliveries - r.failedThenDelivered} of ${r.failedDeliveries} failed deliveries never delivered afterwards`,
+    );
+  }
+  for (const restart of r.restarts) {
+    if (!(restart.seconds <= r.backWithinSeconds)) {
+      found.push(
+        `${scenario}: ${restart.process} back in service ${restart.seconds} s after its ${restart.how}, more than ${r.backWithinSeconds} s`,
+      );
+    }
+  }
+  return found;
+}
+
+/** The longest restart of each process, in start order: "gateway1 1.9 s". */
+export function longestRestarts(r: Pick<ReplicaFigures, 'restarts'>): { process: string; seconds: number }[] {
+  const longest = new Map<string, number>();
+  for (const { process, seconds } of r.restarts) longest.set(process, Math.max(longest.get(process) ?? 0, seconds));
+  return [...longest].map(([process, seconds]) => ({ process, seconds }));
+}
+
+function formatReplicas(r: ReplicaFigures): string {
+  const longest = longestRestarts(r)
+    .map(({ process, seconds }) => `${process} ${seconds} s`)
+    .join(', ');
+  return [
+    `${r.gateways} gateways, ${r.workers} workers`,
+    `${r.failedThenDelivered} of ${r.failedDeliveries} failed deliveries delivered afterwards (${r.fiveXxAttempts} × 5xx, ${r.unansweredAttempts} without an answer)`,
+    `the balancer retried ${r.balancerRetries} and redispatched ${r.balancerRedispatches} itself`,
+    `applied twice ${r.appliedTwice}`,
+    `${r.restarts.length} restarts, the longest back in service per process (bound ${r.backWithinSeconds} s): ${longest || 'none'}`,
+  ].join('; ');
 }
 
 function formatMoney(m: MoneyFigures): string {
@@ -156,6 +222,7 @@ export function formatSummary(report: ReliabilityReport): string {
   const out = [`reliability (${report.scale}, store: ${report.store})`, line(COLUMNS), ...rows.map(line)];
   for (const s of report.scenarios) {
     if (s.money) out.push(`  ${s.scenario}: ${formatMoney(s.money)}`);
+    if (s.replicas) out.push(`  ${s.scenario}: ${formatReplicas(s.replicas)}`);
     for (const note of s.notes) out.push(`  ${s.scenario}: ${note}`);
   }
   if (report.secrets)

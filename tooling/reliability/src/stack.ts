@@ -1,8 +1,10 @@
 // The system under test, as production runs it: the sandbox (the platform, the sender), the
-// webhook gateway and the reconciliation worker as child processes over loopback, and the store:
-// a fresh PostgreSQL database when DATABASE_URL is set (optionally behind a TCP proxy the scenario
-// can cut or slow), otherwise a PGlite folder (one process at a time: the gateway while it runs,
-// then the worker, then the audit). Every line any process writes goes to the secret audit.
+// webhook gateway and the reconciliation worker as child processes over loopback (several of each
+// on one PostgreSQL when asked: replicas, the webhooks then pointing at whatever balances them),
+// and the store: a fresh PostgreSQL database when DATABASE_URL is set (optionally behind a TCP
+// proxy the scenario can cut or slow), otherwise a PGlite folder (one process at a time: the
+// gateway while it runs, then the worker, then the audit). Every line any process writes goes to
+// the secret audit.
 import path from 'node:path';
 import type { Delivery } from '@paykit/contracts';
 import { createCoreClient, type CoreClient } from '@paykit/core-client';
@@ -30,6 +32,29 @@ export async function countApplied(db: Database): Promise<number> {
   );
 }
 
+/** What the worker made of the stored events: each applied once means credits = credited events = events. */
+export interface AppliedCounts {
+  /** Events stored, and of those applied. */
+  events: number;
+  applied: number;
+  /** Credit rows in the ledger, and the distinct events they come from (more rows than events: applied twice). */
+  credits: number;
+  creditedEvents: number;
+  /** Events the worker parked as unappliable. */
+  parked: number;
+}
+
+export async function countAppliedEvents(db: Database): Promise<AppliedCounts> {
+  const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]!.n);
+  return {
+    events: await count('SELECT count(*)::text AS n FROM webhook_events'),
+    applied: await countApplied(db),
+    credits: await count('SELECT count(*)::text AS n FROM ledger_credits'),
+    creditedEvents: await count('SELECT count(DISTINCT event_seq)::text AS n FROM ledger_credits'),
+    parked: await count('SELECT count(*)::text AS n FROM ledger_parked_events'),
+  };
+}
+
 /** The seed's first client's account: credits to it are what the streams send. */
 export const ACME_CLABE = '646180000000000012';
 
@@ -40,6 +65,10 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   /** PostgreSQL reached through a TCP proxy the scenario can cut or slow (requires DATABASE_URL). */
   proxy?: boolean;
+  /** One gateway per port, each restarted on its own (default: one on a free port). Several need PostgreSQL. */
+  gatewayPorts?: readonly number[];
+  /** Where the platform's webhooks point (a load balancer in front of the gateways); default the first gateway. */
+  webhookUrl?: string;
 }
 
 export interface StoredEvent {
@@ -58,23 +87,26 @@ export interface Stack {
   core: CoreClient;
   /** Every transaction `core` created, for the ledger's recorder. */
   created: CreatedTransactionLike[];
-  /** The gateway's URL: the same across restarts (the webhooks are registered at it). */
+  /** Where the webhooks are registered: the same across restarts (the first gateway, or `webhookUrl`). */
   gatewayUrl: string;
+  /** Each gateway's own URL, by index. */
+  gatewayUrls: readonly string[];
   /** Between the gateway (and worker) and PostgreSQL, when asked for. */
   proxy: TcpProxy | undefined;
-  gateway(): AppProcess | undefined;
+  /** The gateways and workers take an index (default 0): replica `index`. */
+  gateway(index?: number): AppProcess | undefined;
   /** Starts the gateway (again) on its port. */
-  startGateway(): Promise<AppProcess>;
+  startGateway(index?: number): Promise<AppProcess>;
   /** SIGKILL: a crash; in-flight deliveries get no answer. */
-  killGateway(): Promise<void>;
+  killGateway(index?: number): Promise<void>;
   /** SIGTERM: finishes what is in flight. */
-  stopGateway(): Promise<void>;
-  worker(): AppProcess | undefined;
-  startWorker(env?: Record<string, string>): Promise<AppProcess>;
-  killWorker(): Promise<void>;
-  stopWorker(): Promise<void>;
+  stopGateway(index?: number): Promise<void>;
+  worker(index?: number): AppProcess | undefined;
+  startWorker(env?: Record<string, string>, index?: number): Promise<AppProcess>;
+  killWorker(index?: number): Promise<void>;
+  stopWorker(index?: number): Promise<void>;
   /** Waits until the running worker's last round found nothing left to claim (its /healthz). */
-  workerCaughtUp(timeoutMs?: number): Promise<void>;
+  workerCaughtUp(timeoutMs?: number, index?: number): Promise<void>;
   /** Every delivery the sandbox made or is making (its attempts with status, error and duration). */
   deliveries(): Promise<Delivery[]>;
   /**
@@ -92,6 +124,10 @@ export interface Stack {
 const auditOutput = (name: string) => (text: string) => record(`${name} output`, text);
 
 export async function startStack(options: StackOptions): Promise<Stack> {
+  const gatewayPorts = options.gatewayPorts ?? [await freePort()];
+  if (gatewayPorts.length === 0) throw new Error(`${options.name}: gatewayPorts names no port`);
+  if (gatewayPorts.length > 1 && !process.env.DATABASE_URL)
+    throw new Error(`${options.name}: several gateways share one store only on PostgreSQL (set DATABASE_URL)`);
   const store = await createScenarioStore(options.name, { proxy: options.proxy ?? false });
   const storeEnv = store.env;
 
@@ -102,12 +138,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     onTransactionCreated: (transaction) => void created.push(transaction),
   });
 
-  const gatewayPort = await freePort();
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
+  const gatewayUrl = options.webhookUrl ?? gatewayUrls[0]!;
   const token = TEST_SECRETS.coreWebhookToken;
   const gatewayEnv = {
     ...storeEnv,
-    GATEWAY_PORT: String(gatewayPort),
     GATEWAY_LOG_LEVEL: 'info',
     GATEWAY_CORE_TOKENS_MONEY_IN: token,
     GATEWAY_CORE_TOKENS_STATUS_UPDATE: token,
@@ -118,32 +153,40 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     GATEWAY_ADMIN_TOKEN: TEST_SECRETS.adminToken,
     ...options.gatewayEnv,
   };
-  let gateway: AppProcess | undefined;
-  let worker: AppProcess | undefined;
-  const startGateway = async () => {
-    if (gateway) throw new Error('the gateway is already running');
-    gateway = await startAppProcess({
-      name: 'The gateway',
+  const gateways = new Map<number, AppProcess>();
+  const workers = new Map<number, AppProcess>();
+  const named = (what: string, index: number) => (index === 0 ? `The ${what}` : `The ${what} #${index}`);
+  const startGateway = async (index = 0) => {
+    const port = gatewayPorts[index];
+    if (port === undefined) throw new Error(`there is no gateway #${index} (${gatewayPorts.length} ports)`);
+    if (gateways.has(index)) throw new Error(`${named('gateway', index)} is already running`);
+    const gateway = await startAppProcess({
+      name: named('gateway', index),
       main: GATEWAY_MAIN,
-      env: gatewayEnv,
+      env: { ...gatewayEnv, GATEWAY_PORT: String(port) },
       onOutput: auditOutput('gateway'),
     });
+    gateways.set(index, gateway);
     return gateway;
   };
-  const killGateway = async () => {
-    await gateway?.kill();
-    gateway = undefined;
+  const killGateway = async (index = 0) => {
+    await gateways.get(index)?.kill();
+    gateways.delete(index);
   };
-  const stopGateway = async () => {
-    await gateway?.stop();
-    gateway = undefined;
+  const stopGateway = async (index = 0) => {
+    await gateways.get(index)?.stop();
+    gateways.delete(index);
   };
-  const stopWorker = async () => {
-    await worker?.stop();
-    worker = undefined;
+  const stopWorker = async (index = 0) => {
+    await workers.get(index)?.stop();
+    workers.delete(index);
+  };
+  const stopAll = async () => {
+    await Promise.all([...workers.keys()].map(stopWorker));
+    await Promise.all([...gateways.keys()].map(stopGateway));
   };
 
-  await startGateway();
+  await Promise.all(gatewayPorts.map((_, index) => startGateway(index)));
   await registerGatewayWebhooks(core, gatewayUrl, token);
 
   const listDeliveries = async () => {
@@ -154,10 +197,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   const withStore = async <T>(read: (db: Database) => Promise<T>): Promise<T> => {
     // PGlite serves one process per folder: the apps let go of it first.
-    if (store.kind === 'pglite') {
-      await stopWorker();
-      await stopGateway();
-    }
+    if (store.kind === 'pglite') await stopAll();
     return store.read(read);
   };
 
@@ -168,32 +208,37 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     core,
     created,
     gatewayUrl,
+    gatewayUrls,
     proxy: store.proxy,
-    gateway: () => gateway,
+    gateway: (index = 0) => gateways.get(index),
     startGateway,
     killGateway,
     stopGateway,
-    worker: () => worker,
-    async startWorker(env = {}) {
-      if (worker) throw new Error('the worker is already running');
-      worker = await startAppProcess({
-        name: 'The worker',
+    worker: (index = 0) => workers.get(index),
+    async startWorker(env = {}, index = 0) {
+      if (workers.has(index)) throw new Error(`${named('worker', index)} is already running`);
+      if (workers.size > 0 && store.kind === 'pglite')
+        throw new Error('several workers share one store only on PostgreSQL (set DATABASE_URL)');
+      const worker = await startAppProcess({
+        name: named('worker', index),
         main: WORKER_MAIN,
         env: { ...storeEnv, WORKER_PORT: '0', WORKER_POLL_MS: '50', ...env },
         onOutput: auditOutput('worker'),
       });
+      workers.set(index, worker);
       return worker;
     },
-    async killWorker() {
-      await worker?.kill();
-      worker = undefined;
+    async killWorker(index = 0) {
+      await workers.get(index)?.kill();
+      workers.delete(index);
     },
     stopWorker,
-    async workerCaughtUp(timeoutMs = 60_000) {
+    async workerCaughtUp(timeoutMs = 60_000, index = 0) {
       const deadline = performance.now() + timeoutMs;
       let last = 'no answer yet';
       while (performance.now() < deadline) {
-        if (!worker) throw new Error('no worker is running');
+        const worker = workers.get(index);
+        if (!worker) throw new Error(`${named('worker', index).toLowerCase()} is not running`);
         try {
           const status = (await (await fetch(`${worker.url}/healthz`)).json()) as {
             caughtUp?: boolean;
@@ -247,8 +292,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         }));
       }),
     async close() {
-      await worker?.stop();
-      await gateway?.stop();
+      await stopAll();
       await sandbox.close();
       await store.remove();
     },

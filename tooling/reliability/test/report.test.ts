@@ -8,10 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditDeliveries, dedupeKeyOf } from '../src/audit.ts';
 import {
   formatSummary,
+  longestRestarts,
   readScenarios,
   recordScenario,
   REPORT_DIR_ENV,
   violations,
+  type ReplicaFigures,
   type ScenarioFigures,
 } from '../src/report.ts';
 
@@ -170,6 +172,52 @@ describe('the report', () => {
     });
     expect(text).toContain(
       'race: ledger: stuck 0, orphaned 0, conflicts recorded 3 of 3, recovered in 4.2 s (bound 15 s)',
+    );
+  });
+
+  it('flags replicas whose failed deliveries were not all delivered later, or a restart past its bound', () => {
+    const held: ReplicaFigures = {
+      gateways: 3,
+      workers: 3,
+      failedDeliveries: 8,
+      failedThenDelivered: 8,
+      fiveXxAttempts: 0,
+      unansweredAttempts: 8,
+      balancerRetries: 9,
+      balancerRedispatches: 190,
+      appliedTwice: 0,
+      restarts: [
+        { process: 'gateway1', how: 'SIGKILL', seconds: 3.1 },
+        { process: 'worker1', how: 'SIGKILL', seconds: 2.7 },
+        { process: 'gateway1', how: 'rolling restart', seconds: 2 },
+      ],
+      longestSecondsByProcess: { gateway1: 3.1, worker1: 2.7 },
+      backWithinSeconds: 30,
+    };
+    expect(violations([figures({ scenario: 'replicas', replicas: held })], null)).toEqual([]);
+    expect(longestRestarts(held)).toEqual([
+      { process: 'gateway1', seconds: 3.1 },
+      { process: 'worker1', seconds: 2.7 },
+    ]);
+    const broken: ReplicaFigures = {
+      ...held,
+      failedThenDelivered: 6,
+      restarts: [...held.restarts, { process: 'worker2', how: 'rolling restart', seconds: 31.5 }],
+    };
+    expect(violations([figures({ scenario: 'replicas', replicas: broken })], null)).toEqual([
+      'replicas: 2 of 8 failed deliveries never delivered afterwards',
+      'replicas: worker2 back in service 31.5 s after its rolling restart, more than 30 s',
+    ]);
+    const text = formatSummary({
+      generatedAt: '',
+      scale: 'reduced',
+      store: 'PostgreSQL',
+      scenarios: [figures({ scenario: 'replicas', replicas: held })],
+      secrets: null,
+      violations: [],
+    });
+    expect(text).toContain(
+      'replicas: 3 gateways, 3 workers; 8 of 8 failed deliveries delivered afterwards (0 × 5xx, 8 without an answer); the balancer retried 9 and redispatched 190 itself; applied twice 0; 3 restarts, the longest back in service per process (bound 30 s): gateway1 3.1 s, worker1 2.7 s',
     );
   });
 
