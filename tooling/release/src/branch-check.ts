@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { covers, highest, says, specDiff, type Bump, type SpecDiff } from './api-diff.ts';
-import { fileAt, lines, releasedFilesChanged, specVersion } from './changes.ts';
+import { ChangedPaths, fileAt, lines, releasedFilesChanged, specVersion } from './changes.ts';
 import { run } from './exec.ts';
 import type { PendingChangeset } from './pending-changesets.ts';
 import type { WorkspacePackage } from './workspace.ts';
@@ -117,9 +117,10 @@ export async function checkBranch(
   const added = await addedChangesets(root, base.mergeBase, pending);
   const states: BranchPackageState[] = [];
   const problems: BranchProblem[] = [];
+  const paths = new ChangedPaths(root);
   const since = `since it left ${base.base} (merge base ${base.mergeBase.slice(0, 7)})`;
   for (const pkg of packages) {
-    const changed = await releasedFilesChanged(root, pkg, base.mergeBase);
+    const changed = await releasedFilesChanged(root, pkg, base.mergeBase, paths);
     if (changed.length === 0) continue;
     const own = added.filter((c) => pkg.name in c.releases);
     const state: BranchPackageState = { name: pkg.name, changed, changesets: own.map((c) => c.file) };

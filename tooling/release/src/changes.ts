@@ -52,6 +52,36 @@ export async function fileAt(root: string, commit: string, file: string): Promis
 }
 
 /**
+ * The files under packages/ and specs/ that differ between a commit and the work tree, untracked
+ * ones included (all tracked ones when the commit is null), each asked of git once per commit
+ * however many packages share it: what a check run passes to releasedFilesChanged.
+ */
+export class ChangedPaths {
+  readonly #root: string;
+  readonly #since = new Map<string, Promise<{ touched: string[]; untracked: string[] }>>();
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  of(since: string | null): Promise<{ touched: string[]; untracked: string[] }> {
+    const key = since ?? '';
+    let found = this.#since.get(key);
+    if (!found) {
+      const scope = ['packages', 'specs'];
+      found = Promise.all([
+        since
+          ? git(this.#root, ['diff', '--name-only', since, '--', ...scope])
+          : git(this.#root, ['ls-files', '--', ...scope]),
+        git(this.#root, ['ls-files', '--others', '--exclude-standard', '--', ...scope]),
+      ]).then(([touched, untracked]) => ({ touched: lines(touched), untracked: lines(untracked) }));
+      this.#since.set(key, found);
+    }
+    return found;
+  }
+}
+
+/**
  * The package's released files and spec that differ between `since` and the work tree (every
  * tracked file of its scope when `since` is null: never released). Paths from the repository root.
  */
@@ -59,14 +89,12 @@ export async function releasedFilesChanged(
   root: string,
   pkg: WorkspacePackage,
   since: string | null,
+  paths: ChangedPaths = new ChangedPaths(root),
 ): Promise<string[]> {
-  const scope = [pkg.dir, ...(pkg.spec ? [pkg.spec] : [])];
-  const untracked = lines(await git(root, ['ls-files', '--others', '--exclude-standard', '--', ...scope]));
-  const touched = since
-    ? lines(await git(root, ['diff', '--name-only', since, '--', ...scope]))
-    : lines(await git(root, ['ls-files', '--', ...scope]));
+  const inScope = (file: string) => file === pkg.spec || file.startsWith(`${pkg.dir}/`);
+  const { touched, untracked } = await paths.of(since);
   const changed: string[] = [];
-  for (const file of [...new Set([...touched, ...untracked])].sort()) {
+  for (const file of [...new Set([...touched, ...untracked])].filter(inScope).sort()) {
     if (file === pkg.spec) {
       changed.push(file);
       continue;

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { covers, highest, says, specDiff, type SpecDiff } from './api-diff.ts';
-import { fileAt, git, lines, releasedFilesChanged, specVersion } from './changes.ts';
+import { ChangedPaths, fileAt, git, lines, releasedFilesChanged, specVersion } from './changes.ts';
 import { run } from './exec.ts';
 import {
   BranchBaseError,
@@ -99,6 +99,7 @@ async function lastReleaseCommit(root: string, pkg: WorkspacePackage): Promise<s
 async function changedSinceRelease(
   root: string,
   pkg: WorkspacePackage,
+  paths: ChangedPaths,
 ): Promise<{ lastRelease: string | null; changed: string[] }> {
   const lastRelease = await lastReleaseCommit(root, pkg);
   // A release versioned in the work tree and not yet committed (the manifest's version moved and
@@ -112,7 +113,7 @@ async function changedSinceRelease(
   ) {
     return { lastRelease, changed: [] };
   }
-  return { lastRelease, changed: await releasedFilesChanged(root, pkg, lastRelease) };
+  return { lastRelease, changed: await releasedFilesChanged(root, pkg, lastRelease, paths) };
 }
 
 /** A changeset must be at least the level the API difference needs, and name each breaking change. */
@@ -191,8 +192,9 @@ export async function checkReleaseChangesets(
   const publishable = publishablePackages(root);
   const branch = base ? await checkBranch(root, base, publishable, pending) : undefined;
   const packages: PackageReleaseState[] = [];
+  const paths = new ChangedPaths(root);
   for (const pkg of publishable) {
-    const { lastRelease, changed } = await changedSinceRelease(root, pkg);
+    const { lastRelease, changed } = await changedSinceRelease(root, pkg, paths);
     const naming = pending.filter((c) => pkg.name in c.releases);
     const state: PackageReleaseState = { name: pkg.name, lastRelease, changed, changesets: naming.map((c) => c.file) };
     packages.push(state);
@@ -207,21 +209,20 @@ export async function checkReleaseChangesets(
         text: `${pkg.name} ${what} and no pending changeset names it: ${shown}. Run \`pnpm changeset\`, pick ${pkg.name} and the bump, and say what changed for the people who import it (name the platform's dated change first when there is one: "2026-05-07: …").`,
       });
     }
-    if (pkg.spec && lastRelease && naming.length > 0) {
-      const before = specVersion(await fileAt(root, lastRelease, pkg.spec));
-      const now = specVersion(readFileSync(path.join(root, pkg.spec), 'utf8'));
-      if (now && before !== now && !naming.some((c) => c.summary.includes(now))) {
+    const released = pkg.spec && lastRelease ? await fileAt(root, lastRelease, pkg.spec) : undefined;
+    if (pkg.spec && lastRelease) {
+      const text = readFileSync(path.join(root, pkg.spec), 'utf8');
+      const before = specVersion(released);
+      const now = specVersion(text);
+      if (naming.length > 0 && now && before !== now && !naming.some((c) => c.summary.includes(now))) {
         problems.push({
           pkg: pkg.name,
           kind: 'date',
           text: `${pkg.spec} moved from revision ${before ?? '(none)'} to ${now}, but no changeset naming ${pkg.name} mentions ${now} (${naming.map((c) => c.file).join(', ')}): start its summary with "${now}: " and the platform's change.`,
         });
       }
-    }
-    if (pkg.spec && lastRelease) {
-      const released = await fileAt(root, lastRelease, pkg.spec);
       if (released !== undefined) {
-        const diff = specDiff(parse(released), parse(readFileSync(path.join(root, pkg.spec), 'utf8')));
+        const diff = specDiff(parse(released), parse(text));
         state.api = { spec: pkg.spec, diff };
         if (diff.level !== null && naming.length > 0) problems.push(...apiProblems(pkg, diff, naming));
       }
