@@ -50,17 +50,17 @@ function writeApiDiff(
     const said = others.filter((c) => pkg.name in c.releases).map((c) => c.summary);
     // Per release, the notes count is the release's whole; those sections already count theirs.
     const diff = unwritten(pkg.spec, pkg.diff, said, { countNotes: result.branch === undefined });
-    const heading = `API changes in ${pkg.spec} (`;
-    const at = text.indexOf(heading);
+    // A section written before is replaced where it stands (or dropped when nothing is left to say).
+    const at = text.indexOf(`API changes in ${pkg.spec} (`);
     const end = at >= 0 ? text.indexOf('\n\n', at) : -1;
-    const rest = at >= 0 ? `${text.slice(0, at).trimEnd()}${end >= 0 ? text.slice(end) : ''}` : text;
-    if (diff.level === null) {
-      text = rest;
-      alreadySaid.push(pkg.name);
-      continue;
+    const section = diff.level === null ? '' : formatSpecDiff(pkg.spec, diff);
+    if (at >= 0) {
+      const after = end >= 0 ? text.slice(end) : '\n';
+      text = section ? `${text.slice(0, at)}${section}${after}` : `${text.slice(0, at).trimEnd()}${after}`;
+    } else if (section) {
+      text = `${text.trimEnd()}\n\n${section}\n`;
     }
-    text = `${rest.trimEnd()}\n\n${formatSpecDiff(pkg.spec, diff)}\n`;
-    written.push(pkg.name);
+    (section ? written : alreadySaid).push(pkg.name);
   }
   writeFileSync(full, text.endsWith('\n') ? text : `${text}\n`);
   return { written, alreadySaid };

@@ -234,9 +234,11 @@ describe('release:api-diff --write', () => {
     expect(read('.changeset/reference.md')).toBe(
       `${changeset('minor', 'The transaction carries its reference.')}\nAPI changes in specs/core.yaml (minor):\n- [Added] /components/schemas/Tx/properties/reference\n- [Added] property \`reference\` in Response 200 content (application/json)\n`,
     );
-    // Again: the section is replaced, not added twice.
+    // Again, with a paragraph after it: the section is replaced where it stands, not added twice.
+    write('.changeset/reference.md', `${read('.changeset/reference.md')}\nRead it from \`reference\`.\n`);
     expect((await cli('api-diff', '--write', '.changeset/reference.md')).code).toBe(0);
     expect(read('.changeset/reference.md').match(/API changes in/g)).toHaveLength(1);
+    expect(read('.changeset/reference.md')).toMatch(/\(application\/json\)\n\nRead it from `reference`\.\n$/);
     expect((await checkReleaseChangesets(root)).problems).toEqual([]);
   });
 
