@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { covers, highest, says, specDiff, type Bump, type SpecDiff } from './api-diff.ts';
-import { ChangedPaths, fileAt, lines, releasedFilesChanged, specVersion } from './changes.ts';
+import { ChangedPaths, fileAt, nulSeparated, releasedFilesChanged, specVersion } from './changes.ts';
 import { run } from './exec.ts';
 import type { PendingChangeset } from './pending-changesets.ts';
 import type { WorkspacePackage } from './workspace.ts';
@@ -98,8 +98,8 @@ async function addedChangesets(
   mergeBase: string,
   pending: readonly PendingChangeset[],
 ): Promise<PendingChangeset[]> {
-  const listed = await run('git', ['ls-tree', '--name-only', `${mergeBase}:.changeset`], { cwd: root });
-  const before = new Set(listed.code === 0 ? lines(listed.stdout) : []);
+  const listed = await run('git', ['ls-tree', '-z', '--name-only', `${mergeBase}:.changeset`], { cwd: root });
+  const before = new Set(listed.code === 0 ? nulSeparated(listed.stdout) : []);
   return pending.filter((c) => !before.has(path.posix.basename(c.file)));
 }
 

@@ -22,6 +22,11 @@ export function lines(text: string): string[] {
     .filter(Boolean);
 }
 
+/** NUL-separated paths (git's -z output). */
+export function nulSeparated(text: string): string[] {
+  return text.split('\0').filter(Boolean);
+}
+
 /** Whether a file (relative to the package) is part of what the package releases. */
 function isReleasedFile(relative: string): boolean {
   return (
@@ -69,12 +74,13 @@ export class ChangedPaths {
     let found = this.#since.get(key);
     if (!found) {
       const scope = ['packages', 'specs'];
+      // -z: paths as they are, not quoted (a name with a space or an accent would be).
       found = Promise.all([
         since
-          ? git(this.#root, ['diff', '--name-only', since, '--', ...scope])
-          : git(this.#root, ['ls-files', '--', ...scope]),
-        git(this.#root, ['ls-files', '--others', '--exclude-standard', '--', ...scope]),
-      ]).then(([touched, untracked]) => ({ touched: lines(touched), untracked: lines(untracked) }));
+          ? git(this.#root, ['diff', '-z', '--name-only', since, '--', ...scope])
+          : git(this.#root, ['ls-files', '-z', '--', ...scope]),
+        git(this.#root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...scope]),
+      ]).then(([touched, untracked]) => ({ touched: nulSeparated(touched), untracked: nulSeparated(untracked) }));
       this.#since.set(key, found);
     }
     return found;

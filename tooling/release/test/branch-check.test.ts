@@ -128,6 +128,19 @@ describe('the release check on a branch', () => {
     ]);
   });
 
+  it('sees files and changesets whose names git would quote (a space, an accent)', async () => {
+    write('packages/runtime/src/mañana file.ts', 'export const x = 1;\n');
+    await commit('an accented file');
+    expect((await checkReleaseChangesets(root)).problems[0]).toMatch(
+      /^@paykit\/runtime: this branch changes packages\/runtime\/src\/mañana file\.ts /,
+    );
+    write('.changeset/añadido.md', changeset('patch', 'A new export.', '@paykit/runtime'));
+    await commit('its changeset');
+    const result = await checkReleaseChangesets(root);
+    expect(result.problems).toEqual([]);
+    expect(result.branch?.packages[0]?.changesets).toEqual(['.changeset/añadido.md']);
+  });
+
   it('refuses a patch changeset for a new optional response field, though another pending changeset is major', async () => {
     write('specs/core.yaml', spec('2026-05-07', ['id', 'amount', 'reference']));
     write('.changeset/reference.md', changeset('patch', 'The transaction carries its reference.'));
