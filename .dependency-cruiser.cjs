@@ -15,9 +15,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-// The workspace folders, as in pnpm-workspace.yaml.
+// The workspace folders, as in pnpm-workspace.yaml, and the one package at the root's level
+// (examples/: scripts written as a product team writes them).
 const WORKSPACE_FOLDERS = ['packages', 'apps', 'tooling'];
-const ANY_WORKSPACE_PACKAGE = '^(packages|apps|tooling)/[^/]+/';
+const ROOT_PACKAGES = ['examples'];
+const ANY_WORKSPACE_PACKAGE = '^((packages|apps|tooling)/[^/]+|examples)/';
 const DECLARATION_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
 
 // A product client's generated code and the two entry points that only re-export it
@@ -26,17 +28,23 @@ const CLIENT_GENERATED_ENTRY = '^packages/[^/]+-client/src/(generated/|zod\\.ts$
 
 /** Every workspace package under `root`: its folder (relative, posix) and its package.json. */
 function workspacePackages(root) {
-  return WORKSPACE_FOLDERS.flatMap((folder) => {
-    const at = path.join(root, folder);
-    if (!fs.existsSync(at)) return [];
-    return fs
-      .readdirSync(at, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(at, entry.name, 'package.json')))
-      .map((entry) => ({
-        dir: `${folder}/${entry.name}`,
-        manifest: JSON.parse(fs.readFileSync(path.join(at, entry.name, 'package.json'), 'utf8')),
-      }));
-  });
+  const atRoot = ROOT_PACKAGES.filter((dir) => fs.existsSync(path.join(root, dir, 'package.json'))).map((dir) => ({
+    dir,
+    manifest: JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8')),
+  }));
+  return atRoot.concat(
+    WORKSPACE_FOLDERS.flatMap((folder) => {
+      const at = path.join(root, folder);
+      if (!fs.existsSync(at)) return [];
+      return fs
+        .readdirSync(at, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(at, entry.name, 'package.json')))
+        .map((entry) => ({
+          dir: `${folder}/${entry.name}`,
+          manifest: JSON.parse(fs.readFileSync(path.join(at, entry.name, 'package.json'), 'utf8')),
+        }));
+    }),
+  );
 }
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -178,6 +186,15 @@ function boundaries(root) {
         to: { path: '^packages/[^/]+-client/', pathNot: CLIENT_GENERATED_ENTRY },
       },
       {
+        name: 'examples-import-what-a-product-team-can',
+        comment:
+          "examples/ is a product team's code: its scripts import the published packages only (no app, no " +
+          'tooling), and its tests start the apps as processes (@paykit/testing), never import them.',
+        severity: 'error',
+        from: { path: '^examples/' },
+        to: { path: '^apps/' },
+      },
+      {
         name: 'package-imports-no-app',
         comment: 'Dependencies point one way, apps → packages → runtime: no package imports an app.',
         severity: 'error',
@@ -190,7 +207,7 @@ function boundaries(root) {
           'tooling/ holds what builds and tests the workspace (test kit, bench kit, codegen, lint config); ' +
           "it never ships, so no package's or app's src/ imports it (their tests may).",
         severity: 'error',
-        from: { path: '^(packages|apps)/[^/]+/src/' },
+        from: { path: '^((packages|apps)/[^/]+|examples)/src/' },
         to: { path: '^tooling/' },
       },
       {
@@ -217,7 +234,7 @@ function boundaries(root) {
           "the consumer brings it (@paykit/testing runs inside the consumer's vitest). Type-only imports are " +
           'erased when the code runs.',
         severity: 'error',
-        from: { path: '^(packages|apps|tooling)/[^/]+/src/' },
+        from: { path: '^((packages|apps|tooling)/[^/]+|examples)/src/' },
         to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only', 'npm', 'npm-peer', 'npm-optional'] },
       },
       ...workspaceDeclarationRules(root),

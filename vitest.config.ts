@@ -8,11 +8,13 @@ import { defineConfig } from 'vitest/config';
 // resolve to their TypeScript sources through the `@paykit/source` export condition, so tests
 // need no build.
 const root = import.meta.dirname;
-const packagesWithTests = ['packages', 'apps', 'tooling'].flatMap((group) =>
-  readdirSync(path.join(root, group))
-    .map((name) => `${group}/${name}`)
-    .filter((dir) => existsSync(path.join(root, dir, 'test')) && existsSync(path.join(root, dir, 'package.json'))),
-);
+// (examples/ is a workspace package of its own at the root, beside the three groups.)
+const packagesWithTests = [
+  ...['packages', 'apps', 'tooling'].flatMap((group) =>
+    readdirSync(path.join(root, group)).map((name) => `${group}/${name}`),
+  ),
+  'examples',
+].filter((dir) => existsSync(path.join(root, dir, 'test')) && existsSync(path.join(root, dir, 'package.json')));
 
 export default defineConfig({
   resolve: { conditions: ['@paykit/source'] },

@@ -11,13 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 const WORKSPACE_FOLDERS = ['apps', 'packages', 'tooling'];
+/** Workspace packages at the root's level, beside the folders of packages. */
+const ROOT_PACKAGES = ['examples'];
 
 type RulesFile = IConfiguration & { boundaries: (root: string) => IConfiguration };
 const rulesFile = createRequire(import.meta.url)(path.join(ROOT, '.dependency-cruiser.cjs')) as RulesFile;
 
 /** Runs the rules as `pnpm lint:boundaries` does, over the workspace at `root`. */
 async function violations(root: string, config: IConfiguration) {
-  const { output } = await cruise(WORKSPACE_FOLDERS, {
+  const { output } = await cruise([...WORKSPACE_FOLDERS, ...ROOT_PACKAGES], {
     ...config.options,
     baseDir: root,
     validate: true,
@@ -45,6 +47,11 @@ function installFixture(): string {
       where.set(readManifest(dir).name, dir);
       packages.push(dir);
     }
+  }
+  for (const name of ROOT_PACKAGES) {
+    const dir = path.join(root, name);
+    where.set(readManifest(dir).name, dir);
+    packages.push(dir);
   }
   // npm packages live in pnpm's store folder, node_modules/.pnpm, and are linked from there.
   for (const name of readdirSync(path.join(FIXTURES, 'npm'))) {
@@ -87,6 +94,8 @@ const BROKEN: Record<string, string[]> = {
   'packages/contracts/src/imports-undeclared.ts': ['no-undeclared-workspace-dep'],
   // A ring is reported once, at the module the cruise reaches first.
   'packages/runtime/src/cycle-a.ts': ['no-circular'],
+  'examples/src/imports-app.ts': ['examples-import-what-a-product-team-can'],
+  'examples/src/imports-tooling.ts': ['not-to-dev-dep', 'src-imports-no-tooling'],
 };
 
 describe('the boundary rules over a fixture workspace', () => {

@@ -3,9 +3,12 @@
 // node_modules, so `@paykit/*` imports resolve as they do for a user), then one `tsc` checks them
 // all; an error is reported at the Markdown file and line it comes from. A fragment declares what
 // it uses (`declare const db: Database;`), so what it shows is checked against the real types.
-//   node src/check.ts [--root <dir>] [--out <dir>]   (defaults: the repository, ./blocks)
+// A block marked `<!-- example: examples/src/<name>.ts -->` (on the line before its fence) shows
+// that runnable example whole: it must equal the file, so the text cannot drift from the code CI
+// runs; `--write` copies each such file into its blocks.
+//   node src/check.ts [--root <dir>] [--out <dir>] [--write]   (defaults: the repository, ./blocks)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -17,7 +20,11 @@ export interface Block {
   /** The line of the block's first line of code (1-based). */
   line: number;
   code: string;
+  /** The file the block shows whole (`<!-- example: path -->` before its fence), relative to the root. */
+  example?: string;
 }
+
+const EXAMPLE_MARK = /^<!--\s*example:\s*(\S+)\s*-->\s*$/;
 
 /** The READMEs and the pages under docs/ below `root`, skipping node_modules, dist and dot folders. */
 export function docFiles(root: string): string[] {
@@ -47,10 +54,58 @@ export function blocksOf(file: string, text: string): Block[] {
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
-    blocks.push({ file, line: start + 1, code: lines.slice(start, end).join('\n') });
+    const example = i > 0 ? EXAMPLE_MARK.exec(lines[i - 1]!)?.[1] : undefined;
+    blocks.push({ file, line: start + 1, code: lines.slice(start, end).join('\n'), ...(example ? { example } : {}) });
     i = end;
   }
   return blocks;
+}
+
+/** A file's text as a block holds it: without the final line break. */
+function asBlock(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+}
+
+/** Each marked block that is not its example file, word for word; at the block's Markdown line. */
+export function exampleMismatches(root: string, blocks: readonly Block[]): string[] {
+  const errors: string[] = [];
+  for (const block of blocks) {
+    if (block.example === undefined) continue;
+    const full = path.join(root, block.example);
+    if (!existsSync(full)) {
+      errors.push(
+        `${block.file}:${block.line}: the block shows ${block.example}, which does not exist: fix the path in its <!-- example: … --> line.`,
+      );
+      continue;
+    }
+    const wanted = asBlock(readFileSync(full, 'utf8')).split('\n');
+    const shown = block.code.split('\n');
+    const differs = wanted.findIndex((line, index) => shown[index] !== line);
+    const at = differs >= 0 ? differs : shown.length !== wanted.length ? wanted.length : -1;
+    if (at < 0) continue;
+    errors.push(
+      `${block.file}:${block.line + at}: the block shows ${block.example} and differs from it at its line ${at + 1} (the file has ${JSON.stringify(wanted[at] ?? '(its end)')}): run \`pnpm --filter @paykit/docs-check docs:check --write\` to copy the file into the block.`,
+    );
+  }
+  return errors;
+}
+
+/** `text` with every marked block replaced by its example file (read under `root`). */
+export function writeExamples(root: string, text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    out.push(lines[i]!);
+    const example = EXAMPLE_MARK.exec(lines[i]!)?.[1];
+    if (example === undefined || !/^```(ts|typescript)\s*$/.test(lines[i + 1] ?? '')) continue;
+    const full = path.join(root, example);
+    if (!existsSync(full)) continue;
+    out.push(lines[i + 1]!, ...asBlock(readFileSync(full, 'utf8')).split('\n'));
+    let end = i + 2;
+    while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
+    i = end - 1;
+  }
+  return out.join('\n');
 }
 
 /** Writes each block as a module of `out` and type-checks them; returns the errors, each at its Markdown line. */
@@ -94,11 +149,24 @@ export function checkBlocks(blocks: readonly Block[], out: string): string[] {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { root: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { root: { type: 'string' }, out: { type: 'string' }, write: { type: 'boolean' } },
+  });
   const root = path.resolve(values.root ?? path.join(here, '../..'));
   const out = path.resolve(values.out ?? path.join(here, 'blocks'));
-  const blocks = docFiles(root).flatMap((file) => blocksOf(file, readFileSync(path.join(root, file), 'utf8')));
-  const errors = checkBlocks(blocks, out);
+  const files = docFiles(root);
+  if (values.write) {
+    for (const file of files) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      const written = writeExamples(root, text);
+      if (written !== text) {
+        writeFileSync(path.join(root, file), written);
+        console.log(`docs:check: copied the example files into the blocks of ${file}`);
+      }
+    }
+  }
+  const blocks = files.flatMap((file) => blocksOf(file, readFileSync(path.join(root, file), 'utf8')));
+  const errors = [...exampleMismatches(root, blocks), ...checkBlocks(blocks, out)];
   if (errors.length > 0) {
     console.error(errors.join('\n'));
     console.error(
@@ -107,6 +175,6 @@ if (import.meta.main) {
     process.exit(1);
   }
   console.log(
-    `docs:check: ${blocks.length} TypeScript blocks in ${new Set(blocks.map((b) => b.file)).size} files type-check`,
+    `docs:check: ${blocks.length} TypeScript blocks in ${new Set(blocks.map((b) => b.file)).size} files type-check, ${blocks.filter((b) => b.example).length} of them the example file they show`,
   );
 }

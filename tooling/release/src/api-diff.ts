@@ -83,3 +83,50 @@ export function formatSpecDiff(spec: string, diff: SpecDiff): string {
   if (diff.notes > 0) out.push(`- ${diff.notes} change(s) to descriptions, examples or extensions`);
   return out.join('\n');
 }
+
+/**
+ * Whether a changeset's text says a line of an API difference: a line of its own that is the line,
+ * or ends with it after a space ("- [Added] …", "- Breaking: [Removed] …"). A line inside a longer
+ * one does not count: "…/required/1" is not said by "…/required/10".
+ */
+export function says(text: string, line: string): boolean {
+  return text.split('\n').some((own) => {
+    const trimmed = own.trim();
+    return trimmed === line || trimmed.endsWith(` ${line}`);
+  });
+}
+
+const NOTES_LINE = /^- (\d+) change\(s\) to descriptions, examples or extensions$/;
+
+/**
+ * What of `diff` the `written` changeset texts do not say yet: the breaking and added lines none of
+ * them carries, and (with `countNotes`) the description/example changes beyond those their API
+ * sections for `spec` already count. The level is that of what is left.
+ */
+export function unwritten(
+  spec: string,
+  diff: SpecDiff,
+  written: readonly string[],
+  options: { countNotes: boolean },
+): SpecDiff {
+  const breaking = diff.breaking.filter((line) => !written.some((text) => says(text, line)));
+  const additions = diff.additions.filter((line) => !written.some((text) => says(text, line)));
+  let notes = diff.notes;
+  if (options.countNotes) {
+    const heading = `API changes in ${spec} (`;
+    for (const text of written) {
+      let inSection = false;
+      for (const own of text.split('\n')) {
+        const trimmed = own.trim();
+        if (trimmed.startsWith('API changes in ')) inSection = trimmed.startsWith(heading);
+        else if (trimmed === '') inSection = false;
+        const counted = inSection ? trimmed.match(NOTES_LINE) : null;
+        if (counted) notes -= Number(counted[1]);
+      }
+    }
+    notes = Math.max(0, notes);
+  }
+  const level: Bump | null =
+    breaking.length > 0 ? 'major' : additions.length > 0 ? 'minor' : notes > 0 ? 'patch' : null;
+  return { level, breaking, additions, notes };
+}

@@ -3,14 +3,24 @@
 // (`info.version`) moved needs that date in the changeset. "Last release" is what released the
 // package's current version: its tag (`changeset publish` tags `<name>@<version>`), or else the
 // last commit that set the manifest's version, provided the CHANGELOG has that version's entry
-// (`changeset version` writes both). An edit of the CHANGELOG alone moves nothing, the "Version
-// packages" commit itself passes, and the rule holds on a branch and on main alike, with no base
-// branch to guess.
+// (`changeset version` writes both). An edit of the CHANGELOG alone moves nothing and the "Version
+// packages" commit itself passes. On a branch other than the base branch (`baseBranch` in
+// .changeset/config.json), or with an explicit base, the per-change rule of branch-check.ts comes
+// first: the branch's own changes need changesets of its own. The per-release rule still holds there
+// (the branch must leave the base branch releasable), and says nothing the per-change rule said.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { covers, highest, specDiff, type SpecDiff } from './api-diff.ts';
-import { run, runOk } from './exec.ts';
+import { covers, highest, says, specDiff, type SpecDiff } from './api-diff.ts';
+import { ChangedPaths, fileAt, git, lines, releasedFilesChanged, specVersion } from './changes.ts';
+import { run } from './exec.ts';
+import {
+  BranchBaseError,
+  checkBranch,
+  findBranchBase,
+  type BranchCheckResult,
+  type BranchProblem,
+} from './branch-check.ts';
 import { ChangesetFormatError, readPendingChangesets, type PendingChangeset } from './pending-changesets.ts';
 import { publishablePackages, type PackageManifest, type WorkspacePackage } from './workspace.ts';
 
@@ -28,52 +38,25 @@ export interface PackageReleaseState {
 
 export interface ReleaseCheckResult {
   packages: PackageReleaseState[];
+  /** The per-change check, when run on a branch (or with an explicit base). */
+  branch?: BranchCheckResult;
   problems: string[];
+}
+
+export interface ReleaseCheckOptions {
+  /** Compare with this ref's merge base (the per-change check) whatever branch is checked out. */
+  base?: string;
 }
 
 export class ReleaseCheckError extends Error {
   override name = 'ReleaseCheckError';
 }
 
-/** Manifest fields whose change alone is no release: versions are written by releases, the rest is not published behaviour. */
-const UNRELEASED_FIELDS = ['version', 'scripts', 'devDependencies'];
-
-async function git(root: string, args: string[]): Promise<string> {
-  return (await runOk('git', args, { cwd: root })).stdout;
-}
-
-function lines(text: string): string[] {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-}
-
-/** Whether a file (relative to the package) is part of what the package releases. */
-function isReleasedFile(relative: string): boolean {
-  return (
-    relative.startsWith('src/') ||
-    relative.startsWith('migrations/') ||
-    relative === 'tsconfig.build.json' ||
-    relative === 'package.json'
-  );
-}
-
-function releasedManifest(manifest: PackageManifest): string {
-  const copy: Record<string, unknown> = { ...manifest };
-  for (const field of UNRELEASED_FIELDS) delete copy[field];
-  return JSON.stringify(copy);
-}
-
-function specVersion(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const doc = parse(text) as { info?: { version?: unknown } } | null;
-  return typeof doc?.info?.version === 'string' ? doc.info.version : undefined;
-}
-
-async function fileAt(root: string, commit: string, file: string): Promise<string | undefined> {
-  const shown = await run('git', ['show', `${commit}:${file}`], { cwd: root });
-  return shown.code === 0 ? shown.stdout : undefined;
+function baseBranchOf(root: string): string {
+  const config = JSON.parse(readFileSync(path.join(root, '.changeset/config.json'), 'utf8')) as {
+    baseBranch?: unknown;
+  };
+  return typeof config.baseBranch === 'string' && config.baseBranch !== '' ? config.baseBranch : 'main';
 }
 
 function workspaceNames(root: string): Set<string> {
@@ -116,8 +99,8 @@ async function lastReleaseCommit(root: string, pkg: WorkspacePackage): Promise<s
 async function changedSinceRelease(
   root: string,
   pkg: WorkspacePackage,
+  paths: ChangedPaths,
 ): Promise<{ lastRelease: string | null; changed: string[] }> {
-  const scope = [pkg.dir, ...(pkg.spec ? [pkg.spec] : [])];
   const lastRelease = await lastReleaseCommit(root, pkg);
   // A release versioned in the work tree and not yet committed (the manifest's version moved and
   // the CHANGELOG has its entry): what is there now is that release, so nothing is unreleased.
@@ -130,54 +113,46 @@ async function changedSinceRelease(
   ) {
     return { lastRelease, changed: [] };
   }
-  const untracked = lines(await git(root, ['ls-files', '--others', '--exclude-standard', '--', ...scope]));
-  const touched = lastRelease
-    ? lines(await git(root, ['diff', '--name-only', lastRelease, '--', ...scope]))
-    : lines(await git(root, ['ls-files', '--', ...scope]));
-  const changed: string[] = [];
-  for (const file of [...new Set([...touched, ...untracked])].sort()) {
-    if (file === pkg.spec) {
-      changed.push(file);
-      continue;
-    }
-    const relative = file.slice(pkg.dir.length + 1);
-    if (!isReleasedFile(relative)) continue;
-    if (relative === 'package.json' && lastRelease) {
-      const before = await fileAt(root, lastRelease, file);
-      const nowPath = path.join(root, file);
-      if (
-        before !== undefined &&
-        existsSync(nowPath) &&
-        releasedManifest(JSON.parse(before) as PackageManifest) ===
-          releasedManifest(JSON.parse(readFileSync(nowPath, 'utf8')) as PackageManifest)
-      )
-        continue;
-    }
-    changed.push(file);
-  }
-  return { lastRelease, changed };
+  return { lastRelease, changed: await releasedFilesChanged(root, pkg, lastRelease, paths) };
 }
 
 /** A changeset must be at least the level the API difference needs, and name each breaking change. */
-function apiProblems(pkg: WorkspacePackage, diff: SpecDiff, naming: readonly PendingChangeset[]): string[] {
+function apiProblems(pkg: WorkspacePackage, diff: SpecDiff, naming: readonly PendingChangeset[]): Problem[] {
   const needed = diff.level;
   if (needed === null || !pkg.spec) return [];
   const given = highest(naming.map((c) => c.releases[pkg.name] ?? 'none'));
   if (!covers(given, needed)) {
     const shown = [...diff.breaking, ...diff.additions].slice(0, 5).join('; ');
     return [
-      `${pkg.spec} changed the API of ${pkg.name} since its release ${pkg.manifest.version} in a way that needs a ${needed} release (${shown}${diff.breaking.length + diff.additions.length > 5 ? '; …' : ''}), but its changeset(s) ask for ${given ?? 'none'} (${naming.map((c) => c.file).join(', ')}). Make one ${needed}, and for a breaking change say how to migrate.`,
+      {
+        pkg: pkg.name,
+        kind: 'level',
+        text: `${pkg.spec} changed the API of ${pkg.name} since its release ${pkg.manifest.version} in a way that needs a ${needed} release (${shown}${diff.breaking.length + diff.additions.length > 5 ? '; …' : ''}), but its changeset(s) ask for ${given ?? 'none'} (${naming.map((c) => c.file).join(', ')}). Make one ${needed}, and for a breaking change say how to migrate.`,
+      },
     ];
   }
-  const unsaid = diff.breaking.filter((line) => !naming.some((c) => c.summary.includes(line)));
+  const unsaid = diff.breaking.filter((line) => !naming.some((c) => says(c.summary, line)));
   if (unsaid.length === 0) return [];
   return [
-    `${pkg.name}'s changeset(s) (${naming.map((c) => c.file).join(', ')}) do not say ${unsaid.length} breaking API change(s) of ${pkg.spec}, so its CHANGELOG would not either: run \`pnpm release:api-diff --write ${naming[0]!.file}\` to add them. First: ${unsaid[0]}`,
+    {
+      pkg: pkg.name,
+      kind: 'unsaid',
+      text: `${pkg.name}'s changeset(s) (${naming.map((c) => c.file).join(', ')}) do not say ${unsaid.length} breaking API change(s) of ${pkg.spec}, so its CHANGELOG would not either: run \`pnpm release:api-diff --write ${naming[0]!.file}\` to add them. First: ${unsaid[0]}`,
+    },
   ];
 }
 
-/** Checks the pending changesets against what changed since each package's last release. */
-export async function checkReleaseChangesets(root: string): Promise<ReleaseCheckResult> {
+/** A problem, with the package and kind it is about when it has one (BranchProblem's kinds). */
+type Problem = Omit<BranchProblem, 'pkg'> & { pkg?: string };
+
+/**
+ * Checks the pending changesets against what changed since each package's last release, and on a
+ * branch (or with `options.base`) the changesets the branch adds against what the branch changes.
+ */
+export async function checkReleaseChangesets(
+  root: string,
+  options: ReleaseCheckOptions = {},
+): Promise<ReleaseCheckResult> {
   if (!existsSync(path.join(root, '.changeset/config.json'))) {
     throw new ReleaseCheckError(
       `${root} holds no .changeset/config.json: run the release check from the paykit repository, or pass its folder with --root.`,
@@ -185,30 +160,41 @@ export async function checkReleaseChangesets(root: string): Promise<ReleaseCheck
   }
   if ((await git(root, ['rev-parse', '--is-shallow-repository'])).trim() === 'true') {
     throw new ReleaseCheckError(
-      "The release check needs the history (it finds each package's last release commit): this clone is shallow. Fetch it whole (git fetch --unshallow) and run it again.",
+      "The release check needs the history (it finds each package's last release commit and a branch's merge base): this clone is shallow. Fetch it whole (git fetch --unshallow) and run it again.",
     );
   }
-  const problems: string[] = [];
+  let base;
+  try {
+    base = await findBranchBase(root, baseBranchOf(root), options.base);
+  } catch (error) {
+    if (error instanceof BranchBaseError) throw new ReleaseCheckError(error.message);
+    throw error;
+  }
+  const problems: Problem[] = [];
   let pending: PendingChangeset[] = [];
   try {
     pending = readPendingChangesets(root);
   } catch (error) {
-    if (error instanceof ChangesetFormatError) problems.push(error.message);
+    if (error instanceof ChangesetFormatError) problems.push({ kind: 'unnamed', text: error.message });
     else throw error;
   }
   const known = workspaceNames(root);
   for (const changeset of pending) {
     for (const name of Object.keys(changeset.releases)) {
       if (!known.has(name))
-        problems.push(
-          `${changeset.file} names ${name}, which is no package of this workspace: fix the name (see packages/*/package.json).`,
-        );
+        problems.push({
+          kind: 'unnamed',
+          text: `${changeset.file} names ${name}, which is no package of this workspace: fix the name (see packages/*/package.json).`,
+        });
     }
   }
 
+  const publishable = publishablePackages(root);
+  const branch = base ? await checkBranch(root, base, publishable, pending) : undefined;
   const packages: PackageReleaseState[] = [];
-  for (const pkg of publishablePackages(root)) {
-    const { lastRelease, changed } = await changedSinceRelease(root, pkg);
+  const paths = new ChangedPaths(root);
+  for (const pkg of publishable) {
+    const { lastRelease, changed } = await changedSinceRelease(root, pkg, paths);
     const naming = pending.filter((c) => pkg.name in c.releases);
     const state: PackageReleaseState = { name: pkg.name, lastRelease, changed, changesets: naming.map((c) => c.file) };
     packages.push(state);
@@ -217,27 +203,38 @@ export async function checkReleaseChangesets(root: string): Promise<ReleaseCheck
         ? `changed since its last release (${pkg.manifest.version}, commit ${lastRelease.slice(0, 7)})`
         : 'was never released';
       const shown = changed.slice(0, 8).join(', ') + (changed.length > 8 ? `, and ${changed.length - 8} more` : '');
-      problems.push(
-        `${pkg.name} ${what} and no pending changeset names it: ${shown}. Run \`pnpm changeset\`, pick ${pkg.name} and the bump, and say what changed for the people who import it (name the platform's dated change first when there is one: "2026-05-07: …").`,
-      );
+      problems.push({
+        pkg: pkg.name,
+        kind: 'unnamed',
+        text: `${pkg.name} ${what} and no pending changeset names it: ${shown}. Run \`pnpm changeset\`, pick ${pkg.name} and the bump, and say what changed for the people who import it (name the platform's dated change first when there is one: "2026-05-07: …").`,
+      });
     }
-    if (pkg.spec && lastRelease && naming.length > 0) {
-      const before = specVersion(await fileAt(root, lastRelease, pkg.spec));
-      const now = specVersion(readFileSync(path.join(root, pkg.spec), 'utf8'));
-      if (now && before !== now && !naming.some((c) => c.summary.includes(now))) {
-        problems.push(
-          `${pkg.spec} moved from revision ${before ?? '(none)'} to ${now}, but no changeset naming ${pkg.name} mentions ${now} (${naming.map((c) => c.file).join(', ')}): start its summary with "${now}: " and the platform's change.`,
-        );
-      }
-    }
+    const released = pkg.spec && lastRelease ? await fileAt(root, lastRelease, pkg.spec) : undefined;
     if (pkg.spec && lastRelease) {
-      const released = await fileAt(root, lastRelease, pkg.spec);
+      const text = readFileSync(path.join(root, pkg.spec), 'utf8');
+      const before = specVersion(released);
+      const now = specVersion(text);
+      if (naming.length > 0 && now && before !== now && !naming.some((c) => c.summary.includes(now))) {
+        problems.push({
+          pkg: pkg.name,
+          kind: 'date',
+          text: `${pkg.spec} moved from revision ${before ?? '(none)'} to ${now}, but no changeset naming ${pkg.name} mentions ${now} (${naming.map((c) => c.file).join(', ')}): start its summary with "${now}: " and the platform's change.`,
+        });
+      }
       if (released !== undefined) {
-        const diff = specDiff(parse(released), parse(readFileSync(path.join(root, pkg.spec), 'utf8')));
+        const diff = specDiff(parse(released), parse(text));
         state.api = { spec: pkg.spec, diff };
         if (diff.level !== null && naming.length > 0) problems.push(...apiProblems(pkg, diff, naming));
       }
     }
   }
-  return { packages, problems };
+  // On a branch its own problems come first; a per-release problem of the same package and kind
+  // would say the same thing less precisely.
+  const said = new Set((branch?.problems ?? []).map((p) => `${p.pkg}\n${p.kind}`));
+  const releaseProblems = problems.filter((p) => p.pkg === undefined || !said.has(`${p.pkg}\n${p.kind}`));
+  return {
+    packages,
+    ...(branch ? { branch } : {}),
+    problems: [...(branch?.problems ?? []), ...releaseProblems].map((p) => p.text),
+  };
 }

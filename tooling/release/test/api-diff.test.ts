@@ -1,6 +1,6 @@
 // The API difference between two revisions of a spec, and the changeset level it needs.
 import { describe, expect, it } from 'vitest';
-import { covers, formatSpecDiff, highest, specDiff } from '../src/api-diff.ts';
+import { covers, formatSpecDiff, highest, says, specDiff, unwritten } from '../src/api-diff.ts';
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -130,5 +130,40 @@ describe('levels', () => {
     expect(covers('major', 'minor')).toBe(true);
     expect(covers('patch', 'major')).toBe(false);
     expect(covers(undefined, 'patch')).toBe(false);
+  });
+});
+
+describe('what a changeset already says', () => {
+  const line = '[Added] /components/schemas/MoneyOutRequest/required/1';
+
+  it('is a line of its own, or one ending with the line after a space; never a part of a longer line', () => {
+    expect(says(`Text.\n\n- ${line}\n`, line)).toBe(true);
+    expect(says(`- Breaking: ${line}`, line)).toBe(true);
+    expect(says(`- ${line}0`, line)).toBe(false);
+    expect(says(`- ${line} and more`, line)).toBe(false);
+  });
+
+  it("is left out of what is still to write, with the notes the same spec's sections already count", () => {
+    const diff = {
+      level: 'major' as const,
+      breaking: ['[Removed] a'],
+      additions: ['[Added] b', '[Added] c'],
+      notes: 5,
+    };
+    const written = [
+      'Summary.\n\nAPI changes in specs/core.yaml (major):\n- Breaking: [Removed] a\n- [Added] b\n- 3 change(s) to descriptions, examples or extensions',
+      'API changes in specs/cash.yaml (patch):\n- 9 change(s) to descriptions, examples or extensions',
+    ];
+    expect(unwritten('specs/core.yaml', diff, written, { countNotes: true })).toEqual({
+      level: 'minor',
+      breaking: [],
+      additions: ['[Added] c'],
+      notes: 2,
+    });
+    expect(unwritten('specs/core.yaml', diff, written, { countNotes: false }).notes).toBe(5);
+    expect(
+      unwritten('specs/core.yaml', { ...diff, additions: ['[Added] b'], notes: 3 }, written, { countNotes: true })
+        .level,
+    ).toBeNull();
   });
 });

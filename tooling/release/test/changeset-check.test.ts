@@ -1,37 +1,24 @@
 // The release check on a small repository made for each test: a released client package and its
 // spec, then a change, and what the check says about it.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkReleaseChangesets, ReleaseCheckError } from '../src/changeset-check.ts';
-import { childEnv, runOk } from '../src/exec.ts';
+import { runOk } from '../src/exec.ts';
+import { commitAll, gitEnv, scratchRepository, writeIn } from './git-repo.ts';
 
 let root = '';
-const gitEnv = childEnv({
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@paykit.invalid',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@paykit.invalid',
-});
-
-function write(file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  writeFileSync(path.join(root, file), text);
-}
+const write = (file: string, text: string) => writeIn(root, file, text);
 
 const manifest = (extra: Record<string, unknown> = {}) =>
   `${JSON.stringify({ name: '@paykit/core-client', version: '0.3.0', scripts: { build: 'tsc' }, dependencies: { zod: '4.6.7' }, devDependencies: { vitest: '5.1.1' }, ...extra }, null, 2)}\n`;
 const spec = (version: string) => `openapi: 3.1.0\ninfo:\n  title: Core\n  version: '${version}'\npaths: {}\n`;
 
-async function commit(message: string): Promise<void> {
-  await runOk('git', ['add', '-A'], { cwd: root, env: gitEnv });
-  await runOk('git', ['commit', '-q', '-m', message], { cwd: root, env: gitEnv });
-}
+const commit = (message: string) => commitAll(root, message);
 
 beforeEach(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'paykit-release-check-'));
-  await runOk('git', ['init', '-q', '-b', 'main'], { cwd: root, env: gitEnv });
+  root = await scratchRepository('paykit-release-check-');
   write('.changeset/config.json', '{}\n');
   write('.changeset/README.md', '# Changesets\n');
   write('packages/core-client/package.json', manifest());
