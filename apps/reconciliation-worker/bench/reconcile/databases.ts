@@ -1,5 +1,6 @@
 // A fresh PostgreSQL database per measured size (paykit_bench_reconcile_<size>_<hex>), migrated,
 // dropped after; created through the admin connection DATABASE_URL names. Never prints a password.
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { migrate, openDatabase, type Database } from '@paykit/store';
 import { createScratchDatabase } from '@paykit/store/testing';
 
@@ -22,7 +23,7 @@ export async function createBenchDatabase(adminUrl: string, label: string): Prom
   };
   try {
     db = await openDatabase({ databaseUrl: scratch.url, poolSize: 4 });
-    await migrate(db);
+    await migrate(db, [ledgerMigrations]);
   } catch (error) {
     await drop();
     throw error;
