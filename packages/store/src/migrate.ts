@@ -257,8 +257,12 @@ export async function migrate(
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
     // The package each migration belongs to. Rows recorded before sets existed have none yet: each
-    // takes the owner of the file of its version and name, once a set that has it is given.
-    await tx.query('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS owner text');
+    // takes the owner of the file of its version and name, once a set that has it is given. (Added
+    // only when missing: ALTER TABLE locks the table and needs its owner, even with IF NOT EXISTS.)
+    const hasOwner = await tx.query(
+      `SELECT 1 FROM pg_attribute WHERE attrelid = 'schema_migrations'::regclass AND attname = 'owner' AND NOT attisdropped`,
+    );
+    if (hasOwner.rows.length === 0) await tx.query('ALTER TABLE schema_migrations ADD COLUMN owner text');
     let recorded = await readRecorded(tx);
     const byVersion = new Map(known.map((migration) => [migration.version, migration]));
     const unowned = recorded.filter((row) => row.owner === null && byVersion.get(row.version)?.name === row.name);
@@ -371,8 +375,8 @@ function checkRecorded(recorded: AppliedRow[], migrations: Migration[], sets: Mi
  * Applies every function file again. SQL-language bodies are parsed when created, PL/pgSQL ones
  * when first called; with check_function_bodies off (this transaction only) both wait for their
  * first call, so files apply in any order, a function before one it calls that a later file adds.
- * A function an index or a constraint is built on must not change here: the index would keep
- * results of the old definition. Such a change is a migration (replace it and rebuild the index).
+ * A function an index, a constraint or a generated column is built on must not change here: they
+ * would keep results of the old definition. Such a change is a migration (replace it and rebuild).
  */
 async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<string[]> {
   if (functions.length === 0) return [];
@@ -397,7 +401,7 @@ async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<
     if (after.get(row.signature) === row.definition) continue;
     const fn = functions.find((candidate) => candidate.name === row.name)!;
     throw new MigrationError(
-      `function file ${fn.file} changes ${row.signature}, which ${row.users} ${row.users.includes(',') ? 'are' : 'is'} built on: they would keep results of the old definition. Put the change in a new migration that replaces the function and rebuilds them (REINDEX), with the file's text, so the file then matches`,
+      `function file ${fn.file} changes ${row.signature}, which ${row.users} ${row.users.includes(',') ? 'are' : 'is'} built on: they would keep results of the old definition. Put the change in a new migration that replaces the function, with the file's text, and rebuilds them (REINDEX an index, rewrite the rows of a generated column, check a constraint again), so the file then matches`,
     );
   }
   return applied;
@@ -410,18 +414,21 @@ interface IndexedDefinition {
   users: string;
 }
 
-/** The definitions of those of the named functions that an index or a constraint is built on. */
+/** The definitions of those of the named functions that an index, a constraint or a generated column is built on. */
 async function indexedDefinitions(tx: Queryable, names: string[]): Promise<IndexedDefinition[]> {
   return (
     await tx.query<IndexedDefinition>(
       `SELECT p.proname AS name, p.oid::regprocedure::text AS signature, pg_get_functiondef(p.oid) AS definition,
-              string_agg(DISTINCT coalesce('index ' || i.relname, 'constraint ' || c.conname), ', ') AS users
+              string_agg(DISTINCT coalesce('index ' || i.relname, 'constraint ' || c.conname,
+                                           'column ' || g.attrelid::regclass || '.' || g.attname), ', ') AS users
        FROM pg_depend d
        JOIN pg_proc p ON p.oid = d.refobjid
        LEFT JOIN pg_class i ON d.classid = 'pg_class'::regclass AND i.oid = d.objid AND i.relkind = 'i'
        LEFT JOIN pg_constraint c ON d.classid = 'pg_constraint'::regclass AND c.oid = d.objid
+       LEFT JOIN pg_attrdef ad ON d.classid = 'pg_attrdef'::regclass AND ad.oid = d.objid
+       LEFT JOIN pg_attribute g ON g.attrelid = ad.adrelid AND g.attnum = ad.adnum AND g.attgenerated = 's'
        WHERE d.refclassid = 'pg_proc'::regclass AND p.proname = ANY($1::text[]) AND pg_function_is_visible(p.oid)
-         AND (i.oid IS NOT NULL OR c.oid IS NOT NULL)
+         AND (i.oid IS NOT NULL OR c.oid IS NOT NULL OR g.attname IS NOT NULL)
        GROUP BY p.oid, p.proname
        ORDER BY 2`,
       [names],

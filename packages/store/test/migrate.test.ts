@@ -187,8 +187,8 @@ for (const kind of testDatabases()) {
 
     it("applies a package's migrations in version order with the store's, then its function files in any order", async () => {
       widgets = setOf('@fixture/widgets', {
-        // An index on a function: its file may not change it (see below).
-        'migrations/9100_widgets.sql': `CREATE TABLE widgets (name text NOT NULL);\n${keyFunction('lower').replace(' OR REPLACE', '')}CREATE INDEX widgets_key ON widgets (widget_key(name));`,
+        // An index and a generated column on a function: its file may not change it (see below).
+        'migrations/9100_widgets.sql': `${keyFunction('lower').replace(' OR REPLACE', '')}CREATE TABLE widgets (name text NOT NULL, key text GENERATED ALWAYS AS (widget_key(name)) STORED);\nCREATE INDEX widgets_key ON widgets (widget_key(name));`,
         'functions/widget_key.sql': keyFunction('lower'),
         // A SQL function that calls one a later file adds (files apply in name order).
         'functions/widget_count.sql':
@@ -234,17 +234,18 @@ for (const kind of testDatabases()) {
       );
       writeFileSync(fileOf('widget_key'), keyFunction('upper'));
       await expect(migrate(opened.db, [widgets])).rejects.toThrow(
-        /function file .*widget_key\.sql changes widget_key\(text\), which index widgets_key is built on: .*new migration that replaces the function and rebuilds/,
+        /function file .*widget_key\.sql changes widget_key\(text\), which column widgets\.key, index widgets_key are built on: .*new migration that replaces the function, with the file's text, and rebuilds them/,
       );
       expect(await one("SELECT widget_key('Bolt') AS k")).toBe('bolt');
       expect(String(await one('SELECT widget_count() AS n'))).toBe('20');
       // The change as a migration (replace, rebuild), with the file's text: then the file matches.
       writeFileSync(
         path.join(widgets.migrations, '9101_widget_key_upper.sql'),
-        `${keyFunction('upper')}REINDEX INDEX widgets_key;\n`,
+        `${keyFunction('upper')}UPDATE widgets SET name = name;\nREINDEX INDEX widgets_key;\n`,
       );
       expect((await migrate(opened.db, [widgets])).applied).toEqual(['9101_widget_key_upper']);
       expect(await one("SELECT widget_key('Bolt') AS k")).toBe('BOLT');
+      expect(await one("SELECT key FROM widgets WHERE name = 'Bolt'")).toBe('BOLT');
     });
 
     it('refuses a function file that fails, naming it, and applies nothing of the run', async () => {
