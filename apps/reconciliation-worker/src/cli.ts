@@ -7,7 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ReportFormatError } from '@paykit/contracts';
-import { allParked, importReport, reconcileOnce, reconciliationSummary, retryParked } from '@paykit/ledger';
+import {
+  allParked,
+  importReport,
+  ledgerMigrations,
+  reconcileOnce,
+  reconciliationSummary,
+  retryParked,
+} from '@paykit/ledger';
 import { migrate, openDatabase, StoreInputError, withLongStatements } from '@paykit/store';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -35,7 +42,7 @@ async function main(args: string[]): Promise<number> {
   };
   const db = await openDatabase(databaseOptions);
   try {
-    await withLongStatements(db, databaseOptions, (long) => migrate(long));
+    await withLongStatements(db, databaseOptions, (long) => migrate(long, [ledgerMigrations]));
     if (command === 'run') {
       const result = await reconcileOnce(db, { batchSize: config.batchSize, leaseSeconds: config.leaseSeconds });
       console.log(`applied ${result.applied} events in ${result.batches} batches; parked ${result.parked}`);

@@ -2,7 +2,7 @@
 // from the platform (when core credentials are configured) and the console.
 import path from 'node:path';
 import { createCoreClient } from '@paykit/core-client';
-import type { ReconcileResult } from '@paykit/ledger';
+import { ledgerMigrations, type ReconcileResult } from '@paykit/ledger';
 import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { startConsole, type ConsoleServer } from './console/server.ts';
@@ -49,7 +49,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
   let server: ConsoleServer | undefined;
   try {
     // Not under the deadline of a batch's statements: a migration may rewrite a large table.
-    await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long));
+    await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long, [ledgerMigrations]));
     if (config.apply)
       loop = startApplyLoop(db, {
         batchSize: config.batchSize,

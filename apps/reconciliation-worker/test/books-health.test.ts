@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEventStore } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startApplyLoop, type ApplyLoop } from '../src/loop.ts';
@@ -18,7 +19,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the books on /healthz, on ${kind.name}`, () => {
     it('reports them balanced, then broken at the posting that does not balance', { timeout: 120_000 }, async () => {
       const opened = await kind.open();

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createTransactionRecorder, listParked, reconcileOnce } from '@paykit/ledger';
 import { createEventStore } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ describeInBrowser('the console in chromium, behind its login', () => {
   const seeded = new Set<string>();
 
   beforeAll(async () => {
-    opened = await testDatabases()[0]!.open();
+    opened = await testDatabases([ledgerMigrations])[0]!.open();
     const record = createTransactionRecorder(opened.db);
     for (let i = 0; i < SEEDED; i += 1) {
       const id = randomUUID();

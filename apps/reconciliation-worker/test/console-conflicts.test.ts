@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { reconcileOnce, registerReceivable } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
@@ -25,7 +26,7 @@ describe('conflicts in the console', () => {
   const redelivered = randomUUID();
 
   beforeAll(async () => {
-    opened = await testDatabases()[0]!.open();
+    opened = await testDatabases([ledgerMigrations])[0]!.open();
     const store = createEventStore(opened.db);
     await registerReceivable(opened.db, {
       id: 'INV-777',

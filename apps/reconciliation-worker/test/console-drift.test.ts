@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEventStore, type DriftNote, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
@@ -47,7 +48,7 @@ describe('drift in the console', () => {
   let server: TestConsole;
 
   beforeAll(async () => {
-    opened = await testDatabases()[0]!.open();
+    opened = await testDatabases([ledgerMigrations])[0]!.open();
     const store = createEventStore(opened.db);
     for (let i = 0; i < 14; i++) await store.append(delivery(i, [EXTRA]));
     await store.append(delivery(20, []));

@@ -5,6 +5,7 @@
 // or a PIN is "[redacted]", a CLABE and an amount are shown. The page must never print a PAN.
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
@@ -58,7 +59,7 @@ function cardEvent(): NewEvent {
   };
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the console's event page on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
     let server: TestConsole;

@@ -6,6 +6,7 @@
 // insert, a failure) just before the export's second batch is read.
 import { StoreUnavailableError, type Database, type Queryable } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
@@ -33,7 +34,7 @@ function aroundSecondBatch(db: Database, before: () => Promise<void>): Database 
   });
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`a console export across batches on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
     const servers: TestConsole[] = [];

@@ -5,13 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { listReleases, reconcileOnce } from '@paykit/ledger';
 import { createEventStore } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditEvent } from './credit-event.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`held credits in the console on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
     let server: TestConsole;

@@ -9,6 +9,7 @@ import { formatReportCsv } from '@paykit/contracts';
 import { importReport, reconcileOnce, recordOutbound, registerReceivable } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
@@ -51,7 +52,7 @@ function refusedCredit(id: string): NewEvent {
   };
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the console's lists and exports on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
     let server: TestConsole;

@@ -4,6 +4,7 @@
 // in any parameter (a NUL reaching PostgreSQL would answer with the server's own error), values
 // longer than a filter can be, and query strings too long or with too many parameters.
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_LENGTH, MAX_VALUE_LENGTH } from '../src/console/filters.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
@@ -26,7 +27,7 @@ const SORTED = [
   '/reports.json',
 ];
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`console query strings (${kind.name})`, () => {
     let opened: OpenedTestDatabase;
     let console_: TestConsole;

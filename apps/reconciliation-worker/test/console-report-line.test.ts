@@ -6,6 +6,7 @@ import { formatReportCsv } from '@paykit/contracts';
 import { importReport, reconcileOnce, recordOutbound } from '@paykit/ledger';
 import { createEventStore, type EventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
@@ -70,7 +71,7 @@ function statusUpdate(id: string, status: string): NewEvent {
   };
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the report line of an item on the console on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
     let store: EventStore;

@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { createTransactionRecorder } from '@paykit/ledger';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const CLIENT = '11111111-1111-4111-8111-111111111111';
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`unresolved transfers in the console (${kind.name})`, () => {
     let opened: OpenedTestDatabase;
     let server: TestConsole;

@@ -8,11 +8,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createEventStore, type Database, type EventStore, type NewEvent } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { proxyUrl, type TcpProxy } from '@paykit/testing/tcp-proxy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const FREEZE_MS = 8_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,6 +3,7 @@
 // redaction wherever they stand, and a config object logged by mistake with every secret in it
 // censored.
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { jsonLineSink } from '@paykit/testing/log-lines';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 let opened: OpenedTestDatabase;
 beforeAll(async () => {
-  opened = await testDatabases()[0]!.open();
+  opened = await testDatabases([ledgerMigrations])[0]!.open();
 });
 afterAll(async () => {
   await opened.drop();

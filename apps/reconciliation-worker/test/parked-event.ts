@@ -2,6 +2,7 @@
 import { reconcileOnce } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { creditEvent } from './credit-event.ts';
 
 export function unreadableCredit(): NewEvent {
@@ -10,7 +11,7 @@ export function unreadableCredit(): NewEvent {
 
 /** A fresh test database holding one parked event (an unreadable credit, applied once). */
 export async function openWithParkedEvent(): Promise<OpenedTestDatabase> {
-  const opened = await testDatabases()[0]!.open();
+  const opened = await testDatabases([ledgerMigrations])[0]!.open();
   const store = createEventStore(opened.db);
   await store.append(unreadableCredit());
   await store.close();

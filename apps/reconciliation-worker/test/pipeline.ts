@@ -9,6 +9,7 @@ import { createCoreClient, type CoreClient } from '@paykit/core-client';
 import type { CreatedTransactionLike } from '@paykit/ledger';
 import { openDatabase, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { seededClients } from '@paykit/testing/seeded-clients';
 import { registerGatewayWebhooks } from '@paykit/testing/gateway-webhooks';
@@ -104,7 +105,7 @@ export async function runFlows(
 }
 
 export async function startPipeline(name: string): Promise<Pipeline> {
-  const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+  const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
   let gatewayStore: Record<string, string>;
   let openLedger: () => Promise<Database>;
   let cleanup: () => Promise<void>;

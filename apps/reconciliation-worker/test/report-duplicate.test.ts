@@ -5,6 +5,7 @@
 import { formatReportCsv } from '@paykit/contracts';
 import { reportMatches } from '@paykit/ledger';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReportFetcher, type ReportSource } from '../src/report-fetch.ts';
 
@@ -20,7 +21,7 @@ const CSV = formatReportCsv([
   },
 ]);
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`a report file repeated under another name, fetched by the worker, on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
     beforeAll(async () => {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { checkBooks } from '@paykit/ledger';
 import { createEventStore } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startApplyLoop, type ApplyLoop } from '../src/loop.ts';
@@ -23,7 +24,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
   }
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`waiting events on /healthz, on ${kind.name}`, () => {
     it('counts every event not applied nor parked with the oldest one’s age, wherever it lies against the floor', async () => {
       const opened = await kind.open();

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { runNode, type NodeRun } from '@paykit/testing/run-node';
 import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
@@ -16,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../webhook-gateway/src/main.ts');
-const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
 const UNKNOWN_CLABE = '646180000000000999';
 
 describe.skipIf(postgres === undefined)('paykit held and books, against a gateway on PostgreSQL', () => {

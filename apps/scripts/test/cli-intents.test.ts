@@ -14,6 +14,7 @@ import { createCoreClient } from '@paykit/core-client';
 import { createTransactionRecorder, getIntent, listUnresolvedIntents } from '@paykit/ledger';
 import type { Database } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { runNode, type NodeRun } from '@paykit/testing/run-node';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { record } from '@paykit/testing/secret-audit';
@@ -119,7 +120,7 @@ async function startPlatformProxy(target: string, db: Database): Promise<Platfor
   };
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`a service's recorder writes the intent before the platform sees the request (${kind.name})`, () => {
     let sandbox: SandboxProcess;
     let opened: OpenedTestDatabase;
@@ -156,10 +157,10 @@ for (const kind of testDatabases()) {
   });
 }
 
-describe.runIf(testDatabases().some((kind) => kind.name === 'postgres'))(
+describe.runIf(testDatabases([ledgerMigrations]).some((kind) => kind.name === 'postgres'))(
   'the CLI with its ledger cut while the platform answers (postgres)',
   () => {
-    const kind = testDatabases().find((k) => k.name === 'postgres')!;
+    const kind = testDatabases([ledgerMigrations]).find((k) => k.name === 'postgres')!;
     let sandbox: SandboxProcess;
     let opened: OpenedTestDatabase;
     let dbProxy: TcpProxy;

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { runNode, type NodeRun } from '@paykit/testing/run-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ describe('paykit known-accounts', () => {
   let opened: OpenedTestDatabase | undefined;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'paykit-known-'));
-    opened = await testDatabases()
+    opened = await testDatabases([ledgerMigrations])
       .find((kind) => kind.name === 'postgres')
       ?.open();
     env = {

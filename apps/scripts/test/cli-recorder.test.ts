@@ -8,6 +8,7 @@ import path from 'node:path';
 import { listItems, type ReconItem } from '@paykit/ledger';
 import { openDatabase } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { startAppProcess } from '@paykit/testing/app-process';
 import { freePort } from '@paykit/testing/ports';
 import { runNode, type NodeRun } from '@paykit/testing/run-node';
@@ -41,7 +42,7 @@ const stores: { name: string; open(dir: string): Promise<StoreUnderTest> }[] = [
       };
     },
   },
-  ...testDatabases()
+  ...testDatabases([ledgerMigrations])
     .filter((kind) => kind.name === 'postgres')
     .map((kind) => ({
       name: 'postgres',

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { createEventStore, migrate, openDatabase, type DriftNote, type NewEvent } from '@paykit/store';
 import { runNode, type NodeRun } from '@paykit/testing/run-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ const paykit = (args: string[]): Promise<NodeRun> =>
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-drift-'));
   const db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
-  await migrate(db);
+  await migrate(db, [ledgerMigrations]);
   const store = createEventStore(db);
   const note: DriftNote = {
     path: 'body.new_field',

@@ -6,13 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../webhook-gateway/src/main.ts');
-const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
 
 /** A stored core event written straight into the gateway's table, as the gateway's append writes one. */
 const INSERT = `INSERT INTO webhook_events (source, event_type, dedupe_key, id_msg, raw_body, payload, received_at, outcome, answer_status)

@@ -11,6 +11,7 @@ import {
   type Database,
   type EventStore,
 } from '@paykit/store';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -39,8 +40,11 @@ export async function openGatewayDatabase(
     if (owned) await database.close();
   };
   try {
-    // Not under the deadline of deliveries' statements: a migration may rewrite a large table.
-    const migrated = await withLongStatements(database, owned ? databaseOptions : {}, (db) => migrate(db));
+    // Not under the deadline of deliveries' statements: a migration may rewrite a large table. The
+    // ledger's set too: the batch append records a redelivery with another body in ledger_conflicts.
+    const migrated = await withLongStatements(database, owned ? databaseOptions : {}, (db) =>
+      migrate(db, [ledgerMigrations]),
+    );
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'store migrated');
   } catch (error) {
     await release();

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { hmacSha256Hex } from '@paykit/runtime';
 import type { Database } from '@paykit/store';
 import { testDatabases, type TestDatabaseKind } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../src/config.ts';
@@ -80,7 +81,7 @@ export async function startTestGateway(
   };
 }
 
-export const databaseKinds = testDatabases();
+export const databaseKinds = testDatabases([ledgerMigrations]);
 
 /** For a beforeAll that starts a gateway over a fresh database: seconds on a busy machine, past vitest's 10 s default. */
 export const START_TIMEOUT_MS = 60_000;

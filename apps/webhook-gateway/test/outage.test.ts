@@ -3,13 +3,14 @@
 // stored exactly once. PostgreSQL behind a TCP proxy the test cuts and slows (needs DATABASE_URL).
 import { openDatabase, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { startTcpProxy, type TcpProxy } from '@paykit/testing/tcp-proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { startGateway, type Gateway } from '../src/server.ts';
 import { CLABES, bearer, logCapture, moneyInEnvelope, post, testEnv } from './helpers.ts';
 
-const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
 const COMMIT_TIMEOUT_MS = 1_500;
 
 describe.skipIf(!postgres)('the gateway when PostgreSQL is cut or slow', () => {

@@ -1,6 +1,6 @@
 // The one rule for a valid core amount, shared by everything that reads one: the webhook gateway
 // (whether a MONEY_IN can be judged), the ledger (registerReceivable and, through the SQL
-// function paykit_amount of @paykit/store's migration 0016_amount_rule, every amount it reads
+// function paykit_amount (@paykit/ledger's sql/functions/paykit_amount.sql), every amount it reads
 // from an event), and the paykit CLI. The platform writes core amounts as decimal strings with
 // two decimals ("123.00", "1.95", "0.01" in its documentation), so a valid amount is exactly that:
 //
@@ -13,8 +13,9 @@
 //     write: the value is unambiguous, and none of the platform's documents forbids them (its
 //     examples have none), so they are no reason to hold a credit.
 //
-// AMOUNT_PATTERN is the whole rule for a string. The SQL side cannot import it: migration
-// 0016_amount_rule.sql spells the same pattern, and a test fails if the two texts differ.
+// AMOUNT_PATTERN is the whole rule for a string. The SQL side cannot import it: the ledger's
+// sql/functions/paykit_amount.sql spells the same pattern, and a test of @paykit/ledger fails if
+// the two texts differ.
 
 /** The rule for a string, in a syntax both JavaScript and PostgreSQL's regular expressions read the same way. */
 export const AMOUNT_PATTERN = /^(?:0*[1-9][0-9]{0,15}\.[0-9]{2}|0+\.(?:0[1-9]|[1-9][0-9]))$/;

@@ -1,7 +1,11 @@
 // @paykit/ledger: the reconciliation domain on top of @paykit/store. Recording what we send
 // (outbound transfers, direct debit charges) and expect (receivables), applying the stored events
 // to the ledger exactly once, importing the platform's report files and matching them, and reading
-// all of it for the console and the exports. Its tables are created by the store's migrate().
+// all of it for the console and the exports. Its tables and SQL functions are its own migration set
+// (migrations/, sql/functions/), which @paykit/store's migrate() applies: migrate(db, [ledgerMigrations]).
+
+// The ledger's migrations and SQL functions, for migrate().
+export { ledgerMigrations } from './migrations.ts';
 
 // Recording what we send and what we expect to receive.
 export { outboundFromApi, recordOutbound } from './ledger-outbound.ts';

@@ -1,12 +1,13 @@
-// The amount rule on the SQL side: paykit_amount (migration 0016_amount_rule) spells
+// The amount rule on the SQL side: paykit_amount (sql/functions/paykit_amount.sql) spells
 // @paykit/contracts' AMOUNT_PATTERN and gives readAmount's verdict, and the same value, for every
 // input of the one table (packages/contracts/fixtures/amounts); a MONEY_IN or REFUND whose amount
 // breaks the rule is parked naming body.amount, as a missing amount always was, and one that keeps
 // it applies. On PGlite, and on PostgreSQL when DATABASE_URL is set.
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_PATTERN, readAmount } from '@paykit/contracts';
-import { StoreInputError, loadMigrations, type NewEvent } from '@paykit/store';
+import { StoreInputError, loadFunctions, type NewEvent } from '@paykit/store';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { AMOUNT_CASES as CASES, type AmountCase } from '@paykit/testing/amount-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listItems, listParked, reconcileOnce, registerReceivable } from '../src/index.ts';
@@ -27,11 +28,11 @@ function withAmount(event: NewEvent, json: string | null): NewEvent {
   return { ...event, rawBody: new TextEncoder().encode(spliced) };
 }
 
-describe('the amount rule in the migration', () => {
+describe('the amount rule in its function file', () => {
   it('spells AMOUNT_PATTERN, character for character', () => {
-    const migration = loadMigrations().find((m) => m.name === '0016_amount_rule');
-    expect(migration, 'migration 0016_amount_rule').toBeDefined();
-    expect(migration!.sql).toContain(`~ '${AMOUNT_PATTERN.source}'`);
+    const rule = loadFunctions([ledgerMigrations]).find((fn) => fn.name === 'paykit_amount');
+    expect(rule, 'sql/functions/paykit_amount.sql').toBeDefined();
+    expect(rule!.sql).toContain(`~ '${AMOUNT_PATTERN.source}'`);
   });
 
   it('has inputs of every kind in its table', () => {
@@ -41,7 +42,7 @@ describe('the amount rule in the migration', () => {
   });
 });
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the amount rule in SQL on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
 

@@ -21,6 +21,7 @@ import {
   type MoneyRow,
 } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { appendAll, coreEvent, moneyIn, outbound, statusUpdate } from './support/ledger.ts';
 
 const NOW = new Date('2026-11-21T18:00:00Z');
@@ -46,7 +47,7 @@ function figure(rows: MoneyRow[], direction: 'in' | 'out', name: MoneyRow['figur
   return figureOf(rows, direction, name).amount;
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the books on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     const item = async (id: string) =>

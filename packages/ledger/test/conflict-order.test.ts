@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allConflicts, listConflicts, pageConflicts } from '../src/index.ts';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 
 const N = 25;
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the conflicts' order on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
 

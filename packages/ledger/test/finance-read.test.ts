@@ -19,6 +19,7 @@ import {
   checkBooks,
 } from '../src/index.ts';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 
 const N = 1200;
 const STATUSES = ['LIQUIDATED', 'LIQUIDATED', 'REJECTED', 'CANCELLED', 'IN_PROGRESS'] as const;
@@ -28,7 +29,7 @@ const RANGE = { from: '2026-11-01', to: '2026-11-30', now: NOW };
 /** Centavos as a decimal string, without a float. */
 const money = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`finance reads on ${kind.name}`, () => {
     let opened: OpenedTestDatabase;
     const ids: string[] = [];

@@ -3,23 +3,12 @@
 // a seq whose insert commits late, a parked event retried after the floor passed it, a worker
 // killed mid-batch, and writers and workers all at once. Late commits and kills need a second
 // connection, so those run on PostgreSQL only.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createEventStore,
-  loadMigrations,
-  migrate,
-  MIGRATIONS_DIR,
-  openDatabase,
-  type Database,
-  type NewEvent,
-  type Queryable,
-} from '@paykit/store';
+import { createEventStore, migrate, openDatabase, type Database, type NewEvent, type Queryable } from '@paykit/store';
 import { auditFloor, listParked, reconcileOnce, recordOutbound, retryParked } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { appendAll, moneyIn, outbound, statusUpdate } from './support/ledger.ts';
 
@@ -56,7 +45,7 @@ const HISTORY = 'SELECT count(*) AS n FROM ledger_status_history';
 const PARKED = 'SELECT count(*) AS n FROM ledger_parked_events';
 const orphanUpdate = () => statusUpdate(randomUUID(), 'LIQUIDATED');
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`claims on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
 
@@ -134,17 +123,14 @@ for (const kind of testDatabases()) {
 
     it('keeps what 0003 marked applied when 0004 moves the marker out of webhook_events', async () => {
       const fresh = await kind.open({ migrate: false });
-      const dir = mkdtempSync(path.join(tmpdir(), 'paykit-migrations-'));
       try {
-        for (const migration of loadMigrations().filter((m) => m.version < '0004'))
-          cpSync(path.join(MIGRATIONS_DIR, `${migration.name}.sql`), path.join(dir, `${migration.name}.sql`));
-        await migrate(fresh.db, { directory: dir });
+        await migrate(fresh.db, [ledgerMigrations], { before: '0004' });
         const [done, waiting] = [
           await insertEvent(fresh.db, orphanUpdate()),
           await insertEvent(fresh.db, orphanUpdate()),
         ];
         await fresh.db.query('UPDATE webhook_events SET applied_at = now() WHERE seq = $1::bigint', [done]);
-        expect((await migrate(fresh.db)).applied).toContain('0004_applied_marker');
+        expect((await migrate(fresh.db, [ledgerMigrations])).applied).toContain('0004_applied_marker');
         expect(
           (await fresh.db.query<{ seq: string }>('SELECT seq::text AS seq FROM webhook_events_applied')).rows,
         ).toEqual([{ seq: done }]);
@@ -161,14 +147,13 @@ for (const kind of testDatabases()) {
           ),
         ).toBe(0);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
         await fresh.drop();
       }
     });
   });
 }
 
-const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
 
 describe.skipIf(postgres === undefined)('claims with other connections on PostgreSQL', () => {
   let opened: OpenedTestDatabase;

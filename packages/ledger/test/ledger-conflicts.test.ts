@@ -14,11 +14,12 @@ import {
   registerReceivable,
 } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { appendAll, coreEvent, moneyIn, outbound, refund, statusUpdate } from './support/ledger.ts';
 
 const NOW = new Date('2026-11-21T18:00:00Z');
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`conflicts on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     const item = async (id: string) =>

@@ -8,6 +8,7 @@ import { StoreInputError, type NewEvent } from '@paykit/store';
 import { createChargeRecorder, listItems, listParked, reconcileOnce, reconciliationSummary } from '../src/index.ts';
 import { chargeFromApi, recordCharge } from '../src/ledger-dd-charges.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { documentedFixture } from '@paykit/testing/documented-fixtures';
 import { appendAll } from './support/ledger.ts';
 
@@ -50,7 +51,7 @@ function chargeResult(
   };
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`direct debit charges on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     const item = async (id: string) =>

@@ -7,11 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listItems, listParked, reconcileOnce, recordOutbound } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { appendAll, coreEvent, moneyIn, outbound } from './support/ledger.ts';
 
 const NOW = new Date('2026-11-21T18:00:00Z');
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`documented event forms on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     const items = () => listItems(suite.opened.db, { limit: 10_000, now: NOW });

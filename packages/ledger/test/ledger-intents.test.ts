@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventStore, openDatabase } from '@paykit/store';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { startTcpProxy } from '@paykit/testing/tcp-proxy';
 import {
   checkBooks,
@@ -57,7 +58,7 @@ function answer(amount: string, createdAt: Date, id = randomUUID()) {
   };
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`outbound intents on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     let clock = NOW;
@@ -289,52 +290,55 @@ for (const kind of testDatabases()) {
   });
 }
 
-describe.runIf(testDatabases().some((kind) => kind.name === 'postgres'))('the recorder on PostgreSQL', () => {
-  const kind = testDatabases().find((k) => k.name === 'postgres')!;
-  let opened: Awaited<ReturnType<typeof kind.open>>;
-  beforeAll(async () => {
-    opened = await kind.open();
-  });
-  afterAll(async () => {
-    await opened?.drop();
-  });
+describe.runIf(testDatabases([ledgerMigrations]).some((kind) => kind.name === 'postgres'))(
+  'the recorder on PostgreSQL',
+  () => {
+    const kind = testDatabases([ledgerMigrations]).find((k) => k.name === 'postgres')!;
+    let opened: Awaited<ReturnType<typeof kind.open>>;
+    beforeAll(async () => {
+      opened = await kind.open();
+    });
+    afterAll(async () => {
+      await opened?.drop();
+    });
 
-  it('retries its writes over a dropped connection, and a write that cannot be made at all fails', async () => {
-    const target = new URL(opened.url!);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(opened.url!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const db = await openDatabase({ databaseUrl: viaProxy.toString(), connectTimeoutMs: 500 });
-    try {
-      const record = createTransactionRecorder(db, { actor: 'svc', retry: { baseDelayMs: 50, maxDelayMs: 200 } });
-      const intent = moneyOutIntent('10.00', '4000001');
-      await db.query('SELECT 1');
-      // The connection drops and the database is away for 0.4 s, as in a restart.
-      proxy.cut();
-      setTimeout(() => proxy.restore(), 400);
-      const id = await record.onTransactionIntent(intent);
-      proxy.cut();
-      setTimeout(() => proxy.restore(), 400);
-      const tx = answer('10.00', new Date());
-      await record.onTransactionCreated({
-        operation: 'createMoneyOut',
-        transaction: tx,
-        idempotencyKey: intent.idempotencyKey!,
-        intentId: id,
-      });
-      expect(await getIntent(opened.db, id)).toMatchObject({ transactionId: tx.id, attempts: 1 });
-      // Away for longer than the policy allows: the error reaches the caller.
-      proxy.cut();
-      const bounded = createTransactionRecorder(db, {
-        actor: 'svc',
-        retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 20 },
-      });
-      await expect(bounded.onTransactionIntent(moneyOutIntent('11.00', '4000002'))).rejects.toThrow();
-      proxy.restore();
-    } finally {
-      await db.close();
-      await proxy.close();
-    }
-  });
-});
+    it('retries its writes over a dropped connection, and a write that cannot be made at all fails', async () => {
+      const target = new URL(opened.url!);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const viaProxy = new URL(opened.url!);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      const db = await openDatabase({ databaseUrl: viaProxy.toString(), connectTimeoutMs: 500 });
+      try {
+        const record = createTransactionRecorder(db, { actor: 'svc', retry: { baseDelayMs: 50, maxDelayMs: 200 } });
+        const intent = moneyOutIntent('10.00', '4000001');
+        await db.query('SELECT 1');
+        // The connection drops and the database is away for 0.4 s, as in a restart.
+        proxy.cut();
+        setTimeout(() => proxy.restore(), 400);
+        const id = await record.onTransactionIntent(intent);
+        proxy.cut();
+        setTimeout(() => proxy.restore(), 400);
+        const tx = answer('10.00', new Date());
+        await record.onTransactionCreated({
+          operation: 'createMoneyOut',
+          transaction: tx,
+          idempotencyKey: intent.idempotencyKey!,
+          intentId: id,
+        });
+        expect(await getIntent(opened.db, id)).toMatchObject({ transactionId: tx.id, attempts: 1 });
+        // Away for longer than the policy allows: the error reaches the caller.
+        proxy.cut();
+        const bounded = createTransactionRecorder(db, {
+          actor: 'svc',
+          retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 20 },
+        });
+        await expect(bounded.onTransactionIntent(moneyOutIntent('11.00', '4000002'))).rejects.toThrow();
+        proxy.restore();
+      } finally {
+        await db.close();
+        await proxy.close();
+      }
+    });
+  },
+);

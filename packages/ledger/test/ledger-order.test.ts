@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createEventStore, type Database, type EventStore, type NewEvent } from '@paykit/store';
 import { listItems, reconcileOnce, recordOutbound, registerReceivable } from '../src/index.ts';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { coreEvent, outbound } from './support/ledger.ts';
 import { redelivered } from './support/ledger-race.ts';
 
@@ -211,7 +212,7 @@ const expectedBooks = [
   'books receivable of E receivables:expected 2026-11-30 -1234.50',
 ];
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`order independence on ${kind.name}`, () => {
     it('ends every item in the same state whatever the order, duplicates and batching of its facts', {
       timeout: 300_000,

@@ -7,10 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { checkBooks } from '../src/index.ts';
 import { runRace } from './support/ledger-race.ts';
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the race between recording and applying, on ${kind.name}`, () => {
     it('leaves no transfer stuck and no owned credit orphaned', { timeout: 300_000 }, async () => {
       const opened = await kind.open();

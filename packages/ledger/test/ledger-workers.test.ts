@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { createEventStore, openDatabase } from '@paykit/store';
 import { reconcileOnce, recordOutbound } from '../src/index.ts';
 import { testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { coreEvent, outbound } from './support/ledger.ts';
 
-const postgres = testDatabases().find((kind) => kind.name === 'postgres');
+const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
 
 describe.skipIf(postgres === undefined)('two workers on PostgreSQL', () => {
   it('apply 10,000 events between them, each exactly once', { timeout: 120_000 }, async () => {

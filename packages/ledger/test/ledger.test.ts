@@ -19,12 +19,13 @@ import {
   type ReconItem,
 } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { appendAll, coreEvent, moneyIn, outbound, refund, reportEvent, statusUpdate } from './support/ledger.ts';
 
 const NOW = new Date('2026-11-21T20:00:00Z');
 const view = { now: NOW, staleAfterSeconds: 86_400 };
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`ledger on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     const item = async (id: string): Promise<ReconItem | undefined> =>

@@ -3,14 +3,12 @@
 // after them or never: each transfer is compared with the newest file's line (by created_at, else
 // by what the content says), never with the one whose name sorts last; an older file imported
 // after a newer one changes nothing; two files that disagree about a transfer are shown.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReportCsv, parseReportCsv } from '@paykit/contracts';
-import { loadMigrations, migrate, MIGRATIONS_DIR } from '@paykit/store';
+import { migrate } from '@paykit/store';
 import { importReport, listItems, reconcileOnce, recordOutbound, type ReconItem } from '../src/index.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { appendAll, outbound, reportEvent, statusUpdate } from './support/ledger.ts';
 
 const NOW = new Date('2026-11-22T20:00:00Z');
@@ -31,7 +29,7 @@ interface Report {
   csv: string;
 }
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`reports by their own time on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
     let run = 0;
@@ -273,11 +271,8 @@ for (const kind of testDatabases()) {
 
     it('orders the reports imported before migration 0014 by the content it reads from their lines', async () => {
       const fresh = await kind.open({ migrate: false });
-      const dir = mkdtempSync(path.join(tmpdir(), 'paykit-migrations-'));
       try {
-        for (const migration of loadMigrations().filter((m) => m.version < '0014'))
-          cpSync(path.join(MIGRATIONS_DIR, `${migration.name}.sql`), path.join(dir, `${migration.name}.sql`));
-        await migrate(fresh.db, { directory: dir });
+        await migrate(fresh.db, [ledgerMigrations], { before: '0014' });
         // Recorded once migrated: recording uses what later migrations add.
         const sent = outbound({ amount: '250.00' });
         const transfers = [{ id: sent.transactionId, amount: sent.amount }];
@@ -295,7 +290,7 @@ for (const kind of testDatabases()) {
             [file.fileName, line.transactionId, line.transactionDate, line.amount, line.status],
           );
         }
-        expect((await migrate(fresh.db)).applied).toContain('0014_report_order');
+        expect((await migrate(fresh.db, [ledgerMigrations])).applied).toContain('0014_report_order');
         await recordOutbound(fresh.db, sent);
         const { rows } = await fresh.db.query<{ file_name: string; status_rank_sum: string; content_time: Date }>(
           'SELECT file_name, status_rank_sum::text AS status_rank_sum, content_time FROM ledger_reports ORDER BY status_rank_sum, file_name DESC',
@@ -311,7 +306,6 @@ for (const kind of testDatabases()) {
         expect(item).toMatchObject({ id: sent.transactionId, report: { lineNo: 2, status: 'LIQUIDATED' } });
         expect(item!.reportDisagreement).toMatchObject({ fileName: files[0]!.fileName, status: 'IN_PROGRESS' });
       } finally {
-        rmSync(dir, { recursive: true, force: true });
         await fresh.drop();
       }
     }, 60_000);

@@ -5,6 +5,7 @@
 // session's time zone. On PGlite, and on PostgreSQL when DATABASE_URL is set.
 import { randomUUID } from 'node:crypto';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
+import { ledgerMigrations } from '../src/migrations.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listItems, listParked, reconcileOnce } from '../src/index.ts';
 import { appendAll, coreEvent, moneyIn } from './support/ledger.ts';
@@ -64,7 +65,7 @@ const DAYS: Array<[string, string]> = [
   ['2027-01-01T05:59:59.000Z', '2026-12-31'],
 ];
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`the time rules in SQL on ${kind.name}`, () => {
     const suite = eventStoreSuite(kind, { beforeAll, afterAll });
 

@@ -1,15 +1,22 @@
 #!/usr/bin/env -S node --conditions=@paykit/source
 // paykit-store: the store's command line. Today one command, migrate, for deploys that apply
 // migrations before starting the apps (the apps also apply them at start-up).
-//   paykit-store migrate    DATABASE_URL, or PGlite at PAYKIT_DATA_DIR (default .data/pglite)
+//   paykit-store migrate [package…]    DATABASE_URL, or PGlite at PAYKIT_DATA_DIR (default .data/pglite)
+// Each package named (@paykit/ledger) is found from the current folder, as an import there would
+// find it, and its migration set (migrations/, sql/functions/) applied with the store's.
 // Exit 0: done; 1: it failed (the message says why and what to do); 2: wrong usage.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { openDatabase } from './database.ts';
 import type { Database } from './database.ts';
-import { migrate } from './migrate.ts';
+import { migrate, migrationSet, type MigrationSet } from './migrate.ts';
 
-const USAGE = `Usage: paykit-store migrate
+const USAGE = `Usage: paykit-store migrate [package…]
 
-Applies the pending migrations of @paykit/store and prints each one applied and the current version.
+Applies the pending migrations of @paykit/store and of each package named (such as @paykit/ledger,
+found from the current folder), then each of their SQL function files, and prints each migration
+applied and the current version. Name every package whose migrations the database holds: the
+store refuses to migrate a database part of whose schema it was not given.
 
 Environment:
   DATABASE_URL      postgres://user:password@host:5432/database; unset: the embedded PGlite database
@@ -23,10 +30,17 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (args.length !== 1 || args[0] !== 'migrate') {
+  if (args.length === 0 || args[0] !== 'migrate' || args.slice(1).some((arg) => arg.startsWith('-'))) {
     const problem = args.length === 0 ? 'no command given' : `unknown arguments: ${args.join(' ')}`;
     process.stderr.write(`paykit-store: ${problem}\n\n${USAGE}\n`);
     return 2;
+  }
+  let sets: MigrationSet[];
+  try {
+    sets = args.slice(1).map(setOf);
+  } catch (error) {
+    process.stderr.write(`paykit-store: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   }
   let db: Database | undefined;
   try {
@@ -35,9 +49,14 @@ async function main(args: string[]): Promise<number> {
       databaseUrl === undefined ? { dataDir: process.env.PAYKIT_DATA_DIR || '.data/pglite' } : { databaseUrl },
     );
     process.stdout.write(`migrating ${db.description}\n`);
-    const { applied, current } = await migrate(db);
+    const { applied, current, functions, newerBuild } = await migrate(db, sets);
     for (const name of applied) process.stdout.write(`applied ${name}\n`);
     if (applied.length === 0) process.stdout.write('nothing to apply\n');
+    process.stdout.write(
+      newerBuild
+        ? 'functions left as they are: a newer build migrated this database\n'
+        : `functions applied: ${functions.length}\n`,
+    );
     process.stdout.write(`current version: ${current}\n`);
     return 0;
   } catch (error) {
@@ -47,6 +66,19 @@ async function main(args: string[]): Promise<number> {
   } finally {
     await db?.close();
   }
+}
+
+/** The migration set of the package `name`, found from the current folder. */
+function setOf(name: string): MigrationSet {
+  let manifest: string;
+  try {
+    manifest = createRequire(path.join(process.cwd(), 'package.json')).resolve(`${name}/package.json`);
+  } catch {
+    throw new Error(
+      `cannot find the package ${name} from ${process.cwd()}: run the command where it is installed (a folder whose node_modules has it)`,
+    );
+  }
+  return migrationSet(path.dirname(manifest));
 }
 
 process.exitCode = await main(process.argv.slice(2));

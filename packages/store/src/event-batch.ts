@@ -3,7 +3,8 @@
 // collapsed first (ON CONFLICT cannot touch the same row twice in one statement); each copy still
 // gets its own answer: the first decision stored for the key, and its own delivery count. A copy
 // with another body is written in a statement after the first, where it meets the stored event and
-// is recorded as a conflict (migration 0007) before it is answered, so no body is lost. An event
+// is recorded as a conflict before it is answered, so no body is lost (ledger_conflicts, in the
+// ledger's definition of the function: @paykit/ledger's sql/functions/webhook_events_append.sql). An event
 // with an account guard is written only if the account's row is still the version its decision
 // read; otherwise it is not written, its account is read again, and it is decided again.
 import type { Account } from './accounts.ts';
@@ -20,8 +21,10 @@ import { jsonbSafe } from './jsonb-text.ts';
 // native JSON.stringify, where a text array per column costs an escaping pass per value in
 // JavaScript). Each body travels once and is stored once: its bytea is cut from it in the database,
 // and a payload the caller did not give is parsed from it there and read from it later (NULL in
-// `payload`). The statement is the function of migrations/0005_append_events.sql as 0006 replaced
-// it, whose plan the server keeps (see 0005 for seq order, the account guard and the lock order).
+// `payload`). The statement is the function webhook_events_append, whose plan the server keeps: the
+// store's migrations 0005 and 0006 create it, and the ledger's set defines it as it is with the
+// ledger (@paykit/ledger's sql/functions/webhook_events_append.sql: seq order, the account guard,
+// the lock order and the redelivery conflicts are explained there).
 const INSERT_BATCH = 'SELECT * FROM webhook_events_append($1::json, $2::bytea)';
 
 /**

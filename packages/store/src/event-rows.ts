@@ -3,7 +3,7 @@
 import type { DriftNote, EventSource, Outcome, ReplayRecord, StoredEvent } from './events.ts';
 
 // A payload that is the body's own JSON is not stored twice: webhook_event_payload reads it from the
-// body (migrations/0006_payload_from_body.sql).
+// body (sql/functions/webhook_event_payload.sql; migrations/0006_payload_from_body.sql stopped storing it).
 export const EVENT_COLUMNS = `seq::text AS seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id, raw_body,
   webhook_event_payload(raw_body, payload) AS payload, headers, received_at, drift, outcome, reason, answer_status, refund_reason, deliveries`;
 

@@ -43,7 +43,8 @@ export interface NewEvent {
   /**
    * Unique per event: core `core:<event type>:<id_msg>`, REPORT `core:report:<client_id>:<file_name>`, cash
    * `cash:<operation_id>:<event>`. A later append of the key with another body is answered as a
-   * duplicate and its body recorded as a conflict (ledger_conflicts, kind redelivery).
+   * duplicate and its body recorded as a conflict (ledger_conflicts, kind redelivery: the ledger's
+   * migration set, which the gateway runs, defines the append that records it).
    */
   dedupeKey: string;
   idMsg: string | null;
@@ -182,7 +183,7 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
     if (error instanceof StoreUnavailableError) return error;
     // A missing table or function: the schema is older than this code.
     const hint = ['42P01', '42883'].includes(sqlState(error) ?? '')
-      ? ': the store is not migrated to this version, run the migrations first (migrate(db), or paykit-store migrate)'
+      ? ': the store is not migrated to this version, run the migrations first (migrate(db, [ledgerMigrations]), or paykit-store migrate @paykit/ledger)'
       : '';
     return new StoreUnavailableError(`${db.description} could not commit webhook events: ${messageOf(error)}${hint}`, {
       cause: error,

@@ -8,8 +8,8 @@ export {
 } from './database.ts';
 export type { ConnectionStats, Database, DatabaseOptions, QueryResult, Queryable } from './database.ts';
 export { MigrationError } from './errors.ts';
-export { loadMigrations, migrate, MIGRATIONS_DIR } from './migrate.ts';
-export type { MigrateOptions, Migration } from './migrate.ts';
+export { loadFunctions, loadMigrations, migrate, migrationSet, MIGRATIONS_DIR, storeMigrations } from './migrate.ts';
+export type { MigrateOptions, MigrateResult, Migration, MigrationSet, SqlFunction } from './migrate.ts';
 export { createEventStore } from './events.ts';
 export type {
   AccountGuard,

@@ -1,12 +1,16 @@
 // Databases for tests, for this package and every app on it: PGlite in memory always, plus a fresh
-// PostgreSQL database per open() when DATABASE_URL is set (CI sets it). No test framework imported:
-//   for (const kind of testDatabases()) describe(kind.name, () => { … kind.open() … drop() … });
-import { randomBytes } from 'node:crypto';
+// PostgreSQL database per open() when DATABASE_URL is set (CI sets it), migrated with the store's
+// migrations and those of the sets given (a package's tests pass its own set and those it reads;
+// the store never imports them). No test framework imported:
+//   for (const kind of testDatabases([ledgerMigrations])) describe(kind.name, () => { … kind.open() … drop() … });
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { openDatabase } from './database.ts';
 import { createEventStore } from './events.ts';
 import type { EventStore } from './events.ts';
 import type { Database } from './database.ts';
-import { migrate } from './migrate.ts';
+import { migrate, type MigrationSet } from './migrate.ts';
 import { dumpPglite, openPglite } from './pglite-database.ts';
 
 const MEMORY = 'memory://';
@@ -21,7 +25,7 @@ export interface OpenedTestDatabase {
 }
 
 export interface TestDatabaseOpenOptions {
-  /** Apply the package's migrations (default true); false for tests of migrate() itself. */
+  /** Apply the migrations of the kind's sets (default true); false for tests of migrate() itself. */
   migrate?: boolean;
 }
 
@@ -30,42 +34,55 @@ export interface TestDatabaseKind {
   open(options?: TestDatabaseOpenOptions): Promise<OpenedTestDatabase>;
 }
 
-/** PGlite (in memory) always; plus PostgreSQL when DATABASE_URL is set: a fresh database per open() (CREATE DATABASE paykit_test_<random>; drop() closes and drops it). Both migrated. */
-export function testDatabases(): TestDatabaseKind[] {
-  const kinds: TestDatabaseKind[] = [{ name: 'pglite', open: openPgliteForTest }];
+/**
+ * PGlite (in memory) always; plus PostgreSQL when DATABASE_URL is set: a fresh database per open()
+ * (CREATE DATABASE paykit_test_<random>; drop() closes and drops it). Both migrated with the
+ * store's set and `sets` (`[ledgerMigrations]` from @paykit/ledger/migrations for the ledger's tables).
+ */
+export function testDatabases(sets: readonly MigrationSet[] = []): TestDatabaseKind[] {
+  const kinds: TestDatabaseKind[] = [{ name: 'pglite', open: (options) => openPgliteForTest(sets, options) }];
   const databaseUrl = process.env.DATABASE_URL;
-  if (databaseUrl) kinds.push({ name: 'postgres', open: (options) => openPostgresForTest(databaseUrl, options) });
+  if (databaseUrl) kinds.push({ name: 'postgres', open: (options) => openPostgresForTest(databaseUrl, sets, options) });
   return kinds;
 }
 
 /**
- * A migrated in-memory PGlite's files, made once per test process: each migrated test database
- * starts from a copy of them, which spares initdb and the migrations (about a second of CPU each).
+ * A migrated in-memory PGlite's files, made once per test process and list of sets: each migrated
+ * test database starts from a copy of them, which spares initdb and the migrations (about a second
+ * of CPU each).
  */
-let migratedCopy: Promise<Blob> | undefined;
-function migratedPglite(): Promise<Blob> {
-  migratedCopy ??= (async () => {
-    const seed = await openPglite(MEMORY);
-    try {
-      await migrate(seed);
-      return await dumpPglite(seed);
-    } finally {
-      await seed.close();
-    }
-  })();
-  migratedCopy.catch(() => (migratedCopy = undefined));
-  return migratedCopy;
+const migratedCopies = new Map<string, Promise<Blob>>();
+function migratedPglite(sets: readonly MigrationSet[]): Promise<Blob> {
+  const key = JSON.stringify(sets.map((set) => [set.owner, set.migrations, set.functions]));
+  let copy = migratedCopies.get(key);
+  if (copy === undefined) {
+    copy = (async () => {
+      const seed = await openPglite(MEMORY);
+      try {
+        await migrate(seed, sets);
+        return await dumpPglite(seed);
+      } finally {
+        await seed.close();
+      }
+    })();
+    migratedCopies.set(key, copy);
+    copy.catch(() => migratedCopies.delete(key));
+  }
+  return copy;
 }
 
-async function openPgliteForTest(options: TestDatabaseOpenOptions = {}): Promise<OpenedTestDatabase> {
+async function openPgliteForTest(
+  sets: readonly MigrationSet[],
+  options: TestDatabaseOpenOptions = {},
+): Promise<OpenedTestDatabase> {
   const db =
     options.migrate === false
       ? await openPglite(MEMORY)
-      : await openPglite(MEMORY, { loadDataDir: await migratedPglite() });
+      : await openPglite(MEMORY, { loadDataDir: await migratedPglite(sets) });
   const drop = (): Promise<void> => db.close();
   // On a copy of a migrated database, migrate() finds nothing to apply: it still checks every
-  // migration's checksum against the files.
-  await prepare(db, options, drop);
+  // migration's checksum against the files, and applies the function files again.
+  await prepare(db, sets, options, drop);
   return { db, drop };
 }
 
@@ -130,6 +147,7 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
 
 async function openPostgresForTest(
   serverUrl: string,
+  sets: readonly MigrationSet[],
   options: TestDatabaseOpenOptions = {},
 ): Promise<OpenedTestDatabase> {
   const scratch = await createScratchDatabase(serverUrl, 'test');
@@ -149,14 +167,19 @@ async function openPostgresForTest(
     await drop();
     throw error;
   }
-  await prepare(db, options, drop);
+  await prepare(db, sets, options, drop);
   return { db, url, drop };
 }
 
-async function prepare(db: Database, options: TestDatabaseOpenOptions, drop: () => Promise<void>): Promise<void> {
+async function prepare(
+  db: Database,
+  sets: readonly MigrationSet[],
+  options: TestDatabaseOpenOptions,
+  drop: () => Promise<void>,
+): Promise<void> {
   if (options.migrate === false) return;
   try {
-    await migrate(db);
+    await migrate(db, sets);
   } catch (error) {
     await drop();
     throw error;
@@ -177,4 +200,29 @@ function withDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();
+}
+
+/**
+ * A database as migrate() left it before migration sets, for tests that such a database migrates
+ * cleanly now: the migration files given (loadMigrations(sets).map((m) => m.file), as they were
+ * released) applied in version order, as if from one folder, each recorded by version, name and
+ * checksum (sha256 of the text, CRLF read as LF) in a schema_migrations without owners.
+ */
+export async function migrateAsBeforeSets(db: Database, files: readonly string[]): Promise<void> {
+  await db.query(`CREATE TABLE schema_migrations (
+    version    text        PRIMARY KEY,
+    name       text        NOT NULL,
+    checksum   text        NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  for (const file of [...files].sort((a, b) => path.basename(a).localeCompare(path.basename(b)))) {
+    const sql = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
+    await db.query(sql);
+    const name = path.basename(file, '.sql');
+    await db.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+      name.slice(0, 4),
+      name,
+      createHash('sha256').update(sql).digest('hex'),
+    ]);
+  }
 }

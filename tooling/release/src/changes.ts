@@ -32,6 +32,8 @@ function isReleasedFile(relative: string): boolean {
   return (
     relative.startsWith('src/') ||
     relative.startsWith('migrations/') ||
+    // SQL function files: editing one changes a rule in every database it migrates.
+    relative.startsWith('sql/') ||
     relative === 'tsconfig.build.json' ||
     relative === 'package.json'
   );

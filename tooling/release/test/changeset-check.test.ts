@@ -58,10 +58,14 @@ describe('the release check', () => {
     write('specs/core.yaml', `${spec('2026-05-07')}# a clarified description\n`);
     await commit('spec edit');
     write('packages/core-client/src/generated.ts', 'export {};\n');
+    write(
+      'packages/core-client/sql/functions/rule.sql',
+      'CREATE OR REPLACE FUNCTION rule() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;\n',
+    );
     const { problems } = await checkReleaseChangesets(root);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(
-      /^@paykit\/core-client changed since its last release \(0\.3\.0, commit [0-9a-f]{7}\) and no pending changeset names it: packages\/core-client\/src\/generated\.ts, specs\/core\.yaml\. Run `pnpm changeset`/,
+      /^@paykit\/core-client changed since its last release \(0\.3\.0, commit [0-9a-f]{7}\) and no pending changeset names it: packages\/core-client\/sql\/functions\/rule\.sql, packages\/core-client\/src\/generated\.ts, specs\/core\.yaml\. Run `pnpm changeset`/,
     );
   });
 

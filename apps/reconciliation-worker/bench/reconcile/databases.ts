@@ -2,6 +2,7 @@
 // dropped after; created through the admin connection DATABASE_URL names. Never prints a password.
 // The bench's connections have a statement deadline of their own (BENCH_STATEMENT_TIMEOUT_MS): a
 // loaded machine makes a batch slower, and the measurement says so, but does not end it.
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { migrate, openDatabase, type Database } from '@paykit/store';
 import { createScratchDatabase } from '@paykit/store/testing';
 
@@ -47,7 +48,7 @@ export async function createBenchDatabase(
   };
   try {
     const db = await open();
-    await migrate(db);
+    await migrate(db, [ledgerMigrations]);
     if (!autovacuum) {
       const { rows } = await db.query<{ name: string }>(
         "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = 'public'",

@@ -206,11 +206,12 @@ export class Context {
    */
   async database() {
     const { openDatabase, migrate } = await import('@paykit/store');
+    const { ledgerMigrations } = await import('@paykit/ledger/migrations');
     const url = this.databaseUrl();
     const db = await openDatabase(
       url ? { databaseUrl: url } : { dataDir: `${process.env.PAYKIT_DATA_DIR ?? '.data'}/pglite` },
     );
-    await migrate(db);
+    await migrate(db, [ledgerMigrations]);
     return db;
   }
 

@@ -31,9 +31,10 @@ const gateway: Contender = {
   async prepare(databaseUrl, account) {
     // Imported here, not at the top: a baselines-only run never loads the store.
     const { createAccountStore, migrate, openDatabase } = await import('@paykit/store');
+    const { ledgerMigrations } = await import('@paykit/ledger/migrations');
     const db = await openDatabase({ databaseUrl });
     try {
-      await migrate(db);
+      await migrate(db, [ledgerMigrations]);
       await createAccountStore(db).upsert({
         clabe: account.clabe,
         ownerId: account.ownerId,

@@ -1,5 +1,5 @@
-// Posting to the journal (migration 0015_journal: ledger_targets, ledger_post, ledger_rematch;
-// 0017_intent_postings: the write-ahead intents' entries).
+// Posting to the journal (sql/functions/: ledger_targets.sql and ledger_fact_targets.sql,
+// ledger_post.sql, ledger_rematch.sql; the tables are migration 0015_journal's).
 // Whoever writes a fact about an item (a worker applying events, the recorder of a transfer or a
 // charge, a team registering a receivable, an operator releasing a held credit) posts the item
 // afterwards, under the item's key lock (ledger-keys.ts): the database appends one balanced posting

@@ -11,10 +11,11 @@ import { zMoneyOutTransaction } from '@paykit/core-client/zod';
 import { createDirectDebitClient } from '@paykit/direct-debit-client';
 import { createGiftCardsClient } from '@paykit/gift-cards-client';
 import { reconcileOnce, type ReconcileResult } from '@paykit/ledger';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
 import { toCentavos } from '@paykit/runtime';
-import { openDatabase, type Database } from '@paykit/store';
+import { migrate as migrateDatabase, openDatabase, type Database, type MigrateResult } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 
 export const revision: '2026-05-07' = API_VERSION;
@@ -43,6 +44,7 @@ export const isPaykitError = (error: unknown): error is PaykitError => error ins
 export const databases = testDatabases;
 export const open: (options?: Parameters<typeof openDatabase>[0]) => Promise<Database> = openDatabase;
 export const reconcile: (db: Database) => Promise<ReconcileResult> = reconcileOnce;
+export const migrateLedger = (db: Database): Promise<MigrateResult> => migrateDatabase(db, [ledgerMigrations]);
 export const reportLines: (text: string) => ReportLine[] = parseReportCsv;
 export const migrate = (paths: string[]): Promise<Report> => migrateMoneyOut({ paths });
 export const deprecation: string = INTERNAL_TRANSACTION_DEPRECATION;
