@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startApplyLoop, type ApplyLoop } from '../src/loop.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
-import { creditEvent } from './credit-event.ts';
+import { creditEvent } from '@paykit/testing/credit-event';
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;

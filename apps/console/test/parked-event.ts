@@ -2,7 +2,7 @@
 import { reconcileOnce } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
-import { creditEvent } from './credit-event.ts';
+import { creditEvent } from '@paykit/testing/credit-event';
 
 export function unreadableCredit(): NewEvent {
   return creditEvent({});

@@ -5,7 +5,8 @@ import type { Database } from '@paykit/store';
 import { startConsole, type ConsoleOptions, type ConsoleServer } from '../src/index.ts';
 
 export interface TestConsole extends ConsoleServer {
-  get(path: string): Promise<{ status: number; type: string | null; text: string }>;
+  /** Reads `path` whole; `cookies` is what it set, as a Cookie header sends it back. */
+  get(path: string): Promise<{ status: number; type: string | null; text: string; cookies: string }>;
 }
 
 export async function startTestConsole(db: Database, options: Partial<ConsoleOptions> = {}): Promise<TestConsole> {
@@ -21,7 +22,16 @@ export async function startTestConsole(db: Database, options: Partial<ConsoleOpt
     ...server,
     get: async (path) => {
       const response = await fetch(new URL(path, server.url));
-      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+      const cookies = response.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        text: await response.text(),
+        cookies,
+      };
     },
   };
 }

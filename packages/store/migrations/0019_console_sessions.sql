@@ -1,0 +1,20 @@
+-- The finance console's logins, kept in the database so that they survive a restart and every
+-- replica of the console behind a load balancer reads the same ones (apps/console session-store.ts).
+-- A row is keyed by the SHA-256 of the session id, never the id itself: whoever reads this table
+-- cannot present a cookie from it. Logging out deletes the row, so every replica refuses the
+-- cookie at once. The key that signs the session and CSRF cookies is generated once, here, by the
+-- first console to start (console_keys), so replicas agree on it without a shared setting.
+-- Released migrations are never edited (their checksum is recorded): change the schema in a new file.
+CREATE TABLE console_sessions (
+  id_hash    text PRIMARY KEY,
+  data       jsonb NOT NULL,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX console_sessions_expires_at ON console_sessions (expires_at);
+
+CREATE TABLE console_keys (
+  name       text PRIMARY KEY,
+  value      text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
