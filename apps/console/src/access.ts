@@ -4,23 +4,19 @@
 // SameSite=Strict and Secure over https. Without it: no login, and only this machine's clients are
 // answered (a request relayed by a proxy is not one of them). Every POST needs the same origin
 // (Sec-Fetch-Site, Origin: checked here, no plugin does) and the form's CSRF token
-// (@fastify/csrf-protection, its secret in a signed cookie). Wrong passwords are slowed and, past
-// five from one address in 15 minutes, refused until the window ends; POST /login is also capped
-// per address by @fastify/rate-limit. /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one
+// (@fastify/csrf-protection). Wrong passwords are answered after a delay and bounded per address,
+// per operator and per console (login-guard.ts, in the database); POST /login is also capped per
+// address by @fastify/rate-limit. /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one
 // is set; /healthz and /console.css stay open.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
 import { isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
 import { esc, page } from './html.ts';
+import { ADDRESS_FAILURES, type LoginGuard } from './login-guard.ts';
 
 export const SESSION_COOKIE = 'paykit_console';
 /** The cookie that holds the CSRF secret (the form carries a token made from it). */
 export const CSRF_COOKIE = 'paykit_console_csrf';
-/** Failed logins one address may make within FAILURE_WINDOW_MS before it is refused until the window ends. */
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60_000;
-/** Addresses whose failed logins are counted at once: past it the oldest record is dropped, so a flood from many addresses cannot fill the memory. */
-const MAX_FAILING_ADDRESSES = 10_000;
 /** Logins one address may POST per minute, right or wrong (a ceiling above the failure lockout, for floods). */
 export const LOGIN_POSTS_PER_MINUTE = 30;
 
@@ -28,8 +24,8 @@ export interface AccessOptions extends Partial<ConsoleAccessConfig> {
   metricsToken?: string | undefined;
   /** How long a wrong password waits before it is answered (default 1 s). */
   failedLoginDelayMs?: number;
-  /** Addresses whose failed logins are counted at once (default 10,000). */
-  maxFailingAddresses?: number;
+  /** Failed logins the whole console accepts per minute before it refuses every login (default 60). */
+  failuresPerMinute?: number;
 }
 
 /** A refusal the console answers as text. */
@@ -137,10 +133,10 @@ export function registerAccess(
   app: FastifyInstance,
   options: AccessOptions,
   now: () => Date,
+  guard: LoginGuard,
   onLogin?: (outcome: 'success' | 'failure' | 'locked') => void,
 ): ConsoleAccess {
   const password = options.password;
-  const failures = new Map<string, { count: number; since: number }>();
   const verifyMetrics = options.metricsToken ? createCoreWebhookVerifier([options.metricsToken]) : undefined;
   const loggedIn = (request: FastifyRequest) => password !== undefined && request.session?.login !== undefined;
 
@@ -222,7 +218,7 @@ export function registerAccess(
     operator: (request) => (loggedIn(request) ? request.session.login!.operator : null),
     checkForms,
     loginRoutes(login) {
-      registerLogin(login, options, now, failures, onLogin, fitCookie);
+      registerLogin(login, options, now, guard, onLogin, fitCookie);
     },
     logoutRoute(pages) {
       if (password === undefined) return;
@@ -257,13 +253,12 @@ function registerLogin(
   app: FastifyInstance,
   options: AccessOptions,
   now: () => Date,
-  failures: Map<string, { count: number; since: number }>,
+  guard: LoginGuard,
   onLogin: ((outcome: 'success' | 'failure' | 'locked') => void) | undefined,
   fitCookie: (request: FastifyRequest) => void,
 ): void {
   const password = options.password;
   const delayMs = options.failedLoginDelayMs ?? 1_000;
-  const maxFailingAddresses = options.maxFailingAddresses ?? MAX_FAILING_ADDRESSES;
   checkForms(app);
   const rateLimit = { max: LOGIN_POSTS_PER_MINUTE, timeWindow: 60_000 };
   if (password === undefined) {
@@ -277,31 +272,36 @@ function registerLogin(
     app.post('/login', { config: { rateLimit } }, async (request, reply) => {
       const form = formOf(request);
       const target = localPath(form.next);
-      const client = request.ip;
-      const at = now().getTime();
-      for (const [address, record] of failures) if (at - record.since >= FAILURE_WINDOW_MS) failures.delete(address);
-      const current = failures.get(client);
-      if (current && current.count >= MAX_FAILURES) {
+      const sent = typeof form.password === 'string' ? form.password : '';
+      // The one operator of CONSOLE_PASSWORD.
+      const attempt = await guard.attempt(request.ip, 'console', () => constantTimeEqual(sent, password));
+      if (attempt.outcome === 'refused') {
         onLogin?.('locked');
-        const minutes = Math.ceil((current.since + FAILURE_WINDOW_MS - at) / 60_000);
+        const { bound, retryAfterSeconds } = attempt.refusal;
+        const minutes = Math.ceil(retryAfterSeconds / 60);
+        const wait =
+          bound === 'address'
+            ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+            : `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+        const why = {
+          address: `${ADDRESS_FAILURES} wrong passwords from this address`,
+          operator: 'Too many wrong passwords for this operator, from any address: each next try waits twice as long',
+          console: 'Too many wrong passwords on this console in the last minute: every login waits',
+        }[bound];
         return html(
-          reply.header('retry-after', String(minutes * 60)),
+          reply.header('retry-after', String(bound === 'address' ? minutes * 60 : retryAfterSeconds)),
           429,
           page(
             'paykit console: too many attempts',
-            `<h1>Too many failed logins</h1><p>${MAX_FAILURES} wrong passwords from this address: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
+            `<h1>Too many failed logins</h1><p>${why}: try again in ${wait}.</p>`,
           ),
         );
       }
-      const sent = typeof form.password === 'string' ? form.password : '';
-      if (!constantTimeEqual(sent, password)) {
-        if (!current && failures.size >= maxFailingAddresses) failures.delete(failures.keys().next().value!);
-        failures.set(client, { count: (current?.count ?? 0) + 1, since: current?.since ?? at });
+      if (attempt.outcome === 'failure') {
         onLogin?.('failure');
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         return html(reply, 401, loginPage(reply.generateCsrf(), target, 'Wrong password.'));
       }
-      failures.delete(client);
       // A new session id at login: an id planted before it (session fixation) is never logged in.
       await request.session.regenerate();
       fitCookie(request);

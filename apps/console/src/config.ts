@@ -31,6 +31,8 @@ export interface ConsoleAccessConfig {
   password: string | undefined;
   /** How long a login lasts. */
   sessionMinutes: number;
+  /** Failed logins the whole console accepts per minute before it refuses every login (login-guard.ts). */
+  failuresPerMinute: number;
   /** `auto`: the cookies are Secure when the request arrived over https (X-Forwarded-Proto from a trusted proxy); `on`: always. */
   secureCookie: 'auto' | 'on';
 }
@@ -132,6 +134,7 @@ const Env = z.object({
     })
     .default('info'),
   CONSOLE_SESSION_MINUTES: whole('CONSOLE_SESSION_MINUTES', 480, 1, 10_080),
+  CONSOLE_LOGIN_FAILURES_PER_MINUTE: whole('CONSOLE_LOGIN_FAILURES_PER_MINUTE', 60, 1, 100_000),
   CONSOLE_SECURE_COOKIE: z
     .enum(['auto', 'on'], {
       message: 'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)',
@@ -178,7 +181,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staleAfterSeconds: e.CONSOLE_STALE_AFTER_SECONDS,
     workerUrl: set(e.CONSOLE_WORKER_URL) ? e.CONSOLE_WORKER_URL : undefined,
     trustProxy: trustProxyOf(e.CONSOLE_TRUSTED_PROXIES),
-    console: { password, sessionMinutes: e.CONSOLE_SESSION_MINUTES, secureCookie: e.CONSOLE_SECURE_COOKIE },
+    console: {
+      password,
+      sessionMinutes: e.CONSOLE_SESSION_MINUTES,
+      failuresPerMinute: e.CONSOLE_LOGIN_FAILURES_PER_MINUTE,
+      secureCookie: e.CONSOLE_SECURE_COOKIE,
+    },
     metricsToken: e.METRICS_TOKEN?.trim() || undefined,
     logLevel: e.CONSOLE_LOG_LEVEL,
   };

@@ -31,6 +31,7 @@ import { createConsoleHealth } from './health.ts';
 import { esc, page, STYLESHEET } from './html.ts';
 import { eventPage } from './pages.ts';
 import { EXPORTS, PAGES, serveExport, type RouteContext } from './routes.ts';
+import { createLoginGuard } from './login-guard.ts';
 import { cookieKey, DatabaseSessionStore } from './session-store.ts';
 import type { WorkerStatus } from './worker-status.ts';
 
@@ -135,7 +136,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     return text(reply, 503, `The ledger could not be read: ${error.message}\n`);
   });
 
-  const consoleAccess = registerAccess(app, access, now, options.onLogin);
+  const guard = createLoginGuard(db, { now, failuresPerMinute: access.failuresPerMinute });
+  const consoleAccess = registerAccess(app, access, now, guard, options.onLogin);
   // The login form has no session yet: its CSRF secret is in a signed cookie. Logged in, the
   // secret is the session's own (in the database), so a token works for that login only, on every
   // replica, and ends with it. Without a password there are no sessions: a cookie again.

@@ -332,49 +332,102 @@ describe('console access', () => {
       expect((await attempt(PASSWORD)).status).toBe(303);
     });
 
-    it('counts the failed logins of a bounded number of addresses, dropping the oldest record past it', async () => {
-      const bounded = await start({ password: PASSWORD, failedLoginDelayMs: 0, maxFailingAddresses: 3 });
-      const { port } = new URL(bounded.url);
-      // From 127.0.0.N: every 127/8 address is this machine's, so each is another client address.
-      const attempt = (from: string) =>
-        new Promise<number>((resolve, reject) => {
-          const post = (cookie: string, csrf: string) => {
-            const body = new URLSearchParams({ csrf, password: 'guess guess guess' }).toString();
-            request(
-              {
-                host: '127.0.0.1',
-                port,
-                localAddress: from,
-                method: 'POST',
-                path: '/login',
-                headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-              },
-              (res) => {
-                res.resume();
-                res.on('end', () => resolve(res.statusCode!));
-              },
-            )
-              .on('error', reject)
-              .end(body);
-          };
-          request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
-            let html = '';
-            res.on('data', (chunk: Buffer) => (html += chunk.toString()));
-            res.on('end', () =>
-              post(
-                valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_csrf=')))!,
-                csrfOf(html)!,
-              ),
-            );
-          })
+    /** A login from the client address `from` (every 127/8 address is this machine's), with `headers` added. */
+    const attemptFrom = (url: string, from: string, password: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
+        const { port } = new URL(url);
+        const post = (cookie: string, csrf: string) => {
+          const body = new URLSearchParams({ csrf, password }).toString();
+          request(
+            {
+              host: '127.0.0.1',
+              port,
+              localAddress: from,
+              method: 'POST',
+              path: '/login',
+              headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], text }));
+            },
+          )
             .on('error', reject)
-            .end();
-        });
-      for (let i = 0; i < 5; i++) expect(await attempt('127.0.0.2')).toBe(401);
-      expect(await attempt('127.0.0.2')).toBe(429);
-      for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) expect(await attempt(from)).toBe(401);
-      // 127.0.0.2's record was the oldest of four: it is gone, and its count starts again.
-      expect(await attempt('127.0.0.2')).toBe(401);
+            .end(body);
+        };
+        request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
+          let html = '';
+          res.on('data', (chunk: Buffer) => (html += chunk.toString()));
+          res.on('end', () =>
+            post(valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_csrf=')))!, csrfOf(html)!),
+          );
+        })
+          .on('error', reject)
+          .end();
+      });
+    const WRONG = 'guess guess guess';
+
+    it('delays the operator after 5 wrong passwords from any addresses and any replica, twice as long each time', async () => {
+      const [a, b] = [
+        await start({ password: PASSWORD, failedLoginDelayMs: 0 }),
+        await start({ password: PASSWORD, failedLoginDelayMs: 0 }),
+      ];
+      for (const [i, from] of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'].entries())
+        expect((await attemptFrom((i % 2 ? a : b).url, from, WRONG)).status, from).toBe(401);
+      // A sixth address, the right password: the operator waits 1 s after its fifth failure.
+      const early = await attemptFrom(a.url, '127.0.0.7', PASSWORD);
+      expect([early.status, early.retryAfter]).toEqual([429, '1']);
+      expect(early.text).toMatch(/for this operator, from any address/);
+      clock = new Date(clock.getTime() + 1_000);
+      expect((await attemptFrom(b.url, '127.0.0.7', WRONG)).status).toBe(401);
+      expect((await attemptFrom(a.url, '127.0.0.8', WRONG)).retryAfter).toBe('2');
+      clock = new Date(clock.getTime() + 2_000);
+      // The right password, once the wait is over: in, and the operator's count starts again.
+      expect((await attemptFrom(a.url, '127.0.0.8', PASSWORD)).status).toBe(303);
+      expect((await attemptFrom(b.url, '127.0.0.9', WRONG)).status).toBe(401);
+    });
+
+    it('refuses every login for the rest of the minute past the console-wide ceiling of failures', async () => {
+      clock = new Date(clock.getTime() + 15 * 60_000);
+      const ceiling = await start({ password: PASSWORD, failedLoginDelayMs: 0, failuresPerMinute: 3 });
+      for (const from of ['127.0.1.2', '127.0.1.3', '127.0.1.4'])
+        expect((await attemptFrom(ceiling.url, from, WRONG)).status, from).toBe(401);
+      const refused = await attemptFrom(ceiling.url, '127.0.1.5', PASSWORD);
+      expect([refused.status, refused.retryAfter]).toEqual([429, '60']);
+      expect(refused.text).toMatch(/on this console in the last minute/);
+      clock = new Date(clock.getTime() + 60_000);
+      expect((await attemptFrom(ceiling.url, '127.0.1.5', PASSWORD)).status).toBe(303);
+    });
+
+    it('believes X-Forwarded-For from a trusted proxy only (CONSOLE_TRUSTED_PROXIES)', async () => {
+      clock = new Date(clock.getTime() + 15 * 60_000);
+      const behindProxy = await startConsole({
+        db: opened.db,
+        port: 0,
+        host: '127.0.0.1',
+        staleAfterSeconds: 86_400,
+        now: () => clock,
+        access: { password: PASSWORD, failedLoginDelayMs: 0 },
+        trustProxy: '127.0.2.1',
+      });
+      servers.push(behindProxy);
+      const viaProxy = (client: string, password: string) =>
+        attemptFrom(behindProxy.url, '127.0.2.1', password, { 'x-forwarded-for': client });
+      for (let i = 0; i < 5; i++) expect((await viaProxy('203.0.113.9', WRONG)).status).toBe(401);
+      clock = new Date(clock.getTime() + 1_000);
+      // Through the proxy: its clients are told apart, so another client is not locked out.
+      expect((await viaProxy('203.0.113.9', PASSWORD)).status).toBe(429);
+      expect((await viaProxy('203.0.113.10', PASSWORD)).status).toBe(303);
+      // Not through it: X-Forwarded-For is not believed, the sending address counts.
+      for (const client of ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5'])
+        expect((await attemptFrom(behindProxy.url, '127.0.2.2', WRONG, { 'x-forwarded-for': client })).status).toBe(
+          401,
+        );
+      clock = new Date(clock.getTime() + 1_000);
+      expect(
+        (await attemptFrom(behindProxy.url, '127.0.2.2', PASSWORD, { 'x-forwarded-for': '198.51.100.6' })).status,
+      ).toBe(429);
     });
   });
 
@@ -474,6 +527,7 @@ describe('console access', () => {
       expect(loadConfig({ CONSOLE_HOST: '0.0.0.0', CONSOLE_PASSWORD: PASSWORD }).console).toEqual({
         password: PASSWORD,
         sessionMinutes: 480,
+        failuresPerMinute: 60,
         secureCookie: 'auto',
       });
     });

@@ -5,11 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { reconcileOnce, registerReceivable } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { creditEvent, testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleHealth } from '../src/health.ts';
 import { createConsoleMetrics } from '../src/metrics.ts';
-import { creditEvent } from '@paykit/testing/credit-event';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const ACCOUNT = '646180000000000012';

@@ -4,9 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { listReleases, reconcileOnce } from '@paykit/ledger';
 import { createEventStore } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { creditEvent, testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditEvent } from '@paykit/testing/credit-event';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];

@@ -1,8 +1,7 @@
 // An event the worker parks: a MONEY_IN whose body has no amount (for the console's retry form).
 import { reconcileOnce } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
-import { creditEvent } from '@paykit/testing/credit-event';
+import { creditEvent, testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 
 export function unreadableCredit(): NewEvent {
   return creditEvent({});

@@ -18,3 +18,16 @@ CREATE TABLE console_keys (
   value      text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Failed console logins, shared by every replica: the lockout per client address, the delay per
+-- operator and the console-wide ceiling per minute are counted here (apps/console login-guard.ts).
+-- Rows older than the longest window (15 minutes) are deleted as logins are tried.
+CREATE TABLE console_login_failures (
+  id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at       timestamptz NOT NULL,
+  address  text NOT NULL,
+  operator text NOT NULL
+);
+CREATE INDEX console_login_failures_at ON console_login_failures (at);
+CREATE INDEX console_login_failures_address ON console_login_failures (address, at);
+CREATE INDEX console_login_failures_operator ON console_login_failures (operator, at);
