@@ -12,7 +12,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
 import { isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
 import { esc, page } from './html.ts';
+import type { AuditAction, AuditOutcome } from './audit.ts';
 import { ADDRESS_FAILURES, type LoginGuard } from './login-guard.ts';
+
+/** Writes an audit record of `request` (audit.ts): its client address, the console's clock. */
+export type Audit = (
+  request: FastifyRequest,
+  record: { operator: string | null; action: AuditAction; outcome: AuditOutcome; target?: string; detail?: string },
+) => Promise<void>;
 
 export const SESSION_COOKIE = 'paykit_console';
 /** The cookie that holds the CSRF secret (the form carries a token made from it). */
@@ -134,6 +141,7 @@ export function registerAccess(
   options: AccessOptions,
   now: () => Date,
   guard: LoginGuard,
+  audit: Audit,
   onLogin?: (outcome: 'success' | 'failure' | 'locked') => void,
 ): ConsoleAccess {
   const password = options.password;
@@ -218,13 +226,15 @@ export function registerAccess(
     operator: (request) => (loggedIn(request) ? request.session.login!.operator : null),
     checkForms,
     loginRoutes(login) {
-      registerLogin(login, options, now, guard, onLogin, fitCookie);
+      registerLogin(login, options, now, guard, audit, onLogin, fitCookie);
     },
     logoutRoute(pages) {
       if (password === undefined) return;
       pages.post('/logout', async (request, reply) => {
         // Deleted from the database: every replica refuses the cookie from now on.
+        const operator = request.session.login?.operator ?? null;
         await request.session.destroy();
+        await audit(request, { operator, action: 'logout', outcome: 'success' });
         return reply
           .code(303)
           .header('location', '/login')
@@ -254,6 +264,7 @@ function registerLogin(
   options: AccessOptions,
   now: () => Date,
   guard: LoginGuard,
+  audit: Audit,
   onLogin: ((outcome: 'success' | 'failure' | 'locked') => void) | undefined,
   fitCookie: (request: FastifyRequest) => void,
 ): void {
@@ -278,6 +289,12 @@ function registerLogin(
       if (attempt.outcome === 'refused') {
         onLogin?.('locked');
         const { bound, retryAfterSeconds } = attempt.refusal;
+        await audit(request, {
+          operator: 'console',
+          action: 'login',
+          outcome: 'refused',
+          detail: `too many wrong passwords (${bound === 'address' ? 'from this address' : bound === 'operator' ? 'for the operator' : 'on the console'}): retry after ${retryAfterSeconds} s`,
+        });
         const minutes = Math.ceil(retryAfterSeconds / 60);
         const wait =
           bound === 'address'
@@ -299,6 +316,7 @@ function registerLogin(
       }
       if (attempt.outcome === 'failure') {
         onLogin?.('failure');
+        await audit(request, { operator: 'console', action: 'login', outcome: 'failure', detail: 'wrong password' });
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         return html(reply, 401, loginPage(reply.generateCsrf(), target, 'Wrong password.'));
       }
@@ -306,6 +324,7 @@ function registerLogin(
       await request.session.regenerate();
       fitCookie(request);
       request.session.login = { operator: 'console', loginAt: now().toISOString() };
+      await audit(request, { operator: 'console', action: 'login', outcome: 'success' });
       onLogin?.('success');
       return reply.code(303).header('location', target).type('text/plain; charset=utf-8').send('logged in\n');
     });

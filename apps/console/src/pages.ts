@@ -25,6 +25,7 @@ import {
 } from '@paykit/ledger';
 import type { DriftRecord, Page, StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
+import type { AuditRecord } from './audit.ts';
 import type { WorkerStatus } from './worker-status.ts';
 import type { loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
@@ -379,6 +380,30 @@ export function reportFilesPage(
 <p>Of several files listing a transaction, the newest is the one it is compared with: by created at (its REPORT event), else by the latest transaction it lists; never by name.</p>
 ${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: list, columns: FILE_COLUMNS, attrs: 'data-table="report-files"', noun: 'report file' })}`,
     '/reports',
+  );
+}
+
+// ---- the audit trail
+const AUDIT_COLUMNS: Column<AuditRecord>[] = [
+  { label: 'when', sort: 'at', cell: (a) => td(a.at.toISOString()) },
+  { label: 'who', cell: (a) => td(a.operator ?? 'this machine (no login)') },
+  { label: 'from', cell: (a) => td(a.address) },
+  { label: 'what', cell: (a) => `<td data-audit-action>${esc(a.action)}</td>` },
+  { label: 'on', cell: (a) => td(a.target ?? '') },
+  {
+    label: 'outcome',
+    cell: (a) =>
+      `<td class="${a.outcome === 'success' ? 'matched' : 'mismatched'}" data-audit-outcome>${esc(a.outcome)}</td>`,
+  },
+  { label: 'detail', cell: (a) => td(a.detail ?? '') },
+];
+
+export function auditPage(list: Page<AuditRecord>, params: URLSearchParams, sort: string | undefined): string {
+  return page(
+    'Audit trail · paykit',
+    `<h1>Audit trail</h1><p>Every login (right, wrong or refused), every logout and every action (retrying parked events, releasing held money): who, when, from where, what, and the outcome. <code>action=</code> and <code>outcome=</code> narrow it.</p>
+${listView({ path: '/audit', params, sort, defaultSort: '-at', page: list, columns: AUDIT_COLUMNS, attrs: 'data-table="audit"', exportName: 'audit', noun: 'audit record' })}`,
+    '/audit',
   );
 }
 

@@ -25,11 +25,13 @@ import {
 } from '@paykit/ledger';
 import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
 import type { WorkerStatus } from './worker-status.ts';
+import { allAudit, AUDIT_ACTIONS, AUDIT_OUTCOMES, pageAudit } from './audit.ts';
 import { driftRow, loadConsole } from './data.ts';
 import { csvBody, fromArray, jsonBody, mapRows, type ExportRow } from './export.ts';
 import { unresolvedPage } from './unresolved.ts';
 import { mexicoCityToday, readFilters, readList, readPage } from './filters.ts';
 import {
+  auditPage,
   conflictsPage,
   driftPage,
   itemsPage,
@@ -119,6 +121,16 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
     const fileName = query.get('file') || undefined;
     return reportsPage(await pageReportMatches(db, { fileName, ...p }), only(query, ['file', 'limit']), p.sort);
   },
+  '/audit': async ({ db, query }) => {
+    const p = readPage(query);
+    const actions = readList(query, 'action', AUDIT_ACTIONS);
+    const outcomes = readList(query, 'outcome', AUDIT_OUTCOMES);
+    return auditPage(
+      await pageAudit(db, { actions, outcomes, ...p }),
+      only(query, ['action', 'outcome', 'limit']),
+      p.sort,
+    );
+  },
   '/reports/files': async ({ db, query }) => {
     const p = readPage(query);
     return reportFilesPage(await pageReportFiles(db, p), only(query, ['limit']), p.sort);
@@ -155,6 +167,18 @@ const ITEM_COLUMNS = [
 ];
 
 export const EXPORTS: Record<string, ExportSource> = {
+  audit: {
+    columns: ['id', 'at', 'operator', 'address', 'action', 'target', 'outcome', 'detail'],
+    rows: ({ db, query }) =>
+      mapRows(
+        allAudit(db, {
+          actions: readList(query, 'action', AUDIT_ACTIONS),
+          outcomes: readList(query, 'outcome', AUDIT_OUTCOMES),
+          sort: readPage(query).sort,
+        }),
+        (a) => ({ ...a }),
+      ),
+  },
   items: {
     columns: ITEM_COLUMNS,
     rows: ({ db, query, now, staleAfterSeconds }) => {

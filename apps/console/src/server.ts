@@ -24,7 +24,9 @@ import {
   registerAccess,
   SESSION_COOKIE,
   type AccessOptions,
+  type Audit,
 } from './access.ts';
+import { recordAudit } from './audit.ts';
 import { checkQuery, FilterError } from './filters.ts';
 import { helmetOptions } from './headers.ts';
 import { createConsoleHealth } from './health.ts';
@@ -137,7 +139,15 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   });
 
   const guard = createLoginGuard(db, { now, failuresPerMinute: access.failuresPerMinute });
-  const consoleAccess = registerAccess(app, access, now, guard, options.onLogin);
+  const audit: Audit = (request, record) =>
+    recordAudit(db, {
+      at: now(),
+      address: request.ip,
+      target: null,
+      detail: null,
+      ...record,
+    });
+  const consoleAccess = registerAccess(app, access, now, guard, audit, options.onLogin);
   // The login form has no session yet: its CSRF secret is in a signed cookie. Logged in, the
   // secret is the session's own (in the database), so a token works for that login only, on every
   // replica, and ends with it. Without a password there are no sessions: a cookie again.
@@ -220,14 +230,40 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         );
       return html(request, reply, 200, eventPage(event));
     });
-    pages.post('/parked/retry', async (_request, reply) => {
-      await retryParked(db);
+    pages.post('/parked/retry', async (request, reply) => {
+      // The retry and its audit record commit together.
+      await db.transaction(async (tx) => {
+        const queued = await retryParked(tx);
+        await recordAudit(tx, {
+          at: now(),
+          operator: consoleAccess.operator(request),
+          address: request.ip,
+          action: 'retry-parked',
+          target: null,
+          outcome: 'success',
+          detail: `${queued} parked event${queued === 1 ? '' : 's'} queued for a retry`,
+        });
+      });
       return reply.code(303).header('location', '/').type('text/plain').send('queued');
     });
     pages.post('/held/:credit/release', async (request, reply) => {
       const { credit } = request.params as { credit: string };
       // The release is kept with who made it: the operator logged in, or "console" on this machine.
-      await releaseHeld(db, { credit, by: consoleAccess.operator(request) ?? 'console' });
+      const operator = consoleAccess.operator(request);
+      try {
+        await releaseHeld(db, { credit, by: operator ?? 'console' });
+      } catch (error) {
+        if (error instanceof StoreInputError)
+          await audit(request, {
+            operator,
+            action: 'release-held',
+            outcome: 'refused',
+            target: credit,
+            detail: error.message,
+          });
+        throw error;
+      }
+      await audit(request, { operator, action: 'release-held', outcome: 'success', target: credit });
       return reply.code(303).header('location', '/held').type('text/plain').send('released');
     });
   });

@@ -9,14 +9,9 @@ import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
+import { cookieOf, csrfOf } from './test-console.ts';
 
 const PASSWORD = TEST_SECRETS.consolePassword;
-const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-const cookieOf = (response: Response, name: string) =>
-  response.headers
-    .getSetCookie()
-    .find((c) => c.startsWith(`${name}=`))
-    ?.split(';')[0];
 
 for (const kind of testDatabases()) {
   describe(`console logins shared through the database (${kind.name})`, () => {

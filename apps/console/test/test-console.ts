@@ -35,3 +35,13 @@ export async function startTestConsole(db: Database, options: Partial<ConsoleOpt
     },
   };
 }
+
+/** The CSRF token of the first form of a page. */
+export const csrfOf = (html: string): string | undefined => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+
+/** The cookie `name` an answer set, as a Cookie header sends it back (`name=value`). */
+export const cookieOf = (response: Response, name: string): string | undefined =>
+  response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0];

@@ -31,3 +31,18 @@ CREATE TABLE console_login_failures (
 CREATE INDEX console_login_failures_at ON console_login_failures (at);
 CREATE INDEX console_login_failures_address ON console_login_failures (address, at);
 CREATE INDEX console_login_failures_operator ON console_login_failures (operator, at);
+
+-- The console's audit trail: every login (right, wrong or refused), every logout and every action
+-- (retrying parked events, releasing held money), with who, when, from where, what, and the outcome
+-- (apps/console audit.ts). Never updated nor deleted by the console.
+CREATE TABLE console_audit (
+  id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at       timestamptz NOT NULL,
+  operator text,
+  address  text NOT NULL,
+  action   text NOT NULL,
+  target   text,
+  outcome  text NOT NULL,
+  detail   text
+);
+CREATE INDEX console_audit_at ON console_audit (at, id);
