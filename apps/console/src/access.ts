@@ -8,6 +8,7 @@
 // per operator and per console (login-guard.ts, in the database); POST /login is also capped per
 // address by @fastify/rate-limit. /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one
 // is set; /healthz and /console.css stay open.
+import { scryptSync } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
 import { isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
@@ -33,6 +34,25 @@ export interface AccessOptions extends Partial<ConsoleAccessConfig> {
   failedLoginDelayMs?: number;
   /** Failed logins the whole console accepts per minute before it refuses every login (default 60). */
   failuresPerMinute?: number;
+  /** The key a login's password mark is made with (the database's cookie key: the same on every replica). */
+  markKey?: string;
+}
+
+const marks = new Map<string, string>();
+/**
+ * What a login keeps of the password it was made with: scrypt of it under the console's key, made
+ * once per password (scrypt is slow on purpose: the database holding the marks cannot be turned
+ * back into the password cheaply).
+ */
+export function passwordMark(password: string, key: string): string {
+  const id = `${key}\u0000${password}`;
+  let mark = marks.get(id);
+  if (mark === undefined) {
+    mark = scryptSync(password, `paykit-console-login:${key}`, 32, { N: 16_384, r: 8, p: 1 }).toString('base64url');
+    marks.clear();
+    marks.set(id, mark);
+  }
+  return mark;
 }
 
 /** A refusal the console answers as text. */
@@ -146,7 +166,11 @@ export function registerAccess(
 ): ConsoleAccess {
   const password = options.password;
   const verifyMetrics = options.metricsToken ? createCoreWebhookVerifier([options.metricsToken]) : undefined;
-  const loggedIn = (request: FastifyRequest) => password !== undefined && request.session?.login !== undefined;
+  const mark = password === undefined ? undefined : passwordMark(password, options.markKey ?? '');
+  const loggedIn = (request: FastifyRequest) =>
+    mark !== undefined &&
+    typeof request.session?.login?.mark === 'string' &&
+    constantTimeEqual(request.session.login.mark, mark);
 
   // @fastify/session's `secure: 'auto'` turns SameSite down to Lax over http: the cookie is fitted
   // here instead, Secure over https (a trusted proxy's X-Forwarded-Proto) or always, and Strict.
@@ -323,7 +347,11 @@ function registerLogin(
       // A new session id at login: an id planted before it (session fixation) is never logged in.
       await request.session.regenerate();
       fitCookie(request);
-      request.session.login = { operator: 'console', loginAt: now().toISOString() };
+      request.session.login = {
+        operator: 'console',
+        loginAt: now().toISOString(),
+        mark: passwordMark(password, options.markKey ?? ''),
+      };
       await audit(request, { operator: 'console', action: 'login', outcome: 'success' });
       onLogin?.('success');
       return reply.code(303).header('location', target).type('text/plain; charset=utf-8').send('logged in\n');

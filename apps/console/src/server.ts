@@ -80,7 +80,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const { db } = options;
   const now = options.now ?? (() => new Date());
   const events = createEventStore(db);
-  const access = options.access ?? {};
+  const access: AccessOptions = { ...options.access };
   const health = options.health ?? createConsoleHealth(db);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -139,6 +139,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   });
 
   const guard = createLoginGuard(db, { now, failuresPerMinute: access.failuresPerMinute });
+  access.markKey ??= key;
   const audit: Audit = (request, record) =>
     recordAudit(db, {
       at: now(),

@@ -15,6 +15,11 @@ export interface ConsoleLogin {
   operator: string;
   /** When, as an ISO time. */
   loginAt: string;
+  /**
+   * Which password it was made with (access.ts `passwordMark`): a login made with another
+   * CONSOLE_PASSWORD than the console's now is not one, so a new password ends every login.
+   */
+  mark: string;
 }
 
 declare module 'fastify' {

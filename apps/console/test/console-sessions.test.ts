@@ -1,7 +1,7 @@
 // Logins kept in the database, over real sockets: two consoles on one database (on PostgreSQL each
 // with its own connections, as two replicas behind a load balancer) share a login made on either;
-// a console stopped and started again keeps it; logging out on one ends it on both at once, and so
-// does its expiry. The table holds a hash of each session id, never the id a cookie carries, and
+// a console stopped and started again keeps it, unless it starts with another CONSOLE_PASSWORD;
+// logging out on one ends it on both at once, and so does its expiry. The table holds a hash of each session id, never the id a cookie carries, and
 // the cookie-signing key is the database's own, the same for every replica.
 import { createHash } from 'node:crypto';
 import { openDatabase, type Database } from '@paykit/store';
@@ -21,14 +21,14 @@ for (const kind of testDatabases()) {
     let clock = new Date('2026-11-21T18:00:00Z');
     const running = new Set<ConsoleServer>();
 
-    const start = async (db: Database) => {
+    const start = async (db: Database, password: string = PASSWORD) => {
       const server = await startConsole({
         db,
         port: 0,
         host: '127.0.0.1',
         staleAfterSeconds: 86_400,
         now: () => clock,
-        access: { password: PASSWORD, sessionMinutes: 30, failedLoginDelayMs: 10 },
+        access: { password, sessionMinutes: 30, failedLoginDelayMs: 10 },
       });
       running.add(server);
       return server;
@@ -86,6 +86,13 @@ for (const kind of testDatabases()) {
       const again = await start(second);
       expect(await status(again, cookie)).toBe(200);
       await stop(again);
+      // Started with another CONSOLE_PASSWORD: a login made with the old one is none.
+      const rotated = await start(second, `${PASSWORD}-rotated`);
+      expect(await status(rotated, cookie)).toBe(401);
+      await stop(rotated);
+      const back = await start(second);
+      expect(await status(back, cookie)).toBe(200);
+      await stop(back);
     });
 
     it('ends a login on every replica at once when it logs out on one', async () => {
