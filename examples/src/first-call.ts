@@ -2,7 +2,7 @@
 // before it is sent and recorded after it is answered (@paykit/ledger's recorder on @paykit/store).
 // Run it twice and the platform replays the first answer: the same body is the same transfer.
 import { createCoreClient } from '@paykit/core-client';
-import { createTransactionRecorder } from '@paykit/ledger';
+import { createTransactionRecorder, ledgerMigrations } from '@paykit/ledger';
 import { migrate, openDatabase } from '@paykit/store';
 
 const needed = ['CORE_CLIENT_ID', 'CORE_API_KEY', 'SOURCE_INSTRUMENT_ID', 'DESTINATION_INSTRUMENT_ID'];
@@ -19,7 +19,7 @@ const db = await openDatabase(
     : { dataDir: `${process.env.PAYKIT_DATA_DIR ?? '.data'}/pglite` },
 );
 try {
-  await migrate(db); // the ledger's tables, created or brought up to date
+  await migrate(db, [ledgerMigrations]); // the ledger's tables, created or brought up to date
   let recorded = 'not recorded';
   const core = createCoreClient({
     environment: 'sandbox', // staging / production: their baseUrl

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `Usage: pnpm start [options]
 
-Runs the sandbox, the webhook gateway and the reconciliation worker with its console as processes,
+Runs the sandbox, the webhook gateway, the reconciliation worker and the finance console as processes,
 wired together, and a scenario through every product; then keeps running until Ctrl-C.
 
 Options:
@@ -12,7 +12,8 @@ Options:
   --persist              with --once, keep the store (.data/pglite or DATABASE_URL) instead of a throwaway one
   --port <n>             the sandbox's port (SANDBOX_PORT; default 4010; 0: any free port, for every server)
   --gateway-port <n>     the gateway's port (GATEWAY_PORT; default 4020)
-  --console-port <n>     the console's port (WORKER_PORT; default 4030)
+  --worker-port <n>      the worker's /healthz and /metrics port (WORKER_PORT; default 4030)
+  --console-port <n>     the finance console's port (CONSOLE_PORT; default 4031)
   -h, --help             print this help
 
 Environment: DATABASE_URL (a PostgreSQL store instead of PGlite), PAYKIT_DATA_DIR (default .data),
@@ -25,6 +26,7 @@ export interface Options {
   persist: boolean;
   port: number;
   gatewayPort: number;
+  workerPort: number;
   consolePort: number;
 }
 
@@ -35,6 +37,7 @@ export async function readOptions(argv: string[], env: Record<string, string | u
     persist?: boolean;
     port?: string;
     'gateway-port'?: string;
+    'worker-port'?: string;
     'console-port'?: string;
     help?: boolean;
   };
@@ -46,6 +49,7 @@ export async function readOptions(argv: string[], env: Record<string, string | u
         persist: { type: 'boolean' },
         port: { type: 'string' },
         'gateway-port': { type: 'string' },
+        'worker-port': { type: 'string' },
         'console-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -67,15 +71,21 @@ export async function readOptions(argv: string[], env: Record<string, string | u
     port === 0 ? 0 : 4020,
     '--gateway-port or GATEWAY_PORT',
   );
-  const consolePort = portOf(
-    values['console-port'] ?? env.WORKER_PORT,
+  const workerPort = portOf(
+    values['worker-port'] ?? env.WORKER_PORT,
     port === 0 ? 0 : 4030,
-    '--console-port or WORKER_PORT',
+    '--worker-port or WORKER_PORT',
+  );
+  const consolePort = portOf(
+    values['console-port'] ?? env.CONSOLE_PORT,
+    port === 0 ? 0 : 4031,
+    '--console-port or CONSOLE_PORT',
   );
   // A port another process holds is named before anything runs, with the flag that changes it.
   for (const [taken, flag] of [
     [port, '--port'],
     [gatewayPort, '--gateway-port'],
+    [workerPort, '--worker-port'],
     [consolePort, '--console-port'],
   ] as const) {
     if (taken !== 0 && !(await portIsFree(taken))) {
@@ -85,7 +95,7 @@ export async function readOptions(argv: string[], env: Record<string, string | u
       process.exit(1);
     }
   }
-  return { once: values.once === true, persist: values.persist === true, port, gatewayPort, consolePort };
+  return { once: values.once === true, persist: values.persist === true, port, gatewayPort, workerPort, consolePort };
 }
 
 function portOf(value: string | undefined, fallback: number, name: string): number {

@@ -1,9 +1,9 @@
 // `pnpm start`: paykit on its embedded defaults, no server to install. Regenerates the clients (a
 // turbo cache hit when nothing changed), checks the specs against the platform reference, then
-// starts the sandbox (4010), the webhook gateway (4020) and the reconciliation worker with its
-// console (4030) as processes, each through its own entry and configured by its environment as in
-// production: the sandbox client's webhooks point at the gateway, and the gateway and the worker
-// share one store (DATABASE_URL, else PGlite served from this process: store.ts). Then it runs the
+// starts the sandbox (4010), the webhook gateway (4020), the reconciliation worker (4030: its
+// /healthz and /metrics) and the finance console (4031) as processes, each through its own entry and
+// configured by its environment as in production: the sandbox client's webhooks point at the
+// gateway, and the gateway, the worker and the console share one store (DATABASE_URL, else PGlite served from this process: store.ts). Then it runs the
 // scenario through every product (scenario.ts) and checks every event it caused in the store and
 // every reconciliation item (checks.ts). The children's logs go to a file whose path is printed.
 // Then everything keeps running until Ctrl-C, with a live count of stored events; with --once, it
@@ -64,8 +64,8 @@ const opened: { store?: SharedStore; db?: Database } = {};
 let stopping = false;
 const stopAll = async () => {
   stopping = true;
-  // The worker and the gateway first (they use the store), the sandbox last.
-  for (const name of ['worker', 'gateway', 'sandbox']) await children.get(name)?.stop();
+  // The console, the worker and the gateway first (they use the store), the sandbox last.
+  for (const name of ['console', 'worker', 'gateway', 'sandbox']) await children.get(name)?.stop();
   await opened.db?.close();
   await opened.store?.close();
   await new Promise((resolve) => log.end(resolve));
@@ -73,7 +73,7 @@ const stopAll = async () => {
 const fail = async (error: unknown): Promise<never> => {
   if (error instanceof ChildFailedError) {
     console.error(
-      `\n✖ the ${error.app === 'worker' ? 'reconciliation worker' : error.app} ${error.message.slice(error.app.length + 1)}. Its last lines (all of them in ${shownLog}):`,
+      `\n✖ the ${error.app === 'worker' ? 'reconciliation worker' : error.app === 'console' ? 'finance console' : error.app} ${error.message.slice(error.app.length + 1)}. Its last lines (all of them in ${shownLog}):`,
     );
     for (const line of error.lastLines) console.error(`    ${line}`);
     if (error.lastLines.some((line) => /EADDRINUSE/.test(line)))
@@ -154,7 +154,7 @@ const events = createEventStore(db);
 const startSeq = await newestSeq(events);
 console.log(`  the store held ${startSeq === 0n ? 'empty' : `events up to seq ${startSeq}`} before this run`);
 
-console.log('\n▶ Start the reconciliation worker and its console');
+console.log('\n▶ Start the reconciliation worker and the finance console');
 const client = seed.core.clients[0]!;
 const staging = client.credentials.find((c) => c.environment === 'staging')!;
 // The worker fetches the report files the sandbox announces (the three-way match's third leg) as the seed's first client.
@@ -162,7 +162,7 @@ const worker = await start({
   name: 'worker',
   entry: 'apps/reconciliation-worker/src/main.ts',
   env: {
-    WORKER_PORT: String(options.consolePort),
+    WORKER_PORT: String(options.workerPort),
     WORKER_POLL_MS: '200',
     WORKER_REPORT_POLL_MS: '500',
     WORKER_CORE_BASE_URL: `${sandbox.url}/core`,
@@ -173,7 +173,19 @@ const worker = await start({
     ...store.env,
   },
 });
-console.log(`  console on ${worker.url}`);
+console.log(`  worker on ${worker.url} (/healthz, /metrics)`);
+// The console reads the same store, and shows the worker's progress from its /healthz.
+const consoleApp = await start({
+  name: 'console',
+  entry: 'apps/console/src/main.ts',
+  env: {
+    CONSOLE_PORT: String(options.consolePort),
+    CONSOLE_WORKER_URL: worker.url,
+    DATABASE_URL: store.url,
+    ...store.env,
+  },
+});
+console.log(`  console on ${consoleApp.url}`);
 
 const results = new Results(log);
 const expected = newExpectations();
@@ -202,14 +214,16 @@ await checkStoredEvents(events, startSeq, expected.events, results);
 console.log('\n▶ Reconcile');
 await checkReconciliation(db, startSeq, expected, results, client.clientId);
 printSummary(await reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01' }));
-console.log(`  console: ${worker.url}`);
+console.log(`  console: ${consoleApp.url}`);
 printOutcome(results, shownLog);
 
 if (options.once) {
   await stopAll();
   process.exit(results.failed === 0 ? 0 : 1);
 }
-console.log(`\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, console ${worker.url}.`);
+console.log(
+  `\nRunning: sandbox ${sandbox.url}, gateway ${gateway.url}, worker ${worker.url}, console ${consoleApp.url}.`,
+);
 console.log(
   pasteBlock({
     sandboxUrl: sandbox.url,

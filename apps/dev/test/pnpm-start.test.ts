@@ -37,18 +37,28 @@ function pasted(stdout: string): Record<string, string> {
 
 describe('pnpm start through pnpm', () => {
   it('prints a block to paste with its real ports that the CLI works with, and SIGTERM to pnpm stops everything within 10 s', async () => {
-    const run = startPnpm('pnpm start', ['start', '--port', '0', '--gateway-port', '0', '--console-port', '0'], {
-      PAYKIT_DATA_DIR: path.join(dir, 'data'),
-      GATEWAY_ADMIN_TOKEN: '',
-      // Its embedded store, served over TCP: the block's DATABASE_URL (CI sets one for the other tests).
-      DATABASE_URL: '',
-    });
+    const run = startPnpm(
+      'pnpm start',
+      ['start', '--port', '0', '--gateway-port', '0', '--worker-port', '0', '--console-port', '0'],
+      {
+        PAYKIT_DATA_DIR: path.join(dir, 'data'),
+        GATEWAY_ADMIN_TOKEN: '',
+        // Its embedded store, served over TCP: the block's DATABASE_URL (CI sets one for the other tests).
+        DATABASE_URL: '',
+      },
+    );
     // Once everything runs (the gateway is restarted with the cash secret before this line).
     await run.waitFor(/Ctrl-C stops everything/, 240_000);
     const below = descendantsOf(run.pid);
     leftovers.push(...below.map((p) => p.pid));
     const commands = below.map((p) => p.command).join('\n');
-    for (const app of ['apps/dev/src/main.ts', 'apps/sandbox/', 'apps/webhook-gateway/', 'apps/reconciliation-worker/'])
+    for (const app of [
+      'apps/dev/src/main.ts',
+      'apps/sandbox/',
+      'apps/webhook-gateway/',
+      'apps/reconciliation-worker/',
+      'apps/console/',
+    ])
       expect(commands).toContain(app);
 
     const stdout = run.stdout();

@@ -113,7 +113,7 @@ describe('pnpm start', () => {
   it('prints its usage with --help and refuses an unknown flag in one line (exit 2)', async () => {
     const help = await start(['--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--once', '--persist', '--port', '--gateway-port', '--console-port'])
+    for (const flag of ['--once', '--persist', '--port', '--gateway-port', '--worker-port', '--console-port'])
       expect(help.stdout).toContain(flag);
     expectOneLine(
       await start(['--bogus']),
@@ -182,7 +182,7 @@ describe('pnpm start', () => {
   it('stops every child on SIGTERM, and fails the run when a child dies, naming it', async () => {
     // SIGTERM while the scenario runs: every child stops, the run exits 0.
     const stopped = await startUntil(['--port', '0'], {}, /console on http/, (pid) => process.kill(pid, 'SIGTERM'));
-    expect(stopped.children.length, stopped.stdout).toBeGreaterThanOrEqual(3);
+    expect(stopped.children.length, stopped.stdout).toBeGreaterThanOrEqual(4);
     expect(stopped.stdout).toContain('Stopping…');
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.children.filter(alive)).toEqual([]);

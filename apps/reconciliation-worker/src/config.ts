@@ -1,6 +1,6 @@
 // The worker's configuration, read from environment variables at start-up: every bad value is
-// named with what to set instead, all at once. DATABASE_URL (it may hold a password), CONSOLE_PASSWORD
-// and METRICS_TOKEN are never repeated.
+// named with what to set instead, all at once. DATABASE_URL (it may hold a password) and
+// METRICS_TOKEN are never repeated.
 import { DEFAULT_BATCH_SIZE } from '@paykit/ledger';
 import * as z from 'zod';
 
@@ -17,43 +17,20 @@ export interface WorkerConfig {
   batchSize: number;
   /** How often an idle worker looks for new events. */
   pollMs: number;
-  /** Pending items older than this are stale. */
+  /** Pending items older than this are stale (`reconcile summary`). */
   staleAfterSeconds: number;
   /** How long a batch may hold its claimed events before PostgreSQL takes them back. */
   leaseSeconds: number;
-  /** false: serve the console only (another process applies events). */
+  /** false: apply nothing, fetch no report file (another process applies events); the probes still answer. */
   apply: boolean;
   /** Fetching the files REPORT events announce; undefined without core credentials (nothing is fetched). */
   reports: ReportFetchConfig | undefined;
-  console: ConsoleAccessConfig;
   /** /metrics answers only `Authorization: Bearer <token>`; undefined: /metrics is open. */
   metricsToken: string | undefined;
   /** The lowest level logged (WORKER_LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
-/** Who may use the console (console/access.ts). */
-export interface ConsoleAccessConfig {
-  /** The operators' password; undefined: no login, and the console answers this machine's clients only. */
-  password: string | undefined;
-  /** How long a login lasts. */
-  sessionMinutes: number;
-  /** `auto`: the cookie is Secure when the request arrived over https (X-Forwarded-Proto from a proxy); `on`: always. */
-  secureCookie: 'auto' | 'on';
-}
-
-/** Addresses only this machine can reach: the console may answer without a login there. */
-export function isLoopbackHost(host: string): boolean {
-  return (
-    host === 'localhost' ||
-    host === '::1' ||
-    host === '[::1]' ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    /^::ffff:127(\.\d{1,3}){3}$/i.test(host)
-  );
-}
-
-const MIN_PASSWORD_LENGTH = 12;
 const MIN_TOKEN_LENGTH = 32;
 
 export interface ReportFetchConfig {
@@ -148,29 +125,12 @@ const Env = z.object({
   WORKER_REPORT_TIMEOUT_MS: whole('WORKER_REPORT_TIMEOUT_MS', 30_000, 100, 600_000),
   WORKER_REPORT_MAX_BYTES: whole('WORKER_REPORT_MAX_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   WORKER_REPORT_RETRY_MAX_SECONDS: whole('WORKER_REPORT_RETRY_MAX_SECONDS', 3600, 1, 86_400),
-  // Secrets: their length is named in a problem, never their value.
-  CONSOLE_PASSWORD: z
-    .string()
-    .optional()
-    .refine(
-      (value) => value === undefined || value === '' || value === value.trim(),
-      'CONSOLE_PASSWORD starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)',
-    )
-    .refine((value) => value === undefined || value === '' || value.length >= MIN_PASSWORD_LENGTH, {
-      error: (issue) =>
-        `CONSOLE_PASSWORD is ${String(issue.input).length} characters; use at least ${MIN_PASSWORD_LENGTH} (e.g. openssl rand -base64 18)`,
-    }),
   WORKER_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'WORKER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
-  CONSOLE_SESSION_MINUTES: whole('CONSOLE_SESSION_MINUTES', 480, 1, 10_080),
-  CONSOLE_SECURE_COOKIE: z
-    .enum(['auto', 'on'], {
-      message: 'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)',
-    })
-    .default('auto'),
+  // A secret: its length is named in a problem, never its value.
   METRICS_TOKEN: z
     .string()
     .optional()
@@ -225,12 +185,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   const e = parsed.data;
   const { reports, problems } = reportConfig(e);
-  const password = set(e.CONSOLE_PASSWORD) ? e.CONSOLE_PASSWORD : undefined;
-  if (password === undefined && !isLoopbackHost(e.WORKER_HOST)) {
-    problems.push(
-      `WORKER_HOST=${e.WORKER_HOST.slice(0, 64)} would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least ${MIN_PASSWORD_LENGTH} characters) to require one, or bind WORKER_HOST=127.0.0.1`,
-    );
-  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.WORKER_PORT,
@@ -245,7 +199,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leaseSeconds: e.WORKER_LEASE_SECONDS,
     apply: e.WORKER_APPLY === 'on',
     reports,
-    console: { password, sessionMinutes: e.CONSOLE_SESSION_MINUTES, secureCookie: e.CONSOLE_SECURE_COOKIE },
     metricsToken: e.METRICS_TOKEN?.trim() || undefined,
     logLevel: e.WORKER_LOG_LEVEL,
   };

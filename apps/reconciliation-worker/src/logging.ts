@@ -19,7 +19,6 @@ export const REDACT_PATHS = [
   'headers.authorization',
   'headers.cookie',
   'config.databaseUrl',
-  'config.console.password',
   'config.metricsToken',
   'config.reports.core.apiKey',
   'config.reports.core.clientSecret',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm --filter @paykit/reconciliation-worker start`: applies stored events continuously and
-// serves the console on WORKER_PORT (4030). Prints `listening on <url>` once the console is up,
+// answers /healthz and /metrics on WORKER_PORT (4030); the finance console is apps/console. Prints
+// `listening on <url>` once the probes are up,
 // then logs with pino (one JSON line each, logging.ts): each round's counts, report files, errors.
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger, loggedEvents } from './logging.ts';
@@ -34,7 +35,6 @@ try {
       reports: worker.reports !== undefined,
       pollMs: config.pollMs,
       batchSize: config.batchSize,
-      consoleLogin: config.console.password !== undefined,
       metricsToken: config.metricsToken !== undefined,
     },
     'started',
@@ -42,9 +42,7 @@ try {
   // The kind of store only: its description names the database's user, host and name.
   console.log(`listening on ${worker.url} (store: ${worker.database.kind})`);
   console.log(
-    config.console.password
-      ? `console: login required (CONSOLE_PASSWORD), sessions of ${config.console.sessionMinutes} min; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`
-      : `console: no login, answers this machine only (set CONSOLE_PASSWORD to open it to others); /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`,
+    `/healthz: open; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'} (the finance console is apps/console)`,
   );
   console.log(
     worker.reports

@@ -1,14 +1,14 @@
 // The worker as one object: the database (migrated), the apply loop, the report files fetched
-// from the platform (when core credentials are configured) and the console.
+// from the platform (when core credentials are configured) and its probes (/healthz, /metrics).
 import path from 'node:path';
 import { createCoreClient } from '@paykit/core-client';
 import { ledgerMigrations, type ReconcileResult } from '@paykit/ledger';
 import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
-import { startConsole, type ConsoleServer } from './console/server.ts';
 import { createHealth } from './health.ts';
 import { startApplyLoop, type ApplyLoop } from './loop.ts';
 import { createWorkerMetrics } from './metrics.ts';
+import { startProbes, type ProbeServer } from './probes.ts';
 import { startReportFetcher, type ReportFetcher } from './report-fetch.ts';
 
 /** How long a stop waits for the round in progress before it closes the database under it. */
@@ -46,7 +46,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
   const db = options.database ?? (await openDatabase(databaseOptions));
   let loop: ApplyLoop | undefined;
   let reports: ReportFetcher | undefined;
-  let server: ConsoleServer | undefined;
+  let server: ProbeServer | undefined;
   try {
     // Not under the deadline of a batch's statements: a migration may rewrite a large table.
     await withLongStatements(db, options.database ? {} : databaseOptions, (long) => migrate(long, [ledgerMigrations]));
@@ -74,20 +74,12 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
       });
     }
     const health = createHealth(db, loop, { databaseUrl: config.databaseUrl });
-    server = await startConsole({
-      db,
+    server = await startProbes({
       port: config.port,
       host: config.host,
-      staleAfterSeconds: config.staleAfterSeconds,
-      status: () => ({
-        applied: loop?.totals.applied ?? 0,
-        lastError: loop?.lastError ?? null,
-        caughtUp: loop?.caughtUp ?? false,
-        books: loop?.books ?? null,
-      }),
       health,
       metrics: createWorkerMetrics(db, health),
-      access: { ...config.console, metricsToken: config.metricsToken },
+      metricsToken: config.metricsToken,
     });
   } catch (error) {
     await reports?.stop();
@@ -95,13 +87,13 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
     if (!options.database) await db.close();
     throw error;
   }
-  const console = server;
+  const probes = server;
   return {
-    url: console.url,
+    url: probes.url,
     database: db,
     reports,
     async close() {
-      await console.close();
+      await probes.close();
       await reports?.stop();
       const stopped = loop?.stop();
       // A round on a frozen connection would wait out its statement deadline: past a grace, closing

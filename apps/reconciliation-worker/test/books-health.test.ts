@@ -3,13 +3,12 @@
 // behind the ledger's back. A break stays reported: later rounds do not hide it.
 import { randomUUID } from 'node:crypto';
 import { createEventStore } from '@paykit/store';
-import { testDatabases } from '@paykit/store/testing';
+import { creditEvent, testDatabases } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startApplyLoop, type ApplyLoop } from '../src/loop.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
-import { creditEvent } from './credit-event.ts';
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;

@@ -93,7 +93,6 @@ describe('worker logs', () => {
     const { lines, logger } = capture('info');
     const config = loadConfig({
       DATABASE_URL: `postgres://paykit:${TEST_SECRETS.metricsToken}-db@127.0.0.1:5432/paykit`,
-      CONSOLE_PASSWORD: 'Cw9-console-password-for-the-test',
       METRICS_TOKEN: TEST_SECRETS.metricsToken,
       WORKER_CORE_CLIENT_ID: '11111111-1111-4111-8111-111111111111',
       WORKER_CORE_API_KEY: 'ak_worker_log_test_4hT9qW2zX7',
@@ -102,18 +101,12 @@ describe('worker logs', () => {
     logger.info({ config }, 'configuration');
     await settle();
     const text = JSON.stringify(lines);
-    for (const secret of [
-      TEST_SECRETS.metricsToken,
-      'Cw9-console-password-for-the-test',
-      'ak_worker_log_test_4hT9qW2zX7',
-      'cs_worker_log_test_8mK3pL6vN1',
-    ])
+    for (const secret of [TEST_SECRETS.metricsToken, 'ak_worker_log_test_4hT9qW2zX7', 'cs_worker_log_test_8mK3pL6vN1'])
       expect(text).not.toContain(secret);
     expect(lines[0]).toMatchObject({
       config: {
         databaseUrl: '[redacted]',
         metricsToken: '[redacted]',
-        console: { password: '[redacted]' },
         reports: { core: { apiKey: '[redacted]', clientSecret: '[redacted]' } },
       },
     });

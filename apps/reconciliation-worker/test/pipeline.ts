@@ -30,6 +30,12 @@ export interface Pipeline {
   created: CreatedTransactionLike[];
   /** Stops the gateway (committing what is in flight) and opens the ledger's database. */
   stopGatewayAndOpenLedger(): Promise<Database>;
+  /**
+   * Lets another process open the ledger: on PGlite (one process per folder) the test's own
+   * database is closed, and no longer usable; on PostgreSQL nothing changes. Returns the
+   * environment that process opens it with.
+   */
+  handOverLedger(): Promise<Record<string, string>>;
   /** A control answer's body, or an error naming what failed. */
   ok<T extends { status: number; body: unknown }>(answer: T, what: string): Extract<T, { status: 200 }>['body'];
   /** A money_out from ACME; its transaction id. */
@@ -109,6 +115,7 @@ export async function startPipeline(name: string): Promise<Pipeline> {
   let gatewayStore: Record<string, string>;
   let openLedger: () => Promise<Database>;
   let cleanup: () => Promise<void>;
+  let handOver: () => Promise<void> = async () => {};
   if (postgres) {
     const opened = await postgres.open();
     gatewayStore = { DATABASE_URL: opened.url! };
@@ -120,6 +127,10 @@ export async function startPipeline(name: string): Promise<Pipeline> {
     gatewayStore = { PAYKIT_DATA_DIR: dir };
     let ledger: Database | undefined;
     openLedger = async () => (ledger = await openDatabase({ dataDir: path.join(dir, 'pglite') }));
+    handOver = async () => {
+      await ledger?.close();
+      ledger = undefined;
+    };
     cleanup = async () => {
       await ledger?.close();
       await rm(dir, { recursive: true, force: true });
@@ -169,6 +180,10 @@ export async function startPipeline(name: string): Promise<Pipeline> {
       await gateway?.stop();
       gateway = undefined;
       return openLedger();
+    },
+    async handOverLedger() {
+      await handOver();
+      return gatewayStore;
     },
     async close() {
       await gateway?.stop();

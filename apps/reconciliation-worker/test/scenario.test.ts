@@ -2,8 +2,8 @@
 // process) — SPEI out settled, rejected and reversed; an internal transfer with its INT_CREDIT;
 // penny validations verified and mismatched; credits matched and unmatched; a credit refused and
 // refunded; every delivery duplicated and reordered — then the worker applies what the gateway
-// stored and every item ends in exactly the expected state. The console is then opened in
-// headless Chromium and its numbers must equal the summary.
+// stored and every item ends in exactly the expected state. The console (its own process, on the
+// same database) is then opened in headless Chromium and its numbers must equal the summary.
 import {
   createTransactionRecorder,
   listItems,
@@ -14,8 +14,9 @@ import {
 } from '@paykit/ledger';
 import type { Database } from '@paykit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
-import { describeInBrowser, launchChromium } from './browser.ts';
+import type { AppProcess } from '@paykit/testing/app-process';
+import { describeInBrowser, launchChromium } from '@paykit/testing/browser';
+import { startConsoleProcess } from './console-process.ts';
 import { ACME_CLABE, runFlows, startPipeline, type Pipeline } from './pipeline.ts';
 
 describe('the reconciliation scenario through the sandbox and the gateway', () => {
@@ -97,11 +98,14 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
   });
 
   describeInBrowser('the console in headless Chromium', () => {
-    let server: ConsoleServer;
+    let server: AppProcess | undefined;
+    let summary: Awaited<ReturnType<typeof reconciliationSummary>>;
     beforeAll(async () => {
-      server = await startConsole({ db, port: 0, host: '127.0.0.1', staleAfterSeconds: 86_400 });
-    });
-    afterAll(async () => server?.close());
+      // Read before the hand-over: on PGlite the console then holds the folder, and `db` is closed.
+      summary = await reconciliationSummary(db, { from: '2000-01-01', to: '2100-01-01', staleAfterSeconds: 86_400 });
+      server = await startConsoleProcess(await pipeline!.handOverLedger());
+    }, 90_000);
+    afterAll(async () => server?.stop());
 
     it('shows the same numbers as the summary, charts, and links from an item to its events', async () => {
       const browser = await launchChromium();
@@ -109,13 +113,8 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
         const page = await browser.newPage();
         const range = 'from=2000-01-01&to=2100-01-01';
         await page.goto(
-          `${server.url}/?${range}&state=mismatched&state=orphan&state=matched&state=refunded&state=pending&state=stale`,
+          `${server!.url}/?${range}&state=mismatched&state=orphan&state=matched&state=refunded&state=pending&state=stale`,
         );
-        const summary = await reconciliationSummary(db, {
-          from: '2000-01-01',
-          to: '2100-01-01',
-          staleAfterSeconds: 86_400,
-        });
         const total = summary.reduce((n, r) => n + r.total.count, 0);
         expect(Number(await page.locator('[data-overall-count]').textContent())).toBe(total);
         for (const row of summary) {
@@ -136,7 +135,7 @@ describe('the reconciliation scenario through the sandbox and the gateway', () =
           .first()
           .click();
         expect(await page.locator('h1').textContent()).toMatch(/^Stored event #\d+: (CEP|STATUS_UPDATE)$/);
-        const csv = await (await fetch(`${server.url}/items.csv?${range}&state=mismatched`)).text();
+        const csv = await (await fetch(`${server!.url}/items.csv?${range}&state=mismatched`)).text();
         expect(csv.split('\n')[0]).toContain('state');
         expect(csv).toContain(ids.pennyMismatch!);
       } finally {

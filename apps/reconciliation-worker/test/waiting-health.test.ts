@@ -5,13 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { checkBooks } from '@paykit/ledger';
 import { createEventStore } from '@paykit/store';
-import { testDatabases } from '@paykit/store/testing';
+import { creditEvent, testDatabases } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { describe, expect, it } from 'vitest';
 import { createHealth } from '../src/health.ts';
 import { startApplyLoop, type ApplyLoop } from '../src/loop.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';
-import { creditEvent } from './credit-event.ts';
 
 /** The events are received at 16:30 (creditEvent); the worker's clock says 16:35. */
 const NOW = new Date('2026-11-21T16:35:00Z');

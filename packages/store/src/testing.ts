@@ -16,6 +16,8 @@ import { dumpPglite, openPglite } from './pglite-database.ts';
 const MEMORY = 'memory://';
 import { parseDatabaseUrl } from './database-url.ts';
 
+export { creditEvent } from './credit-event.ts';
+
 export interface OpenedTestDatabase {
   db: Database;
   /** postgres only: the URL of this test's own database (no password is added to the one given). */

@@ -79,7 +79,14 @@ const APPS: AppCase[] = [
     name: '@paykit/reconciliation-worker',
     folder: 'apps/reconciliation-worker',
     env: (dataDir) => ({ WORKER_PORT: '0', PAYKIT_DATA_DIR: dataDir }),
-    probes: ['/', '/summary.json'],
+    probes: ['/healthz', '/metrics'],
+    maxMb: 80,
+  },
+  {
+    name: '@paykit/console',
+    folder: 'apps/console',
+    env: (dataDir) => ({ CONSOLE_PORT: '0', PAYKIT_DATA_DIR: dataDir, CONSOLE_LOG_LEVEL: 'warn' }),
+    probes: ['/', '/summary.json', '/healthz'],
     maxMb: 80,
   },
   {

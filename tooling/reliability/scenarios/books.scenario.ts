@@ -569,9 +569,11 @@ describe('the books', () => {
     expected.inHeld = cents(held.at(-1)!.amount);
     await applied();
 
-    // What the console shows, from the worker's own console.
+    // What the console shows (its own process; on PGlite, with the worker stopped: one process per folder).
+    if (pglite) await stack.stopWorker();
+    const consoleApp = await stack.startConsole();
     const consoleText = async (path: string) => {
-      const response = await fetch(`${stack.worker()!.url}${path}?from=${WIDE.from}&to=${WIDE.to}`);
+      const response = await fetch(`${consoleApp.url}${path}?from=${WIDE.from}&to=${WIDE.to}`);
       if (response.status !== 200) throw new Error(`the console's ${path} answered ${response.status}`);
       return response.text();
     };

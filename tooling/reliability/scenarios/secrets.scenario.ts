@@ -494,16 +494,20 @@ describe('no secret in any output', () => {
     expect(labelValues).toBeGreaterThan(0);
   });
 
-  it("the worker console's pages, exports and refusals", async () => {
-    // PGlite: one process per data folder, so the gateway gives the store to the worker.
+  it("the console's pages, exports and refusals, and the worker's probes", async () => {
+    // PGlite: one process per data folder, so the gateway gives the store to the worker, then the worker to the console.
     if (stack.storeKind === 'pglite') await stack.stopGateway();
     const worker = await stack.startWorker();
     const caughtUp = async () =>
       ((await (await fetch(`${worker.url}/healthz`)).json()) as { caughtUp: boolean }).caughtUp;
     await waitFor(caughtUp, 'the worker to apply every stored event');
-    const kind = 'worker console page';
+    expect((await exchange('worker probe', `${worker.url}/healthz`)).status).toBe(200);
+    expect((await exchange('worker probe', `${worker.url}/metrics`)).status).toBe(200);
+    if (stack.storeKind === 'pglite') await stack.stopWorker();
+    const consoleApp = await stack.startConsole();
+    const kind = 'console page';
     const page = async (status: number, route: string, init?: RequestInit) =>
-      expect((await exchange(kind, `${worker.url}${route}`, init)).status, route).toBe(status);
+      expect((await exchange(kind, `${consoleApp.url}${route}`, init)).status, route).toBe(status);
     await page(200, '/');
     for (const list of ['items', 'summary', 'parked', 'reports'])
       for (const format of ['csv', 'json']) await page(200, `/${list}.${format}`);

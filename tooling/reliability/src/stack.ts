@@ -1,10 +1,10 @@
 // The system under test, as production runs it: the sandbox (the platform, the sender), the
-// webhook gateway and the reconciliation worker as child processes over loopback (several of each
-// on one PostgreSQL when asked: replicas, the webhooks then pointing at whatever balances them),
-// and the store: a fresh PostgreSQL database when DATABASE_URL is set (optionally behind a TCP
-// proxy the scenario can cut or slow), otherwise a PGlite folder (one process at a time: the
-// gateway while it runs, then the worker, then the audit). Every line any process writes goes to
-// the secret audit.
+// webhook gateway, the reconciliation worker and the finance console as child processes over
+// loopback (several gateways and workers on one PostgreSQL when asked: replicas, the webhooks then
+// pointing at whatever balances them), and the store: a fresh PostgreSQL database when
+// DATABASE_URL is set (optionally behind a TCP proxy the scenario can cut or slow), otherwise a
+// PGlite folder (one process at a time: the gateway while it runs, then the worker, then the
+// console or the audit). Every line any process writes goes to the secret audit.
 import path from 'node:path';
 import type { Delivery } from '@paykit/contracts';
 import { createCoreClient, type CoreClient } from '@paykit/core-client';
@@ -21,6 +21,7 @@ import { createScenarioStore } from './store.ts';
 
 const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../../apps/webhook-gateway/src/main.ts');
 const WORKER_MAIN = path.resolve(import.meta.dirname, '../../../apps/reconciliation-worker/src/main.ts');
+const CONSOLE_MAIN = path.resolve(import.meta.dirname, '../../../apps/console/src/main.ts');
 
 /** SQL: whether the webhook_events row `e` is applied (the worker marks it in webhook_events_applied). */
 export const IS_APPLIED = 'EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq)';
@@ -105,6 +106,10 @@ export interface Stack {
   startWorker(env?: Record<string, string>, index?: number): Promise<AppProcess>;
   killWorker(index?: number): Promise<void>;
   stopWorker(index?: number): Promise<void>;
+  console(): AppProcess | undefined;
+  /** Starts the finance console on the store (on PGlite, stop the gateway and the worker first). */
+  startConsole(env?: Record<string, string>): Promise<AppProcess>;
+  stopConsole(): Promise<void>;
   /** Waits until the running worker's last round found nothing left to claim (its /healthz). */
   workerCaughtUp(timeoutMs?: number, index?: number): Promise<void>;
   /** Every delivery the sandbox made or is making (its attempts with status, error and duration). */
@@ -114,7 +119,7 @@ export interface Stack {
    * clock past the next redelivery, again, within `timeoutMs`. Throws naming what is left.
    */
   drainDeliveries(timeoutMs?: number): Promise<void>;
-  /** Runs `read` on the store: directly on PostgreSQL; on PGlite after stopping the gateway and worker. */
+  /** Runs `read` on the store: directly on PostgreSQL; on PGlite after stopping the gateways, the workers and the console. */
   withStore<T>(read: (db: Database) => Promise<T>): Promise<T>;
   /** Every stored event, with how often it arrived and whether it is applied. */
   storedEvents(): Promise<StoredEvent[]>;
@@ -181,7 +186,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await workers.get(index)?.stop();
     workers.delete(index);
   };
+  let consoleApp: AppProcess | undefined;
+  const stopConsole = async () => {
+    await consoleApp?.stop();
+    consoleApp = undefined;
+  };
   const stopAll = async () => {
+    await stopConsole();
     await Promise.all([...workers.keys()].map(stopWorker));
     await Promise.all([...gateways.keys()].map(stopGateway));
   };
@@ -233,6 +244,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       workers.delete(index);
     },
     stopWorker,
+    console: () => consoleApp,
+    async startConsole(env = {}) {
+      if (consoleApp) throw new Error('the console is already running');
+      const worker = workers.get(0);
+      consoleApp = await startAppProcess({
+        name: 'The console',
+        main: CONSOLE_MAIN,
+        env: { ...storeEnv, CONSOLE_PORT: '0', ...(worker ? { CONSOLE_WORKER_URL: worker.url } : {}), ...env },
+        onOutput: auditOutput('console'),
+      });
+      return consoleApp;
+    },
+    stopConsole,
     async workerCaughtUp(timeoutMs = 60_000, index = 0) {
       const deadline = performance.now() + timeoutMs;
       let last = 'no answer yet';

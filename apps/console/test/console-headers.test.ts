@@ -5,9 +5,9 @@ import { listParked } from '@paykit/ledger';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '../src/console/headers.ts';
-import { createHealth } from '../src/health.ts';
-import { createWorkerMetrics } from '../src/metrics.ts';
+import { SECURITY_HEADERS } from '../src/headers.ts';
+import { createConsoleHealth } from '../src/health.ts';
+import { createConsoleMetrics } from '../src/metrics.ts';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { openWithParkedEvent } from './parked-event.ts';
 
@@ -29,7 +29,7 @@ describe('console security headers', () => {
   const servers: ConsoleServer[] = [];
 
   const start = async (access: Parameters<typeof startConsole>[0]['access']) => {
-    const health = createHealth(opened.db, undefined);
+    const health = createConsoleHealth(opened.db);
     const server = await startConsole({
       db: opened.db,
       port: 0,
@@ -38,7 +38,7 @@ describe('console security headers', () => {
       now: () => new Date('2026-11-21T18:00:00Z'),
       health,
       access,
-      metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
+      metrics: createConsoleMetrics(opened.db, health, { defaultMetrics: false }).registry,
     });
     servers.push(server);
     return server;

@@ -6,7 +6,7 @@
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_QUERY_LENGTH, MAX_VALUE_LENGTH } from '../src/console/filters.ts';
+import { MAX_QUERY_LENGTH, MAX_VALUE_LENGTH } from '../src/filters.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];

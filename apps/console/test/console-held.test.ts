@@ -4,10 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { listReleases, reconcileOnce } from '@paykit/ledger';
 import { createEventStore } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { creditEvent, testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditEvent } from './credit-event.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
@@ -57,7 +56,7 @@ for (const kind of testDatabases([ledgerMigrations])) {
         fetch(`${server.url}/held/${id}/release`, {
           method: 'POST',
           redirect: 'manual',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, cookie: page.cookies },
           body: new URLSearchParams(fields).toString(),
         });
       expect((await post({})).status).toBe(403);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const VITEST = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
-const SUITE = 'apps/reconciliation-worker/test/console-browser.test.ts';
+const SUITE = 'apps/console/test/console-browser.test.ts';
 
 const runWithoutChromium = (env: Record<string, string>) =>
   runNode(VITEST, ['run', SUITE], {

@@ -19,7 +19,7 @@ import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
-import { describeInBrowser, launchChromium } from './browser.ts';
+import { describeInBrowser, launchChromium } from '@paykit/testing/browser';
 import { unreadableCredit } from './parked-event.ts';
 
 const PASSWORD = TEST_SECRETS.consolePassword;

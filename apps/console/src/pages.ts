@@ -25,7 +25,8 @@ import {
 } from '@paykit/ledger';
 import type { DriftRecord, Page, StoredEvent } from '@paykit/store';
 import { matchRateChart, volumeChart } from './charts.ts';
-import type { BooksStatus } from '../loop.ts';
+import type { AuditRecord } from './audit.ts';
+import type { WorkerStatus } from './worker-status.ts';
 import type { loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
 import { count, money, percent } from './format.ts';
@@ -382,15 +383,38 @@ ${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: li
   );
 }
 
+// ---- the audit trail
+const AUDIT_COLUMNS: Column<AuditRecord>[] = [
+  { label: 'when', sort: 'at', cell: (a) => td(a.at.toISOString()) },
+  { label: 'who', cell: (a) => td(a.operator ?? 'this machine (no login)') },
+  { label: 'from', cell: (a) => td(a.address) },
+  { label: 'what', cell: (a) => `<td data-audit-action>${esc(a.action)}</td>` },
+  { label: 'on', cell: (a) => td(a.target ?? '') },
+  {
+    label: 'outcome',
+    cell: (a) =>
+      `<td class="${a.outcome === 'success' ? 'matched' : 'mismatched'}" data-audit-outcome>${esc(a.outcome)}</td>`,
+  },
+  { label: 'detail', cell: (a) => td(a.detail ?? '') },
+];
+
+export function auditPage(list: Page<AuditRecord>, params: URLSearchParams, sort: string | undefined): string {
+  return page(
+    'Audit trail · paykit',
+    `<h1>Audit trail</h1><p>Every login (right, wrong or refused), every logout and every action (retrying parked events, releasing held money): who, when, from where, what, and the outcome. <code>action=</code> and <code>outcome=</code> narrow it.</p>
+${listView({ path: '/audit', params, sort, defaultSort: '-at', page: list, columns: AUDIT_COLUMNS, attrs: 'data-table="audit"', exportName: 'audit', noun: 'audit record' })}`,
+    '/audit',
+  );
+}
+
 // ---- the overview
 export function overviewPage(
   data: ConsoleData,
   filters: ConsoleFilters,
   info: {
     staleAfterSeconds: number;
-    applied: number;
-    lastError: string | null;
-    books?: BooksStatus | null;
+    /** The worker's progress (null: the console was not told where the worker is, or it did not answer). */
+    worker: WorkerStatus | null;
   },
 ): string {
   const totals = data.days.reduce(
@@ -401,12 +425,12 @@ export function overviewPage(
   const figure = (direction: 'in' | 'out', name: MoneyRow['figure']) => figureOf(data.money, direction, name);
   const moneyIn = figure('in', 'settled');
   const moneyOut = figure('out', 'settled');
-  const books = info.books ?? null;
+  const books = info.worker?.books ?? null;
   const cards = `<div class="cards">
 <div class="card"><span>Money in (settled)</span><strong data-card="money-in">${esc(money(moneyIn.amount))}</strong><small>${esc(count(moneyIn.count))} items · returned <span data-card="money-in-returned">${esc(money(figure('in', 'returned').amount))}</span> · net <span data-card="money-in-net">${esc(money(figure('in', 'net').amount))}</span></small></div>
 <div class="card"><span>Money out (settled)</span><strong data-card="money-out">${esc(money(moneyOut.amount))}</strong><small>${esc(count(moneyOut.count))} items · reversed <span data-card="money-out-returned">${esc(money(figure('out', 'returned').amount))}</span> · net <span data-card="money-out-net">${esc(money(figure('out', 'net').amount))}</span></small></div>
 <div class="card"><span>In transit · held</span><strong data-card="in-transit">${esc(money(figure('out', 'in_transit').amount))}</strong><small>held apart: <a href="/held" data-card="held">${esc(money(figure('in', 'held').amount))}</a> · unconfirmed: <a href="/unresolved" data-card="unconfirmed">${esc(money(figure('out', 'unconfirmed').amount))}</a></small></div>
-<div class="card"><span>Books</span><strong data-card="books" class="${books === null ? 'pending' : books.ok ? 'matched' : 'mismatched'}">${books === null ? 'not checked yet' : books.ok ? 'balanced' : 'BROKEN'}</strong><small>${books === null ? '' : books.ok ? `debits equal credits; every item as its facts say (checked through posting ${esc(books.throughPosting)})` : esc(`unbalanced postings: ${books.failure?.unbalancedPostings.join(', ') || 'none'}; items off: ${books.failure?.itemsOff.map((i) => `${i.item} ${i.account} booked ${i.booked}, expected ${i.expected}`).join('; ') || 'none'}`)}</small></div>
+<div class="card"><span>Books</span><strong data-card="books" class="${books === null ? 'pending' : books.ok ? 'matched' : 'mismatched'}">${books === null ? (info.worker === null ? 'not known' : 'not checked yet') : books.ok ? 'balanced' : 'BROKEN'}</strong><small>${books === null ? '' : books.ok ? `debits equal credits; every item as its facts say (checked through posting ${esc(books.throughPosting)})` : esc(`unbalanced postings: ${books.failure?.unbalancedPostings.join(', ') || 'none'}; items off: ${books.failure?.itemsOff.map((i) => `${i.item} ${i.account} booked ${i.booked}, expected ${i.expected}`).join('; ') || 'none'}`)}</small></div>
 <div class="card"><span>Match rate</span><strong data-overall-match-rate>${percent(matchRate)}</strong><small>of <span data-overall-count>${totals.count}</span> items</small></div>
 <div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amountIn))} in, ${esc(money(data.discrepancies.amountOut))} out: mismatched, orphan, conflict or stale</small></div>
 </div>`;
@@ -440,7 +464,7 @@ export function overviewPage(
     `<h1>Reconciliation ${esc(filters.from)} to ${esc(filters.to)} (Mexico City days)</h1>
 ${rangeForm('/', filters)}
 ${cards}
-<p class="muted">Pending items become stale after ${esc(info.staleAfterSeconds)} s. This worker applied ${esc(info.applied)} events since it started.${info.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.lastError)}</strong>` : ''}</p>
+<p class="muted">Pending items become stale after ${esc(info.staleAfterSeconds)} s. ${info.worker === null ? "The worker's progress is not known here (set CONSOLE_WORKER_URL to show it)." : `The worker applied ${esc(info.worker.applied)} events since it started.${info.worker.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.worker.lastError)}</strong>` : ''}`}</p>
 <div class="charts"><div class="chart"><h2>Money in and out</h2>${volumeChart(
       data.days.map((d) => ({ day: d.day, in: d.amountIn, out: d.amountOut })),
       filters.from,

@@ -1,9 +1,8 @@
 // An event the worker parks: a MONEY_IN whose body has no amount (for the console's retry form).
 import { reconcileOnce } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { creditEvent, testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
-import { creditEvent } from './credit-event.ts';
 
 export function unreadableCredit(): NewEvent {
   return creditEvent({});

@@ -2,26 +2,28 @@
 // store reads them (batched keyset reads), never gathered in memory, so an export holds every
 // matching row however many there are. CSV is written by csv-stringify; a cell that a spreadsheet
 // would run as a formula is neutralised (neutraliseFormula, shared with the CLI's exports).
-import type { ServerResponse } from 'node:http';
-import { Readable, Transform } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { neutraliseFormula } from '@paykit/contracts';
 import { stringify } from 'csv-stringify';
 
 export type ExportRow = Record<string, unknown>;
 
-/** Streams `rows` as `<name>.csv` with `columns` as its header (written even when no row matches). */
-export async function streamCsv(
-  res: ServerResponse,
-  name: string,
-  columns: readonly string[],
-  rows: AsyncIterable<ExportRow>,
-): Promise<void> {
-  res.writeHead(200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-disposition': `attachment; filename="${name}.csv"`,
-  });
+/** An export as it is answered: its headers, the body as a stream, and when every row has been read into it. */
+export interface ExportBody {
+  headers: Record<string, string>;
+  body: Readable;
+  /** Resolves once the last row is written to `body`; rejects when reading failed or the client left. */
+  done: Promise<void>;
+}
+
+function streamed(headers: Record<string, string>, rows: AsyncIterable<ExportRow>, format: Transform): ExportBody {
+  const body = new PassThrough();
+  return { headers, body, done: pipeline(Readable.from(rows), format, body) };
+}
+
+/** `rows` as `<name>.csv` with `columns` as its header (written even when no row matches). */
+export function csvBody(name: string, columns: readonly string[], rows: AsyncIterable<ExportRow>): ExportBody {
   // A cell as text: dates ISO 8601, lists space-separated, objects as JSON, formulas neutralised.
   const csv = stringify({
     header: true,
@@ -34,12 +36,16 @@ export async function streamCsv(
       object: (value) => neutraliseFormula(Array.isArray(value) ? value.join(' ') : JSON.stringify(value)),
     },
   });
-  await pipeline(Readable.from(rows), csv, res);
+  const headers = {
+    'content-type': 'text/csv; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-disposition': `attachment; filename="${name}.csv"`,
+  };
+  return streamed(headers, rows, csv);
 }
 
-/** Streams `rows` as a JSON array, one object per line. */
-export async function streamJson(res: ServerResponse, rows: AsyncIterable<ExportRow>): Promise<void> {
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+/** `rows` as a JSON array, one object per line. */
+export function jsonBody(rows: AsyncIterable<ExportRow>): ExportBody {
   let first = true;
   const json = new Transform({
     writableObjectMode: true,
@@ -52,7 +58,7 @@ export async function streamJson(res: ServerResponse, rows: AsyncIterable<Export
       done(null, first ? '[]\n' : '\n]\n');
     },
   });
-  await pipeline(Readable.from(rows), json, res);
+  return streamed({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, rows, json);
 }
 
 /** Maps each row of an async iterable. */

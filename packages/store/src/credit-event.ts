@@ -1,7 +1,8 @@
 // A MONEY_IN as the gateway stores it (the core envelope, answered 201 unless told otherwise), for
-// the tests that need credits in the store: its body fields and the stored decision can be set.
+// the tests that need credits in the store (this package's and the apps'): its body fields and the
+// stored decision can be set. Exported from @paykit/store/testing.
 import { randomUUID } from 'node:crypto';
-import type { NewEvent } from '@paykit/store';
+import type { NewEvent } from './events.ts';
 
 export function creditEvent(
   body: Record<string, unknown>,

@@ -11,8 +11,8 @@ import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { createHealth } from '../src/health.ts';
-import { createWorkerMetrics } from '../src/metrics.ts';
+import { createConsoleHealth } from '../src/health.ts';
+import { createConsoleMetrics } from '../src/metrics.ts';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { openWithParkedEvent } from './parked-event.ts';
 
@@ -35,7 +35,7 @@ describe('console access', () => {
   const servers: ConsoleServer[] = [];
 
   const start = async (access: Parameters<typeof startConsole>[0]['access'], host = '127.0.0.1') => {
-    const health = createHealth(opened.db, undefined);
+    const health = createConsoleHealth(opened.db);
     const server = await startConsole({
       db: opened.db,
       port: 0,
@@ -44,7 +44,7 @@ describe('console access', () => {
       now: () => clock,
       health,
       access,
-      metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
+      metrics: createConsoleMetrics(opened.db, health, { defaultMetrics: false }).registry,
     });
     servers.push(server);
     return server;
@@ -76,8 +76,8 @@ describe('console access', () => {
       const html = await response.text();
       return {
         csrf: csrfOf(html)!,
-        cookie: valueOf(cookieOf(response, 'paykit_console_login'))!,
-        setCookie: cookieOf(response, 'paykit_console_login')!,
+        cookie: valueOf(cookieOf(response, 'paykit_console_csrf'))!,
+        setCookie: cookieOf(response, 'paykit_console_csrf')!,
       };
     };
     const logIn = async (password: string, headers: Record<string, string> = {}) => {
@@ -107,7 +107,7 @@ describe('console access', () => {
 
     it('serves a login form whose cookie is HttpOnly and SameSite=Strict', async () => {
       const { csrf, setCookie } = await loginForm();
-      expect(csrf).toMatch(/^[\w-]{43}$/);
+      expect(csrf).toMatch(/^[\w-]{40,}$/);
       expect(setCookie).toMatch(/; HttpOnly; SameSite=Strict$/);
     });
 
@@ -123,12 +123,17 @@ describe('console access', () => {
       expect(right.status).toBe(303);
       expect(right.headers.get('location')).toBe('/?state=orphan');
       const cookie = cookieOf(right, 'paykit_console')!;
-      expect(cookie).toMatch(/^paykit_console=[\w-]{43}; Path=\/; Max-Age=3600; HttpOnly; SameSite=Strict$/);
+      // The session id and its signature (@fastify/session), for this console's paths, an hour, out of scripts' reach.
+      expect(cookie).toMatch(/^paykit_console=[\w-]{32,}\.[\w%+/=-]{40,}; /);
+      for (const part of ['; Path=/', '; HttpOnly', '; SameSite=Strict']) expect(cookie).toContain(part);
+      const expires = Date.parse(/; Expires=([^;]+)/.exec(cookie)![1]!);
+      expect(Math.abs(expires - Date.now() - 3_600_000)).toBeLessThan(60_000);
+      expect(cookie).not.toContain('Secure');
       const page = await fetch(`${server.url}/`, { headers: { cookie: valueOf(cookie)! } });
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toMatch(
-        /<form method="post" action="\/logout" class="logout"><input type="hidden" name="csrf" value="[\w-]{43}">/,
+        /<form method="post" action="\/logout" class="logout"><input type="hidden" name="csrf" value="[\w-]{40,}">/,
       );
       expect(html).not.toContain(PASSWORD);
       const csv = await fetch(`${server.url}/parked.csv`, { headers: { cookie: valueOf(cookie)! } });
@@ -137,10 +142,12 @@ describe('console access', () => {
     });
 
     it('marks the cookie Secure behind https, or when told to always', async () => {
-      expect(cookieOf(await logIn(PASSWORD, { 'x-forwarded-proto': 'https' }), 'paykit_console')).toMatch(/; Secure$/);
+      expect(cookieOf(await logIn(PASSWORD, { 'x-forwarded-proto': 'https' }), 'paykit_console')).toMatch(
+        /; Secure(;|$)/,
+      );
       const always = await start({ password: PASSWORD, secureCookie: 'on' });
       const response = await fetch(`${always.url}/login`);
-      expect(cookieOf(response, 'paykit_console_login')).toMatch(/; Secure$/);
+      expect(cookieOf(response, 'paykit_console_csrf')).toMatch(/; Secure(;|$)/);
     });
 
     it('refuses a login without its CSRF token, or sent from another site', async () => {
@@ -232,7 +239,7 @@ describe('console access', () => {
       expect(
         (await post({ 'sec-fetch-site': 'same-site' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status,
       ).toBe(403);
-      // A form another site can send without a preflight: text/plain, multipart.
+      // A form another site can send without a preflight: text/plain (read as text: no token), multipart (fastify refuses the type: 415).
       expect((await post({}, 'text/plain', `csrf=${myCsrf}`)).status).toBe(403);
       expect(
         (
@@ -242,7 +249,7 @@ describe('console access', () => {
             `--x\r\ncontent-disposition: form-data; name="csrf"\r\n\r\n${myCsrf}\r\n--x--\r\n`,
           )
         ).status,
-      ).toBe(403);
+      ).toBe(415);
       // And the same POST, url-encoded with this login's token, is taken.
       expect(
         (await post({ 'sec-fetch-site': 'same-origin' }, urlencoded, `csrf=${encodeURIComponent(myCsrf)}`)).status,
@@ -280,7 +287,7 @@ describe('console access', () => {
       });
       expect(out.status).toBe(303);
       expect(out.headers.get('location')).toBe('/login');
-      expect(cookieOf(out, 'paykit_console')).toMatch(/^paykit_console=; Path=\/; Max-Age=0;/);
+      expect(cookieOf(out, 'paykit_console')).toMatch(/^paykit_console=; Max-Age=0; Path=\/;/);
       expect((await fetch(`${server.url}/items.json`, { headers: { cookie } })).status).toBe(401);
 
       const later = await session();
@@ -300,7 +307,7 @@ describe('console access', () => {
       ).toBe(401);
       const scraped = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(scraped.status).toBe(200);
-      expect(await scraped.text()).toContain('worker_ledger_conflicts');
+      expect(await scraped.text()).toContain('console_store_ok 1');
     });
 
     it('locks an address out for 15 minutes after 5 wrong passwords, the right one included', async () => {
@@ -311,7 +318,7 @@ describe('console access', () => {
         return fetch(`${locked.url}/login`, {
           method: 'POST',
           redirect: 'manual',
-          headers: { cookie: valueOf(cookieOf(login, 'paykit_console_login'))!, ...type },
+          headers: { cookie: valueOf(cookieOf(login, 'paykit_console_csrf'))!, ...type },
           body,
         });
       };
@@ -325,49 +332,102 @@ describe('console access', () => {
       expect((await attempt(PASSWORD)).status).toBe(303);
     });
 
-    it('counts the failed logins of a bounded number of addresses, dropping the oldest record past it', async () => {
-      const bounded = await start({ password: PASSWORD, failedLoginDelayMs: 0, maxFailingAddresses: 3 });
-      const { port } = new URL(bounded.url);
-      // From 127.0.0.N: every 127/8 address is this machine's, so each is another client address.
-      const attempt = (from: string) =>
-        new Promise<number>((resolve, reject) => {
-          const post = (cookie: string, csrf: string) => {
-            const body = new URLSearchParams({ csrf, password: 'guess guess guess' }).toString();
-            request(
-              {
-                host: '127.0.0.1',
-                port,
-                localAddress: from,
-                method: 'POST',
-                path: '/login',
-                headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-              },
-              (res) => {
-                res.resume();
-                res.on('end', () => resolve(res.statusCode!));
-              },
-            )
-              .on('error', reject)
-              .end(body);
-          };
-          request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
-            let html = '';
-            res.on('data', (chunk: Buffer) => (html += chunk.toString()));
-            res.on('end', () =>
-              post(
-                valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_login=')))!,
-                csrfOf(html)!,
-              ),
-            );
-          })
+    /** A login from the client address `from` (every 127/8 address is this machine's), with `headers` added. */
+    const attemptFrom = (url: string, from: string, password: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
+        const { port } = new URL(url);
+        const post = (cookie: string, csrf: string) => {
+          const body = new URLSearchParams({ csrf, password }).toString();
+          request(
+            {
+              host: '127.0.0.1',
+              port,
+              localAddress: from,
+              method: 'POST',
+              path: '/login',
+              headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], text }));
+            },
+          )
             .on('error', reject)
-            .end();
-        });
-      for (let i = 0; i < 5; i++) expect(await attempt('127.0.0.2')).toBe(401);
-      expect(await attempt('127.0.0.2')).toBe(429);
-      for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) expect(await attempt(from)).toBe(401);
-      // 127.0.0.2's record was the oldest of four: it is gone, and its count starts again.
-      expect(await attempt('127.0.0.2')).toBe(401);
+            .end(body);
+        };
+        request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
+          let html = '';
+          res.on('data', (chunk: Buffer) => (html += chunk.toString()));
+          res.on('end', () =>
+            post(valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_csrf=')))!, csrfOf(html)!),
+          );
+        })
+          .on('error', reject)
+          .end();
+      });
+    const WRONG = 'guess guess guess';
+
+    it('delays the operator after 5 wrong passwords from any addresses and any replica, twice as long each time', async () => {
+      const [a, b] = [
+        await start({ password: PASSWORD, failedLoginDelayMs: 0 }),
+        await start({ password: PASSWORD, failedLoginDelayMs: 0 }),
+      ];
+      for (const [i, from] of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'].entries())
+        expect((await attemptFrom((i % 2 ? a : b).url, from, WRONG)).status, from).toBe(401);
+      // A sixth address, the right password: the operator waits 1 s after its fifth failure.
+      const early = await attemptFrom(a.url, '127.0.0.7', PASSWORD);
+      expect([early.status, early.retryAfter]).toEqual([429, '1']);
+      expect(early.text).toMatch(/for this operator, from any address/);
+      clock = new Date(clock.getTime() + 1_000);
+      expect((await attemptFrom(b.url, '127.0.0.7', WRONG)).status).toBe(401);
+      expect((await attemptFrom(a.url, '127.0.0.8', WRONG)).retryAfter).toBe('2');
+      clock = new Date(clock.getTime() + 2_000);
+      // The right password, once the wait is over: in, and the operator's count starts again.
+      expect((await attemptFrom(a.url, '127.0.0.8', PASSWORD)).status).toBe(303);
+      expect((await attemptFrom(b.url, '127.0.0.9', WRONG)).status).toBe(401);
+    });
+
+    it('refuses every login for the rest of the minute past the console-wide ceiling of failures', async () => {
+      clock = new Date(clock.getTime() + 15 * 60_000);
+      const ceiling = await start({ password: PASSWORD, failedLoginDelayMs: 0, failuresPerMinute: 3 });
+      for (const from of ['127.0.1.2', '127.0.1.3', '127.0.1.4'])
+        expect((await attemptFrom(ceiling.url, from, WRONG)).status, from).toBe(401);
+      const refused = await attemptFrom(ceiling.url, '127.0.1.5', PASSWORD);
+      expect([refused.status, refused.retryAfter]).toEqual([429, '60']);
+      expect(refused.text).toMatch(/on this console in the last minute/);
+      clock = new Date(clock.getTime() + 60_000);
+      expect((await attemptFrom(ceiling.url, '127.0.1.5', PASSWORD)).status).toBe(303);
+    });
+
+    it('believes X-Forwarded-For from a trusted proxy only (CONSOLE_TRUSTED_PROXIES)', async () => {
+      clock = new Date(clock.getTime() + 15 * 60_000);
+      const behindProxy = await startConsole({
+        db: opened.db,
+        port: 0,
+        host: '127.0.0.1',
+        staleAfterSeconds: 86_400,
+        now: () => clock,
+        access: { password: PASSWORD, failedLoginDelayMs: 0 },
+        trustProxy: '127.0.2.1',
+      });
+      servers.push(behindProxy);
+      const viaProxy = (client: string, password: string) =>
+        attemptFrom(behindProxy.url, '127.0.2.1', password, { 'x-forwarded-for': client });
+      for (let i = 0; i < 5; i++) expect((await viaProxy('203.0.113.9', WRONG)).status).toBe(401);
+      clock = new Date(clock.getTime() + 1_000);
+      // Through the proxy: its clients are told apart, so another client is not locked out.
+      expect((await viaProxy('203.0.113.9', PASSWORD)).status).toBe(429);
+      expect((await viaProxy('203.0.113.10', PASSWORD)).status).toBe(303);
+      // Not through it: X-Forwarded-For is not believed, the sending address counts.
+      for (const client of ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5'])
+        expect((await attemptFrom(behindProxy.url, '127.0.2.2', WRONG, { 'x-forwarded-for': client })).status).toBe(
+          401,
+        );
+      clock = new Date(clock.getTime() + 1_000);
+      expect(
+        (await attemptFrom(behindProxy.url, '127.0.2.2', PASSWORD, { 'x-forwarded-for': '198.51.100.6' })).status,
+      ).toBe(429);
     });
   });
 
@@ -382,8 +442,11 @@ describe('console access', () => {
       expect([login.status, login.headers.get('location')]).toEqual([303, '/']);
       const csrf = csrfOf(html)!;
       expect(csrf).toBeDefined();
+      // The token's secret is in a cookie (there is no login to hold it): a browser sends it back.
+      const cookie = valueOf(cookieOf(page, 'paykit_console_csrf'))!;
       expect((await fetch(`${server.url}/parked/retry`, { method: 'POST', redirect: 'manual' })).status).toBe(403);
-      const { body, ...type } = form({ csrf });
+      const { body, ...fields } = form({ csrf });
+      const type = { ...fields, cookie };
       expect(
         (
           await fetch(`${server.url}/parked/retry`, {
@@ -455,15 +518,16 @@ describe('console access', () => {
     };
 
     it('refuses to bind beyond this machine without CONSOLE_PASSWORD', () => {
-      expect(problemsOf({ WORKER_HOST: '0.0.0.0' })).toEqual([
-        'WORKER_HOST=0.0.0.0 would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least 12 characters) to require one, or bind WORKER_HOST=127.0.0.1',
+      expect(problemsOf({ CONSOLE_HOST: '0.0.0.0' })).toEqual([
+        'CONSOLE_HOST=0.0.0.0 would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least 12 characters) to require one, or bind CONSOLE_HOST=127.0.0.1',
       ]);
-      expect(problemsOf({ WORKER_HOST: '10.1.2.3' })).toHaveLength(1);
+      expect(problemsOf({ CONSOLE_HOST: '10.1.2.3' })).toHaveLength(1);
       for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2'])
-        expect(problemsOf({ WORKER_HOST: host }), host).toEqual([]);
-      expect(loadConfig({ WORKER_HOST: '0.0.0.0', CONSOLE_PASSWORD: PASSWORD }).console).toEqual({
+        expect(problemsOf({ CONSOLE_HOST: host }), host).toEqual([]);
+      expect(loadConfig({ CONSOLE_HOST: '0.0.0.0', CONSOLE_PASSWORD: PASSWORD }).console).toEqual({
         password: PASSWORD,
         sessionMinutes: 480,
+        failuresPerMinute: 60,
         secureCookie: 'auto',
       });
     });

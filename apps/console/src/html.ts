@@ -16,6 +16,7 @@ const NAV = [
   ['/parked', 'Parked'],
   ['/drift', 'Drift'],
   ['/reports', 'Reports'],
+  ['/audit', 'Audit'],
 ] as const;
 
 export function page(title: string, body: string, current = ''): string {

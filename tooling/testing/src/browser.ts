@@ -1,4 +1,4 @@
-// The console's browser tests run in Debian's chromium through playwright-core (no browser
+// Browser tests run in Debian's chromium through playwright-core (no browser
 // download; `bash scripts/chromium.sh` installs it). Where the browser is required — CI set, or
 // PAYKIT_REQUIRE_BROWSER=1 — a missing chromium FAILS the suite; elsewhere the tests are skipped
 // with the reason printed. PAYKIT_CHROMIUM names another executable.

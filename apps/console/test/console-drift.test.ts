@@ -6,7 +6,7 @@ import { createEventStore, type DriftNote, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHealth } from '../src/health.ts';
+import { createConsoleHealth } from '../src/health.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const EXTRA: DriftNote = {
@@ -53,7 +53,7 @@ describe('drift in the console', () => {
     for (let i = 0; i < 14; i++) await store.append(delivery(i, [EXTRA]));
     await store.append(delivery(20, []));
     await store.close();
-    server = await startTestConsole(opened.db, { health: createHealth(opened.db, undefined) });
+    server = await startTestConsole(opened.db, { health: createConsoleHealth(opened.db) });
   });
 
   afterAll(async () => {

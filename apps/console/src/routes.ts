@@ -1,6 +1,6 @@
 // What each console path serves: the pages (GET /, /items, /volumes …) and the exports
 // (GET /<list>.csv|json), each reading its filters from the query string. server.ts routes to them.
-import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import {
   allConflicts,
   allItems,
@@ -24,12 +24,14 @@ import {
   unresolvedIntentTotals,
 } from '@paykit/ledger';
 import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
-import type { BooksStatus } from '../loop.ts';
+import type { WorkerStatus } from './worker-status.ts';
+import { allAudit, AUDIT_ACTIONS, AUDIT_OUTCOMES, pageAudit } from './audit.ts';
 import { driftRow, loadConsole } from './data.ts';
-import { fromArray, mapRows, streamCsv, streamJson, type ExportRow } from './export.ts';
+import { csvBody, fromArray, jsonBody, mapRows, type ExportRow } from './export.ts';
 import { unresolvedPage } from './unresolved.ts';
 import { mexicoCityToday, readFilters, readList, readPage } from './filters.ts';
 import {
+  auditPage,
   conflictsPage,
   driftPage,
   itemsPage,
@@ -47,7 +49,8 @@ export interface RouteContext {
   query: URLSearchParams;
   now: Date;
   staleAfterSeconds: number;
-  status: { applied: number; lastError: string | null; books?: BooksStatus | null };
+  /** The worker's progress as its /healthz last said (null: not known to the console). */
+  status: WorkerStatus | null;
 }
 
 /** The query without the page and the order: what the links and exports carry. */
@@ -61,7 +64,7 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
   '/': async ({ db, query, now, staleAfterSeconds, status }) => {
     const filters = readFilters(query, now, { states: ['conflict', 'mismatched', 'orphan', 'stale'] });
     const data = await loadConsole(db, filters, staleAfterSeconds, now);
-    return overviewPage(data, filters, { staleAfterSeconds, ...status });
+    return overviewPage(data, filters, { staleAfterSeconds, worker: status });
   },
   '/items': async ({ db, query, now, staleAfterSeconds }) => {
     const f = readFilters(query, now);
@@ -118,6 +121,16 @@ export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
     const fileName = query.get('file') || undefined;
     return reportsPage(await pageReportMatches(db, { fileName, ...p }), only(query, ['file', 'limit']), p.sort);
   },
+  '/audit': async ({ db, query }) => {
+    const p = readPage(query);
+    const actions = readList(query, 'action', AUDIT_ACTIONS);
+    const outcomes = readList(query, 'outcome', AUDIT_OUTCOMES);
+    return auditPage(
+      await pageAudit(db, { actions, outcomes, ...p }),
+      only(query, ['action', 'outcome', 'limit']),
+      p.sort,
+    );
+  },
   '/reports/files': async ({ db, query }) => {
     const p = readPage(query);
     return reportFilesPage(await pageReportFiles(db, p), only(query, ['limit']), p.sort);
@@ -154,6 +167,18 @@ const ITEM_COLUMNS = [
 ];
 
 export const EXPORTS: Record<string, ExportSource> = {
+  audit: {
+    columns: ['id', 'at', 'operator', 'address', 'action', 'target', 'outcome', 'detail'],
+    rows: ({ db, query }) =>
+      mapRows(
+        allAudit(db, {
+          actions: readList(query, 'action', AUDIT_ACTIONS),
+          outcomes: readList(query, 'outcome', AUDIT_OUTCOMES),
+          sort: readPage(query).sort,
+        }),
+        (a) => ({ ...a }),
+      ),
+  },
   items: {
     columns: ITEM_COLUMNS,
     rows: ({ db, query, now, staleAfterSeconds }) => {
@@ -300,29 +325,36 @@ export const EXPORTS: Record<string, ExportSource> = {
 };
 
 /**
- * Streams the export `name` as CSV or JSON. Filters are read (and a bad one refused with 400) before
- * the first byte is written. On PostgreSQL every batch is read from one snapshot (a read-only
- * REPEATABLE READ transaction): a row updated meanwhile (its status, its state) would otherwise move
- * across the batches' cursor in a list sorted by that column and be read twice or not at all. The
- * server ends the snapshot of a client that stops reading (idle_in_transaction_session_timeout),
- * cutting its download. PGlite has one connection, which a snapshot would take from the worker for
- * the whole download: there the batches are read as the worker goes on.
+ * Answers the export `name` as CSV or JSON, streamed. Filters are read (and a bad one refused with
+ * 400) before the first byte is written. On PostgreSQL every batch is read from one snapshot (a
+ * read-only REPEATABLE READ transaction): a row updated meanwhile (its status, its state) would
+ * otherwise move across the batches' cursor in a list sorted by that column and be read twice or
+ * not at all. The server ends the snapshot of a client that stops reading
+ * (idle_in_transaction_session_timeout), cutting its download. PGlite has one connection, which a
+ * snapshot would take from everything else for the whole download: there the batches are read as
+ * the ledger goes on. A failure once rows are flowing cuts the connection (fastify destroys it), so
+ * a partial file never passes for a complete one.
  */
 export async function serveExport(
-  res: ServerResponse,
+  reply: FastifyReply,
   name: string,
   format: 'csv' | 'json',
   ctx: RouteContext,
 ): Promise<void> {
-  if (ctx.db.kind !== 'postgres') return streamExport(res, name, format, ctx);
-  await ctx.db.transaction(async (tx) => {
-    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    await streamExport(res, name, format, { ...ctx, db: tx });
-  });
+  try {
+    if (ctx.db.kind !== 'postgres') return await streamExport(reply, name, format, ctx);
+    await ctx.db.transaction(async (tx) => {
+      await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      await streamExport(reply, name, format, { ...ctx, db: tx });
+    });
+  } catch (error) {
+    // Once the head is sent the failure is the stream's, and fastify has cut the connection.
+    if (!reply.sent) throw error;
+  }
 }
 
 async function streamExport(
-  res: ServerResponse,
+  reply: FastifyReply,
   name: string,
   format: 'csv' | 'json',
   ctx: ExportContext,
@@ -337,6 +369,7 @@ async function streamExport(
     yield first.value;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  if (format === 'csv') await streamCsv(res, name, source.columns, all());
-  else await streamJson(res, all());
+  const answer = format === 'csv' ? csvBody(name, source.columns, all()) : jsonBody(all());
+  reply.headers(answer.headers).send(answer.body);
+  await answer.done;
 }

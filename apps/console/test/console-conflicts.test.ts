@@ -5,12 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { reconcileOnce, registerReceivable } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { creditEvent, testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHealth } from '../src/health.ts';
-import { createWorkerMetrics } from '../src/metrics.ts';
-import { creditEvent } from './credit-event.ts';
+import { createConsoleHealth } from '../src/health.ts';
+import { createConsoleMetrics } from '../src/metrics.ts';
 import { startTestConsole, type TestConsole } from './test-console.ts';
 
 const ACCOUNT = '646180000000000012';
@@ -44,10 +43,10 @@ describe('conflicts in the console', () => {
     });
     await store.close();
     await reconcileOnce(opened.db);
-    const health = createHealth(opened.db, undefined);
+    const health = createConsoleHealth(opened.db);
     server = await startTestConsole(opened.db, {
       health,
-      metrics: createWorkerMetrics(opened.db, health, { defaultMetrics: false }),
+      metrics: createConsoleMetrics(opened.db, health, { defaultMetrics: false }).registry,
     });
   });
 
@@ -90,15 +89,12 @@ describe('conflicts in the console', () => {
     expect(JSON.parse((await get('/healthz')).text)).toMatchObject({ ok: true, conflicts: 2 });
   });
 
-  it('serves them by kind as a Prometheus metric, beside what waits', async () => {
+  it("leaves them out of the console's metrics (the worker reports them, once, whatever the replicas)", async () => {
     const metrics = await get('/metrics');
     expect(metrics.status).toBe(200);
     expect(metrics.type).toMatch(/^text\/plain/);
-    expect(metrics.text).toContain('worker_ledger_conflicts{kind="credit"} 1');
-    expect(metrics.text).toContain('worker_ledger_conflicts{kind="redelivery"} 1');
-    expect(metrics.text).toContain('worker_ledger_conflicts{kind="second_refund"} 0');
-    expect(metrics.text).toContain('worker_events_waiting 0');
-    expect(metrics.text).toContain('worker_store_ok 1');
+    expect(metrics.text).toContain('console_store_ok 1');
+    expect(metrics.text).not.toContain('ledger_conflicts');
   });
 
   it('has a page of its own, narrowed by kind, with its export narrowed the same way', async () => {

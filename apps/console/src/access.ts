@@ -1,0 +1,360 @@
+// Who may use the console, as fastify hooks and routes. With CONSOLE_PASSWORD: a login form, then
+// a login kept by @fastify/session in the database (session-store.ts: every replica reads it, a
+// restart keeps it, logging out ends it everywhere) behind a cookie that is HttpOnly,
+// SameSite=Strict and Secure over https. Without it: no login, and only this machine's clients are
+// answered (a request relayed by a proxy is not one of them). Every POST needs the same origin
+// (Sec-Fetch-Site, Origin: checked here, no plugin does) and the form's CSRF token
+// (@fastify/csrf-protection). Wrong passwords are answered after a delay and bounded per address,
+// per operator and per console (login-guard.ts, in the database); POST /login is also capped per
+// address by @fastify/rate-limit. /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one
+// is set; /healthz and /console.css stay open.
+import { scryptSync } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
+import { isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
+import { esc, page } from './html.ts';
+import type { AuditAction, AuditOutcome } from './audit.ts';
+import { ADDRESS_FAILURES, type LoginGuard } from './login-guard.ts';
+
+/** Writes an audit record of `request` (audit.ts): its client address, the console's clock. */
+export type Audit = (
+  request: FastifyRequest,
+  record: { operator: string | null; action: AuditAction; outcome: AuditOutcome; target?: string; detail?: string },
+) => Promise<void>;
+
+export const SESSION_COOKIE = 'paykit_console';
+/** The cookie that holds the CSRF secret (the form carries a token made from it). */
+export const CSRF_COOKIE = 'paykit_console_csrf';
+/** Logins one address may POST per minute, right or wrong (a ceiling above the failure lockout, for floods). */
+export const LOGIN_POSTS_PER_MINUTE = 30;
+
+export interface AccessOptions extends Partial<ConsoleAccessConfig> {
+  metricsToken?: string | undefined;
+  /** How long a wrong password waits before it is answered (default 1 s). */
+  failedLoginDelayMs?: number;
+  /** Failed logins the whole console accepts per minute before it refuses every login (default 60). */
+  failuresPerMinute?: number;
+  /** The key a login's password mark is made with (the database's cookie key: the same on every replica). */
+  markKey?: string;
+}
+
+const marks = new Map<string, string>();
+/**
+ * What a login keeps of the password it was made with: scrypt of it under the console's key, made
+ * once per password (scrypt is slow on purpose: the database holding the marks cannot be turned
+ * back into the password cheaply).
+ */
+export function passwordMark(password: string, key: string): string {
+  const id = `${key}\u0000${password}`;
+  let mark = marks.get(id);
+  if (mark === undefined) {
+    mark = scryptSync(password, `paykit-console-login:${key}`, 32, { N: 16_384, r: 8, p: 1 }).toString('base64url');
+    marks.clear();
+    marks.set(id, mark);
+  }
+  return mark;
+}
+
+/** A refusal the console answers as text. */
+export class AccessDenied extends Error {
+  override readonly name = 'AccessDenied';
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Paths answered without a login: the probes and the stylesheet (it holds no data; the login page uses it). */
+const OPEN_PATHS = new Set(['/healthz', '/metrics', '/console.css']);
+
+const pathOf = (request: FastifyRequest) => request.url.split('?', 1)[0]!;
+
+/** A request relayed by a proxy came from wherever the proxy's client is: never "this machine". */
+function fromThisMachine(request: FastifyRequest): boolean {
+  const h = request.headers;
+  if (h.forwarded || h['x-forwarded-for'] || h['x-real-ip']) return false;
+  return isLoopbackHost(request.socket.remoteAddress ?? '');
+}
+
+/**
+ * The name the client asked for is this machine's: a page of another site whose name resolves to
+ * 127.0.0.1 (DNS rebinding) reaches the console from this machine, but asks for its own name.
+ */
+function askedForThisMachine(request: FastifyRequest): boolean {
+  const host = request.headers.host ?? '';
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
+  return isLoopbackHost(name);
+}
+
+/** Same origin by the browser's own word (Sec-Fetch-Site, Origin); a client that sends neither must still carry the token. */
+function checkOrigin(request: FastifyRequest): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin')
+    throw new AccessDenied(
+      403,
+      `Refused: this form was sent from another site (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Use the console's own pages.`,
+    );
+  const origin = request.headers.origin;
+  // Under Referrer-Policy: no-referrer a browser's own same-origin form carries "Origin: null";
+  // its Sec-Fetch-Site, which no page can set, still says where the form came from.
+  if (origin === undefined || (origin === 'null' && site === 'same-origin')) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  const own = [request.headers.host, request.headers['x-forwarded-host']].filter(
+    (h): h is string => typeof h === 'string',
+  );
+  if (host === undefined || !own.includes(host))
+    throw new AccessDenied(
+      403,
+      `Refused: this form was sent from another origin (${origin.slice(0, 80)}). Use the console's own pages.`,
+    );
+}
+
+/** Where a login returns to: a path of this console only (never `//host` or a full URL). */
+function localPath(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) ? next : '/';
+}
+
+function loginPage(csrf: string, next: string, message = ''): string {
+  return page(
+    'paykit console: log in',
+    `<h1>paykit console</h1>${message ? `<p role="alert" class="mismatched">${esc(message)}</p>` : ''}
+<form method="post" action="/login"><input type="hidden" name="csrf" value="${esc(csrf)}"><input type="hidden" name="next" value="${esc(next)}">
+<label>Password <input type="password" name="password" autocomplete="current-password" required autofocus></label> <button type="submit">Log in</button></form>
+<p>The password is the console's CONSOLE_PASSWORD.</p>`,
+  );
+}
+
+const formOf = (request: FastifyRequest): Record<string, unknown> =>
+  request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+
+/** Who is asking: a logged-in operator, or a client of this machine on a console without login (null). */
+export type Operator = string | null;
+
+export interface ConsoleAccess {
+  /** A page as this request's client sees it: the CSRF token in every POST form, a logout button when logged in. */
+  decorate(reply: FastifyReply, request: FastifyRequest, body: string): string;
+  /** Who made the request (the routes run only for a request the access let through). */
+  operator(request: FastifyRequest): Operator;
+  /** Adds the origin and CSRF checks to every POST of `context` (which has its @fastify/csrf-protection). */
+  checkForms(context: FastifyInstance): void;
+  /** Adds /login to `context` (its CSRF secret in a cookie: there is no login yet). */
+  loginRoutes(context: FastifyInstance): void;
+  /** Adds /logout to `context` (the pages', whose forms carry the login's token). */
+  logoutRoute(context: FastifyInstance): void;
+}
+
+/**
+ * Adds the access hooks to `app`, which must already have @fastify/cookie and @fastify/session;
+ * the forms' checks and the login routes go into the contexts that hold @fastify/csrf-protection.
+ */
+export function registerAccess(
+  app: FastifyInstance,
+  options: AccessOptions,
+  now: () => Date,
+  guard: LoginGuard,
+  audit: Audit,
+  onLogin?: (outcome: 'success' | 'failure' | 'locked') => void,
+): ConsoleAccess {
+  const password = options.password;
+  const verifyMetrics = options.metricsToken ? createCoreWebhookVerifier([options.metricsToken]) : undefined;
+  const mark = password === undefined ? undefined : passwordMark(password, options.markKey ?? '');
+  const loggedIn = (request: FastifyRequest) =>
+    mark !== undefined &&
+    typeof request.session?.login?.mark === 'string' &&
+    constantTimeEqual(request.session.login.mark, mark);
+
+  // @fastify/session's `secure: 'auto'` turns SameSite down to Lax over http: the cookie is fitted
+  // here instead, Secure over https (a trusted proxy's X-Forwarded-Proto) or always, and Strict.
+  const fitCookie = (request: FastifyRequest) => {
+    const cookie = request.session?.cookie;
+    if (!cookie) return;
+    cookie.sameSite = 'strict';
+    cookie.secure = options.secureCookie === 'on' || request.protocol === 'https';
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    fitCookie(request);
+    const path = pathOf(request);
+    if (path === '/metrics' && verifyMetrics) {
+      try {
+        verifyMetrics({ authorization: request.headers.authorization ?? '' });
+      } catch {
+        return reply
+          .code(401)
+          .type('text/plain; charset=utf-8')
+          .header('www-authenticate', 'Bearer')
+          .send('Send Authorization: Bearer <METRICS_TOKEN>.\n');
+      }
+    }
+    if (OPEN_PATHS.has(path)) return;
+    if (password === undefined) {
+      if (!fromThisMachine(request) || !askedForThisMachine(request))
+        return html(
+          reply,
+          403,
+          page(
+            'paykit console: this machine only',
+            '<h1>This console answers this machine only</h1><p>No login is configured, so the console answers clients of 127.0.0.1 and ::1 only, asking for 127.0.0.1, ::1 or localhost (not through a proxy). To reach it from elsewhere, set <code>CONSOLE_PASSWORD</code> (at least 12 characters) and restart the console; operators then log in at /login.</p>',
+          ),
+        );
+      if (path === '/login' && request.method === 'GET')
+        return reply
+          .code(303)
+          .header('location', '/')
+          .type('text/plain; charset=utf-8')
+          .send('no login is configured\n');
+      return;
+    }
+    if (path === '/login') return;
+    if (loggedIn(request)) return;
+    if (request.method === 'POST') {
+      checkOrigin(request);
+      throw new AccessDenied(
+        403,
+        'Refused: no console login (it expired or you logged out). Log in at /login and submit the form again.',
+      );
+    }
+    if ((request.headers.accept ?? '').includes('text/html'))
+      return reply
+        .code(303)
+        .header('location', `/login?next=${encodeURIComponent(request.url)}`)
+        .type('text/plain; charset=utf-8')
+        .send('log in first\n');
+    return reply
+      .code(401)
+      .type('text/plain; charset=utf-8')
+      .send(
+        'Log in first: POST the password to /login (form field "password") and send back the paykit_console cookie.\n',
+      );
+  });
+
+  return {
+    decorate(reply, request, body) {
+      const hidden = `<input type="hidden" name="csrf" value="${esc(reply.generateCsrf())}">`;
+      const withToken = body.replace(/<form\b[^>]*\bmethod=["']?post\b[^>]*>/gi, (form) => form + hidden);
+      if (!loggedIn(request)) return withToken;
+      return withToken.replace(
+        /<body\b[^>]*>/i,
+        (tag) =>
+          `${tag}<form method="post" action="/logout" class="logout">${hidden}<button type="submit">Log out</button></form>`,
+      );
+    },
+    operator: (request) => (loggedIn(request) ? request.session.login!.operator : null),
+    checkForms,
+    loginRoutes(login) {
+      registerLogin(login, options, now, guard, audit, onLogin, fitCookie);
+    },
+    logoutRoute(pages) {
+      if (password === undefined) return;
+      pages.post('/logout', async (request, reply) => {
+        // Deleted from the database: every replica refuses the cookie from now on.
+        const operator = request.session.login?.operator ?? null;
+        await request.session.destroy();
+        await audit(request, { operator, action: 'logout', outcome: 'success' });
+        return reply
+          .code(303)
+          .header('location', '/login')
+          .clearCookie(SESSION_COOKIE, { path: '/' })
+          .type('text/plain; charset=utf-8')
+          .send('logged out\n');
+      });
+    },
+  };
+}
+
+/** Every form of `context`: the same origin, then its CSRF token (the body is parsed by now). */
+function checkForms(context: FastifyInstance): void {
+  context.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST') return done();
+    try {
+      checkOrigin(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    context.csrfProtection(request, reply, done);
+  });
+}
+
+function registerLogin(
+  app: FastifyInstance,
+  options: AccessOptions,
+  now: () => Date,
+  guard: LoginGuard,
+  audit: Audit,
+  onLogin: ((outcome: 'success' | 'failure' | 'locked') => void) | undefined,
+  fitCookie: (request: FastifyRequest) => void,
+): void {
+  const password = options.password;
+  const delayMs = options.failedLoginDelayMs ?? 1_000;
+  checkForms(app);
+  const rateLimit = { max: LOGIN_POSTS_PER_MINUTE, timeWindow: 60_000 };
+  if (password === undefined) {
+    app.post('/login', { config: { rateLimit } }, async (_request, reply) =>
+      reply.code(303).header('location', '/').type('text/plain; charset=utf-8').send('no login is configured\n'),
+    );
+  } else {
+    app.get('/login', async (request, reply) =>
+      html(reply, 200, loginPage(reply.generateCsrf(), localPath((request.query as { next?: unknown }).next))),
+    );
+    app.post('/login', { config: { rateLimit } }, async (request, reply) => {
+      const form = formOf(request);
+      const target = localPath(form.next);
+      const sent = typeof form.password === 'string' ? form.password : '';
+      // The one operator of CONSOLE_PASSWORD.
+      const attempt = await guard.attempt(request.ip, 'console', () => constantTimeEqual(sent, password));
+      if (attempt.outcome === 'refused') {
+        onLogin?.('locked');
+        const { bound, retryAfterSeconds } = attempt.refusal;
+        await audit(request, {
+          operator: 'console',
+          action: 'login',
+          outcome: 'refused',
+          detail: `too many wrong passwords (${bound === 'address' ? 'from this address' : bound === 'operator' ? 'for the operator' : 'on the console'}): retry after ${retryAfterSeconds} s`,
+        });
+        const minutes = Math.ceil(retryAfterSeconds / 60);
+        const wait =
+          bound === 'address'
+            ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+            : `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+        const why = {
+          address: `${ADDRESS_FAILURES} wrong passwords from this address`,
+          operator: 'Too many wrong passwords for this operator, from any address: each next try waits twice as long',
+          console: 'Too many wrong passwords on this console in the last minute: every login waits',
+        }[bound];
+        return html(
+          reply.header('retry-after', String(bound === 'address' ? minutes * 60 : retryAfterSeconds)),
+          429,
+          page(
+            'paykit console: too many attempts',
+            `<h1>Too many failed logins</h1><p>${why}: try again in ${wait}.</p>`,
+          ),
+        );
+      }
+      if (attempt.outcome === 'failure') {
+        onLogin?.('failure');
+        await audit(request, { operator: 'console', action: 'login', outcome: 'failure', detail: 'wrong password' });
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return html(reply, 401, loginPage(reply.generateCsrf(), target, 'Wrong password.'));
+      }
+      // A new session id at login: an id planted before it (session fixation) is never logged in.
+      await request.session.regenerate();
+      fitCookie(request);
+      request.session.login = {
+        operator: 'console',
+        loginAt: now().toISOString(),
+        mark: passwordMark(password, options.markKey ?? ''),
+      };
+      await audit(request, { operator: 'console', action: 'login', outcome: 'success' });
+      onLogin?.('success');
+      return reply.code(303).header('location', target).type('text/plain; charset=utf-8').send('logged in\n');
+    });
+  }
+}

@@ -1,0 +1,193 @@
+// The console's configuration, read from environment variables at start-up: every bad value is
+// named with what to set instead, all at once. DATABASE_URL (it may hold a password),
+// CONSOLE_PASSWORD and METRICS_TOKEN are never repeated.
+import * as z from 'zod';
+
+export interface ConsoleConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** PostgreSQL: the client-side deadline of every statement. */
+  databaseQueryTimeoutMs: number;
+  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take. */
+  databaseConnectTimeoutMs: number;
+  /** Pending items older than this are stale. */
+  staleAfterSeconds: number;
+  /** The worker's address, to show its progress on the overview (its /healthz); undefined: not shown. */
+  workerUrl: string | undefined;
+  /** Which proxies' X-Forwarded-For and X-Forwarded-Proto are believed (fastify's trustProxy). */
+  trustProxy: string | boolean;
+  console: ConsoleAccessConfig;
+  /** /metrics answers only `Authorization: Bearer <token>`; undefined: /metrics is open. */
+  metricsToken: string | undefined;
+  /** The lowest level logged (CONSOLE_LOG_LEVEL, default info). */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** Who may use the console (access.ts). */
+export interface ConsoleAccessConfig {
+  /** The operators' password; undefined: no login, and the console answers this machine's clients only. */
+  password: string | undefined;
+  /** How long a login lasts. */
+  sessionMinutes: number;
+  /** Failed logins the whole console accepts per minute before it refuses every login (login-guard.ts). */
+  failuresPerMinute: number;
+  /** `auto`: the cookies are Secure when the request arrived over https (X-Forwarded-Proto from a trusted proxy); `on`: always. */
+  secureCookie: 'auto' | 'on';
+}
+
+/** Addresses only this machine can reach: the console may answer without a login there. */
+export function isLoopbackHost(host: string): boolean {
+  return (
+    host === 'localhost' ||
+    host === '::1' ||
+    host === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    /^::ffff:127(\.\d{1,3}){3}$/i.test(host)
+  );
+}
+
+const MIN_PASSWORD_LENGTH = 12;
+const MIN_TOKEN_LENGTH = 32;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(
+      `The console's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/console/README.md for every variable.`,
+    );
+    this.problems = problems;
+  }
+}
+
+const whole = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < min || n > max) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from ${min} to ${max}, got "${value.slice(0, 20)}"`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** An address or CIDR range, as proxy-addr reads them (fastify's trustProxy). */
+const PROXY = /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i;
+
+const Env = z.object({
+  CONSOLE_PORT: whole('CONSOLE_PORT', 4031, 0, 65_535),
+  CONSOLE_HOST: z.string().min(1, 'CONSOLE_HOST must be an address to bind, such as 127.0.0.1').default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value),
+      'DATABASE_URL must start with postgres:// (or be unset for PGlite)',
+    ),
+  PAYKIT_DATA_DIR: z.string().default('.data'),
+  DATABASE_QUERY_TIMEOUT_MS: whole('DATABASE_QUERY_TIMEOUT_MS', 15_000, 100, 600_000),
+  DATABASE_CONNECT_TIMEOUT_MS: whole('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
+  CONSOLE_STALE_AFTER_SECONDS: whole('CONSOLE_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
+  CONSOLE_WORKER_URL: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || value === '' || /^https?:\/\/[^\s/]+\/?$/.test(value),
+      "CONSOLE_WORKER_URL must be the worker's http(s) address with no path, such as http://127.0.0.1:4030",
+    ),
+  CONSOLE_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .refine(
+      (value) =>
+        value === undefined ||
+        value.trim() === '' ||
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .every((part) => PROXY.test(part)),
+      'CONSOLE_TRUSTED_PROXIES must be a comma-separated list of proxy addresses or CIDR ranges (e.g. 10.0.0.0/8,loopback), or "none"',
+    ),
+  // Secrets: their length is named in a problem, never their value.
+  CONSOLE_PASSWORD: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || value === '' || value === value.trim(),
+      'CONSOLE_PASSWORD starts or ends with whitespace: remove it (a stray newline from a .env file is the usual cause)',
+    )
+    .refine((value) => value === undefined || value === '' || value.length >= MIN_PASSWORD_LENGTH, {
+      error: (issue) =>
+        `CONSOLE_PASSWORD is ${String(issue.input).length} characters; use at least ${MIN_PASSWORD_LENGTH} (e.g. openssl rand -base64 18)`,
+    }),
+  CONSOLE_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'CONSOLE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  CONSOLE_SESSION_MINUTES: whole('CONSOLE_SESSION_MINUTES', 480, 1, 10_080),
+  CONSOLE_LOGIN_FAILURES_PER_MINUTE: whole('CONSOLE_LOGIN_FAILURES_PER_MINUTE', 60, 1, 100_000),
+  CONSOLE_SECURE_COOKIE: z
+    .enum(['auto', 'on'], {
+      message: 'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)',
+    })
+    .default('auto'),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value.trim() === '' || value.trim().length >= MIN_TOKEN_LENGTH, {
+      error: (issue) =>
+        `METRICS_TOKEN is ${String(issue.input).trim().length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
+    }),
+});
+
+const set = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** fastify's trustProxy from CONSOLE_TRUSTED_PROXIES: unset, a proxy on this machine (loopback); "none", no proxy. */
+function trustProxyOf(value: string | undefined): string | boolean {
+  const text = value?.trim() ?? '';
+  if (text === '') return 'loopback';
+  if (text.toLowerCase() === 'none') return false;
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .join(',');
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): ConsoleConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  const e = parsed.data;
+  const password = set(e.CONSOLE_PASSWORD) ? e.CONSOLE_PASSWORD : undefined;
+  if (password === undefined && !isLoopbackHost(e.CONSOLE_HOST))
+    throw new ConfigError([
+      `CONSOLE_HOST=${e.CONSOLE_HOST.slice(0, 64)} would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least ${MIN_PASSWORD_LENGTH} characters) to require one, or bind CONSOLE_HOST=127.0.0.1`,
+    ]);
+  return {
+    port: e.CONSOLE_PORT,
+    host: e.CONSOLE_HOST,
+    databaseUrl: e.DATABASE_URL === '' ? undefined : e.DATABASE_URL,
+    dataDir: e.PAYKIT_DATA_DIR,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    staleAfterSeconds: e.CONSOLE_STALE_AFTER_SECONDS,
+    workerUrl: set(e.CONSOLE_WORKER_URL) ? e.CONSOLE_WORKER_URL : undefined,
+    trustProxy: trustProxyOf(e.CONSOLE_TRUSTED_PROXIES),
+    console: {
+      password,
+      sessionMinutes: e.CONSOLE_SESSION_MINUTES,
+      failuresPerMinute: e.CONSOLE_LOGIN_FAILURES_PER_MINUTE,
+      secureCookie: e.CONSOLE_SECURE_COOKIE,
+    },
+    metricsToken: e.METRICS_TOKEN?.trim() || undefined,
+    logLevel: e.CONSOLE_LOG_LEVEL,
+  };
+}

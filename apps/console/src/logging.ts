@@ -1,0 +1,40 @@
+// Structured logs (pino), one JSON line each, on stdout: start-up, each request fastify answers
+// (method, path, status, time; never a cookie or a form), logins by outcome, and every error.
+// Nothing secret is handed to the logger; the redaction paths are the second line of defence
+// should someone log a config object or a request's headers later.
+import { redactLogFields, scrubSecrets } from '@paykit/runtime';
+import { pino, type DestinationStream, type LogFn, type Logger } from 'pino';
+import type { ConsoleConfig } from './config.ts';
+
+export const REDACT_PATHS = [
+  'databaseUrl',
+  'password',
+  'metricsToken',
+  'authorization',
+  'cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'config.databaseUrl',
+  'config.console.password',
+  'config.metricsToken',
+];
+
+export function createLogger(config: Pick<ConsoleConfig, 'logLevel'>, destination?: DestinationStream): Logger {
+  const options = {
+    name: 'console',
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // Every line's fields and message also go through the runtime's one redaction.
+    formatters: { log: redactLogFields },
+    hooks: {
+      logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
+        const scrubbed = args.map((arg: unknown) => (typeof arg === 'string' ? scrubSecrets(arg) : arg));
+        method.apply(this, scrubbed as Parameters<LogFn>);
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `pnpm --filter @paykit/console start`: the finance console on CONSOLE_PORT (4031), reading the
+// ledger in the database the worker applies to (DATABASE_URL, or the PGlite folder under
+// PAYKIT_DATA_DIR: PGlite is one process per folder, so there the console cannot run beside the
+// worker; use PostgreSQL). Migrates the database (its sessions table included), prints
+// `listening on <url>` once it answers, then logs with pino (one JSON line each, logging.ts).
+// Replicas may run side by side on one PostgreSQL database behind a load balancer: logins are
+// kept in the database, so no replica needs sticky sessions.
+import path from 'node:path';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
+import { migrate, openDatabase, withLongStatements } from '@paykit/store';
+import { ConfigError, loadConfig } from './config.ts';
+import { createConsoleHealth } from './health.ts';
+import { createLogger } from './logging.ts';
+import { createConsoleMetrics } from './metrics.ts';
+import { startConsole } from './server.ts';
+import { workerStatusFrom } from './worker-status.ts';
+
+/** The longest a stop may take (supervisors send SIGKILL after 10 s). */
+const STOP_TIMEOUT_MS = 9_000;
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}
+
+try {
+  const logger = createLogger(config);
+  const databaseOptions = {
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  };
+  const db = await openDatabase(databaseOptions);
+  let server;
+  try {
+    await withLongStatements(db, databaseOptions, (long) => migrate(long, [ledgerMigrations]));
+    const health = createConsoleHealth(db);
+    const metrics = createConsoleMetrics(db, health);
+    server = await startConsole({
+      db,
+      port: config.port,
+      host: config.host,
+      staleAfterSeconds: config.staleAfterSeconds,
+      status: config.workerUrl ? workerStatusFrom(config.workerUrl) : undefined,
+      health,
+      metrics: metrics.registry,
+      onLogin: metrics.login,
+      access: { ...config.console, metricsToken: config.metricsToken },
+      trustProxy: config.trustProxy,
+      logger,
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  logger.info(
+    {
+      url: server.url,
+      store: db.kind,
+      login: config.console.password !== undefined,
+      worker: config.workerUrl !== undefined,
+      metricsToken: config.metricsToken !== undefined,
+    },
+    'started',
+  );
+  // The kind of store only: its description names the database's user, host and name.
+  console.log(`listening on ${server.url} (store: ${db.kind})`);
+  console.log(
+    config.console.password
+      ? `console: login required (CONSOLE_PASSWORD), logins of ${config.console.sessionMinutes} min kept in the database; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`
+      : `console: no login, answers this machine only (set CONSOLE_PASSWORD to open it to others); /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`,
+  );
+  const consoleServer = server;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    setTimeout(() => {
+      console.error(`The console did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
+    consoleServer
+      .close()
+      .then(() => db.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`The console did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
+  };
+  // `on`, and stop() runs once: through pnpm, Ctrl-C arrives twice.
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+} catch (error) {
+  console.error(`The console could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
