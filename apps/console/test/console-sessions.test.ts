@@ -5,6 +5,7 @@
 // the cookie-signing key is the database's own, the same for every replica.
 import { createHash } from 'node:crypto';
 import { openDatabase, type Database } from '@paykit/store';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { cookieOf, csrfOf } from './test-console.ts';
 
 const PASSWORD = TEST_SECRETS.consolePassword;
 
-for (const kind of testDatabases()) {
+for (const kind of testDatabases([ledgerMigrations])) {
   describe(`console logins shared through the database (${kind.name})`, () => {
     let opened: OpenedTestDatabase;
     /** The second replica's own connections on PostgreSQL; PGlite is one connection, shared. */
