@@ -50,6 +50,14 @@ const TIMES: Array<[string, string | null]> = [
   ['2026-11-21T06:00:00-06:00 ', null],
   [' 2026-11-21T06:00:00-06:00', null],
   ['2026-11-21X06:00:00-06:00', null],
+  // The usual form's length and separators, each separator one place off: never read leniently.
+  ['2025-01-02T10:30:15-0:559', null],
+  ['2025-04-02T10:30:15-0:600', null],
+  ['2025-04-02T10:30:1-506:00', null],
+  ['2025-1-020T10:30:15-06:00', null],
+  ['2025-04-02T1:030:15-06:00', null],
+  ['2025-04-0T210:30:15-06:00', null],
+  ['202-504-02T10:30:15-06:00', null],
   ['02/04/2025', null],
   ['today', null],
   ['epoch', null],
@@ -104,6 +112,22 @@ for (const kind of testDatabases([ledgerMigrations])) {
       expect(items.find((i) => i.id === credit)).toMatchObject({ amount: '970.00' });
       expect(items.find((i) => i.id === credit)!.at.toISOString()).toBe('2026-11-21T16:30:00.000Z');
       expect(items.find((i) => i.id === good)).toMatchObject({ amount: '25.00' });
+    });
+
+    it('ledger_day gives the day its first form gave, over 32 years in four session time zones', async () => {
+      // Migration 0018 replaced ((at - interval '6 hours') AT TIME ZONE 'UTC')::date, which indexes were built on.
+      for (const zone of ['UTC', 'America/Mexico_City', 'Pacific/Chatham', 'Asia/Kathmandu']) {
+        const { rows } = await suite.opened.db.transaction(async (tx) => {
+          await tx.query("SELECT set_config('TimeZone', $1, true)", [zone]);
+          return tx.query<{ differ: string; total: string }>(
+            `SELECT count(*) FILTER (WHERE ledger_day(t) IS DISTINCT FROM ((t - interval '6 hours') AT TIME ZONE 'UTC')::date) AS differ,
+                    count(*) AS total
+             FROM generate_series(timestamptz '1999-01-01 00:00:00Z', timestamptz '2031-01-01 00:00:00Z', interval '1 hour 7 minutes 13 seconds') t`,
+          );
+        });
+        expect(Number(rows[0]!.total), zone).toBeGreaterThan(250_000);
+        expect(rows[0]!.differ, zone).toBe('0');
+      }
     });
 
     it('ledger_day is the day in Mexico City whatever the session time zone', async () => {

@@ -8,7 +8,9 @@ CREATE OR REPLACE FUNCTION ledger_time(value text) RETURNS timestamptz
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 BEGIN
   IF length(value) = 25 AND translate(value, '0123456789', '') IN ('--T::-:', '--T::+:')
-     AND substr(value, 1, 4) <> '0000' AND substr(value, 6, 2) BETWEEN '01' AND '12' AND substr(value, 9, 2) BETWEEN '01' AND '28'
+     AND substr(value, 5, 1) = '-' AND substr(value, 8, 1) = '-' AND substr(value, 11, 1) = 'T'
+     AND substr(value, 14, 1) = ':' AND substr(value, 17, 1) = ':' AND substr(value, 20, 1) IN ('+', '-')
+     AND substr(value, 23, 1) = ':' AND substr(value, 1, 4) <> '0000' AND substr(value, 6, 2) BETWEEN '01' AND '12' AND substr(value, 9, 2) BETWEEN '01' AND '28'
      AND substr(value, 12, 2) <= '23' AND substr(value, 15, 2) <= '59' AND substr(value, 18, 2) <= '59'
      AND substr(value, 21, 2) <= '15' AND substr(value, 24, 2) <= '59' THEN
     RETURN value::timestamptz;
