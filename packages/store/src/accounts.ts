@@ -28,6 +28,16 @@ export interface Account {
 export interface AccountStore {
   /** Inserts or replaces the account. StoreInputError for a CLABE that is not 18 digits or a limit that is not "1234.56". */
   upsert(account: Omit<Account, 'updatedAt' | 'version'>): Promise<Account>;
+  /**
+   * Adds the account as ACTIVE, or, when it is known, sets the owner and credit limit given (the
+   * ones not given stay) and never its status: one statement, so a block or a cancel made meanwhile
+   * is never undone. `added` is false for an account that was known.
+   */
+  add(account: {
+    clabe: string;
+    ownerId?: string;
+    creditLimit?: string;
+  }): Promise<{ account: Account; added: boolean }>;
   /** undefined when no such account. */
   setStatus(clabe: string, status: AccountStatus): Promise<Account | undefined>;
   /** undefined when unknown (or not CLABE-shaped: it cannot be known). */
@@ -93,6 +103,23 @@ export function createAccountStore(db: Database): AccountStore {
         values,
       );
       return toAccount(rows[0]!);
+    },
+
+    async add(account) {
+      if (typeof account !== 'object' || account === null)
+        throw new StoreInputError('add takes an account: { clabe, ownerId?, creditLimit? }');
+      const { rows } = await db.query<AccountRow & { added: boolean }>(
+        `INSERT INTO accounts (clabe, owner_id, status, credit_limit) VALUES ($1, $2, 'ACTIVE', $3::numeric)
+         ON CONFLICT (clabe) DO UPDATE SET owner_id = coalesce($2, accounts.owner_id),
+           credit_limit = coalesce($3::numeric, accounts.credit_limit), updated_at = now()
+         RETURNING ${COLUMNS}, (xmax = 0) AS added`,
+        [
+          clabeOf(account.clabe),
+          nullableText('ownerId', account.ownerId ?? null),
+          creditLimitOf(account.creditLimit ?? null),
+        ],
+      );
+      return { account: toAccount(rows[0]!), added: rows[0]!.added };
     },
 
     async setStatus(clabe, status) {

@@ -10,6 +10,8 @@ const OPENS_ANOTHER = 30_000;
 const ACTIVE = '646180110400000007';
 const BLOCKED = '012180001234567891';
 const LIMITED = '072180005555555553';
+/** Written by the add test only. */
+const ADDED = '646180000000000999';
 
 /** The real database, with every query() counted: proves how many statements the lookups cost. */
 function counting(db: Database): { db: Database; queries: string[] } {
@@ -48,6 +50,21 @@ for (const kind of testDatabases()) {
       });
     });
     afterAll(() => opened.drop());
+
+    it('adds an account as ACTIVE, and on a known one sets only the owner and limit given, never its status', async () => {
+      const clabe = ADDED;
+      const first = await accounts.add({ clabe, ownerId: 'acme-1' });
+      expect(first.added).toBe(true);
+      expect(first.account).toMatchObject({ clabe, status: 'ACTIVE', ownerId: 'acme-1', creditLimit: null });
+      await accounts.setStatus(clabe, 'BLOCKED');
+      const again = await accounts.add({ clabe, creditLimit: '50000.00' });
+      expect(again.added).toBe(false);
+      expect(again.account).toMatchObject({ status: 'BLOCKED', ownerId: 'acme-1', creditLimit: '50000.00' });
+      // A block landing between another writer's read and its add is kept: add never writes status.
+      await Promise.all([accounts.setStatus(clabe, 'CANCELLED'), accounts.add({ clabe, ownerId: 'acme-2' })]);
+      expect(await accounts.get(clabe)).toMatchObject({ status: 'CANCELLED', ownerId: 'acme-2' });
+      await expect(accounts.add({ clabe: '12345' })).rejects.toThrow(StoreInputError);
+    });
 
     it('upserts and reads back, money as an exact decimal string', async () => {
       const first = await accounts.get(LIMITED);
@@ -132,7 +149,11 @@ for (const kind of testDatabases()) {
     });
 
     it('lists every account by CLABE', async () => {
-      expect((await accounts.list()).map((account) => account.clabe)).toEqual([BLOCKED, LIMITED, ACTIVE].sort());
+      const known = new Set([BLOCKED, LIMITED, ACTIVE, ADDED]);
+      const listed = (await accounts.list()).map((account) => account.clabe);
+      expect(listed.filter((clabe) => known.has(clabe) && clabe !== ADDED)).toEqual([BLOCKED, LIMITED, ACTIVE].sort());
+      expect(listed).toEqual([...listed].sort());
+      expect(listed.every((clabe) => known.has(clabe))).toBe(true);
     });
 
     it('refuses a malformed CLABE without repeating it', async () => {

@@ -42,19 +42,16 @@ export async function knownAccountsAdd(
   optionalFlag(OwnerId, '--owner', options.owner);
   optionalFlag(Amount, '--credit-limit', options.creditLimit);
   await withDatabase(ctx, async (db, store) => {
-    const accounts = store.createAccountStore(db);
-    const known = await accounts.get(clabe);
-    const account = await accounts.upsert({
+    const { account, added } = await store.createAccountStore(db).add({
       clabe,
-      status: known?.status ?? 'ACTIVE',
-      ownerId: options.owner ?? known?.ownerId ?? null,
-      creditLimit: options.creditLimit ?? known?.creditLimit ?? null,
+      ...(options.owner === undefined ? {} : { ownerId: options.owner }),
+      ...(options.creditLimit === undefined ? {} : { creditLimit: options.creditLimit }),
     });
     ctx.out.result(ctx.out.json ? account : shown(account));
     ctx.out.note(
-      known
-        ? `Updated: it stays ${account.status}.`
-        : 'Added. Credits held because it was unknown stay held until released: `paykit held list`, then `paykit held release <seq>`.',
+      added
+        ? 'Added. Credits held because it was unknown stay held until released: `paykit held list`, then `paykit held release <seq>`.'
+        : `Updated: it stays ${account.status}.`,
     );
   });
 }
