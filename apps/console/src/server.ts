@@ -252,19 +252,34 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       // The release is kept with who made it: the operator logged in, or "console" on this machine.
       const operator = consoleAccess.operator(request);
       try {
-        await releaseHeld(db, { credit, by: operator ?? 'console' });
+        // The release and its audit record commit together.
+        await releaseHeld(db, {
+          credit,
+          by: operator ?? 'console',
+          within: (tx, release) =>
+            recordAudit(tx, {
+              at: now(),
+              operator,
+              address: request.ip,
+              action: 'release-held',
+              target: release.transactionId,
+              outcome: 'success',
+              detail: `${release.amount} of event ${release.seq} booked as money in`,
+            }),
+        });
       } catch (error) {
-        if (error instanceof StoreInputError)
-          await audit(request, {
-            operator,
-            action: 'release-held',
-            outcome: 'refused',
-            target: credit,
-            detail: error.message,
-          });
+        // Nothing was released. A refusal says why; a failure is recorded if the database takes it.
+        await audit(request, {
+          operator,
+          action: 'release-held',
+          outcome: error instanceof StoreInputError ? 'refused' : 'failure',
+          target: credit,
+          detail: error instanceof Error ? error.message : String(error),
+        }).catch((failure: unknown) =>
+          request.log.error({ err: failure }, 'the audit record of a failed release was not written'),
+        );
         throw error;
       }
-      await audit(request, { operator, action: 'release-held', outcome: 'success', target: credit });
       return reply.code(303).header('location', '/held').type('text/plain').send('released');
     });
   });

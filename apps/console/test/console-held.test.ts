@@ -1,6 +1,7 @@
 // Held credits in the console: listed with what the gateway held them for and decides now, kept out
 // of money in, and released by an operator's POST (with the page's CSRF token) once the gateway
-// accepts them; a POST without the token releases nothing.
+// accepts them; a POST without the token releases nothing, and neither does one whose audit record
+// cannot be written.
 import { randomUUID } from 'node:crypto';
 import { listReleases, reconcileOnce } from '@paykit/ledger';
 import { createEventStore } from '@paykit/store';
@@ -61,10 +62,27 @@ for (const kind of testDatabases([ledgerMigrations])) {
         });
       expect((await post({})).status).toBe(403);
       expect(await listReleases(opened.db)).toEqual([]);
+      // A release whose audit record cannot be written is not made: the two commit together.
+      await opened.db.query(
+        "ALTER TABLE console_audit ADD CONSTRAINT test_no_release CHECK (action <> 'release-held' OR outcome <> 'success')",
+      );
+      try {
+        expect((await post({ csrf })).status).toBe(503);
+        expect(await listReleases(opened.db)).toEqual([]);
+      } finally {
+        await opened.db.query('ALTER TABLE console_audit DROP CONSTRAINT test_no_release');
+      }
       const done = await post({ csrf });
       expect(done.status).toBe(303);
       expect(done.headers.get('location')).toBe('/held');
       expect((await listReleases(opened.db)).map((r) => [r.transactionId, r.releasedBy])).toEqual([[id, 'console']]);
+      const { rows: audited } = await opened.db.query<{ target: string; outcome: string }>(
+        "SELECT target, outcome FROM console_audit WHERE action = 'release-held' ORDER BY id",
+      );
+      expect(audited).toEqual([
+        { target: id, outcome: 'failure' },
+        { target: id, outcome: 'success' },
+      ]);
       expect((await server.get('/held')).text).toContain('No credit is held.');
       const after = await server.get('/?from=2026-11-01&to=2026-11-30');
       expect(after.text).toContain('<strong data-card="money-in">MXN 970.00</strong>');

@@ -99,10 +99,17 @@ export async function findCredit(db: Queryable, credit: string): Promise<(HeldCr
 /**
  * Releases a held credit (by its transaction id or its event's seq): the gateway's newest
  * re-decision of its event must accept it. Books it as money in and matches its account again.
+ * `within` runs in the release's transaction once it is booked, for a record that must commit with
+ * it or not at all (the console's audit row); a release whose `within` throws is not made.
  */
 export async function releaseHeld(
   db: Database,
-  input: { credit: string; by: string; note?: string | null },
+  input: {
+    credit: string;
+    by: string;
+    note?: string | null;
+    within?: (tx: Queryable, release: HeldRelease) => Promise<void>;
+  },
 ): Promise<HeldRelease> {
   const by = typeof input.by === 'string' ? input.by.trim() : '';
   if (by === '' || by.length > 200) throw new StoreInputError('by (who releases it) must be 1 to 200 characters');
@@ -148,7 +155,7 @@ export async function releaseHeld(
       );
       const receivables = await rematchAccounts(tx, [found.account]);
       await postItems(tx, [`tx:${found.transactionId}`, ...receivables], 'release');
-      return {
+      const release: HeldRelease = {
         transactionId: found.transactionId,
         seq: found.seq,
         amount: found.amount,
@@ -156,6 +163,8 @@ export async function releaseHeld(
         releasedAt: rows[0]!.released_at,
         note: input.note ?? null,
       };
+      await input.within?.(tx, release);
+      return release;
     }),
   );
 }
