@@ -2,9 +2,12 @@
 // migrations/NNNN_name.sql, and its sql/functions/<function>.sql, each the current definition of
 // one SQL function. migrate() merges the migrations of every set it is given (the store's own set
 // always among them) in one version order, applies the pending ones, each recorded with a
-// checksum of its text and the package that owns it, then applies every function file again. A
-// released migration is never edited, so a checksum that no longer matches is an error (fix it by
-// restoring the file and adding a new migration); a function file is edited in place. Everything
+// checksum of its text and the package that owns it, then applies the function files: every one
+// after a run that applied a migration, else each one whose text changed since it was applied
+// (schema_functions). A released migration is never edited, so a checksum that no longer matches is
+// an error (fix it by restoring the file and adding a new migration); a function file is edited in
+// place, with a new migration beside it (see applyFunctions: an older build, started later, then
+// knows the definition is newer than its own and leaves it). Everything
 // runs in one transaction under an advisory lock: concurrent migrators (N gateway replicas
 // starting at once) wait for each other, and a failing file leaves the database as it was.
 import { createHash } from 'node:crypto';
@@ -75,6 +78,8 @@ export interface SqlFunction {
   owner: string;
   file: string;
   sql: string;
+  /** sha256 of the text, line endings normalised. */
+  checksum: string;
 }
 
 export interface MigrateOptions {
@@ -218,7 +223,7 @@ export function loadFunctions(sets: readonly MigrationSet[] = []): SqlFunction[]
         throw new MigrationError(
           `function ${name} has two files, ${seen.file} (${seen.owner}) and ${where} (${set.owner}): one function, one file`,
         );
-      const fn = { name, owner: set.owner, file: where, sql };
+      const fn = { name, owner: set.owner, file: where, sql, checksum: createHash('sha256').update(sql).digest('hex') };
       byName.set(name, fn);
       functions.push(fn);
     }
@@ -282,7 +287,8 @@ export async function migrate(
       await apply(tx, migration);
       applied.push(migration.name);
     }
-    const reapplied = newerBuild ? [] : await applyFunctions(tx, functions);
+    const build = known.at(-1)?.version ?? '';
+    const reapplied = newerBuild ? [] : await applyFunctions(tx, functions, build, applied.length > 0);
     // The newest migration the database now has (a newer build's, when it ran).
     const current = [...recorded, ...migrations.filter((m) => applied.includes(m.name))]
       .map(({ version, name }) => ({ version, name }))
@@ -372,13 +378,47 @@ function checkRecorded(recorded: AppliedRow[], migrations: Migration[], sets: Mi
 }
 
 /**
- * Applies every function file again. SQL-language bodies are parsed when created, PL/pgSQL ones
+ * Applies the function files whose definition the database may not hold: all of them when this run
+ * applied a migration (one may have replaced a function), else those whose text differs from what
+ * was last applied (schema_functions: each file's checksum, and `build`, the newest migration the
+ * build that applied it knew). A start with nothing changed runs no CREATE OR REPLACE, so it needs
+ * no ownership of the functions. Change a function file together with a new migration (one that
+ * only says which function changed will do): a replica of the previous release that restarts
+ * during a rolling deploy, or after a rollback, then finds a migration newer than it knows and
+ * leaves every function file alone (newerBuild), instead of writing its older rules over the new
+ * ones; two builds at the same migration level would each write their own text.
+ * SQL-language bodies are parsed when created, PL/pgSQL ones
  * when first called; with check_function_bodies off (this transaction only) both wait for their
  * first call, so files apply in any order, a function before one it calls that a later file adds.
  * A function an index, a constraint or a generated column is built on must not change here: they
  * would keep results of the old definition. Such a change is a migration (replace it and rebuild).
  */
-async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<string[]> {
+async function applyFunctions(
+  tx: Queryable,
+  all: SqlFunction[],
+  build: string,
+  afterMigrations: boolean,
+): Promise<string[]> {
+  if (all.length === 0) return [];
+  await tx.query(`CREATE TABLE IF NOT EXISTS schema_functions (
+    owner      text        NOT NULL,
+    name       text        NOT NULL,
+    checksum   text        NOT NULL,
+    build      text        NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (owner, name)
+  )`);
+  const recorded = new Map(
+    (
+      await tx.query<{ owner: string; name: string; checksum: string; build: string }>(
+        'SELECT owner, name, checksum, build FROM schema_functions',
+      )
+    ).rows.map((row) => [`${row.owner}:${row.name}`, row]),
+  );
+  const functions = all.filter((fn) => {
+    const last = recorded.get(`${fn.owner}:${fn.name}`);
+    return last === undefined || afterMigrations || last.checksum !== fn.checksum;
+  });
   if (functions.length === 0) return [];
   const names = functions.map((fn) => fn.name);
   const before = await indexedDefinitions(tx, names);
@@ -393,6 +433,11 @@ async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<
         { cause: error },
       );
     }
+    await tx.query(
+      `INSERT INTO schema_functions (owner, name, checksum, build) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (owner, name) DO UPDATE SET checksum = EXCLUDED.checksum, build = EXCLUDED.build, applied_at = now()`,
+      [fn.owner, fn.name, fn.checksum, build],
+    );
     applied.push(`${fn.owner}:${fn.name}`);
   }
   await tx.query('SET LOCAL check_function_bodies = on');
