@@ -8,7 +8,7 @@
 // per operator and per console (login-guard.ts, in the database); POST /login is also capped per
 // address by @fastify/rate-limit. /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one
 // is set; /healthz and /console.css stay open.
-import { scryptSync } from 'node:crypto';
+import { randomBytes, scryptSync } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
 import { isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
@@ -283,6 +283,23 @@ function checkForms(context: FastifyInstance): void {
   });
 }
 
+/**
+ * The device cookie: set at a successful login (signed with the console's key, HttpOnly, sent to
+ * /login only), it marks a browser that logged in before, whose next attempts login-guard.ts
+ * counts by the device alone. 180 days: an operator's browser keeps it across logouts.
+ */
+const DEVICE_COOKIE = 'paykit_console_device';
+const DEVICE_DAYS = 180;
+
+/** The id of a valid device cookie for `operator` on this request, if it carries one. */
+function deviceOf(request: FastifyRequest, operator: string): string | undefined {
+  const raw = request.cookies[DEVICE_COOKIE];
+  if (raw === undefined) return undefined;
+  const cookie = request.unsignCookie(raw);
+  if (!cookie.valid || cookie.value === null || !cookie.value.startsWith(`${operator}.`)) return undefined;
+  return cookie.value.slice(operator.length + 1);
+}
+
 function registerLogin(
   app: FastifyInstance,
   options: AccessOptions,
@@ -309,7 +326,10 @@ function registerLogin(
       const target = localPath(form.next);
       const sent = typeof form.password === 'string' ? form.password : '';
       // The one operator of CONSOLE_PASSWORD.
-      const attempt = await guard.attempt(request.ip, 'console', () => constantTimeEqual(sent, password));
+      const device = deviceOf(request, 'console');
+      const attempt = await guard.attempt({ address: request.ip, device }, 'console', () =>
+        constantTimeEqual(sent, password),
+      );
       if (attempt.outcome === 'refused') {
         onLogin?.('locked');
         const { bound, retryAfterSeconds } = attempt.refusal;
@@ -347,6 +367,14 @@ function registerLogin(
       // A new session id at login: an id planted before it (session fixation) is never logged in.
       await request.session.regenerate();
       fitCookie(request);
+      reply.setCookie(DEVICE_COOKIE, `console.${device ?? randomBytes(16).toString('base64url')}`, {
+        path: '/login',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: options.secureCookie === 'on' || request.protocol === 'https',
+        signed: true,
+        maxAge: DEVICE_DAYS * 24 * 60 * 60,
+      });
       request.session.login = {
         operator: 'console',
         loginAt: now().toISOString(),

@@ -5,6 +5,11 @@
 //     twice as long as the one before (1 s, 2 s, 4 s … up to 15 minutes) since the last failure;
 //   per console: past CONSOLE_LOGIN_FAILURES_PER_MINUTE wrong in the last minute, every login is
 //     refused (the right password included) until the minute has passed.
+// A browser that logged in before carries a device cookie (access.ts, signed with the console's
+// key): its attempts are judged by that device's own failures alone (5 within 15 minutes), never by
+// the operator's or the console's, so wrong passwords sent from elsewhere cannot lock out an
+// operator's own browser (OWASP's device cookies). IPv6 addresses are counted by their /64, the
+// block one host is given, so a host cannot step past the address bound by changing addresses.
 // A refusal is answered without looking at the password, so it tells nothing of it. The check and
 // the record of a failure are one transaction under one advisory lock: attempts racing on several
 // replicas are counted one after the other, never all let through on the same count. The times are
@@ -44,10 +49,33 @@ export function operatorDelayMs(failures: number): number {
   return Math.min(OPERATOR_MAX_DELAY_MS, 1000 * 2 ** (failures - OPERATOR_FREE_FAILURES));
 }
 
+/** The key an address's failures are counted under: an IPv6 address by its /64, an IPv4 one (or an IPv4-mapped one) whole. */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 export function createLoginGuard(db: Database, options: LoginGuardOptions) {
   const perMinute = options.failuresPerMinute ?? DEFAULT_FAILURES_PER_MINUTE;
 
-  const refusal = async (tx: Queryable, address: string, operator: string, at: number): Promise<Refusal | null> => {
+  const refusal = async (
+    tx: Queryable,
+    address: string,
+    operator: string,
+    at: number,
+    trusted: boolean,
+  ): Promise<Refusal | null> => {
     const since = new Date(at - WINDOW_MS);
     const { rows } = await tx.query<{
       kind: string;
@@ -69,6 +97,7 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
     const byAddress = of('address');
     if (byAddress.n >= ADDRESS_FAILURES)
       return { bound: 'address', retryAfterSeconds: Math.ceil((ms(byAddress.first) + WINDOW_MS - at) / 1000) };
+    if (trusted) return null;
     const byConsole = of('console');
     if (byConsole.n >= perMinute)
       return {
@@ -84,16 +113,22 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
 
   return {
     /**
-     * One login attempt by `address` as `operator`: refused on a bound (the password is not looked
+     * One login attempt from `client` as `operator`: refused on a bound (the password is not looked
      * at), else `passwordRight()` decides, and a failure is recorded; a success clears the
-     * address's and the operator's failures.
+     * client's and the operator's failures. A client with `device` (the id of a valid device
+     * cookie) is counted by that device, not by its address, and only on that bound.
      */
-    attempt(address: string, operator: string, passwordRight: () => boolean): Promise<Attempt> {
+    attempt(
+      client: { address: string; device?: string | undefined },
+      operator: string,
+      passwordRight: () => boolean,
+    ): Promise<Attempt> {
+      const address = client.device === undefined ? addressKey(client.address) : `device:${client.device}`;
       return db.transaction(async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock($1)', [LOGIN_LOCK]);
         const at = options.now().getTime();
         await tx.query('DELETE FROM console_login_failures WHERE at <= $1', [new Date(at - WINDOW_MS)]);
-        const refused = await refusal(tx, address, operator, at);
+        const refused = await refusal(tx, address, operator, at, client.device !== undefined);
         if (refused) return { outcome: 'refused', refusal: refused };
         if (passwordRight()) {
           await tx.query('DELETE FROM console_login_failures WHERE address = $1 OR operator = $2', [address, operator]);

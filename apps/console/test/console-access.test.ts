@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createConsoleHealth } from '../src/health.ts';
 import { createConsoleMetrics } from '../src/metrics.ts';
+import { addressKey } from '../src/login-guard.ts';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { openWithParkedEvent } from './parked-event.ts';
 
@@ -333,39 +334,58 @@ describe('console access', () => {
     });
 
     /** A login from the client address `from` (every 127/8 address is this machine's), with `headers` added. */
-    const attemptFrom = (url: string, from: string, password: string, headers: Record<string, string> = {}) =>
-      new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
-        const { port } = new URL(url);
-        const post = (cookie: string, csrf: string) => {
-          const body = new URLSearchParams({ csrf, password }).toString();
-          request(
-            {
-              host: '127.0.0.1',
-              port,
-              localAddress: from,
-              method: 'POST',
-              path: '/login',
-              headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
-            },
-            (res) => {
-              let text = '';
-              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-              res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], text }));
-            },
-          )
+    const attemptFrom = (
+      url: string,
+      from: string,
+      password: string,
+      headers: Record<string, string> = {},
+      device?: string,
+    ) =>
+      new Promise<{ status: number; retryAfter: string | undefined; text: string; cookies: string[] }>(
+        (resolve, reject) => {
+          const { port } = new URL(url);
+          const post = (csrfCookie: string, csrf: string) => {
+            const cookie = device === undefined ? csrfCookie : `${csrfCookie}; ${device}`;
+            const body = new URLSearchParams({ csrf, password }).toString();
+            request(
+              {
+                host: '127.0.0.1',
+                port,
+                localAddress: from,
+                method: 'POST',
+                path: '/login',
+                headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+              },
+              (res) => {
+                let text = '';
+                res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+                res.on('end', () =>
+                  resolve({
+                    status: res.statusCode!,
+                    retryAfter: res.headers['retry-after'],
+                    text,
+                    cookies: res.headers['set-cookie'] ?? [],
+                  }),
+                );
+              },
+            )
+              .on('error', reject)
+              .end(body);
+          };
+          request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
+            let html = '';
+            res.on('data', (chunk: Buffer) => (html += chunk.toString()));
+            res.on('end', () =>
+              post(
+                valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_csrf=')))!,
+                csrfOf(html)!,
+              ),
+            );
+          })
             .on('error', reject)
-            .end(body);
-        };
-        request({ host: '127.0.0.1', port, localAddress: from, path: '/login' }, (res) => {
-          let html = '';
-          res.on('data', (chunk: Buffer) => (html += chunk.toString()));
-          res.on('end', () =>
-            post(valueOf(res.headers['set-cookie']?.find((c) => c.startsWith('paykit_console_csrf=')))!, csrfOf(html)!),
-          );
-        })
-          .on('error', reject)
-          .end();
-      });
+            .end();
+        },
+      );
     const WRONG = 'guess guess guess';
 
     it('delays the operator after 5 wrong passwords from any addresses and any replica, twice as long each time', async () => {
@@ -398,6 +418,37 @@ describe('console access', () => {
       expect(refused.text).toMatch(/on this console in the last minute/);
       clock = new Date(clock.getTime() + 60_000);
       expect((await attemptFrom(ceiling.url, '127.0.1.5', PASSWORD)).status).toBe(303);
+    });
+
+    it('lets a browser that logged in before in while wrong passwords from elsewhere hold the operator and the console', async () => {
+      clock = new Date(clock.getTime() + 15 * 60_000);
+      const held = await start({ password: PASSWORD, failedLoginDelayMs: 0, failuresPerMinute: 3 });
+      const first = await attemptFrom(held.url, '127.0.3.2', PASSWORD);
+      expect(first.status).toBe(303);
+      const set = first.cookies.find((c) => c.startsWith('paykit_console_device='))!;
+      expect(set).toMatch(/; Path=\/login; .*HttpOnly; SameSite=Strict/);
+      const device = set.split(';', 1)[0]!;
+      // Someone else sends wrong passwords from five addresses: the operator's and the console's bounds hold.
+      for (const from of ['127.0.3.3', '127.0.3.4', '127.0.3.5', '127.0.3.6', '127.0.3.7'])
+        await attemptFrom(held.url, from, WRONG);
+      expect((await attemptFrom(held.url, '127.0.3.8', PASSWORD)).status).toBe(429);
+      // A forged or another operator's device cookie is no device.
+      expect((await attemptFrom(held.url, '127.0.3.8', PASSWORD, {}, `${device}x`)).status).toBe(429);
+      // The operator's own browser is judged by its own failures only, from any address.
+      expect((await attemptFrom(held.url, '127.0.3.9', PASSWORD, {}, device)).status).toBe(303);
+      // The device's own 5 wrong passwords refuse the device, the right one included.
+      for (let i = 0; i < 5; i++)
+        expect((await attemptFrom(held.url, '127.0.3.9', WRONG, {}, device)).status).toBe(401);
+      expect((await attemptFrom(held.url, '127.0.3.9', PASSWORD, {}, device)).status).toBe(429);
+    });
+
+    it('counts an IPv6 address by its /64, an IPv4-mapped one as IPv4', () => {
+      expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+      expect(addressKey('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+      expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+      expect(addressKey('::1')).toBe('0:0:0:0::/64');
+      expect(addressKey('::ffff:127.0.0.1')).toBe('127.0.0.1');
+      expect(addressKey('203.0.113.9')).toBe('203.0.113.9');
     });
 
     it('believes X-Forwarded-For from a trusted proxy only (CONSOLE_TRUSTED_PROXIES)', async () => {
