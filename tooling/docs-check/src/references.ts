@@ -1,7 +1,8 @@
 // The references check of `pnpm docs:check`: a comment or a doc that names a repository file or a
 // migration must name one that exists, so the text cannot drift when code moves. It reads the
-// comments of every hand-written source file (apps/*, packages/*, tooling/* src and test, scripts/,
-// examples/; not generated files, node_modules or dist) and the whole Markdown of READMEs and docs/.
+// comments of every hand-written source file (src, test, bench and scenarios of apps/*, packages/*
+// and tooling/*, scripts/, examples/, configuration files; not generated files, fixtures,
+// node_modules or dist) and the whole Markdown of READMEs and docs/.
 // - A path with a folder (`packages/ledger/sql/functions/paykit_amount.sql`, `src/check.ts`,
 //   `../README.md`) must be a file relative to the repository root, to the naming file's package or
 //   to its folder; one said to be a package's (`@paykit/ledger`'s `sql/functions/…`), in that package.
@@ -43,9 +44,15 @@ export interface Tree {
   generated: readonly string[];
 }
 
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'blocks', 'coverage']);
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'blocks', 'coverage', '.git', '.turbo', '.data']);
 const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|mjs|cjs|sh)$/;
-const SOURCE_ROOTS = [/^(apps|packages|tooling)\/[^/]+\/(src|test)\//, /^scripts\//, /^examples\//];
+const SOURCE_ROOTS = [
+  /^(apps|packages|tooling)\/[^/]+\/(src|test|bench|scenarios)\//,
+  /^scripts\//,
+  /^examples\//,
+  // Configuration: the root's and each package's own (vitest.config.ts, eslint.config.js).
+  /^((apps|packages|tooling)\/[^/]+\/)?[^/]+$/,
+];
 const GENERATED_HEADER = /^(\/\/|#)\s*Generated\b/;
 const NOT_A_PATH = 'docs-check: not-a-path';
 
@@ -55,7 +62,7 @@ export function readTree(root: string): Tree {
   const packages = new Set<string>();
   const walk = (dir: string) => {
     for (const name of readdirSync(path.join(root, dir))) {
-      if (SKIP_DIRS.has(name) || name.startsWith('.') || name.startsWith('test-tree-')) continue;
+      if (SKIP_DIRS.has(name) || name.startsWith('test-tree-')) continue;
       const rel = dir === '' ? name : `${dir}/${name}`;
       if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
       else {
@@ -177,7 +184,9 @@ export function referencesIn(file: string, firstLine: number, text: string): Ref
       // Placeholders and globs (`<name>.ts`, `*.test.ts`, `NNNN_name.sql`), URLs, absolute paths,
       // npm package paths (`@scope/pkg/…`, `pkg@1.2.3/…`, `node_modules/…`).
       if (/[<>*{}$%~[\]:@]/.test(token) || token.includes('NNNN') || token.startsWith('/')) continue;
-      if (token.includes('node_modules/') || token.includes('..ts') || /^\.+[^./]/.test(token)) continue;
+      if (token.includes('node_modules/') || token.includes('..ts')) continue;
+      // An extension alone (`.ts`, `.d.ts`, `.test.ts`) names no file.
+      if (/^(\.[a-z]{1,4})+$/.test(token)) continue;
       const before = content.slice(0, match.index);
       // The path part of a URL written without its scheme (`github.com/…`) or after a host.
       if (/[\w-]+\.(com|org|io|net|dev)\/?$/.test(before) || /\/\/\S*$/.test(before)) continue;

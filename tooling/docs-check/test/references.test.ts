@@ -120,17 +120,20 @@ describe('the references check', () => {
           "const p = 'src/gone.ts';",
           'const t = `${p}//src/gone.ts`; /* see github.com/o/r/tree/main/gone.ts */',
           '/** `@paykit/store/testing`, node_modules/x/gone.ts, <name>.ts, *.test.ts, migrations/NNNN_name.sql, /etc/gone.sh */',
+          '// Extensions alone: .ts, .d.ts, .test.ts.',
           "// A fixture's made-up migrations/9100_x.sql (docs-check: not-a-path).",
           '// Stale after all that: src/gone.ts',
           'export { url, t };',
         ].join('\n'),
       ),
-    ).toEqual(['6: src/gone.ts']);
+    ).toEqual(['7: src/gone.ts']);
   });
 
   it('checks shell comments and the whole Markdown of READMEs and docs/, and skips generated files', () => {
     const { errors } = tree({
       'scripts/run.sh': '#!/bin/sh\n# Runs scripts/gone.sh\necho scripts/also-gone.sh\n',
+      'apps/worker/bench/run.ts': '// Benches apps/worker/src/gone.ts.\n',
+      '.dependency-cruiser.cjs': '// Rules for .github/workflows/ci.yaml\n',
       'README.md':
         '# Repo\n\nThe store: [its batch](packages/store/src/event-batch.ts).\nThe console: apps/worker/src/console/server.ts.\n',
       'docs/guide.md': 'See [the README](../README.md) and [the journal](../packages/ledger/migrations/0016_x.sql).\n',
@@ -140,6 +143,8 @@ describe('the references check', () => {
       'packages/store/CHANGELOG.md': 'src/gone.ts\n',
     });
     expect(errors.map((e) => e.replace(/, which does not exist.*$/, ''))).toEqual([
+      '.dependency-cruiser.cjs:1: names .github/workflows/ci.yaml',
+      'apps/worker/bench/run.ts:1: names apps/worker/src/gone.ts',
       'scripts/run.sh:2: names scripts/gone.sh',
       'README.md:4: names apps/worker/src/console/server.ts',
       'docs/guide.md:1: names ../packages/ledger/migrations/0016_x.sql',
