@@ -10,6 +10,7 @@
 //   repository (a data or doc name, `paykit.config.json`, is as often a user's file: not checked).
 // - A migration name (`0015_journal`) must be a `.sql` file in some package's `migrations/` folder,
 //   and a number after "migration(s)" (`migrations 0005 and 0006`) the number of one.
+// - A function named with its file (`importReport (report-import.ts)`) must be in that file.
 // URLs, npm package paths (`@paykit/store/testing`, `node_modules/…`), absolute paths, globs and
 // placeholders (`<name>.ts`, `NNNN_name.sql`) are not references. A line that shows a made-up name
 // on purpose says so with `docs-check: not-a-path` in it.
@@ -26,6 +27,8 @@ export interface Reference {
   kind: 'path' | 'name' | 'migration';
   /** The package the text says holds the path (`@paykit/ledger`'s `sql/functions/…`). */
   owner?: string;
+  /** A function the text says the file holds: `startStormProcess (token-storm.scenario.ts)`. */
+  holds?: string;
 }
 
 /** Where the check looks: every file below the root (relative, `/`-separated) and the migrations. */
@@ -170,6 +173,13 @@ const MIGRATION_NUMBERS = /\bmigrations?\s+`?(\d{4})`?((?:(?:,|\s+and|\s+or)\s+`
 // `@paykit/ledger`'s sql/functions/…: a path inside the named package.
 const OWNER = /`?(@paykit\/[\w-]+)`?'s\s+`?$/;
 
+// A function named with its file: `startStormProcess (token-storm.scenario.ts)`, `importReport()
+// in report-import.ts`, or `report-import.ts's importReport`. A function name has a capital or an
+// underscore inside (camelCase, snake_case), or is written as a call.
+const FUNCTION = String.raw`([a-z_$][\w$]*[A-Z_][\w$]*|[A-Za-z_$][\w$]*(?=\(\)))`;
+const HELD_BEFORE = new RegExp(String.raw`(?<![\w$.])\`?${FUNCTION}(?:\(\))?\`?\s+(\(|in|of|from)\s*\`?$`);
+const HELD_AFTER = new RegExp(String.raw`^\`?'s\s+\`?${FUNCTION}(?:\(\))?\`?(?![\w$])`);
+
 /** The references one piece of text makes, each at its line (counting from `firstLine`). */
 export function referencesIn(file: string, firstLine: number, text: string): Reference[] {
   const found: Reference[] = [];
@@ -198,7 +208,17 @@ export function referencesIn(file: string, firstLine: number, text: string): Ref
           ? `${lines[index - 1]} ${before.trim().replace(/^(\/\/|\*|#)\s*/, '')}`
           : before;
       const owner = OWNER.exec(lead)?.[1];
-      found.push({ file, line, ref, kind: ref.includes('/') ? 'path' : 'name', ...(owner ? { owner } : {}) });
+      const after = content.slice(match.index + match[0].length);
+      const holds =
+        HELD_BEFORE.exec(before)?.[1] ?? HELD_AFTER.exec(`${match[0].endsWith('.') ? '.' : ''}${after}`)?.[1];
+      found.push({
+        file,
+        line,
+        ref,
+        kind: ref.includes('/') ? 'path' : 'name',
+        ...(owner ? { owner } : {}),
+        ...(holds && !ref.endsWith('.md') && !ref.endsWith('.json') ? { holds } : {}),
+      });
     }
     for (const match of content.matchAll(MIGRATION)) {
       if (match[1]!.startsWith('NNNN')) continue;
@@ -226,24 +246,67 @@ const join = (...parts: string[]) => path.posix.normalize(path.posix.join(...par
 
 /** Whether a reference names something that exists. */
 export function resolves(tree: Tree, reference: Reference): boolean {
-  const { ref, file } = reference;
+  const { ref } = reference;
   if (reference.kind === 'migration')
     return /^\d{4}$/.test(ref)
       ? [...tree.migrations.keys()].some((name) => name.startsWith(`${ref}_`))
       : tree.migrations.has(ref);
+  // A package outside the workspace: not a repository file.
+  if (reference.owner !== undefined && !tree.packageDirs.has(reference.owner)) return true;
+  return filesOf(tree, reference).length > 0;
+}
+
+/** The files a path or name reference lands on (a bare name may land on several). */
+export function filesOf(tree: Tree, reference: Reference): string[] {
+  const { ref, file } = reference;
+  if (reference.kind === 'migration') return [];
   if (reference.owner !== undefined) {
     const dir = tree.packageDirs.get(reference.owner);
-    // A package outside the workspace: not a repository file.
-    if (dir === undefined) return true;
-    return tree.files.has(join(dir, ref));
+    return dir !== undefined && tree.files.has(join(dir, ref)) ? [join(dir, ref)] : [];
   }
-  const pkg = packageOf(tree, file);
-  const folder = path.posix.dirname(file);
   if (reference.kind === 'path') {
-    return [join(ref), join(pkg, ref), join(folder, ref)].some((candidate) => tree.files.has(candidate));
+    const pkg = packageOf(tree, file);
+    const folder = path.posix.dirname(file);
+    return [...new Set([join(ref), join(pkg, ref), join(folder, ref)])].filter((candidate) =>
+      tree.files.has(candidate),
+    );
   }
-  // A bare name: the file's own or a sibling package's file.
-  return (tree.byName.get(ref) ?? []).length > 0;
+  // A bare name: the file's own package's first, else a sibling package's.
+  const holders = tree.byName.get(ref) ?? [];
+  const pkg = packageOf(tree, file);
+  const own = holders.filter((holder) => pkg !== '' && holder.startsWith(`${pkg}/`));
+  return own.length > 0 ? own : [...holders];
+}
+
+const texts = new Map<string, string>();
+function textOf(tree: Tree, file: string): string {
+  const key = path.join(tree.root, file);
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = readFileSync(key, 'utf8');
+    texts.set(key, text);
+  }
+  return text;
+}
+const word = (name: string) => new RegExp(String.raw`(?<![\w$])${name.replace(/\$/g, '\\$')}(?![\w$])`);
+
+/** Whether the file a reference names still holds the function the text says it does. */
+export function holdsFunction(tree: Tree, reference: Reference): boolean {
+  if (reference.holds === undefined) return true;
+  const pattern = word(reference.holds);
+  return filesOf(tree, reference).some((file) => pattern.test(textOf(tree, file)));
+}
+
+/** The files that define a function, to say where it went. */
+function definersOf(tree: Tree, name: string): string[] {
+  const defines = new RegExp(
+    String.raw`(function\s+|(const|let|class|interface|type)\s+|FUNCTION\s+(\w+\.)?)${name.replace(/\$/g, '\\$')}(?![\w$])`,
+    'i',
+  );
+  return [...tree.files]
+    .filter((file) => /\.(ts|sql)$/.test(file) && !file.includes('/fixtures/'))
+    .filter((file) => defines.test(textOf(tree, file)))
+    .sort();
 }
 
 /** The closest existing file for a stale reference, if there is an obvious one. */
@@ -291,6 +354,12 @@ export function checkReferences(tree: Tree): { checked: number; errors: string[]
   for (const file of docs) references.push(...referencesIn(file, 1, readFileSync(path.join(tree.root, file), 'utf8')));
   const errors: string[] = [];
   for (const reference of references) {
+    if (resolves(tree, reference) && !holdsFunction(tree, reference)) {
+      const definers = definersOf(tree, reference.holds!);
+      errors.push(
+        `${reference.file}:${reference.line}: names ${reference.holds} in ${reference.ref}, which does not exist there (${definers.length > 0 && definers.length <= 3 ? `it is defined in ${definers.join(' and ')}` : 'no file defines it'}): rewrite it to what is true.`,
+      );
+    }
     if (resolves(tree, reference)) continue;
     const hint = hintFor(tree, reference);
     const what = reference.kind === 'migration' ? 'migration' : 'file';

@@ -21,7 +21,8 @@ function tree(files: Record<string, string>) {
     'package.json': '{"name":"root"}',
     '.gitattributes': 'packages/*-client/src/generated/** linguist-generated=true\n',
     'packages/store/package.json': '{"name":"@paykit/store"}',
-    'packages/store/src/event-batch.ts': '// The batch.\nexport {};\n',
+    'packages/store/src/event-batch.ts': '// The batch.\nexport function appendEvents() {}\n',
+    'packages/ledger/src/report-import.ts': '// Reports.\nexport async function importReport() {}\n',
     'packages/store/test/event-batch.test.ts': '// Its test.\nexport {};\n',
     'packages/store/migrations/0005_append_events.sql': '',
     'packages/ledger/package.json': '{"name":"@paykit/ledger"}',
@@ -94,6 +95,22 @@ describe('the references check', () => {
         ].join('\n'),
       ),
     ).toEqual(['1: token-storm.ts']);
+  });
+
+  it('fails a function that the file named with it does not hold, saying where it is defined', () => {
+    const { errors, checked } = tree({
+      'apps/worker/src/fetch.ts': [
+        "// appendEvents (@paykit/store's src/event-batch.ts), event-batch.ts's `appendEvents()`,",
+        '// `importReport` in packages/ledger/src/report-import.ts: all true.',
+        "// Stale: the store's importReport (event-batch.ts), startStormProcess (report-import.ts).",
+        'export {};',
+      ].join('\n'),
+    });
+    expect(checked).toBe(5);
+    expect(errors).toEqual([
+      'apps/worker/src/fetch.ts:3: names importReport in event-batch.ts, which does not exist there (it is defined in packages/ledger/src/report-import.ts): rewrite it to what is true.',
+      'apps/worker/src/fetch.ts:3: names startStormProcess in report-import.ts, which does not exist there (no file defines it): rewrite it to what is true.',
+    ]);
   });
 
   it('fails a migration name or number that no migrations/ folder has, with the hint of its number', () => {
