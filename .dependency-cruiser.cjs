@@ -4,8 +4,9 @@
 //
 // Paths in the rules are relative to the workspace root, and every import is resolved to the file
 // it lands on: a workspace package to its TypeScript source (the `@paykit/source` export
-// condition), so `@paykit/webhook-gateway` and `../../webhook-gateway/src/index.ts` both land in
-// `apps/webhook-gateway/`, and one rule catches both. Type-only imports count like any other,
+// condition), so `@paykit/webhook-gateway` and, from another app's src/,
+// `../../webhook-gateway/src/index.ts` (docs-check: not-a-path) both land in `apps/webhook-gateway/`,
+// and one rule catches both. Type-only imports count like any other,
 // except where a rule says why not (no-circular, not-to-dev-dep).
 //
 // tooling/boundaries/test proves that each rule fails the import it names (fixture tree in

@@ -166,7 +166,7 @@ describe('the report', () => {
   it('does not rewrite a file when the change would reach a file outside the paths given', async () => {
     const dir = copyOf('aliased');
     const report = await migrateMoneyOut({ cwd: dir, paths: ['src/transfers.ts'] });
-    // The client comes from src/client.ts, which is read to resolve it but never edited.
+    // The client comes from test/fixtures/aliased/before/src/client.ts, which is read to resolve it but never edited.
     expect(report.changes).toHaveLength(6);
     expect(report.files.map((f) => f.file)).toEqual(['src/transfers.ts']);
   });

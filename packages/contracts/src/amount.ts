@@ -13,7 +13,7 @@
 //     write: the value is unambiguous, and none of the platform's documents forbids them (its
 //     examples have none), so they are no reason to hold a credit.
 //
-// AMOUNT_PATTERN is the whole rule for a string. The SQL side cannot import it: the ledger's
+// AMOUNT_PATTERN is the whole rule for a string. The SQL side cannot import it: @paykit/ledger's
 // sql/functions/paykit_amount.sql spells the same pattern, and a test of @paykit/ledger fails if
 // the two texts differ.
 

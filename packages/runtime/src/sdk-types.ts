@@ -1,4 +1,4 @@
-// The types each product's generated SDK (src/generated/sdk.gen.ts) imports from this package:
+// The types each product's generated SDK (packages/<product>-client/src/generated/sdk.gen.ts) imports from this package:
 // tooling/codegen generates the SDK against `@paykit/runtime` instead of a bundled hey-api client.
 // They describe the client createSdkClient returns: the options its methods take
 // (SdkRequestOptions) and the `{ data, error, response }` they answer with, keyed by each

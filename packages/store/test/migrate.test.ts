@@ -22,7 +22,7 @@ afterAll(() => {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A package's set in a folder of its own: { 'migrations/9100_x.sql': '…', 'functions/f.sql': '…' }. */
+/** A package's set in a folder of its own: { 'migrations/9100_x.sql': '…', 'functions/f.sql': '…' } (docs-check: not-a-path). */
 function setOf(owner: string, files: Record<string, string>, options: { functions?: boolean } = {}): MigrationSet {
   const dir = mkdtempSync(path.join(tmpdir(), 'paykit-migrations-'));
   folders.push(dir);

@@ -55,8 +55,9 @@ type RuntimeClientPlugin = DefinePlugin<RuntimeClientConfig, RuntimeClientConfig
  * The client plugin of the generated SDK: `@paykit/runtime` (the runtime's createSdkClient).
  * With `bundle: false` hey-api imports the client's types (Client, Options, RequestResult,
  * TDataShape, ClientMeta) from the plugin's name instead of emitting its own fetch client into
- * the output, and the no-op handler emits no `client.gen.ts` (no default client instance: the SDK
- * is generated with `client: false`, so every call is given one).
+ * the output, and the no-op handler emits no client module (no default client instance: the SDK
+ * is generated with `client: false`, so every call is given one): the output has no
+ * `client.gen.ts`, the file hey-api writes by default (docs-check: not-a-path).
  */
 const runtimeClient = definePluginConfig<RuntimeClientPlugin['Types']>({
   ...clientDefaultMeta,

@@ -5,12 +5,14 @@
 // it uses (`declare const db: Database;`), so what it shows is checked against the real types.
 // A block marked `<!-- example: examples/src/<name>.ts -->` (on the line before its fence) shows
 // that runnable example whole: it must equal the file, so the text cannot drift from the code CI
-// runs; `--write` copies each such file into its blocks.
+// runs; `--write` copies each such file into its blocks. And every file or migration a comment or a
+// doc names must exist (src/references.ts), so the text cannot drift when code moves.
 //   node src/check.ts [--root <dir>] [--out <dir>] [--write]   (defaults: the repository, ./blocks)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkReferences, readTree } from './references.ts';
 
 const here = path.resolve(import.meta.dirname, '..');
 
@@ -165,15 +167,27 @@ if (import.meta.main) {
       }
     }
   }
+  const started = performance.now();
+  const references = checkReferences(readTree(root));
+  const referencesMs = Math.round(performance.now() - started);
   const blocks = files.flatMap((file) => blocksOf(file, readFileSync(path.join(root, file), 'utf8')));
   const errors = [...exampleMismatches(root, blocks), ...checkBlocks(blocks, out)];
+  if (references.errors.length > 0) {
+    console.error(references.errors.join('\n'));
+    console.error(
+      `docs:check: ${references.errors.length} of ${references.checked} files and migrations named in comments and docs do not exist`,
+    );
+  }
   if (errors.length > 0) {
     console.error(errors.join('\n'));
     console.error(
       `docs:check: ${errors.length} error(s) in the TypeScript blocks of the docs; fix the block (a fragment declares what it uses: \`declare const db: Database;\`)`,
     );
-    process.exit(1);
   }
+  if (errors.length > 0 || references.errors.length > 0) process.exit(1);
+  console.log(
+    `docs:check: ${references.checked} files and migrations named in comments and docs exist (${referencesMs} ms)`,
+  );
   console.log(
     `docs:check: ${blocks.length} TypeScript blocks in ${new Set(blocks.map((b) => b.file)).size} files type-check, ${blocks.filter((b) => b.example).length} of them the example file they show`,
   );

@@ -2,7 +2,7 @@
 // in-memory token cache, whose clock is whatever the parent says the sandbox clock is (so the
 // parent decides when the client believes its token expired, and can let it lag to force a 401).
 // Over IPC: `{ calls, now }` fires that many concurrent webhook lists at once and answers with a
-// StormResult. Started by startStormProcess (token-storm.ts); exits when the parent disconnects.
+// StormResult. Started by startStormProcess (scenarios/token-storm.scenario.ts); exits when the parent disconnects.
 import { ApiError } from '@paykit/runtime';
 import { createCoreClient } from '@paykit/core-client';
 
@@ -27,7 +27,7 @@ function required(name: string): string {
   const value = process.env[name];
   if (!value)
     throw new Error(
-      `${name} is not set: start this script through startStormProcess (tooling/reliability/src/token-storm.ts), which passes it.`,
+      `${name} is not set: start this script through startStormProcess (tooling/reliability/scenarios/token-storm.scenario.ts), which passes it.`,
     );
   return value;
 }

@@ -12,7 +12,10 @@ export const DOCUMENTED_FIXTURES = path.join(
   'documented',
 );
 
-/** One fixture file, parsed: `documentedFixture('direct-debit/request.charges.create.inline.json')`. */
+/**
+ * One fixture file, parsed, named by its path under packages/contracts/fixtures/documented:
+ * `documentedFixture('direct-debit/request.charges.create.inline.json')` (docs-check: not-a-path).
+ */
 export function documentedFixture<T = { payload: Record<string, unknown> }>(file: string): T {
   return JSON.parse(readFileSync(path.join(DOCUMENTED_FIXTURES, file), 'utf8')) as T;
 }

@@ -45,7 +45,7 @@ const gateway: Contender = {
       await db.close();
     }
   },
-  // Read straight from the released schema (migrations/0001_webhook_events.sql), not through the
+  // Read straight from the released schema (@paykit/store's migrations/0001_webhook_events.sql), not through the
   // store's own read path: the audit must not share code with what it checks.
   storedIdMsgs: (databaseUrl) =>
     idMsgsIn(
