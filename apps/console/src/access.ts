@@ -105,9 +105,8 @@ function checkOrigin(request: FastifyRequest): void {
   } catch {
     host = undefined;
   }
-  const own = [request.headers.host, request.headers['x-forwarded-host']].filter(
-    (h): h is string => typeof h === 'string',
-  );
+  // The Host sent, and fastify's host: X-Forwarded-Host only from a proxy in CONSOLE_TRUSTED_PROXIES.
+  const own = [request.headers.host, request.host].filter((h): h is string => typeof h === 'string');
   if (host === undefined || !own.includes(host))
     throw new AccessDenied(
       403,
