@@ -459,7 +459,11 @@ interface IndexedDefinition {
   users: string;
 }
 
-/** The definitions of those of the named functions that an index, a constraint or a generated column is built on. */
+/**
+ * The definitions of those of the named functions that an index, a constraint or a generated column
+ * is built on. Only direct dependencies: PostgreSQL records none on a function that such a function
+ * calls, so keep what an index is built on free of calls to other functions of ours (ledger_day is).
+ */
 async function indexedDefinitions(tx: Queryable, names: string[]): Promise<IndexedDefinition[]> {
   return (
     await tx.query<IndexedDefinition>(
