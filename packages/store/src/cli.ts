@@ -55,7 +55,9 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(
       newerBuild
         ? 'functions left as they are: a newer build migrated this database\n'
-        : `functions applied: ${functions.length}\n`,
+        : functions.length === 0
+          ? 'functions: each as its file says already\n'
+          : `functions applied: ${functions.length}\n`,
     );
     process.stdout.write(`current version: ${current}\n`);
     return 0;
