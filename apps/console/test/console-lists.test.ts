@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { formatReportCsv } from '@paykit/contracts';
 import { importReport, reconcileOnce, recordOutbound, registerReceivable } from '@paykit/ledger';
 import { createEventStore, type NewEvent } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
+import { creditEvent, testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from './test-console.ts';
@@ -18,37 +18,14 @@ const ACCOUNT = '646180000000000012';
 const RANGE = 'from=2026-11-01&to=2026-11-21';
 const money = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 
+/** A credit the gateway refused (the account blocked): in the store, never money in. */
 function refusedCredit(id: string): NewEvent {
-  const idMsg = randomUUID();
-  const payload = {
-    id_msg: idMsg,
-    msg_name: 'MONEY_IN',
-    msg_date: '2026-11-20',
-    body: {
-      id,
-      beneficiary_account: ACCOUNT,
-      payer_account: '012180000045678907',
-      amount: '5000.00',
-      transaction_date: '20261120',
-      tracking_key: 'EXT-9',
-      sub_category: 'SPEI_CREDIT',
-    },
-  };
   return {
-    source: 'core',
-    eventType: 'MONEY_IN',
-    dedupeKey: `core:MONEY_IN:${idMsg}`,
-    idMsg,
-    transactionId: id,
-    operationId: null,
-    rawBody: new TextEncoder().encode(JSON.stringify(payload)),
-    headers: {},
+    ...creditEvent(
+      { id, amount: '5000.00', transaction_date: '20261120', tracking_key: 'EXT-9' },
+      { outcome: 'rejected', reason: 'account blocked', answerStatus: 400 },
+    ),
     receivedAt: new Date('2026-11-20T16:30:00Z'),
-    drift: [],
-    outcome: 'rejected',
-    reason: 'account blocked',
-    answerStatus: 400,
-    refundReason: null,
   };
 }
 
