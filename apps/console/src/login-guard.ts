@@ -15,6 +15,8 @@
 // replicas are counted one after the other, never all let through on the same count. The times are
 // the console's clock (`now`), so a test can move it.
 import type { Database, Queryable } from '@paykit/store';
+// The address parser fastify's trustProxy (@fastify/proxy-addr) reads client addresses with.
+import ipaddr from 'ipaddr.js';
 
 /** Failed logins one address may make within WINDOW_MS before it is refused until the window ends. */
 export const ADDRESS_FAILURES = 5;
@@ -51,18 +53,12 @@ export function operatorDelayMs(failures: number): number {
 
 /** The key an address's failures are counted under: an IPv6 address by its /64, an IPv4 one (or an IPv4-mapped one) whole. */
 export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!address.includes(':')) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::')
-    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return `${groups
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts
     .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .map((part) => part.toString(16))
     .join(':')}::/64`;
 }
 
