@@ -5,7 +5,8 @@
 // reduced form, side by side.
 // Builds run as the tests need them: every published package's for the release tests, which also
 // build each app in its pruned copy (building the apps here too would repeat that work). The
-// closing line sums the test summaries into `tests: N passed, N failed, N skipped`. The
+// closing line sums the test summaries into `tests: N passed, N failed, N skipped`, after the
+// `failed:` lines the packages' summaries named (repeated here, at the tail of the log). The
 // reliability suite's bounds (a gateway answering again within 15 s of a thaw, say) hold on a
 // machine loaded by the other tasks; the answer times it reports are then the loaded machine's.
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import { spawn } from 'node:child_process';
 /** Tasks at a time: most test files wait on the servers they start, so a few more than the cores. */
 const CONCURRENCY = process.env.PAYKIT_CHECK_CONCURRENCY ?? '4';
 const SUMMARY = /:(?:test|reliability:reduced): tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
+const FAILED = /^(\S+):(?:test|reliability:reduced): (failed: .*)$/;
 // eslint-disable-next-line no-control-regex -- turbo colours its prefixes
 const ANSI = /\u001b\[[0-9;]*m/g;
 
@@ -51,12 +53,16 @@ const checks = await turbo([
   '--continue=dependencies-successful',
 ]);
 let [passed, failed, skipped] = [0, 0, 0];
+const failures: string[] = [];
 for (const line of checks.lines) {
+  const failure = FAILED.exec(line);
+  if (failure) failures.push(`${failure[1]} ${failure[2]}`);
   const match = SUMMARY.exec(line);
   if (!match) continue;
   passed += Number(match[1]);
   failed += Number(match[2]);
   skipped += Number(match[3]);
 }
+if (failures.length > 0) console.log(`\n${failures.join('\n')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(checks.code);

@@ -167,9 +167,7 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
     await opened.drop();
   });
 
-  it('does not move the floor past a lower seq whose insert commits after higher ones were applied', {
-    timeout: 30_000,
-  }, async () => {
+  it('does not move the floor past a lower seq whose insert commits after higher ones were applied', async () => {
     const store = createEventStore(opened.db);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -201,9 +199,7 @@ describe.skipIf(postgres === undefined)('claims with other connections on Postgr
     }
   });
 
-  it('a worker killed mid-batch applies nothing, and the next applies every event once', {
-    timeout: 30_000,
-  }, async () => {
+  it('a worker killed mid-batch applies nothing, and the next applies every event once', async () => {
     const store = createEventStore(opened.db);
     const worker = await openDatabase({ databaseUrl: opened.url! });
     let release!: () => void;
