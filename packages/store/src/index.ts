@@ -28,6 +28,18 @@ export type {
 } from './events.ts';
 export { createAccountStore } from './accounts.ts';
 export type { Account, AccountStatus, AccountStore } from './accounts.ts';
+// The console's named operators: roles and scrypt-hashed passwords (the console logs them in, the CLI manages them).
+export {
+  checkPassword,
+  createOperatorStore,
+  hashPassword,
+  MIN_OPERATOR_PASSWORD,
+  OPERATOR_NAME,
+  OPERATOR_ROLES,
+  PASSWORD_OPERATOR,
+  verifyPassword,
+} from './operators.ts';
+export type { Operator, OperatorActor, OperatorRole, OperatorStatus, OperatorStore } from './operators.ts';
 // Keyset paging (and checked offset pages) for every list a console or an export reads.
 export { allRows, keysetPage, pageLimit, pageOf, pickOrder } from './keyset.ts';
 export type { KeyColumn, KeysetQuery, KeysetOrder, Page, PageRequest, PageWithTotals } from './keyset.ts';
