@@ -28,10 +28,23 @@ export function page(title: string, body: string, current = ''): string {
 <main>${body}</main></body></html>`;
 }
 
-/** A table (wrapped so that a wide one scrolls on a phone instead of widening the page). */
+/** The text of a header cell given as HTML (a sort link): its tags dropped, its entities read. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+
+/**
+ * A table (wrapped so that a wide one scrolls instead of widening the page). Each cell carries its
+ * column's name (`data-label`): on a phone the stylesheet shows every row as a card of
+ * "name value" lines, the amounts included, instead of a table wider than the screen.
+ */
 export function table(headers: string[], rows: string[][], attrs = ''): string {
   if (rows.length === 0) return '<p class="empty"><em>Nothing here.</em></p>';
-  return `<div class="scroll"><table ${attrs}><thead><tr>${headers.map((h) => (h.startsWith('<') ? `<th>${h}</th>` : `<th>${esc(h)}</th>`)).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join('')}</tr>`).join('')}</tbody></table></div>`;
+  // A sort link's text without its order mark.
+  const labels = headers.map((h) => esc(h.startsWith('<') ? textOf(h).replace(/[▲▼]/g, '').trim() : h));
+  const labelled = (cell: string, i: number) => cell.replace(/^<td\b/, `<td data-label="${labels[i] ?? ''}"`);
+  return `<div class="scroll"><table ${attrs}><thead><tr>${headers.map((h) => (h.startsWith('<') ? `<th>${h}</th>` : `<th>${esc(h)}</th>`)).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map(labelled).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
 
 /** The console's stylesheet: one small file, no web fonts, readable from 390 px to 1280 px and wider. */
@@ -59,5 +72,11 @@ form.filters{display:flex;gap:.75rem;align-items:end;flex-wrap:wrap;margin:.5rem
 input,select,button{font:inherit}button{padding:.35rem .9rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);cursor:pointer}
 .pager{display:flex;gap:1rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}.muted,.empty{color:var(--muted)}
 .exports a{margin-right:.75rem}
-@media (max-width:600px){main{padding:.6rem}h1{font-size:1.15rem}.card strong{font-size:1.1rem}th,td{padding:.3rem .35rem}td{white-space:nowrap}}
+@media (max-width:600px){main{padding:.6rem}h1{font-size:1.15rem}.card strong{font-size:1.1rem}
+.scroll{overflow:visible}table,tbody,tr,td{display:block;width:100%}
+thead tr{display:flex;flex-wrap:wrap;gap:.2rem .8rem;font-size:.85rem}thead th{background:none;border:0;padding:0}thead th:not(:has(a)){display:none}
+tbody tr{border:1px solid var(--line);border-radius:8px;margin:.6rem 0;padding:.2rem .6rem}
+td{display:flex;justify-content:space-between;gap:1rem;padding:.25rem 0;border-bottom:1px solid #eaeef2;text-align:right;overflow-wrap:anywhere}
+td:empty{display:none}td:last-child{border-bottom:0}td::before{content:attr(data-label);color:var(--muted);text-align:left;flex:none;max-width:45%}
+td.n{white-space:nowrap;font-weight:600}}
 `;

@@ -91,8 +91,8 @@ describe('the audit trail', () => {
       await fetch(`${server.url}/audit?action=login&outcome=failure`, { headers: { cookie } })
     ).text();
     expect(page).toContain('data-table="audit"');
-    expect(page.match(/<td data-audit-action>login<\/td>/g)).toHaveLength(2);
-    expect(page).not.toContain('<td data-audit-action>retry-parked</td>');
+    expect(page.match(/<td[^>]* data-audit-action>login<\/td>/g)).toHaveLength(2);
+    expect(page).not.toMatch(/<td[^>]* data-audit-action>retry-parked<\/td>/);
     expect((await fetch(`${server.url}/audit?action=delete`, { headers: { cookie } })).status).toBe(400);
 
     // The logout is recorded too; the trail, newest first by default (at one instant, the later record first), is the CSV's order.

@@ -4,10 +4,12 @@
 // button works; every page rendered under the content security policy with its stylesheet, and
 // another site's frame of it refused; an export downloaded through the browser's login; the item
 // list followed page by page over its rel="next" links until every seeded row was seen once;
-// screenshots at 1280 px and at a phone's 390 px, the first screenful of each (screenshots/,
-// git-ignored).
+// at 1280 px and at a phone's 390 px nothing is wider than the screen, and on the phone each row
+// is a card whose amount shows beside its column's name; screenshots of the overview at both
+// widths, the first screenful of each (screenshots/, git-ignored; the README's copies in docs/
+// with PAYKIT_UPDATE_SCREENSHOTS=1).
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -28,6 +30,8 @@ const SEEDED = 520;
 const RANGE = 'from=2026-11-01&to=2026-11-30';
 // Outside test/: a file written there would change the hash of the tests' own turbo task.
 const SCREENSHOTS = path.join(import.meta.dirname, '../screenshots');
+/** The README's screenshots, rewritten from a run with PAYKIT_UPDATE_SCREENSHOTS=1. */
+const README_SHOTS = path.join(import.meta.dirname, '../docs');
 
 describeInBrowser('the console in chromium, behind its login', () => {
   let opened: OpenedTestDatabase;
@@ -194,18 +198,40 @@ describeInBrowser('the console in chromium, behind its login', () => {
     await other.close();
   });
 
-  it("reads at 1280 px and at a phone's 390 px (screenshots)", async () => {
+  it("reads at 1280 px and at a phone's 390 px, nothing wider than the screen, rows as cards on the phone (screenshots)", async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     for (const [width, height] of [
       [1280, 800],
       [390, 844],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.goto(`${server.url}/?${RANGE}`);
-      const file = path.join(SCREENSHOTS, `console-${width}.png`);
-      await page.screenshot({ path: file });
-      expect(statSync(file).size, file).toBeGreaterThan(10_000);
-      expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+      for (const route of [`/?${RANGE}`, `/items?${RANGE}&state=orphan`]) {
+        await page.goto(`${server.url}${route}`);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth),
+          `${route} at ${width} px`,
+        ).toBeLessThanOrEqual(width);
+      }
+      // The amount of the first row on the screen, with its column's name beside it on the phone.
+      const amount = page.locator('[data-table="items"] tbody tr').first().locator('td[data-label="amount"]');
+      const box = (await amount.boundingBox())!;
+      expect(box.x + box.width, `the amount at ${width} px`).toBeLessThanOrEqual(width);
+      expect(await amount.textContent()).toMatch(/^MXN [\d,]+\.\d{2}$/);
+      const label = await amount.evaluate((td) => getComputedStyle(td, '::before').content);
+      expect(label).toBe(width === 390 ? '"amount"' : 'none');
+      for (const [name, route] of [
+        ['overview', `/?${RANGE}`],
+        ['items', `/items?${RANGE}&state=orphan`],
+      ] as const) {
+        await page.goto(`${server.url}${route}`);
+        const file = path.join(SCREENSHOTS, `console-${name}-${width}.png`);
+        await page.screenshot({ path: file });
+        expect(statSync(file).size, file).toBeGreaterThan(10_000);
+        expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+        // PAYKIT_UPDATE_SCREENSHOTS=1: the README's copies (docs/), taken from this run.
+        if (process.env.PAYKIT_UPDATE_SCREENSHOTS === '1')
+          copyFileSync(file, path.join(README_SHOTS, path.basename(file)));
+      }
     }
   });
 });
