@@ -1,8 +1,11 @@
-// Who may use the console, as fastify hooks and routes. With CONSOLE_PASSWORD: a login form, then
-// a login kept by @fastify/session in the database (session-store.ts: every replica reads it, a
-// restart keeps it, logging out ends it everywhere) behind a cookie that is HttpOnly,
-// SameSite=Strict and Secure over https. Without it: no login, and only this machine's clients are
-// answered (a request relayed by a proxy is not one of them). Every POST needs the same origin
+// Who may use the console, as fastify hooks and routes. With named operators (console_operators,
+// `paykit operators`) or CONSOLE_PASSWORD (the one-operator setup): a login form, then a login kept
+// by @fastify/session in the database (session-store.ts: every replica reads it, a restart keeps
+// it, logging out ends it everywhere; disabling an operator or resetting their password ends
+// theirs) behind a cookie that is HttpOnly, SameSite=Strict and Secure over https. A viewer reads
+// and exports; an operator (and CONSOLE_PASSWORD's) also acts: every action of a viewer is refused
+// and audited. Without either: no login, and only this machine's clients are answered (a request
+// relayed by a proxy is not one of them). Every POST needs the same origin
 // (Sec-Fetch-Site, Origin: checked here, no plugin does) and the form's CSRF token
 // (@fastify/csrf-protection). Wrong passwords are answered after a delay and bounded per address,
 // per operator and per console (login-guard.ts, in the database); POST /login is also capped per
@@ -11,6 +14,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
+import { PASSWORD_OPERATOR, type OperatorRole, type OperatorStore } from '@paykit/store';
 import { isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
 import { esc, page } from './html.ts';
 import type { AuditAction, AuditOutcome } from './audit.ts';
@@ -36,6 +40,18 @@ export interface AccessOptions extends Partial<ConsoleAccessConfig> {
   failuresPerMinute?: number;
   /** The key a login's password mark is made with (the database's cookie key: the same on every replica). */
   markKey?: string;
+  /**
+   * Whether named operators log in (console_operators): startConsole decides it at start, true
+   * when one is active. With it or a password every client logs in; with neither, this machine's only.
+   */
+  operators?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The audited action a POST route performs: a viewer is refused it. */
+    action?: AuditAction;
+  }
 }
 
 const marks = new Map<string, string>();
@@ -119,13 +135,17 @@ function localPath(next: unknown): string {
   return typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) ? next : '/';
 }
 
-function loginPage(csrf: string, next: string, message = ''): string {
+function loginPage(csrf: string, next: string, withPassword: boolean, message = ''): string {
+  const how = withPassword
+    ? `Operators log in with the name and password <code>paykit operators add</code> gave them; with the console's CONSOLE_PASSWORD, leave the name empty.`
+    : 'Operators log in with the name and password <code>paykit operators add</code> gave them.';
   return page(
     'paykit console: log in',
     `<h1>paykit console</h1>${message ? `<p role="alert" class="mismatched">${esc(message)}</p>` : ''}
 <form method="post" action="/login"><input type="hidden" name="csrf" value="${esc(csrf)}"><input type="hidden" name="next" value="${esc(next)}">
-<label>Password <input type="password" name="password" autocomplete="current-password" required autofocus></label> <button type="submit">Log in</button></form>
-<p>The password is the console's CONSOLE_PASSWORD.</p>`,
+<label>Operator <input type="text" name="operator" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" autofocus></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label> <button type="submit">Log in</button></form>
+<p>${how}</p>`,
   );
 }
 
@@ -138,12 +158,21 @@ const html = (reply: FastifyReply, status: number, body: string) =>
 /** Who is asking: a logged-in operator, or a client of this machine on a console without login (null). */
 export type Operator = string | null;
 
+/** A form that acts, drawn for a viewer: what stands in its place (the server refuses the action anyway). */
+const ACTION_FORM = /<form\b[^>]*\bmethod=["']?post\b[^>]*>[\s\S]*?<\/form>/gi;
+const VIEWER_NOTE = '<span class="muted" title="viewers read and export; operators act">operators only</span>';
+
 export interface ConsoleAccess {
   /** A page as this request's client sees it: the CSRF token in every POST form, a logout button when logged in. */
   decorate(reply: FastifyReply, request: FastifyRequest, body: string): string;
   /** Who made the request (the routes run only for a request the access let through). */
   operator(request: FastifyRequest): Operator;
-  /** Adds the origin and CSRF checks to every POST of `context` (which has its @fastify/csrf-protection). */
+  /** What they may do: `operator` for CONSOLE_PASSWORD's operator and for this machine on a console without login. */
+  role(request: FastifyRequest): OperatorRole;
+  /**
+   * Adds the origin and CSRF checks to every POST of `context` (which has its
+   * @fastify/csrf-protection), and refuses a viewer every route whose config names an `action`.
+   */
   checkForms(context: FastifyInstance): void;
   /** Adds /login to `context` (its CSRF secret in a cookie: there is no login yet). */
   loginRoutes(context: FastifyInstance): void;
@@ -161,15 +190,22 @@ export function registerAccess(
   now: () => Date,
   guard: LoginGuard,
   audit: Audit,
+  operators: OperatorStore,
   onLogin?: (outcome: 'success' | 'failure' | 'locked') => void,
 ): ConsoleAccess {
   const password = options.password;
+  const loginRequired = password !== undefined || options.operators === true;
   const verifyMetrics = options.metricsToken ? createCoreWebhookVerifier([options.metricsToken]) : undefined;
   const mark = password === undefined ? undefined : passwordMark(password, options.markKey ?? '');
-  const loggedIn = (request: FastifyRequest) =>
-    mark !== undefined &&
-    typeof request.session?.login?.mark === 'string' &&
-    constantTimeEqual(request.session.login.mark, mark);
+  const loggedIn = (request: FastifyRequest) => {
+    const login = request.session?.login;
+    if (login === undefined || !loginRequired) return false;
+    // A named operator's login: the session store has checked it against the operator's row.
+    if (login.credential !== undefined) return true;
+    return mark !== undefined && typeof login.mark === 'string' && constantTimeEqual(login.mark, mark);
+  };
+  const roleOf = (request: FastifyRequest): OperatorRole =>
+    loggedIn(request) ? (request.session.login!.role ?? 'operator') : loginRequired ? 'viewer' : 'operator';
 
   // @fastify/session's `secure: 'auto'` turns SameSite down to Lax over http: the cookie is fitted
   // here instead, Secure over https (a trusted proxy's X-Forwarded-Proto) or always, and Strict.
@@ -194,14 +230,14 @@ export function registerAccess(
       }
     }
     if (OPEN_PATHS.has(path)) return;
-    if (password === undefined) {
+    if (!loginRequired) {
       if (!fromThisMachine(request) || !askedForThisMachine(request))
         return html(
           reply,
           403,
           page(
             'paykit console: this machine only',
-            '<h1>This console answers this machine only</h1><p>No login is configured, so the console answers clients of 127.0.0.1 and ::1 only, asking for 127.0.0.1, ::1 or localhost (not through a proxy). To reach it from elsewhere, set <code>CONSOLE_PASSWORD</code> (at least 12 characters) and restart the console; operators then log in at /login.</p>',
+            '<h1>This console answers this machine only</h1><p>No login is configured, so the console answers clients of 127.0.0.1 and ::1 only, asking for 127.0.0.1, ::1 or localhost (not through a proxy). To reach it from elsewhere, add an operator (<code>paykit operators add &lt;name&gt; --role operator</code>) or set <code>CONSOLE_PASSWORD</code> (at least 12 characters), and restart the console; operators then log in at /login.</p>',
           ),
         );
       if (path === '/login' && request.method === 'GET')
@@ -231,14 +267,15 @@ export function registerAccess(
       .code(401)
       .type('text/plain; charset=utf-8')
       .send(
-        'Log in first: POST the password to /login (form field "password") and send back the paykit_console cookie.\n',
+        'Log in first: POST the operator name and password to /login (form fields "operator" and "password"; CONSOLE_PASSWORD\'s operator leaves "operator" empty) and send back the paykit_console cookie.\n',
       );
   });
 
   return {
     decorate(reply, request, body) {
       const hidden = `<input type="hidden" name="csrf" value="${esc(reply.generateCsrf())}">`;
-      const withToken = body.replace(/<form\b[^>]*\bmethod=["']?post\b[^>]*>/gi, (form) => form + hidden);
+      const acting = roleOf(request) === 'operator' ? body : body.replace(ACTION_FORM, VIEWER_NOTE);
+      const withToken = acting.replace(/<form\b[^>]*\bmethod=["']?post\b[^>]*>/gi, (form) => form + hidden);
       if (!loggedIn(request)) return withToken;
       return withToken.replace(
         /<body\b[^>]*>/i,
@@ -247,12 +284,25 @@ export function registerAccess(
       );
     },
     operator: (request) => (loggedIn(request) ? request.session.login!.operator : null),
-    checkForms,
+    role: roleOf,
+    checkForms(context) {
+      checkForms(context);
+      context.addHook('preHandler', async (request) => {
+        const action = request.routeOptions.config.action;
+        if (action === undefined || roleOf(request) === 'operator') return;
+        const operator = request.session.login!.operator;
+        await audit(request, { operator, action, outcome: 'refused', detail: 'a viewer may not act' });
+        throw new AccessDenied(
+          403,
+          `Refused: ${operator} is a viewer; viewers read and export, operators act. An operator of the console can change the role: paykit operators role ${operator} operator`,
+        );
+      });
+    },
     loginRoutes(login) {
-      registerLogin(login, options, now, guard, audit, onLogin, fitCookie);
+      registerLogin(login, options, loginRequired, now, guard, audit, operators, onLogin, fitCookie);
     },
     logoutRoute(pages) {
-      if (password === undefined) return;
+      if (!loginRequired) return;
       pages.post('/logout', async (request, reply) => {
         // Deleted from the database: every replica refuses the cookie from now on.
         const operator = request.session.login?.operator ?? null;
@@ -295,16 +345,20 @@ function deviceOf(request: FastifyRequest, operator: string): string | undefined
   const raw = request.cookies[DEVICE_COOKIE];
   if (raw === undefined) return undefined;
   const cookie = request.unsignCookie(raw);
-  if (!cookie.valid || cookie.value === null || !cookie.value.startsWith(`${operator}.`)) return undefined;
-  return cookie.value.slice(operator.length + 1);
+  // `<operator>.<id>`: the id (base64url) holds no dot, a name may.
+  const dot = cookie.value?.lastIndexOf('.') ?? -1;
+  if (!cookie.valid || cookie.value === null || cookie.value.slice(0, dot) !== operator) return undefined;
+  return cookie.value.slice(dot + 1);
 }
 
 function registerLogin(
   app: FastifyInstance,
   options: AccessOptions,
+  loginRequired: boolean,
   now: () => Date,
   guard: LoginGuard,
   audit: Audit,
+  operators: OperatorStore,
   onLogin: ((outcome: 'success' | 'failure' | 'locked') => void) | undefined,
   fitCookie: (request: FastifyRequest) => void,
 ): void {
@@ -312,76 +366,109 @@ function registerLogin(
   const delayMs = options.failedLoginDelayMs ?? 1_000;
   checkForms(app);
   const rateLimit = { max: LOGIN_POSTS_PER_MINUTE, timeWindow: 60_000 };
-  if (password === undefined) {
+  if (!loginRequired) {
     app.post('/login', { config: { rateLimit } }, async (_request, reply) =>
       reply.code(303).header('location', '/').type('text/plain; charset=utf-8').send('no login is configured\n'),
     );
-  } else {
-    app.get('/login', async (request, reply) =>
-      html(reply, 200, loginPage(reply.generateCsrf(), localPath((request.query as { next?: unknown }).next))),
-    );
-    app.post('/login', { config: { rateLimit } }, async (request, reply) => {
-      const form = formOf(request);
-      const target = localPath(form.next);
-      const sent = typeof form.password === 'string' ? form.password : '';
-      // The one operator of CONSOLE_PASSWORD.
-      const device = deviceOf(request, 'console');
-      const attempt = await guard.attempt({ address: request.ip, device }, 'console', () =>
-        constantTimeEqual(sent, password),
-      );
-      if (attempt.outcome === 'refused') {
-        onLogin?.('locked');
-        const { bound, retryAfterSeconds } = attempt.refusal;
-        await audit(request, {
-          operator: 'console',
-          action: 'login',
-          outcome: 'refused',
-          detail: `too many wrong passwords (${bound === 'address' ? 'from this address' : bound === 'operator' ? 'for the operator' : 'on the console'}): retry after ${retryAfterSeconds} s`,
-        });
-        const minutes = Math.ceil(retryAfterSeconds / 60);
-        const wait =
-          bound === 'address'
-            ? `${minutes} minute${minutes === 1 ? '' : 's'}`
-            : `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
-        const why = {
-          address: `${ADDRESS_FAILURES} wrong passwords from this address`,
-          operator: 'Too many wrong passwords for this operator, from any address: each next try waits twice as long',
-          console: 'Too many wrong passwords on this console in the last minute: every login waits',
-        }[bound];
-        return html(
-          reply.header('retry-after', String(bound === 'address' ? minutes * 60 : retryAfterSeconds)),
-          429,
-          page(
-            'paykit console: too many attempts',
-            `<h1>Too many failed logins</h1><p>${why}: try again in ${wait}.</p>`,
-          ),
-        );
-      }
-      if (attempt.outcome === 'failure') {
-        onLogin?.('failure');
-        await audit(request, { operator: 'console', action: 'login', outcome: 'failure', detail: 'wrong password' });
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        return html(reply, 401, loginPage(reply.generateCsrf(), target, 'Wrong password.'));
-      }
-      // A new session id at login: an id planted before it (session fixation) is never logged in.
-      await request.session.regenerate();
-      fitCookie(request);
-      reply.setCookie(DEVICE_COOKIE, `console.${device ?? randomBytes(16).toString('base64url')}`, {
-        path: '/login',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: options.secureCookie === 'on' || request.protocol === 'https',
-        signed: true,
-        maxAge: DEVICE_DAYS * 24 * 60 * 60,
-      });
-      request.session.login = {
-        operator: 'console',
-        loginAt: now().toISOString(),
-        mark: passwordMark(password, options.markKey ?? ''),
-      };
-      await audit(request, { operator: 'console', action: 'login', outcome: 'success' });
-      onLogin?.('success');
-      return reply.code(303).header('location', target).type('text/plain; charset=utf-8').send('logged in\n');
-    });
+    return;
   }
+  app.get('/login', async (request, reply) =>
+    html(
+      reply,
+      200,
+      loginPage(reply.generateCsrf(), localPath((request.query as { next?: unknown }).next), password !== undefined),
+    ),
+  );
+  app.post('/login', { config: { rateLimit } }, async (request, reply) => {
+    const form = formOf(request);
+    const target = localPath(form.next);
+    const sent = typeof form.password === 'string' ? form.password : '';
+    // An empty name is CONSOLE_PASSWORD's one operator; a name is counted as given (cut to the
+    // column's length), known or not, so guessing names buys nothing over guessing passwords.
+    const given = typeof form.operator === 'string' ? form.operator.trim().toLowerCase().slice(0, 64) : '';
+    const name = given === '' ? PASSWORD_OPERATOR : given;
+    const device = deviceOf(request, name);
+    let found: { role: OperatorRole; credential?: number } | undefined;
+    // The operator's row is read before the guard's transaction; the scrypt check runs inside it.
+    const verify = name === PASSWORD_OPERATOR ? undefined : await operators.verifier(name);
+    const attempt = await guard.attempt({ address: request.ip, device }, name, async () => {
+      if (verify === undefined) {
+        if (password !== undefined && constantTimeEqual(sent, password)) found = { role: 'operator' };
+      } else {
+        const operator = await verify(sent);
+        if (operator) found = { role: operator.role, credential: operator.credential };
+      }
+      return found !== undefined;
+    });
+    if (attempt.outcome === 'refused') {
+      onLogin?.('locked');
+      const { bound, retryAfterSeconds } = attempt.refusal;
+      await audit(request, {
+        operator: name,
+        action: 'login',
+        outcome: 'refused',
+        detail: `too many wrong passwords (${bound === 'address' ? 'from this address' : bound === 'operator' ? 'for the operator' : 'on the console'}): retry after ${retryAfterSeconds} s`,
+      });
+      const minutes = Math.ceil(retryAfterSeconds / 60);
+      const wait =
+        bound === 'address'
+          ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+          : `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+      const why = {
+        address: `${ADDRESS_FAILURES} wrong passwords from this address`,
+        operator: 'Too many wrong passwords for this operator, from any address: each next try waits twice as long',
+        console: 'Too many wrong passwords on this console in the last minute: every login waits',
+      }[bound];
+      return html(
+        reply.header('retry-after', String(bound === 'address' ? minutes * 60 : retryAfterSeconds)),
+        429,
+        page(
+          'paykit console: too many attempts',
+          `<h1>Too many failed logins</h1><p>${why}: try again in ${wait}.</p>`,
+        ),
+      );
+    }
+    if (attempt.outcome === 'failure' || found === undefined) {
+      onLogin?.('failure');
+      await audit(request, {
+        operator: name,
+        action: 'login',
+        outcome: 'failure',
+        detail: name === PASSWORD_OPERATOR ? 'wrong password' : 'wrong name or password, or a disabled operator',
+      });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return html(
+        reply,
+        401,
+        loginPage(
+          reply.generateCsrf(),
+          target,
+          password !== undefined,
+          name === PASSWORD_OPERATOR ? 'Wrong password.' : 'Wrong operator name or password.',
+        ),
+      );
+    }
+    // A new session id at login: an id planted before it (session fixation) is never logged in.
+    await request.session.regenerate();
+    fitCookie(request);
+    reply.setCookie(DEVICE_COOKIE, `${name}.${device ?? randomBytes(16).toString('base64url')}`, {
+      path: '/login',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: options.secureCookie === 'on' || request.protocol === 'https',
+      signed: true,
+      maxAge: DEVICE_DAYS * 24 * 60 * 60,
+    });
+    request.session.login = {
+      operator: name,
+      role: found.role,
+      loginAt: now().toISOString(),
+      ...(found.credential === undefined
+        ? { mark: passwordMark(password!, options.markKey ?? '') }
+        : { credential: found.credential }),
+    };
+    await audit(request, { operator: name, action: 'login', outcome: 'success', detail: `as ${found.role}` });
+    onLogin?.('success');
+    return reply.code(303).header('location', target).type('text/plain; charset=utf-8').send('logged in\n');
+  });
 }

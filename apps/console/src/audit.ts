@@ -1,5 +1,6 @@
 // The console's audit trail (console_audit, migration 0019): every login (right, wrong or refused),
-// every logout and every action (retrying parked events, releasing held money) is a row with who
+// every logout, every action (retrying parked events, releasing held money; a viewer's refused) and
+// every change to an operator (`paykit operators`, written by @paykit/store) is a row with who
 // (the operator: "console" for CONSOLE_PASSWORD's one operator; empty on a console without a
 // password, which answers this machine only), when (the console's clock), from where (the client
 // address), what (the action and its target), and the outcome. Its page and exports read it in
@@ -14,7 +15,16 @@ import {
   type Queryable,
 } from '@paykit/store';
 
-export type AuditAction = 'login' | 'logout' | 'retry-parked' | 'release-held';
+export type AuditAction =
+  | 'login'
+  | 'logout'
+  | 'retry-parked'
+  | 'release-held'
+  // Written by @paykit/store's operators with the change (`paykit operators`), from "cli".
+  | 'operator-add'
+  | 'operator-reset'
+  | 'operator-disable'
+  | 'operator-role';
 export type AuditOutcome = 'success' | 'failure' | 'refused';
 
 export interface AuditEntry {
@@ -34,7 +44,16 @@ export interface AuditRecord extends AuditEntry {
   id: string;
 }
 
-export const AUDIT_ACTIONS: readonly AuditAction[] = ['login', 'logout', 'retry-parked', 'release-held'];
+export const AUDIT_ACTIONS: readonly AuditAction[] = [
+  'login',
+  'logout',
+  'retry-parked',
+  'release-held',
+  'operator-add',
+  'operator-reset',
+  'operator-disable',
+  'operator-role',
+];
 export const AUDIT_OUTCOMES: readonly AuditOutcome[] = ['success', 'failure', 'refused'];
 
 const MAX_TEXT = 500;

@@ -162,15 +162,22 @@ function trustProxyOf(value: string | undefined): string | boolean {
     .join(',');
 }
 
+/**
+ * The problem with binding `host` when the console asks for no login (no `password`, no active
+ * operator), or none: anything but a loopback address would open it beyond this machine.
+ */
+export function bindProblems(host: string, login: { password: string | undefined; operators: boolean }): string[] {
+  if (login.password !== undefined || login.operators || isLoopbackHost(host)) return [];
+  return [
+    `CONSOLE_HOST=${host.slice(0, 64)} would open the console beyond this machine with no login: add an operator (paykit operators add <name> --role operator) or set CONSOLE_PASSWORD (at least ${MIN_PASSWORD_LENGTH} characters) to require one, or bind CONSOLE_HOST=127.0.0.1`,
+  ];
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): ConsoleConfig {
   const parsed = Env.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   const e = parsed.data;
   const password = set(e.CONSOLE_PASSWORD) ? e.CONSOLE_PASSWORD : undefined;
-  if (password === undefined && !isLoopbackHost(e.CONSOLE_HOST))
-    throw new ConfigError([
-      `CONSOLE_HOST=${e.CONSOLE_HOST.slice(0, 64)} would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least ${MIN_PASSWORD_LENGTH} characters) to require one, or bind CONSOLE_HOST=127.0.0.1`,
-    ]);
   return {
     port: e.CONSOLE_PORT,
     host: e.CONSOLE_HOST,

@@ -110,14 +110,15 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
   return {
     /**
      * One login attempt from `client` as `operator`: refused on a bound (the password is not looked
-     * at), else `passwordRight()` decides, and a failure is recorded; a success clears the
+     * at), else `passwordRight()` decides (a named operator's scrypt check, under the lock: logins are
+     * checked one at a time, which bounds the CPU a flood can take), and a failure is recorded; a success clears the
      * client's and the operator's failures. A client with `device` (the id of a valid device
      * cookie) is counted by that device, not by its address, and only on that bound.
      */
     attempt(
       client: { address: string; device?: string | undefined },
       operator: string,
-      passwordRight: () => boolean,
+      passwordRight: () => boolean | Promise<boolean>,
     ): Promise<Attempt> {
       const address = client.device === undefined ? addressKey(client.address) : `device:${client.device}`;
       return db.transaction(async (tx) => {
@@ -126,7 +127,7 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
         await tx.query('DELETE FROM console_login_failures WHERE at <= $1', [new Date(at - WINDOW_MS)]);
         const refused = await refusal(tx, address, operator, at, client.device !== undefined);
         if (refused) return { outcome: 'refused', refusal: refused };
-        if (passwordRight()) {
+        if (await passwordRight()) {
           await tx.query('DELETE FROM console_login_failures WHERE address = $1 OR operator = $2', [address, operator]);
           return { outcome: 'success' };
         }

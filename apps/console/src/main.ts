@@ -8,8 +8,8 @@
 // kept in the database, so no replica needs sticky sessions.
 import path from 'node:path';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
-import { migrate, openDatabase, withLongStatements } from '@paykit/store';
-import { ConfigError, loadConfig } from './config.ts';
+import { createOperatorStore, migrate, openDatabase, withLongStatements } from '@paykit/store';
+import { bindProblems, ConfigError, loadConfig } from './config.ts';
 import { createConsoleHealth } from './health.ts';
 import { createLogger } from './logging.ts';
 import { createConsoleMetrics } from './metrics.ts';
@@ -40,8 +40,12 @@ try {
   };
   const db = await openDatabase(databaseOptions);
   let server;
+  const access = { ...config.console, metricsToken: config.metricsToken, operators: false };
   try {
     await withLongStatements(db, databaseOptions, (long) => migrate(long, [ledgerMigrations]));
+    access.operators = await createOperatorStore(db).anyActive();
+    const problems = bindProblems(config.host, access);
+    if (problems.length > 0) throw new ConfigError(problems);
     const health = createConsoleHealth(db);
     const metrics = createConsoleMetrics(db, health);
     server = await startConsole({
@@ -53,7 +57,7 @@ try {
       health,
       metrics: metrics.registry,
       onLogin: metrics.login,
-      access: { ...config.console, metricsToken: config.metricsToken },
+      access,
       trustProxy: config.trustProxy,
       logger,
     });
@@ -65,7 +69,7 @@ try {
     {
       url: server.url,
       store: db.kind,
-      login: config.console.password !== undefined,
+      login: config.console.password !== undefined || access.operators === true,
       worker: config.workerUrl !== undefined,
       metricsToken: config.metricsToken !== undefined,
     },
@@ -73,10 +77,14 @@ try {
   );
   // The kind of store only: its description names the database's user, host and name.
   console.log(`listening on ${server.url} (store: ${db.kind})`);
+  const who = [access.operators ? 'named operators' : '', config.console.password ? 'CONSOLE_PASSWORD' : '']
+    .filter(Boolean)
+    .join(' and ');
+  const metricsAccess = config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open';
   console.log(
-    config.console.password
-      ? `console: login required (CONSOLE_PASSWORD), logins of ${config.console.sessionMinutes} min kept in the database; /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`
-      : `console: no login, answers this machine only (set CONSOLE_PASSWORD to open it to others); /metrics: ${config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open'}`,
+    who
+      ? `console: login required (${who}), logins of ${config.console.sessionMinutes} min kept in the database; /metrics: ${metricsAccess}`
+      : `console: no login, answers this machine only (add an operator with paykit operators add, or set CONSOLE_PASSWORD, to open it to others); /metrics: ${metricsAccess}`,
   );
   const consoleServer = server;
   let stopping = false;
@@ -103,6 +111,10 @@ try {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 } catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
   console.error(`The console could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

@@ -14,7 +14,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySession from '@fastify/session';
 import { releaseHeld, retryParked } from '@paykit/ledger';
-import { createEventStore, StoreInputError, type Database } from '@paykit/store';
+import { createEventStore, createOperatorStore, StoreInputError, type Database } from '@paykit/store';
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import {
@@ -52,7 +52,7 @@ export interface ConsoleOptions {
   health?: () => Promise<object>;
   /** What /metrics answers (metrics.ts); without it, /metrics is 404. */
   metrics?: Registry;
-  /** Who may use it (access.ts); without a password, this machine's clients only. */
+  /** Who may use it (access.ts); without a password or an active operator, this machine's clients only. */
   access?: AccessOptions;
   /** Counts each login attempt by outcome (metrics.ts). */
   onLogin?: (outcome: 'success' | 'failure' | 'locked') => void;
@@ -81,6 +81,11 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const now = options.now ?? (() => new Date());
   const events = createEventStore(db);
   const access: AccessOptions = { ...options.access };
+  const operators = createOperatorStore(db);
+  // Named operators log in when one is active at start: a console started without any (and
+  // without CONSOLE_PASSWORD) answers this machine only until it is restarted after the first.
+  access.operators ??= await operators.anyActive();
+  const loginRequired = access.password !== undefined || access.operators;
   const health = options.health ?? createConsoleHealth(db);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -148,10 +153,10 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       detail: null,
       ...record,
     });
-  const consoleAccess = registerAccess(app, access, now, guard, audit, options.onLogin);
+  const consoleAccess = registerAccess(app, access, now, guard, audit, operators, options.onLogin);
   // The login form has no session yet: its CSRF secret is in a signed cookie. Logged in, the
   // secret is the session's own (in the database), so a token works for that login only, on every
-  // replica, and ends with it. Without a password there are no sessions: a cookie again.
+  // replica, and ends with it. Without a login there are no sessions: a cookie again.
   const inCookie = {
     cookieKey: CSRF_COOKIE,
     cookieOpts: { path: '/', sameSite: 'strict' as const, httpOnly: true, signed: true, secure },
@@ -205,7 +210,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   await app.register(async (pages) => {
     await pages.register(
       fastifyCsrf,
-      access.password === undefined ? inCookie : { sessionPlugin: '@fastify/session', getToken: csrfOfForm },
+      loginRequired ? { sessionPlugin: '@fastify/session', getToken: csrfOfForm } : inCookie,
     );
     consoleAccess.checkForms(pages);
     consoleAccess.logoutRoute(pages);
@@ -231,7 +236,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         );
       return html(request, reply, 200, eventPage(event));
     });
-    pages.post('/parked/retry', async (request, reply) => {
+    pages.post('/parked/retry', { config: { action: 'retry-parked' } }, async (request, reply) => {
       // The retry and its audit record commit together.
       await db.transaction(async (tx) => {
         const queued = await retryParked(tx);
@@ -247,7 +252,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       });
       return reply.code(303).header('location', '/').type('text/plain').send('queued');
     });
-    pages.post('/held/:credit/release', async (request, reply) => {
+    pages.post('/held/:credit/release', { config: { action: 'release-held' } }, async (request, reply) => {
       const { credit } = request.params as { credit: string };
       // The release is kept with who made it: the operator logged in, or "console" on this machine.
       const operator = consoleAccess.operator(request);

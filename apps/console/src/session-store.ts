@@ -5,21 +5,29 @@
 // can move it), whatever the cookie says. Logging out deletes the row: every replica refuses the
 // cookie from then on. Expired rows are deleted as logins are written.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '@paykit/store';
+import type { Database, OperatorRole } from '@paykit/store';
 import type { FastifySessionObject } from '@fastify/session';
 import type * as Fastify from 'fastify';
 
 /** What a console login holds. */
 export interface ConsoleLogin {
-  /** Who logged in ("console": the one operator of CONSOLE_PASSWORD). */
+  /** Who logged in: a named operator, or "console" (the one operator of CONSOLE_PASSWORD). */
   operator: string;
+  /** What they may do; a named operator's is read from their row at every request. */
+  role: OperatorRole;
   /** When, as an ISO time. */
   loginAt: string;
   /**
-   * Which password it was made with (access.ts `passwordMark`): a login made with another
-   * CONSOLE_PASSWORD than the console's now is not one, so a new password ends every login.
+   * CONSOLE_PASSWORD's operator: which password it was made with (access.ts `passwordMark`). A
+   * login made with another CONSOLE_PASSWORD than the console's now is not one, so a new password
+   * ends every such login.
    */
-  mark: string;
+  mark?: string;
+  /**
+   * A named operator: the credential it was made under (console_operators.credential). A reset or
+   * a disable moves the operator's on, and the login is gone at its next request, on every replica.
+   */
+  credential?: number;
 }
 
 declare module 'fastify' {
@@ -69,20 +77,39 @@ export class DatabaseSessionStore {
   }
 
   get(sessionId: string, callback: CallbackSession): void {
+    // A named operator's login is read with their row: one that was disabled, or whose password
+    // was reset, since the login is no login (the row goes); their role is the row's now.
     this.#db
-      .query<{ data: Fastify.Session | string }>(
-        'SELECT data FROM console_sessions WHERE id_hash = $1 AND expires_at > $2',
+      .query<{
+        data: Fastify.Session | string;
+        role: OperatorRole | null;
+        status: string | null;
+        credential: number | null;
+      }>(
+        `SELECT s.data, o.role, o.status, o.credential FROM console_sessions s
+           LEFT JOIN console_operators o ON o.name = s.data->'login'->>'operator'
+         WHERE s.id_hash = $1 AND s.expires_at > $2`,
         [hashOf(sessionId), this.#now()],
       )
+      .then(async ({ rows }): Promise<Fastify.Session | null> => {
+        const row = rows[0];
+        if (row === undefined) return null;
+        const session = (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Fastify.Session;
+        const login = session.login;
+        if (login?.credential !== undefined) {
+          if (row.status !== 'active' || Number(row.credential) !== login.credential) {
+            await this.#db.query('DELETE FROM console_sessions WHERE id_hash = $1', [hashOf(sessionId)]);
+            return null;
+          }
+          login.role = row.role!;
+        }
+        return session;
+      })
       .then(
-        ({ rows }) => {
-          const data = rows[0]?.data;
-          callback(null, data === undefined ? null : typeof data === 'string' ? JSON.parse(data) : data);
-        },
+        (session) => callback(null, session),
         (error: unknown) => callback(error),
       );
   }
-
   destroy(sessionId: string, callback: Callback): void {
     this.#db.query('DELETE FROM console_sessions WHERE id_hash = $1', [hashOf(sessionId)]).then(
       () => callback(),

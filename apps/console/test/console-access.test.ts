@@ -3,14 +3,14 @@
 // HttpOnly, SameSite=Strict and Secure behind https, that expires and logs out; without it, this
 // machine's clients only (a proxied request is refused with a page naming the variable). Every
 // POST needs the same origin and the form's CSRF token; /metrics a bearer token when one is set;
-// /healthz stays open. The configuration refuses a non-loopback bind without a password.
+// /healthz stays open. A non-loopback bind without a password or an operator is refused.
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { listParked } from '@paykit/ledger';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { bindProblems, ConfigError, loadConfig } from '../src/config.ts';
 import { createConsoleHealth } from '../src/health.ts';
 import { createConsoleMetrics } from '../src/metrics.ts';
 import { addressKey } from '../src/login-guard.ts';
@@ -568,13 +568,18 @@ describe('console access', () => {
       }
     };
 
-    it('refuses to bind beyond this machine without CONSOLE_PASSWORD', () => {
-      expect(problemsOf({ CONSOLE_HOST: '0.0.0.0' })).toEqual([
-        'CONSOLE_HOST=0.0.0.0 would open the console beyond this machine with no login: set CONSOLE_PASSWORD (at least 12 characters) to require one, or bind CONSOLE_HOST=127.0.0.1',
+    it('refuses to bind beyond this machine without CONSOLE_PASSWORD or an operator', () => {
+      const noLogin = { password: undefined, operators: false };
+      expect(bindProblems('0.0.0.0', noLogin)).toEqual([
+        'CONSOLE_HOST=0.0.0.0 would open the console beyond this machine with no login: add an operator (paykit operators add <name> --role operator) or set CONSOLE_PASSWORD (at least 12 characters) to require one, or bind CONSOLE_HOST=127.0.0.1',
       ]);
-      expect(problemsOf({ CONSOLE_HOST: '10.1.2.3' })).toHaveLength(1);
+      expect(bindProblems('10.1.2.3', noLogin)).toHaveLength(1);
       for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2'])
-        expect(problemsOf({ CONSOLE_HOST: host }), host).toEqual([]);
+        expect(bindProblems(host, noLogin), host).toEqual([]);
+      expect(bindProblems('0.0.0.0', { password: PASSWORD, operators: false })).toEqual([]);
+      expect(bindProblems('0.0.0.0', { password: undefined, operators: true })).toEqual([]);
+      // Whether an operator is active is known once the database is open: loadConfig takes the host as given.
+      expect(problemsOf({ CONSOLE_HOST: '0.0.0.0' })).toEqual([]);
       expect(loadConfig({ CONSOLE_HOST: '0.0.0.0', CONSOLE_PASSWORD: PASSWORD }).console).toEqual({
         password: PASSWORD,
         sessionMinutes: 480,

@@ -79,7 +79,7 @@ describe('the console process', () => {
     running.splice(running.indexOf(second), 1);
   }, 180_000);
 
-  it('refuses to open beyond this machine without a password, naming the variable', async () => {
+  it('refuses to open beyond this machine without a password or an operator, naming the variable', async () => {
     const app = startAppProcess({
       name: 'The console',
       main: MAIN,

@@ -366,6 +366,33 @@ export function buildProgram(): Command {
       .command(`${action} <clabe>`)
       .description(what)
       .action(act(async () => (await knownAccounts()).knownAccountsSetStatus(status)));
+  const operatorsCommands = () => import('./commands/operators.ts');
+  const operators = program
+    .command('operators')
+    .description('who may log in to the finance console: viewers read and export, operators also act');
+  operators
+    .command('list')
+    .description('every operator, with role and status')
+    .action(act(async () => (await operatorsCommands()).operatorsList));
+  operators
+    .command('add <name>')
+    .description('add an operator; the password is typed twice without echo, or piped in with --password-stdin')
+    .requiredOption('--role <role>', 'viewer (reads and exports) or operator (also retries and releases)')
+    .option('--password-stdin', 'read the password from standard input')
+    .action(act(async () => (await operatorsCommands()).operatorsAdd));
+  operators
+    .command('reset <name>')
+    .description('set a new password (and enable the operator again); their logins end')
+    .option('--password-stdin', 'read the password from standard input')
+    .action(act(async () => (await operatorsCommands()).operatorsReset));
+  operators
+    .command('disable <name>')
+    .description('no more logins; their logins end at once')
+    .action(act(async () => (await operatorsCommands()).operatorsDisable));
+  operators
+    .command('role <name> <role>')
+    .description('make an operator a viewer or an operator; their logins take it at their next request')
+    .action(act(async () => (await operatorsCommands()).operatorsRole));
   const receivables = program.command('receivables').description('credits we expect to receive');
   receivables
     .command('add')

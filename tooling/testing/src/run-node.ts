@@ -18,6 +18,8 @@ export interface RunNodeOptions {
   cwd?: string;
   /** Default 30 s. */
   timeoutMs?: number;
+  /** Written to the child's standard input, which is then closed (without it: empty; never a terminal). */
+  input?: string;
 }
 
 export function runNode(main: string, args: readonly string[], options: RunNodeOptions): Promise<NodeRun> {
@@ -25,8 +27,9 @@ export function runNode(main: string, args: readonly string[], options: RunNodeO
     const child = spawn(process.execPath, ['--conditions=@paykit/source', main, ...args], {
       cwd: options.cwd,
       env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(options.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

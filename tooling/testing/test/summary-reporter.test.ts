@@ -10,8 +10,8 @@ const vitestBin = path.join(path.dirname(createRequire(import.meta.url).resolve(
 
 describe('the summary reporter', () => {
   it('names each failed test with its first error line, never a secret, then the closing line', async () => {
-    const env = { ...process.env, CI: '1' };
-    delete env.PAYKIT_SECRET_AUDIT_DIR;
+    // The run's own audit folder stays the outer run's: the inner run has none.
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', PAYKIT_SECRET_AUDIT_DIR: undefined };
     const { stdout, code } = await new Promise<{ stdout: string; code: number }>((resolve) => {
       execFile(
         process.execPath,
