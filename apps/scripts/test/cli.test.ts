@@ -1,10 +1,14 @@
 // The `paykit` CLI as users run it: a child process against a real sandbox (and a real gateway for
 // the events commands), its --json output parsed, exit codes checked, and every output searched for
-// the secrets it handled.
+// the secrets it handled. The ledger the money-moving commands record in is a PostgreSQL database
+// of its own where DATABASE_URL is set (as in CI: each run of the CLI opens it in a fraction of
+// PGlite's start-up), else a PGlite folder of its own.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ledgerMigrations } from '@paykit/ledger/migrations';
+import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS, declareSecret, record } from '@paykit/testing/secret-audit';
 import { startAppProcess } from '@paykit/testing/app-process';
 import { runNode, type NodeRun as Run } from '@paykit/testing/run-node';
@@ -19,6 +23,9 @@ const BBVA = '66666666-6666-4666-8666-000000000005';
 let sandbox: SandboxProcess;
 let dir: string;
 let env: Record<string, string>;
+let ledger: OpenedTestDatabase | undefined;
+/** A second, empty ledger (the receivables test's), on PostgreSQL where DATABASE_URL is set. */
+let receivablesLedger: OpenedTestDatabase | undefined;
 const secrets: string[] = [];
 
 async function paykit(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
@@ -46,14 +53,16 @@ async function ok<T>(args: string[]): Promise<T> {
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
   dir = mkdtempSync(path.join(tmpdir(), 'paykit-cli-'));
-  // The ledger the money-moving commands record in: a PGlite folder of this test's own.
+  const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
+  ledger = await postgres?.open();
+  receivablesLedger = await postgres?.open();
   env = {
     PAYKIT_SANDBOX_URL: sandbox.url,
     PAYKIT_TOKEN_DIR: path.join(dir, 'tokens'),
     PAYKIT_CONFIG: '',
     HOME: dir,
     PAYKIT_DATA_DIR: path.join(dir, 'cli-ledger'),
-    DATABASE_URL: '',
+    DATABASE_URL: ledger?.url ?? '',
   };
   const seed = await sandbox.control.getSeed();
   if (seed.status !== 200) throw new Error('no seed');
@@ -68,6 +77,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox?.close();
+  await ledger?.drop();
+  await receivablesLedger?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -445,7 +456,7 @@ describe('paykit', () => {
   }, 180_000);
 
   it('registers receivables, refuses a bad file by line importing nothing, reconciles and summarises', async () => {
-    const store = { PAYKIT_DATA_DIR: path.join(dir, 'ledger-data'), DATABASE_URL: '' };
+    const store = { PAYKIT_DATA_DIR: path.join(dir, 'ledger-data'), DATABASE_URL: receivablesLedger?.url ?? '' };
     const added = await paykit(
       [
         '--json',
