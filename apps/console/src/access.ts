@@ -4,14 +4,17 @@
 // it, logging out ends it everywhere; disabling an operator or resetting their password ends
 // theirs) behind a cookie that is HttpOnly, SameSite=Strict and Secure over https. A viewer reads
 // and exports; an operator (and CONSOLE_PASSWORD's) also acts: every action of a viewer is refused
-// and audited. Without either: no login, and only this machine's clients are answered (a request
-// relayed by a proxy is not one of them). Every POST needs the same origin
+// and audited. Behind an authenticating proxy (CONSOLE_IDENTITY_HEADER), the operator its header
+// names is logged in for that request, with their role, when the header comes from a proxy in
+// CONSOLE_TRUSTED_PROXIES (from anywhere else it is refused). Without any of them: no login, and
+// only this machine's clients are answered (a request relayed by a proxy is not one of them). Every POST needs the same origin
 // (Sec-Fetch-Site, Origin: checked here, no plugin does) and the form's CSRF token
 // (@fastify/csrf-protection). Wrong passwords are answered after a delay and bounded per address,
 // per operator and per console (login-guard.ts, in the database); POST /login is also capped per
 // address by @fastify/rate-limit. /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one
 // is set; /healthz and /console.css stay open.
 import { randomBytes, scryptSync } from 'node:crypto';
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
 import { PASSWORD_OPERATOR, type OperatorRole, type OperatorStore } from '@paykit/store';
@@ -45,6 +48,8 @@ export interface AccessOptions extends Partial<ConsoleAccessConfig> {
    * when one is active. With it or a password every client logs in; with neither, this machine's only.
    */
   operators?: boolean;
+  /** fastify's trustProxy (CONSOLE_TRUSTED_PROXIES): the proxies an identity header is believed from. */
+  trustProxy?: string | boolean;
 }
 
 declare module 'fastify' {
@@ -194,18 +199,45 @@ export function registerAccess(
   onLogin?: (outcome: 'success' | 'failure' | 'locked') => void,
 ): ConsoleAccess {
   const password = options.password;
-  const loginRequired = password !== undefined || options.operators === true;
+  const identityHeader = options.identityHeader;
+  const loginRequired = password !== undefined || options.operators === true || identityHeader !== undefined;
+  const trusted =
+    typeof options.trustProxy === 'string'
+      ? proxyAddr.compile(options.trustProxy.split(',').map((part) => part.trim()))
+      : () => options.trustProxy === true;
+  /** Who an authenticating proxy said made the request (CONSOLE_IDENTITY_HEADER), for that request only. */
+  const identities = new WeakMap<FastifyRequest, { operator: string; role: OperatorRole }>();
   const verifyMetrics = options.metricsToken ? createCoreWebhookVerifier([options.metricsToken]) : undefined;
   const mark = password === undefined ? undefined : passwordMark(password, options.markKey ?? '');
-  const loggedIn = (request: FastifyRequest) => {
+  const sessionLogin = (request: FastifyRequest) => {
     const login = request.session?.login;
     if (login === undefined || !loginRequired) return false;
     // A named operator's login: the session store has checked it against the operator's row.
     if (login.credential !== undefined) return true;
     return mark !== undefined && typeof login.mark === 'string' && constantTimeEqual(login.mark, mark);
   };
+  const loggedIn = (request: FastifyRequest) => identities.has(request) || sessionLogin(request);
+  const whoIs = (request: FastifyRequest) =>
+    identities.get(request) ?? (sessionLogin(request) ? request.session.login! : undefined);
   const roleOf = (request: FastifyRequest): OperatorRole =>
-    loggedIn(request) ? (request.session.login!.role ?? 'operator') : loginRequired ? 'viewer' : 'operator';
+    loginRequired ? (whoIs(request)?.role ?? 'viewer') : 'operator';
+
+  /** The operator the proxy's header names, when it comes from a trusted proxy; refused otherwise. */
+  const fromProxy = async (request: FastifyRequest, claimed: string | string[]) => {
+    if (!trusted(request.socket.remoteAddress ?? '', 0))
+      throw new AccessDenied(
+        403,
+        `Refused: the ${identityHeader} header is believed only from a proxy in CONSOLE_TRUSTED_PROXIES, and this request did not come through one. Reach the console through its authenticating proxy.`,
+      );
+    const name = String(claimed).trim().toLowerCase();
+    const operator = await operators.get(name);
+    if (operator?.status !== 'active')
+      throw new AccessDenied(
+        403,
+        `Refused: the proxy says this is ${name.slice(0, 64)}, who is no active operator of this console. Ask an operator to run: paykit operators add <name> --role viewer`,
+      );
+    identities.set(request, { operator: operator.name, role: operator.role });
+  };
 
   // @fastify/session's `secure: 'auto'` turns SameSite down to Lax over http: the cookie is fitted
   // here instead, Secure over https (a trusted proxy's X-Forwarded-Proto) or always, and Strict.
@@ -248,6 +280,8 @@ export function registerAccess(
           .send('no login is configured\n');
       return;
     }
+    const claimed = identityHeader === undefined ? undefined : request.headers[identityHeader];
+    if (claimed !== undefined) return fromProxy(request, claimed);
     if (path === '/login') return;
     if (loggedIn(request)) return;
     if (request.method === 'POST') {
@@ -276,21 +310,22 @@ export function registerAccess(
       const hidden = `<input type="hidden" name="csrf" value="${esc(reply.generateCsrf())}">`;
       const acting = roleOf(request) === 'operator' ? body : body.replace(ACTION_FORM, VIEWER_NOTE);
       const withToken = acting.replace(/<form\b[^>]*\bmethod=["']?post\b[^>]*>/gi, (form) => form + hidden);
-      if (!loggedIn(request)) return withToken;
+      // A login through the proxy is the proxy's to end: no logout button.
+      if (!sessionLogin(request)) return withToken;
       return withToken.replace(
         /<body\b[^>]*>/i,
         (tag) =>
           `${tag}<form method="post" action="/logout" class="logout">${hidden}<button type="submit">Log out</button></form>`,
       );
     },
-    operator: (request) => (loggedIn(request) ? request.session.login!.operator : null),
+    operator: (request) => whoIs(request)?.operator ?? null,
     role: roleOf,
     checkForms(context) {
       checkForms(context);
       context.addHook('preHandler', async (request) => {
         const action = request.routeOptions.config.action;
         if (action === undefined || roleOf(request) === 'operator') return;
-        const operator = request.session.login!.operator;
+        const operator = whoIs(request)!.operator;
         await audit(request, { operator, action, outcome: 'refused', detail: 'a viewer may not act' });
         throw new AccessDenied(
           403,

@@ -35,6 +35,11 @@ export interface ConsoleAccessConfig {
   failuresPerMinute: number;
   /** `auto`: the cookies are Secure when the request arrived over https (X-Forwarded-Proto from a trusted proxy); `on`: always. */
   secureCookie: 'auto' | 'on';
+  /**
+   * Single sign-on behind an authenticating proxy: the header (lower-case) whose value names the
+   * operator, believed only from a proxy in CONSOLE_TRUSTED_PROXIES; undefined: none.
+   */
+  identityHeader?: string | undefined;
 }
 
 /** Addresses only this machine can reach: the console may answer without a login there. */
@@ -110,11 +115,27 @@ const Env = z.object({
       (value) =>
         value === undefined ||
         value.trim() === '' ||
+        value.trim().toLowerCase() === 'none' ||
         value
           .split(',')
           .map((part) => part.trim())
           .every((part) => PROXY.test(part)),
       'CONSOLE_TRUSTED_PROXIES must be a comma-separated list of proxy addresses or CIDR ranges (e.g. 10.0.0.0/8,loopback), or "none"',
+    ),
+  CONSOLE_IDENTITY_HEADER: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || value === '' || /^[A-Za-z0-9-]{1,64}$/.test(value),
+      'CONSOLE_IDENTITY_HEADER must be a header name, letters, digits and dashes (e.g. X-Forwarded-User)',
+    )
+    .refine(
+      (value) =>
+        value === undefined ||
+        !/^(cookie|authorization|host|origin|x-forwarded-for|x-forwarded-proto|x-forwarded-host|forwarded)$/i.test(
+          value,
+        ),
+      'CONSOLE_IDENTITY_HEADER must be a header of its own that your proxy sets (e.g. X-Forwarded-User), not one browsers or proxies send for other reasons',
     ),
   // Secrets: their length is named in a problem, never their value.
   CONSOLE_PASSWORD: z
@@ -164,10 +185,15 @@ function trustProxyOf(value: string | undefined): string | boolean {
 
 /**
  * The problem with binding `host` when the console asks for no login (no `password`, no active
- * operator), or none: anything but a loopback address would open it beyond this machine.
+ * operator, no identity header), or none: anything but a loopback address would open it beyond
+ * this machine.
  */
-export function bindProblems(host: string, login: { password: string | undefined; operators: boolean }): string[] {
-  if (login.password !== undefined || login.operators || isLoopbackHost(host)) return [];
+export function bindProblems(
+  host: string,
+  login: { password: string | undefined; operators: boolean; identityHeader?: string | undefined },
+): string[] {
+  if (login.password !== undefined || login.operators || login.identityHeader !== undefined || isLoopbackHost(host))
+    return [];
   return [
     `CONSOLE_HOST=${host.slice(0, 64)} would open the console beyond this machine with no login: add an operator (paykit operators add <name> --role operator) or set CONSOLE_PASSWORD (at least ${MIN_PASSWORD_LENGTH} characters) to require one, or bind CONSOLE_HOST=127.0.0.1`,
   ];
@@ -177,6 +203,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = Env.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   const e = parsed.data;
+  const identityHeader = set(e.CONSOLE_IDENTITY_HEADER) ? e.CONSOLE_IDENTITY_HEADER.toLowerCase() : undefined;
+  if (identityHeader !== undefined && trustProxyOf(e.CONSOLE_TRUSTED_PROXIES) === false)
+    throw new ConfigError([
+      'CONSOLE_IDENTITY_HEADER needs the authenticating proxy listed in CONSOLE_TRUSTED_PROXIES (it is "none"): the header is believed from those addresses only',
+    ]);
   const password = set(e.CONSOLE_PASSWORD) ? e.CONSOLE_PASSWORD : undefined;
   return {
     port: e.CONSOLE_PORT,
@@ -193,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionMinutes: e.CONSOLE_SESSION_MINUTES,
       failuresPerMinute: e.CONSOLE_LOGIN_FAILURES_PER_MINUTE,
       secureCookie: e.CONSOLE_SECURE_COOKIE,
+      identityHeader,
     },
     metricsToken: e.METRICS_TOKEN?.trim() || undefined,
     logLevel: e.CONSOLE_LOG_LEVEL,

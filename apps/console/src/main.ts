@@ -65,11 +65,18 @@ try {
     await db.close();
     throw error;
   }
+  const who = [
+    access.operators ? 'named operators' : '',
+    config.console.password ? 'CONSOLE_PASSWORD' : '',
+    config.console.identityHeader ? `the ${config.console.identityHeader} header of a trusted proxy` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   logger.info(
     {
       url: server.url,
       store: db.kind,
-      login: config.console.password !== undefined || access.operators === true,
+      login: who !== '',
       worker: config.workerUrl !== undefined,
       metricsToken: config.metricsToken !== undefined,
     },
@@ -77,14 +84,11 @@ try {
   );
   // The kind of store only: its description names the database's user, host and name.
   console.log(`listening on ${server.url} (store: ${db.kind})`);
-  const who = [access.operators ? 'named operators' : '', config.console.password ? 'CONSOLE_PASSWORD' : '']
-    .filter(Boolean)
-    .join(' and ');
   const metricsAccess = config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open';
   console.log(
     who
       ? `console: login required (${who}), logins of ${config.console.sessionMinutes} min kept in the database; /metrics: ${metricsAccess}`
-      : `console: no login, answers this machine only (add an operator with paykit operators add, or set CONSOLE_PASSWORD, to open it to others); /metrics: ${metricsAccess}`,
+      : `console: no login, answers this machine only (add an operator with paykit operators add, set CONSOLE_PASSWORD or CONSOLE_IDENTITY_HEADER, to open it to others); /metrics: ${metricsAccess}`,
   );
   const consoleServer = server;
   let stopping = false;

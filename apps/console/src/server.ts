@@ -80,7 +80,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const { db } = options;
   const now = options.now ?? (() => new Date());
   const events = createEventStore(db);
-  const access: AccessOptions = { ...options.access };
+  const access: AccessOptions = { ...options.access, trustProxy: options.trustProxy ?? 'loopback' };
   const operators = createOperatorStore(db);
   // Named operators log in when one is active at start: a console started without any (and
   // without CONSOLE_PASSWORD) answers this machine only until it is restarted after the first.

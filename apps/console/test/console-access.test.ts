@@ -588,6 +588,20 @@ describe('console access', () => {
       });
     });
 
+    it('takes an identity header only beside a trusted proxy, and never a header sent for other reasons', () => {
+      expect(loadConfig({ CONSOLE_IDENTITY_HEADER: 'X-Forwarded-User' }).console.identityHeader).toBe(
+        'x-forwarded-user',
+      );
+      expect(problemsOf({ CONSOLE_IDENTITY_HEADER: 'X-Forwarded-User', CONSOLE_TRUSTED_PROXIES: 'none' })).toEqual([
+        'CONSOLE_IDENTITY_HEADER needs the authenticating proxy listed in CONSOLE_TRUSTED_PROXIES (it is "none"): the header is believed from those addresses only',
+      ]);
+      expect(problemsOf({ CONSOLE_IDENTITY_HEADER: 'Cookie' })[0]).toMatch(/a header of its own that your proxy sets/);
+      expect(problemsOf({ CONSOLE_IDENTITY_HEADER: 'X User' })[0]).toMatch(/must be a header name/);
+      expect(
+        bindProblems('0.0.0.0', { password: undefined, operators: false, identityHeader: 'x-forwarded-user' }),
+      ).toEqual([]);
+    });
+
     it('names a short password or metrics token by its length, never its value', () => {
       const found = problemsOf({
         CONSOLE_PASSWORD: 'hunter2',

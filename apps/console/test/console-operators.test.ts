@@ -3,8 +3,9 @@
 // no action, and is refused one (403, audited); an operator acts (audited with their name); a
 // disable, a password reset or a logout ends a login on every replica at its next request, and a
 // role change is taken at the next request. Wrong names and wrong passwords read alike. Beside
-// CONSOLE_PASSWORD, an empty name is its one operator. With an operator, a console bound beyond
-// this machine asks every client for a login (without one, main.ts refuses that bind).
+// CONSOLE_PASSWORD, an empty name is its one operator. Behind an authenticating proxy, the
+// operator its identity header names, from a trusted proxy only. With an operator, a console bound
+// beyond this machine asks every client for a login (without one, main.ts refuses that bind).
 import { listParked } from '@paykit/ledger';
 import { createOperatorStore, type OperatorStore } from '@paykit/store';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
@@ -29,14 +30,22 @@ describe('named operators', () => {
   const servers: ConsoleServer[] = [];
   let first: ConsoleServer;
   let second: ConsoleServer;
-  const start = async (options: { password?: string; host?: string } = {}) => {
+  const start = async (
+    options: { password?: string; host?: string; identityHeader?: string; trustProxy?: string | boolean } = {},
+  ) => {
     const server = await startConsole({
       db: opened.db,
       port: 0,
       host: options.host ?? '127.0.0.1',
       staleAfterSeconds: 86_400,
       now: () => new Date('2026-11-21T18:00:00Z'),
-      access: { password: options.password, sessionMinutes: 60, failedLoginDelayMs: 50 },
+      access: {
+        password: options.password,
+        sessionMinutes: 60,
+        failedLoginDelayMs: 50,
+        identityHeader: options.identityHeader,
+      },
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     });
     servers.push(server);
     return server;
@@ -190,6 +199,43 @@ describe('named operators', () => {
     expect((await parkedPage(both, omar)).status).toBe(200);
     // The console's password is no named operator's.
     expect((await logIn(both, 'omar', TEST_SECRETS.consolePassword)).status).toBe(401);
+  });
+
+  it('behind an authenticating proxy, takes the operator its header names from a trusted address only', async () => {
+    await operators.add({ name: 'pia', role: 'viewer', password: VIEWER_PASSWORD });
+    await operators.add({ name: 'otto', role: 'operator', password: OPERATOR_PASSWORD });
+    const behind = await start({ identityHeader: 'x-forwarded-user', trustProxy: 'loopback' });
+    const as = (name: string, extra: Record<string, string> = {}) => ({ ...HTML, 'x-forwarded-user': name, ...extra });
+    // A viewer: pages, no action; an operator: the action, audited under the proxy's name.
+    const pia = await fetch(`${behind.url}/parked`, { headers: as('Pia') });
+    expect(pia.status).toBe(200);
+    const piaPage = await pia.text();
+    expect(piaPage).not.toContain('action="/parked/retry"');
+    expect(piaPage).not.toContain('action="/logout"');
+    const otto = await fetch(`${behind.url}/parked`, { headers: as('otto') });
+    const ottoPage = await otto.text();
+    expect(ottoPage).toContain('action="/parked/retry"');
+    const csrfCookie = cookieOf(otto, 'paykit_console')!;
+    const { headers, body } = form({ csrf: csrfOf(ottoPage)! });
+    const done = await fetch(`${behind.url}/parked/retry`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...headers, ...SAME_ORIGIN, 'x-forwarded-user': 'otto', cookie: csrfCookie },
+      body,
+    });
+    expect(done.status, await done.text()).toBe(303);
+    expect((await auditRows('retry-parked')).at(-1)).toMatchObject({ operator: 'otto', outcome: 'success' });
+    // A name that is no active operator, and no name: refused, or sent to the login form.
+    const stranger = await fetch(`${behind.url}/parked`, { headers: as('mallory') });
+    expect(stranger.status).toBe(403);
+    expect(await stranger.text()).toMatch(/the proxy says this is mallory, who is no active operator/);
+    expect((await fetch(`${behind.url}/parked`, { headers: HTML, redirect: 'manual' })).status).toBe(303);
+
+    // The same header from an address that is no trusted proxy is refused, whoever it names.
+    const untrusted = await start({ identityHeader: 'x-forwarded-user', trustProxy: '10.0.0.0/8' });
+    const forged = await fetch(`${untrusted.url}/parked`, { headers: as('otto') });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toMatch(/believed only from a proxy in CONSOLE_TRUSTED_PROXIES/);
   });
 
   it('asks for a login on every address it binds when an operator is active', async () => {
