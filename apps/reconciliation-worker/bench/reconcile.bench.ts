@@ -5,8 +5,9 @@
 // three workers at once on the check size, and the check size again with no statistics and no
 // autovacuum. The ledgers of one size must be identical whoever built them. Targets (report.ts
 // TARGETS): ≥ 25,000 events/s at 1M, ≥ 50× the naive applier, cost per event at 1M within 1.2× of
-// 10k, within 1.2× without statistics, three workers no slower than one. Exit 1 when one is
-// missed, 2 on bad input.
+// 10k, within 1.2× without statistics, three workers no slower than one. Each size also records
+// the bytes a stored and applied event takes (reconcile/storage.ts), which docs/operations.md's
+// capacity plan is computed from. Exit 1 when a target is missed, 2 on bad input.
 //
 //   pnpm bench reconcile
 //   DATABASE_URL (admin connection that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres),
@@ -25,6 +26,7 @@ import {
 import { fingerprintDifferences, ledgerFingerprint, type Fingerprint } from './reconcile/fingerprint.ts';
 import { naiveApply } from './reconcile/naive.ts';
 import { formatTable, judge, microsPerEvent, perSecond, type CheckRuns, type SizeRun } from './reconcile/report.ts';
+import { measureStorage, type Storage } from './reconcile/storage.ts';
 import { EVENTS_PER_BLOCK, loadSynthetic } from './reconcile/synthetic.ts';
 
 function readConfig(): {
@@ -114,7 +116,7 @@ console.log(
   `${describeDatabaseUrl(config.adminUrl)}; sizes ${config.sizes.map((s) => s.toLocaleString('en-US')).join(', ')}; batch ${config.batchSize}; naive sample ${config.naiveEvents.toLocaleString('en-US')}; checks at ${config.checkEvents.toLocaleString('en-US')}`,
 );
 
-const runs: SizeRun[] = [];
+const runs: (SizeRun & { storage: Storage })[] = [];
 const fingerprints = new Map<number, Fingerprint>();
 const failures: string[] = [];
 for (const events of config.sizes) {
@@ -128,9 +130,10 @@ for (const events of config.sizes) {
       );
     if (events === config.naiveEvents || events === config.checkEvents)
       fingerprints.set(events, await ledgerFingerprint(bench.db));
-    runs.push({ events, loadSeconds, applySeconds, batches: result.batches });
+    const storage = await measureStorage(bench.db, events);
+    runs.push({ events, loadSeconds, applySeconds, batches: result.batches, storage });
     console.log(
-      `reconcileOnce ${events.toLocaleString('en-US')} events: loaded in ${loadSeconds.toFixed(1)} s, applied in ${applySeconds.toFixed(2)} s (${result.batches} batches): ${perSecond(events, applySeconds).toLocaleString('en-US')} events/s, ${microsPerEvent(events, applySeconds)} µs/event`,
+      `reconcileOnce ${events.toLocaleString('en-US')} events: loaded in ${loadSeconds.toFixed(1)} s, applied in ${applySeconds.toFixed(2)} s (${result.batches} batches): ${perSecond(events, applySeconds).toLocaleString('en-US')} events/s, ${microsPerEvent(events, applySeconds)} µs/event; ${storage.databaseBytesPerEvent} bytes/event on disk (stored events ${storage.eventBytesPerEvent}, journal ${storage.journalRowsPerEvent} rows × ${storage.journalBytesPerRow} bytes)`,
     );
   });
 }
@@ -210,6 +213,7 @@ const file = await recordResult('reconcile', {
     batches: r.batches,
     eventsPerSecond: perSecond(r.events, r.applySeconds),
     microsPerEvent: microsPerEvent(r.events, r.applySeconds),
+    storage: r.storage,
   })),
   checks: {
     events: checks.events,
