@@ -4,41 +4,14 @@
 // not known are wrong usage (exit 2) with a message that says what to do and never repeats the
 // CLABE. On a PostgreSQL database of its own where DATABASE_URL is set (as in CI: each run of the
 // CLI opens it in a fraction of PGlite's start-up), else on PGlite in a folder of its own.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { ledgerMigrations } from '@paykit/ledger/migrations';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
-import { runNode, type NodeRun } from '@paykit/testing/run-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cliStore } from './support/cli-store.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const CLABE = '646180000000000999';
 const MISTYPED = '646180000000000993';
 
 describe('paykit known-accounts', () => {
-  let dir: string;
-  let env: Record<string, string>;
-  let opened: OpenedTestDatabase | undefined;
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'paykit-known-'));
-    opened = await testDatabases([ledgerMigrations])
-      .find((kind) => kind.name === 'postgres')
-      ?.open();
-    env = {
-      ...(process.env as Record<string, string>),
-      DATABASE_URL: opened?.url ?? '',
-      PAYKIT_DATA_DIR: path.join(dir, 'store'),
-      PAYKIT_CONFIG: '',
-      HOME: dir,
-    };
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const paykit = (args: string[]): Promise<NodeRun> => runNode(MAIN, args, { name: 'paykit', env, timeoutMs: 90_000 });
+  const { paykit } = cliStore('paykit-known-');
   const ok = async <T>(args: string[]): Promise<T> => {
     const run = await paykit(['--json', ...args]);
     expect(run.code, `paykit ${args.join(' ')}: ${run.stderr}`).toBe(0);

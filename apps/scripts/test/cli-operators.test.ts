@@ -4,43 +4,18 @@
 // user from "cli". A bad name, role or password, a taken name, an unknown operator and a missing
 // password are refused with what to do. On a PostgreSQL database of its own where DATABASE_URL is
 // set (as in CI), else on PGlite in a folder of its own.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import path from 'node:path';
-import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { createOperatorStore, openDatabase } from '@paykit/store';
-import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
-import { runNode, type NodeRun } from '@paykit/testing/run-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cliStore } from './support/cli-store.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const PASSWORD = 'viewer pass phrase 1';
 const NEW_PASSWORD = 'a second pass phrase';
 
 describe('paykit operators', () => {
-  let dir: string;
-  let env: Record<string, string>;
-  let opened: OpenedTestDatabase | undefined;
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'paykit-operators-'));
-    opened = await testDatabases([ledgerMigrations])
-      .find((kind) => kind.name === 'postgres')
-      ?.open();
-    env = {
-      ...(process.env as Record<string, string>),
-      DATABASE_URL: opened?.url ?? '',
-      PAYKIT_DATA_DIR: path.join(dir, 'store'),
-      PAYKIT_CONFIG: '',
-      HOME: dir,
-    };
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const paykit = (args: string[], input?: string): Promise<NodeRun> =>
-    runNode(MAIN, args, { name: 'paykit', env, timeoutMs: 90_000, ...(input === undefined ? {} : { input }) });
+  const store = cliStore('paykit-operators-');
+  const paykit = store.paykit;
   const ok = async <T>(args: string[], input?: string): Promise<T> => {
     const run = await paykit(['--json', ...args], input);
     expect(run.code, `paykit ${args.join(' ')}: ${run.stderr}`).toBe(0);
@@ -51,7 +26,8 @@ describe('paykit operators', () => {
   const withStore = async <T>(
     read: (store: ReturnType<typeof createOperatorStore>, db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
   ) => {
-    const db = opened?.db ?? (await openDatabase({ dataDir: path.join(dir, 'store', 'pglite') }));
+    const opened = store.opened();
+    const db = opened?.db ?? (await openDatabase({ dataDir: path.join(store.dir(), 'store', 'pglite') }));
     try {
       return await read(createOperatorStore(db), db);
     } finally {
