@@ -7,12 +7,12 @@
 // and audited. Behind an authenticating proxy (CONSOLE_IDENTITY_HEADER), the operator its header
 // names is logged in for that request, with their role, when the header comes from a proxy in
 // CONSOLE_TRUSTED_PROXIES (from anywhere else it is refused). Without any of them: no login, and
-// only this machine's clients are answered (a request relayed by a proxy is not one of them). Every POST needs the same origin
-// (Sec-Fetch-Site, Origin: checked here, no plugin does) and the form's CSRF token
-// (@fastify/csrf-protection). Wrong passwords are answered after a delay and bounded per address,
-// per operator and per console (login-guard.ts, in the database); POST /login is also capped per
-// address by @fastify/rate-limit. /metrics needs `Authorization: Bearer <METRICS_TOKEN>` when one
-// is set; /healthz and /console.css stay open.
+// only this machine's clients are answered (a request relayed by a proxy is not one of them).
+// Every POST needs the same origin (Sec-Fetch-Site, Origin: checked here, no plugin does) and the
+// form's CSRF token (@fastify/csrf-protection). Wrong passwords are answered after a delay and
+// bounded per address, per operator and per console (login-guard.ts, in the database); POST /login
+// is also capped per address by @fastify/rate-limit. /metrics needs `Authorization: Bearer
+// <METRICS_TOKEN>` when one is set; /healthz and /console.css stay open.
 import { randomBytes, scryptSync } from 'node:crypto';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -44,8 +44,9 @@ export interface AccessOptions extends Partial<ConsoleAccessConfig> {
   /** The key a login's password mark is made with (the database's cookie key: the same on every replica). */
   markKey?: string;
   /**
-   * Whether named operators log in (console_operators): startConsole decides it at start, true
-   * when one is active. With it or a password every client logs in; with neither, this machine's only.
+   * Whether named operators log in (console_operators): true when one is active at start-up (main.ts
+   * reads it; startConsole does when not given). With it, a password or an identity header every
+   * client logs in; with none of them, this machine's only.
    */
   operators?: boolean;
   /** fastify's trustProxy (CONSOLE_TRUSTED_PROXIES): the proxies an identity header is believed from. */
@@ -172,8 +173,6 @@ export interface ConsoleAccess {
   decorate(reply: FastifyReply, request: FastifyRequest, body: string): string;
   /** Who made the request (the routes run only for a request the access let through). */
   operator(request: FastifyRequest): Operator;
-  /** What they may do: `operator` for CONSOLE_PASSWORD's operator and for this machine on a console without login. */
-  role(request: FastifyRequest): OperatorRole;
   /**
    * Adds the origin and CSRF checks to every POST of `context` (which has its
    * @fastify/csrf-protection), and refuses a viewer every route whose config names an `action`.
@@ -219,8 +218,12 @@ export function registerAccess(
   const loggedIn = (request: FastifyRequest) => identities.has(request) || sessionLogin(request);
   const whoIs = (request: FastifyRequest) =>
     identities.get(request) ?? (sessionLogin(request) ? request.session.login! : undefined);
-  const roleOf = (request: FastifyRequest): OperatorRole =>
-    loginRequired ? (whoIs(request)?.role ?? 'viewer') : 'operator';
+  // A CONSOLE_PASSWORD login made before logins had roles holds none: it is an operator's.
+  const roleOf = (request: FastifyRequest): OperatorRole => {
+    if (!loginRequired) return 'operator';
+    const who = whoIs(request);
+    return who === undefined ? 'viewer' : (who.role ?? 'operator');
+  };
 
   /** The operator the proxy's header names, when it comes from a trusted proxy; refused otherwise. */
   const fromProxy = async (request: FastifyRequest, claimed: string | string[]) => {
@@ -319,7 +322,6 @@ export function registerAccess(
       );
     },
     operator: (request) => whoIs(request)?.operator ?? null,
-    role: roleOf,
     checkForms(context) {
       checkForms(context);
       context.addHook('preHandler', async (request) => {

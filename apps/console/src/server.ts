@@ -85,7 +85,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   // Named operators log in when one is active at start: a console started without any (and
   // without CONSOLE_PASSWORD) answers this machine only until it is restarted after the first.
   access.operators ??= await operators.anyActive();
-  const loginRequired = access.password !== undefined || access.operators;
+  const loginRequired = access.password !== undefined || access.operators || access.identityHeader !== undefined;
   const health = options.health ?? createConsoleHealth(db);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),

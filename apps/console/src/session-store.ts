@@ -13,8 +13,11 @@ import type * as Fastify from 'fastify';
 export interface ConsoleLogin {
   /** Who logged in: a named operator, or "console" (the one operator of CONSOLE_PASSWORD). */
   operator: string;
-  /** What they may do; a named operator's is read from their row at every request. */
-  role: OperatorRole;
+  /**
+   * What they may do; a named operator's is read from their row at every request. Absent from a
+   * CONSOLE_PASSWORD login made before logins had roles: that one is an operator's.
+   */
+  role?: OperatorRole;
   /** When, as an ISO time. */
   loginAt: string;
   /**
