@@ -202,7 +202,9 @@ describe.each(stores)('the CLI records the money it moves ($name)', (kind) => {
         .filter((candidate) => candidate.state === 'orphan' && candidate.kind === 'status_update')
         .map((candidate) => candidate.id),
     ).toEqual([orphan]);
-  }, 120_000);
+    // On PGlite each of its CLI runs, the gateway and the worker opens the folder in turn: two
+    // minutes alone on a loaded two-core machine.
+  }, 300_000);
 
   it('refuses to move money, in one line, when the ledger cannot be opened; nothing reaches the sandbox', async () => {
     const before = await moneyOutRequests(sandbox);
