@@ -1,5 +1,5 @@
-// Inline SVG charts (no library, no CDN: the console works offline), with axes, ticks, day labels
-// over the whole range of days and a legend. Amounts arrive as decimal strings; the float is only
+// Inline SVG charts (no library, no CDN: the console works offline), with axes, ticks, a slot for
+// every day of the range, labels on the days that hold data (as many as fit) and a legend. Amounts arrive as decimal strings; the float is only
 // a bar's height and a tick's place on screen, never a figure anyone adds up.
 import { esc } from './html.ts';
 import { money, percent } from './format.ts';
@@ -39,15 +39,34 @@ function niceCeiling(max: number): number {
   return ([1, 2, 2.5, 5, 10].find((m) => m * power >= max) ?? 10) * power;
 }
 
-/** Which day labels to print so they do not overlap (about 12 at most). */
-const labelEvery = (n: number) => Math.max(1, Math.ceil(n / 12));
+/** Day labels at most this many slots' worth apart, so they never overlap (about 12 over the axis). */
+const MAX_LABELS = 12;
 const dayLabel = (day: string) => day.slice(5);
+
+/**
+ * The days whose label the x-axis prints: those that hold data, first to last, each far enough
+ * from the one before not to overlap it (a day without data is never labelled while one with data
+ * is left out); with no data at all, evenly spaced days.
+ */
+export function labelledDays(days: readonly string[], withData: ReadonlySet<string>): Set<number> {
+  const gap = Math.max(1, Math.ceil(days.length / MAX_LABELS));
+  const candidates = days.flatMap((d, i) => (withData.has(d) ? [i] : []));
+  const chosen = new Set<number>();
+  let last = -Infinity;
+  for (const i of candidates.length > 0 ? candidates : days.map((_, i) => i))
+    if (i - last >= gap) {
+      chosen.add(i);
+      last = i;
+    }
+  return chosen;
+}
 
 function frame(
   kind: string,
   label: string,
   ticks: Array<{ value: number; text: string }>,
   days: string[],
+  withData: ReadonlySet<string>,
   slot: number,
   body: string,
   legend: string,
@@ -59,10 +78,10 @@ function frame(
         `<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(t.value)}" y2="${y(t.value)}"/><text x="${LEFT - 6}" y="${y(t.value) + 4}" text-anchor="end">${esc(t.text)}</text>`,
     )
     .join('');
-  const every = labelEvery(days.length);
+  const labelled = labelledDays(days, withData);
   const xLabels = days
     .map((d, i) =>
-      i % every === 0
+      labelled.has(i)
         ? `<text x="${LEFT + slot * i + slot / 2}" y="${H - BOTTOM + 16}" text-anchor="middle">${esc(dayLabel(d))}</text>`
         : '',
     )
@@ -101,7 +120,7 @@ export function volumeChart(points: VolumePoint[], from: string, to: string): st
     text: money((top * f).toFixed(0)).replace(/\.00$/, ''),
   }));
   const legend = `<rect x="${LEFT}" y="6" width="10" height="10" fill="#1a7f37"/><text x="${LEFT + 14}" y="15">money in (settled)</text><rect x="${LEFT + 140}" y="6" width="10" height="10" fill="#0969da"/><text x="${LEFT + 154}" y="15">money out (settled)</text>`;
-  return frame('volume', 'Settled money in and out by day', ticks, days, slot, bars, legend);
+  return frame('volume', 'Settled money in and out by day', ticks, days, new Set(byDay.keys()), slot, bars, legend);
 }
 
 /** The match rate per day (a point per day with items, joined), over every day of the range. */
@@ -129,5 +148,6 @@ export function matchRateChart(points: Array<{ day: string; rate: number | null 
     .join('');
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => ({ value: f, text: `${f * 100}%` }));
   const legend = `<text x="${LEFT}" y="15">share of items matched or refunded, per day</text>`;
-  return frame('match-rate', 'Match rate by day', ticks, days, slot, line + dots, legend);
+  const withData = new Set(known.map((p) => p.day));
+  return frame('match-rate', 'Match rate by day', ticks, days, withData, slot, line + dots, legend);
 }

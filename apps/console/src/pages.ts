@@ -29,7 +29,7 @@ import type { AuditRecord } from './audit.ts';
 import type { WorkerStatus } from './worker-status.ts';
 import type { loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
-import { count, money, percent } from './format.ts';
+import { count, duration, money, percent, productName } from './format.ts';
 import { esc, page, table } from './html.ts';
 import { eventLink, exportLinks, href, listView, n, td, type Column } from './list.ts';
 
@@ -48,7 +48,7 @@ const rangeParams = (filters: ConsoleFilters) => new URLSearchParams({ from: fil
 
 function rangeForm(path: string, filters: ConsoleFilters, withItemFilters = false): string {
   const select = (name: string, values: readonly string[], chosen: readonly string[]) =>
-    `<label>${esc(name)}<select name="${esc(name)}" multiple size="4">${values.map((v) => `<option${chosen.includes(v) ? ' selected' : ''}>${esc(v)}</option>`).join('')}</select></label>`;
+    `<label>${esc(name)}<select name="${esc(name)}" multiple size="4">${values.map((v) => `<option value="${esc(v)}"${chosen.includes(v) ? ' selected' : ''}>${esc(name === 'product' ? productName(v) : v)}</option>`).join('')}</select></label>`;
   return `<form class="filters" method="get" action="${esc(path)}">
 <label>from<input type="date" name="from" value="${esc(filters.from)}"></label><label>to<input type="date" name="to" value="${esc(filters.to)}"></label>
 ${withItemFilters ? `${select('state', ITEM_STATES, filters.states)}${select('product', PRODUCTS, filters.products)}` : ''}<button type="submit">Filter</button></form>`;
@@ -57,7 +57,7 @@ ${withItemFilters ? `${select('state', ITEM_STATES, filters.states)}${select('pr
 // ---- items
 const ITEM_COLUMNS: Column<ReconItem>[] = [
   { label: 'day', sort: 'at', cell: (i) => td(i.day) },
-  { label: 'product', sort: 'product', cell: (i) => td(i.product) },
+  { label: 'product', sort: 'product', cell: (i) => td(productName(i.product)) },
   { label: 'state', sort: 'state', cell: (i) => td(i.state, i.state) },
   { label: 'outcome', cell: (i) => td(i.outcome, i.outcome) },
   { label: 'fields', cell: (i) => td(i.fields.join(', ')) },
@@ -450,7 +450,7 @@ export function overviewPage(
   ]);
   const productRows = data.summary.map((r) => [
     td(r.day),
-    td(r.product),
+    td(productName(r.product)),
     ...ITEM_STATES.map((s) => n(`${r.states[s].count} · ${money(r.states[s].amount)}`)),
     `<td class="n" data-total="${esc(`${r.day}|${r.product}`)}">${esc(r.total.count)}</td>`,
     n(money(r.total.amount)),
@@ -464,7 +464,7 @@ export function overviewPage(
     `<h1>Reconciliation ${esc(filters.from)} to ${esc(filters.to)} (Mexico City days)</h1>
 ${rangeForm('/', filters)}
 ${cards}
-<p class="muted">Pending items become stale after ${esc(info.staleAfterSeconds)} s. ${info.worker === null ? "The worker's progress is not known here (set CONSOLE_WORKER_URL to show it)." : `The worker applied ${esc(info.worker.applied)} events since it started.${info.worker.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.worker.lastError)}</strong>` : ''}`}</p>
+<p class="muted">Pending items become stale after ${esc(duration(info.staleAfterSeconds))}. ${info.worker === null ? "The worker's progress is not known here (set CONSOLE_WORKER_URL to show it)." : `The worker applied ${esc(info.worker.applied)} events since it started.${info.worker.lastError ? ` <strong class="mismatched">Last round failed: ${esc(info.worker.lastError)}</strong>` : ''}`}</p>
 <div class="charts"><div class="chart"><h2>Money in and out</h2>${volumeChart(
       data.days.map((d) => ({ day: d.day, in: d.amountIn, out: d.amountOut })),
       filters.from,

@@ -3,24 +3,14 @@
 // sent it, with the one safe way to resolve it. Nothing here resends anything: only a person
 // running `paykit transfers resolve` replays a request.
 import type { UnresolvedIntent } from '@paykit/ledger';
-import { count, money } from './format.ts';
+import { count, duration, money } from './format.ts';
 import { esc, page, table } from './html.ts';
 import { n, td } from './list.ts';
-
-/** "3 h 05 min": the age of an intent on the console's clock. */
-function age(seconds: number): string {
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return hours < 48
-    ? `${hours} h ${String(minutes % 60).padStart(2, '0')} min`
-    : `${Math.floor(hours / 24)} d ${hours % 24} h`;
-}
 
 function row(intent: UnresolvedIntent): string[] {
   return [
     td(intent.createdAt.toISOString()),
-    td(age(intent.ageSeconds)),
+    td(duration(intent.ageSeconds)),
     n(money(intent.amount)),
     td(intent.operation),
     td(intent.externalReference ?? ''),

@@ -29,7 +29,14 @@ const env = {
 };
 
 const start = async (extra: Record<string, string> = {}) => {
-  const app = await startAppProcess({ name: 'The console', main: MAIN, env: { ...env, ...extra } });
+  // On PGlite the console opens the folder and migrates every set before it listens: a minute or
+  // more on two cores that run the rest of `pnpm check` beside it.
+  const app = await startAppProcess({
+    name: 'The console',
+    main: MAIN,
+    env: { ...env, ...extra },
+    startTimeoutMs: 150_000,
+  });
   running.push(app);
   return app;
 };
@@ -77,7 +84,7 @@ describe('the console process', () => {
     expect((await fetch(`${second.url}/parked`, { headers: { cookie } })).status).toBe(200);
     await second.stop();
     running.splice(running.indexOf(second), 1);
-  }, 180_000);
+  }, 360_000);
 
   it('refuses to open beyond this machine without a password or an operator, naming the variable', async () => {
     const app = startAppProcess({

@@ -59,7 +59,7 @@ for (const kind of testDatabases([ledgerMigrations])) {
       expect(text).toContain('<strong data-unresolved-count>1</strong>');
       expect(text).toContain('<strong data-unresolved-amount>MXN 4,321.00</strong>');
       expect(text).toContain('<td class="n">MXN 4,321.00</td>');
-      expect(text).toContain('<td>3 h 00 min</td>');
+      expect(text).toContain('<td>3 h</td>');
       expect(text).toContain('ana@finance');
       expect(text).toContain(`paykit transfers resolve ${waiting}`);
       expect(text).not.toContain(answeredId);
