@@ -21,7 +21,7 @@ import { initClient } from '@ts-rest/core';
 import { readOptions } from './args.ts';
 import { checkReconciliation, checkStoredEvents, eventsSince, newestSeq, newExpectations } from './checks.ts';
 import { CLI_DEFAULT_SANDBOX_URL, pasteBlock, printOutcome, printSummary, Results } from './output.ts';
-import { ChildFailedError, startChild, type ChildApp, type ChildSpec } from './processes.ts';
+import { ChildFailedError, startChild, stopRunning, type ChildApp, type ChildSpec } from './processes.ts';
 import { ok, runScenario } from './scenario.ts';
 import { PGLITE_CONNECT_TIMEOUT_MS } from './pglite-server.ts';
 import { openSharedStore, type SharedStore } from './store.ts';
@@ -66,6 +66,8 @@ const stopAll = async () => {
   stopping = true;
   // The console, the worker and the gateway first (they use the store), the sandbox last.
   for (const name of ['console', 'worker', 'gateway', 'sandbox']) await children.get(name)?.stop();
+  // A child still starting (the gateway the scenario restarts, say) is in no map yet.
+  await stopRunning();
   await opened.db?.close();
   await opened.store?.close();
   await new Promise((resolve) => log.end(resolve));
@@ -98,6 +100,8 @@ process.once('uncaughtException', (error) => void fail(error));
 
 /** Starts a child and watches it: one that dies while it should be running fails the run. */
 const start = async (spec: ChildSpec): Promise<ChildApp> => {
+  // Stopping: nothing new starts (the run exits once the children it has are stopped).
+  if (stopping) return new Promise<never>(() => undefined);
   const app = await startChild(root, spec, log).catch(fail);
   children.set(spec.name, app);
   void app.exited.then((code) => {

@@ -53,6 +53,25 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/**
+ * Stops every child still running, one still starting included (not yet anyone's ChildApp):
+ * SIGTERM, SIGKILL after STOP_TIMEOUT_MS; resolves once each has exited and been reaped, so none
+ * outlives the dev process, not even as a zombie the machine's init has yet to collect.
+ */
+export async function stopRunning(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS).unref();
+        }),
+    ),
+  );
+}
+
 /** Starts `spec` and resolves once it prints `listening on <url>`; rejects with ChildFailedError if it exits first. */
 export function startChild(root: string, spec: ChildSpec, log: WriteStream): Promise<ChildApp> {
   const child = spawn(
