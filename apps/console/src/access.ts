@@ -18,7 +18,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
 import { PASSWORD_OPERATOR, type OperatorRole, type OperatorStore } from '@paykit/store';
-import { isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
+import { asksForLogin, isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
 import { esc, page } from './html.ts';
 import type { AuditAction, AuditOutcome } from './audit.ts';
 import { ADDRESS_FAILURES, type LoginGuard } from './login-guard.ts';
@@ -199,7 +199,7 @@ export function registerAccess(
 ): ConsoleAccess {
   const password = options.password;
   const identityHeader = options.identityHeader;
-  const loginRequired = password !== undefined || options.operators === true || identityHeader !== undefined;
+  const loginRequired = asksForLogin(options);
   const trusted =
     typeof options.trustProxy === 'string'
       ? proxyAddr.compile(options.trustProxy.split(',').map((part) => part.trim()))

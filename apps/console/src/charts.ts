@@ -1,6 +1,7 @@
 // Inline SVG charts (no library, no CDN: the console works offline), with axes, ticks, a slot for
-// every day of the range, labels on the days that hold data (as many as fit) and a legend. Amounts arrive as decimal strings; the float is only
-// a bar's height and a tick's place on screen, never a figure anyone adds up.
+// every day of the range, labels on the days that hold data (as many as fit) and a legend.
+// Amounts arrive as decimal strings; the float is only a bar's height and a tick's place on
+// screen, never a figure anyone adds up.
 import { esc } from './html.ts';
 import { money, percent } from './format.ts';
 

@@ -183,17 +183,25 @@ function trustProxyOf(value: string | undefined): string | boolean {
     .join(',');
 }
 
+/** What decides whether the console asks for a login: any of the three. */
+export interface LoginSources {
+  password?: string | undefined;
+  /** An operator is active (console_operators, read at start-up). */
+  operators?: boolean | undefined;
+  identityHeader?: string | undefined;
+}
+
+/** Whether the console asks every client for a login; without one it answers this machine only. */
+export function asksForLogin(login: LoginSources): boolean {
+  return login.password !== undefined || login.operators === true || login.identityHeader !== undefined;
+}
+
 /**
- * The problem with binding `host` when the console asks for no login (no `password`, no active
- * operator, no identity header), or none: anything but a loopback address would open it beyond
- * this machine.
+ * The problem with binding `host` when the console asks for no login, or none: anything but a
+ * loopback address would open it beyond this machine.
  */
-export function bindProblems(
-  host: string,
-  login: { password: string | undefined; operators: boolean; identityHeader?: string | undefined },
-): string[] {
-  if (login.password !== undefined || login.operators || login.identityHeader !== undefined || isLoopbackHost(host))
-    return [];
+export function bindProblems(host: string, login: LoginSources): string[] {
+  if (asksForLogin(login) || isLoopbackHost(host)) return [];
   return [
     `CONSOLE_HOST=${host.slice(0, 64)} would open the console beyond this machine with no login: add an operator (paykit operators add <name> --role operator) or set CONSOLE_PASSWORD (at least ${MIN_PASSWORD_LENGTH} characters) to require one, or bind CONSOLE_HOST=127.0.0.1`,
   ];
@@ -204,7 +212,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   const e = parsed.data;
   const identityHeader = set(e.CONSOLE_IDENTITY_HEADER) ? e.CONSOLE_IDENTITY_HEADER.toLowerCase() : undefined;
-  if (identityHeader !== undefined && trustProxyOf(e.CONSOLE_TRUSTED_PROXIES) === false)
+  const trustProxy = trustProxyOf(e.CONSOLE_TRUSTED_PROXIES);
+  if (identityHeader !== undefined && trustProxy === false)
     throw new ConfigError([
       'CONSOLE_IDENTITY_HEADER needs the authenticating proxy listed in CONSOLE_TRUSTED_PROXIES (it is "none"): the header is believed from those addresses only',
     ]);
@@ -218,7 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     staleAfterSeconds: e.CONSOLE_STALE_AFTER_SECONDS,
     workerUrl: set(e.CONSOLE_WORKER_URL) ? e.CONSOLE_WORKER_URL : undefined,
-    trustProxy: trustProxyOf(e.CONSOLE_TRUSTED_PROXIES),
+    trustProxy,
     console: {
       password,
       sessionMinutes: e.CONSOLE_SESSION_MINUTES,

@@ -27,6 +27,7 @@ import {
   type Audit,
 } from './access.ts';
 import { recordAudit } from './audit.ts';
+import { asksForLogin } from './config.ts';
 import { checkQuery, FilterError } from './filters.ts';
 import { helmetOptions } from './headers.ts';
 import { createConsoleHealth } from './health.ts';
@@ -85,7 +86,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   // Named operators log in when one is active at start: a console started without any (and
   // without CONSOLE_PASSWORD) answers this machine only until it is restarted after the first.
   access.operators ??= await operators.anyActive();
-  const loginRequired = access.password !== undefined || access.operators || access.identityHeader !== undefined;
+  const loginRequired = asksForLogin(access);
   const health = options.health ?? createConsoleHealth(db);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
