@@ -59,17 +59,20 @@ process.on('exit', () => {
  * outlives the dev process, not even as a zombie the machine's init has yet to collect.
  */
 export async function stopRunning(): Promise<void> {
-  await Promise.all(
-    [...running].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS).unref();
-        }),
-    ),
-  );
+  await Promise.all([...running].map(stopProcess));
+}
+
+/** SIGTERM to `child`, SIGKILL after STOP_TIMEOUT_MS; resolves once it has exited (at once if it had). */
+function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }
 
 /** Starts `spec` and resolves once it prints `listening on <url>`; rejects with ChildFailedError if it exits first. */
@@ -114,13 +117,7 @@ export function startChild(root: string, spec: ChildSpec, log: WriteStream): Pro
     },
     exited,
     tail: () => [...lines],
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopProcess(child),
   };
   return new Promise<ChildApp>((resolve, reject) => {
     const timer = setTimeout(() => {
