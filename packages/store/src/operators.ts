@@ -2,9 +2,10 @@
 // (which logs them in) and the CLI (`paykit operators`, which manages them). A password is kept as
 // its scrypt hash only (`scrypt$N$r$p$salt$hash`) with N=2^15, r=8, p=3: one of the equivalent
 // settings OWASP's Password Storage Cheat Sheet lists beside N=2^17, p=1, at a quarter of its
-// memory (32 MiB per check) for the same work. The hash is never returned, logged nor put in an error. `credential` moves on at every reset and
-// every disable, which is how a login made before either stops being one. Each change, given who
-// made it, writes its row of the console's audit trail (console_audit) in the same statement.
+// memory (32 MiB per check) for the same work. The hash is never returned, logged nor put in an
+// error. `credential` moves on at every reset and every disable, which is how a login made before
+// either stops being one. Each change, given who made it, writes its row of the console's audit
+// trail (console_audit) in the same statement.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from './database.ts';
 import { StoreInputError } from './errors.ts';
@@ -143,14 +144,15 @@ export interface OperatorStore {
 }
 
 export function createOperatorStore(db: Queryable): OperatorStore {
-  const update = async (sql: string, values: unknown[]) => {
+  /** The one operator `sql` returns, if any. */
+  const one = async (sql: string, values: unknown[]) => {
     const { rows } = await db.query<OperatorRow>(sql, values);
     return rows[0] === undefined ? undefined : toOperator(rows[0]);
   };
   /** `change` (a statement RETURNING the operator), with its audit row when `actor` is given: one statement. */
   const audited = (change: string, values: unknown[], action: string, detail: string, actor?: OperatorActor) => {
     const n = values.length;
-    return update(
+    return one(
       `WITH op AS (${change}),
          audit AS (INSERT INTO console_audit (at, operator, address, action, target, outcome, detail)
                    SELECT now(), $${n + 1}, $${n + 2}, $${n + 3}, op.name, 'success', $${n + 4} FROM op
@@ -200,7 +202,7 @@ export function createOperatorStore(db: Queryable): OperatorStore {
     },
     async get(name) {
       if (typeof name !== 'string' || !OPERATOR_NAME.test(name)) return undefined;
-      return update(`SELECT ${COLUMNS} FROM console_operators WHERE name = $1`, [name]);
+      return one(`SELECT ${COLUMNS} FROM console_operators WHERE name = $1`, [name]);
     },
     async anyActive() {
       const { rows } = await db.query("SELECT 1 FROM console_operators WHERE status = 'active' LIMIT 1");
