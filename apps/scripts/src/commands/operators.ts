@@ -6,17 +6,18 @@
 // operator's logins on every console replica at their next request.
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
-import type { Operator } from '@paykit/store';
+import { OPERATOR_NAME, OPERATOR_ROLES, type Operator } from '@paykit/store';
 import * as z from 'zod';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
 import { flag } from '../cli/input.ts';
 import { withDatabase } from './ledger.ts';
 
+// The store's own rules for a name and a role, checked here to refuse a typo before the database opens.
 const Name = z
   .string()
-  .regex(/^[a-z][a-z0-9._-]{0,63}$/, 'is lower-case letters, digits and . _ -, starting with a letter, up to 64');
-const Role = z.enum(['viewer', 'operator'], { error: 'is viewer (reads and exports) or operator (also acts)' });
+  .regex(OPERATOR_NAME, 'is lower-case letters, digits and . _ -, starting with a letter, up to 64');
+const Role = z.enum(OPERATOR_ROLES, { error: 'is viewer (reads and exports) or operator (also acts)' });
 
 const shown = (operator: Operator) => ({
   name: operator.name,
