@@ -99,7 +99,8 @@ describeInBrowser('the console in chromium, behind its login', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
     await page.fill('input[name=password]', 'not-the-password');
     await page.click('button[type=submit]');
-    await expect.poll(() => page.locator('[role=alert]').textContent()).toBe('Wrong password.');
+    // expect.poll's default second is too short for chromium on two loaded cores.
+    await expect.poll(() => page.locator('[role=alert]').textContent(), { timeout: 60_000 }).toBe('Wrong password.');
     expect(new URL(page.url()).pathname).toBe('/login');
     expect((await context.cookies()).map((c) => c.name)).not.toContain('paykit_console');
 
@@ -192,7 +193,9 @@ describeInBrowser('the console in chromium, behind its login', () => {
     other.on('console', (message) => messages.push(message.text()));
     const address = attacker.address() as AddressInfo;
     await other.goto(`http://localhost:${address.port}/frame`);
-    await expect.poll(() => messages.some((m) => /frame-ancestors 'none'|X-Frame-Options/.test(m))).toBe(true);
+    await expect
+      .poll(() => messages.some((m) => /frame-ancestors 'none'|X-Frame-Options/.test(m)), { timeout: 60_000 })
+      .toBe(true);
     const framed = other.frames().find((frame) => frame !== other.mainFrame());
     expect(await framed?.locator('form[action="/parked/retry"]').count()).toBe(0);
     await other.close();

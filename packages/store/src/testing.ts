@@ -12,9 +12,10 @@ import type { EventStore } from './events.ts';
 import type { Database } from './database.ts';
 import { migrate, type MigrationSet } from './migrate.ts';
 import { dumpPglite, openPglite } from './pglite-database.ts';
+import { parseDatabaseUrl } from './database-url.ts';
+import { sqlState } from './connection-errors.ts';
 
 const MEMORY = 'memory://';
-import { parseDatabaseUrl } from './database-url.ts';
 
 export { creditEvent } from './credit-event.ts';
 
@@ -143,8 +144,24 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
   return {
     name,
     url: withDatabase(serverUrl, name),
-    drop: () => (dropped ??= onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    drop: () => (dropped ??= dropDatabase(serverUrl, name)),
   };
+}
+
+/**
+ * DROP DATABASE … WITH (FORCE) ends the database's sessions and waits 5 s for them to exit; on a
+ * loaded machine a session in a long statement can take longer, and the drop then fails with
+ * 55006 (object in use). It is tried again, up to five times, a second apart.
+ */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } catch (error) {
+      if (sqlState(error) !== '55006' || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 async function openPostgresForTest(
