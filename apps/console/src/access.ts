@@ -315,10 +315,11 @@ export function registerAccess(
       const withToken = acting.replace(/<form\b[^>]*\bmethod=["']?post\b[^>]*>/gi, (form) => form + hidden);
       // A login through the proxy is the proxy's to end: no logout button.
       if (!sessionLogin(request)) return withToken;
+      const who = whoIs(request)?.operator;
+      const name = who ? `<span class="muted">${esc(who)}</span> ` : '';
       return withToken.replace(
-        /<body\b[^>]*>/i,
-        (tag) =>
-          `${tag}<form method="post" action="/logout" class="logout">${hidden}<button type="submit">Log out</button></form>`,
+        '</header>',
+        `<form method="post" action="/logout" class="logout">${hidden}${name}<button type="submit">Log out</button></form></header>`,
       );
     },
     operator: (request) => whoIs(request)?.operator ?? null,

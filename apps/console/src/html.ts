@@ -51,7 +51,7 @@ export function table(headers: string[], rows: string[][], attrs = ''): string {
 export const STYLESHEET = `:root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa;--in:#1a7f37;--out:#0969da;--bad:#cf222e;--warn:#9a6700}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:var(--fg);background:#fff}
-header{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid var(--line);background:var(--bg)}
+header{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid var(--line);background:var(--bg)}header .logout{margin-left:auto}
 header nav{display:flex;flex-wrap:wrap;gap:.25rem .9rem}header a{color:var(--fg);text-decoration:none}header a[aria-current]{font-weight:600;border-bottom:2px solid var(--out)}
 main{max-width:1280px;margin:0 auto;padding:1rem}
 h1{font-size:1.35rem;margin:.5rem 0 1rem}h2{font-size:1.1rem;margin:2rem 0 .5rem}
@@ -66,6 +66,7 @@ svg text{font-size:11px;fill:var(--muted)}svg .axis{stroke:var(--line)}svg .grid
 .scroll{overflow-x:auto;margin:.5rem 0}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--bg);font-weight:600;white-space:nowrap}th a{color:var(--fg)}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.t{white-space:nowrap}td.id span{display:inline-block;max-width:13ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 tbody tr:hover{background:#f6f8fa}
 .matched,.settled{color:var(--in)}.mismatched,.orphan,.conflict,.rejected,.refused{color:var(--bad)}.stale,.disagreement{color:var(--warn)}.pending{color:var(--muted)}.refunded{color:#8250df}
 form.filters{display:flex;gap:.75rem;align-items:end;flex-wrap:wrap;margin:.5rem 0}label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted)}
@@ -76,7 +77,7 @@ input,select,button{font:inherit}button{padding:.35rem .9rem;border:1px solid va
 .scroll{overflow:visible}table,tbody,tr,td{display:block;width:100%}
 thead tr{display:flex;flex-wrap:wrap;gap:.2rem .8rem;font-size:.85rem}thead th{background:none;border:0;padding:0}thead th:not(:has(a)){display:none}
 tbody tr{border:1px solid var(--line);border-radius:8px;margin:.6rem 0;padding:.2rem .6rem}
-td{display:flex;justify-content:space-between;gap:1rem;padding:.25rem 0;border-bottom:1px solid #eaeef2;text-align:right;overflow-wrap:anywhere}
+td{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1rem;padding:.25rem 0;border-bottom:1px solid #eaeef2;text-align:right;overflow-wrap:anywhere}
 td:empty{display:none}td:last-child{border-bottom:0}td::before{content:attr(data-label);color:var(--muted);text-align:left;flex:none;max-width:45%}
 td.n{white-space:nowrap;font-weight:600}}
 `;

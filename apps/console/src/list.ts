@@ -36,6 +36,17 @@ export interface ListView<T> {
 
 export const n = (value: unknown) => `<td class="n">${esc(value)}</td>`;
 export const td = (value: unknown, cls = '') => `<td${cls ? ` class="${esc(cls)}"` : ''}>${esc(value)}</td>`;
+/** A moment as "2026-11-21 17:30:00 UTC", on one line (never wrapped mid-value), the instant in `datetime`; `empty` when there is none. */
+export function timeCell(moment: Date | null | undefined, empty = ''): string {
+  if (!moment) return td(empty);
+  const iso = moment.toISOString();
+  return `<td class="t"><time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time></td>`;
+}
+/** A day (YYYY-MM-DD) on one line: chromium breaks a date at its hyphens in a narrow column. */
+export const dayCell = (day: string) => `<td class="t"><time datetime="${esc(day)}">${esc(day)}</time></td>`;
+/** An id: shortened on screen (CSS, with an ellipsis), whole in the text (find, copy) and on hover; exports hold it whole. */
+export const idCell = (value: string | null | undefined) =>
+  value ? `<td class="id"><span title="${esc(value)}">${esc(value)}</span></td>` : td('');
 export const eventLink = (seq: string) => `<a href="/events/${esc(seq)}">#${esc(seq)}</a>`;
 
 export function href(path: string, params: URLSearchParams, extra: Record<string, string | undefined> = {}): string {

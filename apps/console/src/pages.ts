@@ -31,7 +31,7 @@ import type { loadConsole } from './data.ts';
 import type { ConsoleFilters } from './filters.ts';
 import { count, duration, money, percent, productName } from './format.ts';
 import { esc, page, table } from './html.ts';
-import { eventLink, exportLinks, href, listView, n, td, type Column } from './list.ts';
+import { dayCell, eventLink, exportLinks, href, idCell, listView, n, td, timeCell, type Column } from './list.ts';
 
 type ConsoleData = Awaited<ReturnType<typeof loadConsole>>;
 
@@ -56,7 +56,7 @@ ${withItemFilters ? `${select('state', ITEM_STATES, filters.states)}${select('pr
 
 // ---- items
 const ITEM_COLUMNS: Column<ReconItem>[] = [
-  { label: 'day', sort: 'at', cell: (i) => td(i.day) },
+  { label: 'day', sort: 'at', cell: (i) => dayCell(i.day) },
   { label: 'product', sort: 'product', cell: (i) => td(productName(i.product)) },
   { label: 'state', sort: 'state', cell: (i) => td(i.state, i.state) },
   { label: 'outcome', cell: (i) => td(i.outcome, i.outcome) },
@@ -64,7 +64,7 @@ const ITEM_COLUMNS: Column<ReconItem>[] = [
   { label: 'direction', cell: (i) => td(i.direction) },
   { label: 'amount', sort: 'amount', cell: (i) => n(money(i.amount)) },
   { label: 'status', sort: 'status', cell: (i) => td(i.status) },
-  { label: 'transaction', cell: (i) => td(i.id) },
+  { label: 'transaction', cell: (i) => idCell(i.id) },
   { label: 'tracking key', cell: (i) => td(i.trackingKey ?? '') },
   { label: 'note', cell: (i) => td(i.note ?? '') },
   { label: 'report line', cell: reportLineCell },
@@ -137,7 +137,7 @@ export function moneyPage(rows: readonly MoneyRow[], filters: ConsoleFilters): s
     MONEY_FIGURES.filter((figure) => figureApplies(direction, figure)).map((figure) => ({ direction, figure })),
   );
   const dayRows = days.map((day) => [
-    td(day),
+    dayCell(day),
     ...shown.map(({ direction, figure }) => n(money(figureOf(rows, direction, figure, day).amount))),
   ]);
   return page(
@@ -152,7 +152,7 @@ ${moneyTable(rows)}<h2>By day</h2>${table(['day', ...shown.map(({ direction, fig
 // ---- held credits
 const HELD_COLUMNS: Column<HeldCredit>[] = [
   { label: 'event', cell: (h) => `<td>${eventLink(h.seq)}</td>` },
-  { label: 'received', cell: (h) => td(h.transactionAt.toISOString()) },
+  { label: 'received', cell: (h) => timeCell(h.transactionAt) },
   { label: 'account', cell: (h) => td(h.account) },
   { label: 'amount', cell: (h) => n(money(h.amount)) },
   { label: 'payer', cell: (h) => td(h.payerName ?? h.payerAccount ?? '') },
@@ -206,8 +206,8 @@ function agesTable(buckets: readonly ReceivableAgeBucket[]): string {
 }
 
 const RECEIVABLE_COLUMNS: Column<OpenReceivable>[] = [
-  { label: 'receivable', sort: 'id', cell: (r) => td(r.id) },
-  { label: 'due', sort: 'due', cell: (r) => td(r.dueDate) },
+  { label: 'receivable', sort: 'id', cell: (r) => idCell(r.id) },
+  { label: 'due', sort: 'due', cell: (r) => dayCell(r.dueDate) },
   { label: 'days late', cell: (r) => n(r.daysLate) },
   { label: 'age', cell: (r) => td(r.age, r.daysLate > 0 ? 'stale' : '') },
   { label: 'amount', cell: (r) => n(money(r.amount)) },
@@ -236,9 +236,9 @@ ${listView({ path: '/receivables', params, sort, defaultSort: 'due', page: list,
 
 // ---- conflicts, parked, drift, reports
 const CONFLICT_COLUMNS: Column<Conflict>[] = [
-  { label: 'recorded at', sort: 'id', cell: (c) => td(c.recordedAt.toISOString()) },
+  { label: 'recorded at', sort: 'id', cell: (c) => timeCell(c.recordedAt) },
   { label: 'kind', sort: 'kind', cell: (c) => td(c.kind, 'conflict') },
-  { label: 'transaction', sort: 'transaction', cell: (c) => td(c.transactionId ?? '') },
+  { label: 'transaction', sort: 'transaction', cell: (c) => idCell(c.transactionId) },
   { label: 'type', cell: (c) => td(c.eventType) },
   { label: 'amount applied', cell: (c) => n(money(c.firstAmount)) },
   { label: 'conflicting amount', sort: 'amount', cell: (c) => n(money(c.amount)) },
@@ -281,7 +281,7 @@ const PARKED_COLUMNS: Column<ParkedEvent>[] = [
   { label: 'reason', cell: (p) => td(p.reason) },
   { label: 'attempts', sort: 'attempts', cell: (p) => n(p.attempts) },
   { label: 'retry', cell: (p) => td(p.retry ? 'queued' : '') },
-  { label: 'parked at', sort: 'parked', cell: (p) => td(p.parkedAt.toISOString()) },
+  { label: 'parked at', sort: 'parked', cell: (p) => timeCell(p.parkedAt) },
 ];
 
 function retryForm(list: Page<ParkedEvent>): string {
@@ -305,8 +305,8 @@ const DRIFT_COLUMNS: Column<DriftRecord>[] = [
   { label: 'field (JSON Pointer)', cell: (r) => td(r.pointer || '(root)') },
   { label: 'kind', cell: (r) => td(r.kind) },
   { label: 'events', sort: 'count', cell: (r) => `<td class="n" data-drift-count>${esc(r.count)}</td>` },
-  { label: 'first seen', cell: (r) => td(r.firstSeen.toISOString()) },
-  { label: 'last seen', sort: 'last', cell: (r) => td(r.lastSeen.toISOString()) },
+  { label: 'first seen', cell: (r) => timeCell(r.firstSeen) },
+  { label: 'last seen', sort: 'last', cell: (r) => timeCell(r.lastSeen) },
   { label: 'expected', cell: (r) => td(r.example.expected) },
   { label: 'seen (latest)', cell: (r) => td(r.example.seen) },
   { label: 'latest event', cell: (r) => `<td>${eventLink(r.example.seq)}</td>` },
@@ -329,7 +329,7 @@ ${listView({ path: '/drift', params, sort, defaultSort: '-count', page: list, co
 const REPORT_COLUMNS: Column<ReportMatch>[] = [
   { label: 'file', sort: 'line', cell: (m) => td(m.fileName) },
   { label: 'line', cell: (m) => n(m.lineNo) },
-  { label: 'transaction', cell: (m) => td(m.transactionId) },
+  { label: 'transaction', cell: (m) => idCell(m.transactionId) },
   { label: 'amount', cell: (m) => n(money(m.amount)) },
   { label: 'status', cell: (m) => td(m.status) },
   { label: 'our amount', cell: (m) => n(money(m.recordAmount)) },
@@ -356,10 +356,10 @@ const FILE_COLUMNS: Column<ReportFile>[] = [
     cell: (f) => `<td><a href="/reports?file=${encodeURIComponent(f.fileName)}">${esc(f.fileName)}</a></td>`,
   },
   { label: 'lines', cell: (f) => n(f.lines ?? '') },
-  { label: 'imported at', cell: (f) => td(f.importedAt?.toISOString() ?? 'not yet') },
+  { label: 'imported at', cell: (f) => timeCell(f.importedAt, 'not yet') },
   { label: 'REPORT event', cell: (f) => (f.eventSeq ? `<td>${eventLink(f.eventSeq)}</td>` : td('')) },
-  { label: 'created at', cell: (f) => td(f.createdAt?.toISOString() ?? '') },
-  { label: 'latest transaction listed', cell: (f) => td(f.contentTime?.toISOString() ?? '') },
+  { label: 'created at', cell: (f) => timeCell(f.createdAt) },
+  { label: 'latest transaction listed', cell: (f) => timeCell(f.contentTime) },
   {
     label: 'content',
     cell: (f) =>
@@ -385,7 +385,7 @@ ${listView({ path: '/reports/files', params, sort, defaultSort: 'name', page: li
 
 // ---- the audit trail
 const AUDIT_COLUMNS: Column<AuditRecord>[] = [
-  { label: 'when', sort: 'at', cell: (a) => td(a.at.toISOString()) },
+  { label: 'when', sort: 'at', cell: (a) => timeCell(a.at) },
   { label: 'who', cell: (a) => td(a.operator ?? 'this machine (no login)') },
   { label: 'from', cell: (a) => td(a.address) },
   { label: 'what', cell: (a) => `<td data-audit-action>${esc(a.action)}</td>` },
@@ -435,7 +435,7 @@ export function overviewPage(
 <div class="card"><span>Open discrepancies</span><strong data-card="discrepancies">${esc(count(data.discrepancies.count))}</strong><small data-card="discrepancies-amount">${esc(money(data.discrepancies.amountIn))} in, ${esc(money(data.discrepancies.amountOut))} out: mismatched, orphan, conflict or stale</small></div>
 </div>`;
   const dayRows = data.days.map((d) => [
-    td(d.day),
+    dayCell(d.day),
     `<td class="n" data-day-count="${esc(d.day)}">${esc(d.count)}</td>`,
     n(d.matched),
     n(d.refunded),
@@ -449,7 +449,7 @@ export function overviewPage(
     `<td class="n" data-match-rate="${esc(d.day)}">${percent(d.matchRate)}</td>`,
   ]);
   const productRows = data.summary.map((r) => [
-    td(r.day),
+    dayCell(r.day),
     td(productName(r.product)),
     ...ITEM_STATES.map((s) => n(`${r.states[s].count} · ${money(r.states[s].amount)}`)),
     `<td class="n" data-total="${esc(`${r.day}|${r.product}`)}">${esc(r.total.count)}</td>`,
@@ -508,7 +508,7 @@ ${table(
     [td('source'), td(event.source)],
     [td('dedupe key'), td(event.dedupeKey)],
     [td('transaction id'), td(event.transactionId ?? '')],
-    [td('received at'), td(event.receivedAt.toISOString())],
+    [td('received at'), timeCell(event.receivedAt)],
     [td('gateway outcome'), td(`${event.outcome} (${event.answerStatus})${event.reason ? `: ${event.reason}` : ''}`)],
     [td('deliveries'), n(event.deliveries)],
     [td('drift'), td(event.drift.map((d) => `${d.path}: ${d.kind}`).join('; '))],

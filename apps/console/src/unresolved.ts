@@ -5,11 +5,11 @@
 import type { UnresolvedIntent } from '@paykit/ledger';
 import { count, duration, money } from './format.ts';
 import { esc, page, table } from './html.ts';
-import { n, td } from './list.ts';
+import { n, td, timeCell } from './list.ts';
 
 function row(intent: UnresolvedIntent): string[] {
   return [
-    td(intent.createdAt.toISOString()),
+    timeCell(intent.createdAt),
     td(duration(intent.ageSeconds)),
     n(money(intent.amount)),
     td(intent.operation),

@@ -4,8 +4,9 @@
 // button works; every page rendered under the content security policy with its stylesheet, and
 // another site's frame of it refused; an export downloaded through the browser's login; the item
 // list followed page by page over its rel="next" links until every seeded row was seen once;
-// at 1280 px and at a phone's 390 px nothing is wider than the screen, and on the phone each row
-// is a card whose amount shows beside its column's name; screenshots of the overview at both
+// at 1280 px and at a phone's 390 px nothing is wider than the screen, ids are cut short with the
+// whole id on hover, a moment stays on one line, and on the phone each row is a card whose amount
+// shows beside its column's name; screenshots of the overview at both
 // widths, the first screenful of each (screenshots/, git-ignored; the README's copies in docs/
 // with PAYKIT_UPDATE_SCREENSHOTS=1).
 import { randomUUID } from 'node:crypto';
@@ -222,6 +223,29 @@ describeInBrowser('the console in chromium, behind its login', () => {
       expect(await amount.textContent()).toMatch(/^MXN [\d,]+\.\d{2}$/);
       const label = await amount.evaluate((td) => getComputedStyle(td, '::before').content);
       expect(label).toBe(width === 390 ? '"amount"' : 'none');
+      // A transaction id: cut short on screen with the whole id on hover and in the text.
+      const id = await page
+        .locator('[data-table="items"] tbody tr')
+        .first()
+        .locator('td.id span')
+        .evaluate((span: HTMLElement) => ({
+          text: span.textContent,
+          title: span.title,
+          cut: span.scrollWidth > span.clientWidth,
+          width: span.getBoundingClientRect().width,
+        }));
+      expect(seeded.has(id.text!), `a seeded id at ${width} px`).toBe(true);
+      expect(id, `the id cell at ${width} px`).toMatchObject({ title: id.text, cut: true });
+      expect(id.width).toBeLessThan(150);
+      // Days and moments on one line: text wrapped mid-value has a box per line.
+      const lines = (time: Element) => {
+        const range = document.createRange();
+        range.selectNodeContents(time);
+        return range.getClientRects().length;
+      };
+      expect(await page.locator('td[data-label="day"] time').first().evaluate(lines), `a day at ${width} px`).toBe(1);
+      await page.goto(`${server.url}/parked`);
+      expect(await page.locator('td.t time').first().evaluate(lines), `the parked-at time at ${width} px`).toBe(1);
       for (const [name, route] of [
         ['overview', `/?${RANGE}`],
         ['items', `/items?${RANGE}&state=orphan`],

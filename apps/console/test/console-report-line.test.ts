@@ -138,8 +138,12 @@ for (const kind of testDatabases([ledgerMigrations])) {
     it('lists each report file with the time that orders it', async () => {
       const files = (await server.get('/reports/files')).text;
       expect(files).toContain('<th>created at</th>');
-      expect(files).toContain('<td>2026-11-21T17:30:00.000Z</td>');
-      expect(files).toContain('<td>2026-11-21T16:00:00.000Z</td>');
+      expect(files).toContain(
+        '<td class="t"><time datetime="2026-11-21T17:30:00.000Z">2026-11-21 17:30:00 UTC</time></td>',
+      );
+      expect(files).toContain(
+        '<td class="t"><time datetime="2026-11-21T16:00:00.000Z">2026-11-21 16:00:00 UTC</time></td>',
+      );
     });
 
     it('exports the report line and the disagreement with each item', async () => {
