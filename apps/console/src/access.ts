@@ -7,7 +7,8 @@
 // and audited. Behind an authenticating proxy (CONSOLE_IDENTITY_HEADER), the operator its header
 // names is logged in for that request, with their role, when the header comes from a proxy in
 // CONSOLE_TRUSTED_PROXIES (from anywhere else it is refused). Without any of them: no login, and
-// only this machine's clients are answered (a request relayed by a proxy is not one of them).
+// only this machine's clients are answered (a request relayed by a proxy is not one of them), and
+// once an operator is added no page is served until a restart turns the login on.
 // Every POST needs the same origin (Sec-Fetch-Site, Origin: checked here, no plugin does) and the
 // form's CSRF token (@fastify/csrf-protection). Wrong passwords are answered after a delay and
 // bounded per address, per operator and per console (login-guard.ts, in the database); POST /login
@@ -273,6 +274,16 @@ export function registerAccess(
           page(
             'paykit console: this machine only',
             '<h1>This console answers this machine only</h1><p>No login is configured, so the console answers clients of 127.0.0.1 and ::1 only, asking for 127.0.0.1, ::1 or localhost (not through a proxy). To reach it from elsewhere, add an operator (<code>paykit operators add &lt;name&gt; --role operator</code>) or set <code>CONSOLE_PASSWORD</code> (at least 12 characters), and restart the console; operators then log in at /login.</p>',
+          ),
+        );
+      // An operator added while it runs: the console fails closed rather than keep serving without the login they expect.
+      if (await operators.anyActive())
+        return html(
+          reply,
+          503,
+          page(
+            'paykit console: restart for the login',
+            '<h1>Restart the console</h1><p>An operator was added after this console started without a login. It serves no page until it is restarted; it then asks for a login at /login.</p>',
           ),
         );
       if (path === '/login' && request.method === 'GET')

@@ -84,7 +84,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const access: AccessOptions = { ...options.access, trustProxy: options.trustProxy ?? 'loopback' };
   const operators = createOperatorStore(db);
   // Named operators log in when one is active at start: a console started without any (and
-  // without CONSOLE_PASSWORD) answers this machine only until it is restarted after the first.
+  // without CONSOLE_PASSWORD) answers this machine only, and serves no page once one is added
+  // until it is restarted (access.ts).
   access.operators ??= await operators.anyActive();
   const loginRequired = asksForLogin(access);
   const health = options.health ?? createConsoleHealth(db);

@@ -5,7 +5,8 @@
 // role change is taken at the next request. Wrong names and wrong passwords read alike. Beside
 // CONSOLE_PASSWORD, an empty name is its one operator. Behind an authenticating proxy, the
 // operator its identity header names, from a trusted proxy only. With an operator, a console bound
-// beyond this machine asks every client for a login (without one, main.ts refuses that bind).
+// beyond this machine asks every client for a login (without one, main.ts refuses that bind). A
+// console started without a login serves no page once an operator is added, until it is restarted.
 import { listParked } from '@paykit/ledger';
 import { createOperatorStore, type OperatorStore } from '@paykit/store';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
@@ -248,5 +249,42 @@ describe('named operators', () => {
     const port = new URL(open.url).port;
     expect((await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' })).status).toBe(401);
     expect((await fetch(`http://127.0.0.1:${port}/`, { headers: HTML, redirect: 'manual' })).status).toBe(303);
+  });
+});
+
+describe('a console started without a login when the first operator is added', () => {
+  it('serves no page until it is restarted, and serves again if that operator is disabled', async () => {
+    const opened = await openWithParkedEvent();
+    const server = await startConsole({
+      db: opened.db,
+      port: 0,
+      host: '127.0.0.1',
+      staleAfterSeconds: 86_400,
+      now: () => new Date('2026-11-21T18:00:00Z'),
+    });
+    try {
+      expect((await fetch(`${server.url}/parked`)).status).toBe(200);
+      const operators = createOperatorStore(opened.db);
+      await operators.add({ name: 'nora', role: 'operator', password: OPERATOR_PASSWORD });
+      for (const path of ['/', '/parked', '/items.csv', '/login']) {
+        const answer = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+        expect(answer.status, path).toBe(503);
+        expect(await answer.text(), path).toContain('An operator was added after this console started without a login');
+      }
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const retry = await fetch(`${server.url}/parked/retry`, {
+        method: 'POST',
+        ...form({}),
+        headers: { ...form({}).headers, ...SAME_ORIGIN },
+      });
+      expect(retry.status).toBe(503);
+      expect((await listParked(opened.db))[0]).toMatchObject({ retry: false });
+
+      await operators.disable('nora');
+      expect((await fetch(`${server.url}/parked`)).status).toBe(200);
+    } finally {
+      await server.close();
+      await opened.drop();
+    }
   });
 });

@@ -47,7 +47,7 @@ describe('paykit operators', () => {
 
     const first = await paykit(['operators', 'add', 'ana', '--role', 'viewer', '--password-stdin'], `${PASSWORD}\n`);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(/restart it to require logins/);
+    expect(first.stderr).toMatch(/serves no page now \(503\) until it is restarted/);
     expect(
       await ok<Shown>(['operators', 'add', 'beto.ruiz', '--role', 'operator', '--password-stdin'], PASSWORD),
     ).toMatchObject({

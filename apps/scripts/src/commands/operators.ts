@@ -94,7 +94,7 @@ export async function operatorsAdd(
     ctx.out.result(shown(added));
     ctx.out.note(
       first
-        ? `${name} can log in at the console's /login. A console started before the first operator answers this machine only until it restarts: restart it to require logins.`
+        ? `${name} can log in at the console's /login. A console started before the first operator serves no page now (503) until it is restarted; it then asks for logins.`
         : `${name} can log in at the console's /login.`,
     );
   });
