@@ -10,7 +10,8 @@ import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { describeInBrowser, launchChromium } from '@paykit/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
+import type { ConsoleServer } from '../src/index.ts';
+import { startTestConsole } from './test-console.ts';
 import { unreadableCredit } from './parked-event.ts';
 
 const VIEWER_PASSWORD = 'viewer pass phrase 1';
@@ -30,11 +31,7 @@ describeInBrowser('named operators in chromium', () => {
     const operators = createOperatorStore(opened.db);
     await operators.add({ name: 'vera', role: 'viewer', password: VIEWER_PASSWORD });
     await operators.add({ name: 'omar', role: 'operator', password: OPERATOR_PASSWORD });
-    server = await startConsole({
-      db: opened.db,
-      port: 0,
-      host: '127.0.0.1',
-      staleAfterSeconds: 86_400,
+    server = await startTestConsole(opened.db, {
       now: () => new Date('2026-11-22T18:00:00Z'),
       access: { failedLoginDelayMs: 100 },
     });

@@ -21,7 +21,8 @@ import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
+import type { ConsoleServer } from '../src/index.ts';
+import { startTestConsole } from './test-console.ts';
 import { describeInBrowser, launchChromium } from '@paykit/testing/browser';
 import { unreadableCredit } from './parked-event.ts';
 
@@ -65,11 +66,7 @@ describeInBrowser('the console in chromium, behind its login', () => {
     await store.append(unreadableCredit());
     await store.close();
     expect(await reconcileOnce(opened.db)).toMatchObject({ parked: 1 });
-    server = await startConsole({
-      db: opened.db,
-      port: 0,
-      host: '127.0.0.1',
-      staleAfterSeconds: 86_400,
+    server = await startTestConsole(opened.db, {
       now: () => new Date('2026-11-22T18:00:00Z'),
       access: { password: PASSWORD, failedLoginDelayMs: 100 },
     });

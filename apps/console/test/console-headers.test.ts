@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../src/headers.ts';
 import { createConsoleHealth } from '../src/health.ts';
 import { createConsoleMetrics } from '../src/metrics.ts';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
+import type { ConsoleOptions, ConsoleServer } from '../src/index.ts';
+import { startTestConsole } from './test-console.ts';
 import { openWithParkedEvent } from './parked-event.ts';
 
 const PASSWORD = TEST_SECRETS.consolePassword;
@@ -28,14 +29,9 @@ describe('console security headers', () => {
   let seq: string;
   const servers: ConsoleServer[] = [];
 
-  const start = async (access: Parameters<typeof startConsole>[0]['access']) => {
+  const start = async (access: ConsoleOptions['access']) => {
     const health = createConsoleHealth(opened.db);
-    const server = await startConsole({
-      db: opened.db,
-      port: 0,
-      host: '127.0.0.1',
-      staleAfterSeconds: 86_400,
-      now: () => new Date('2026-11-21T18:00:00Z'),
+    const server = await startTestConsole(opened.db, {
       health,
       access,
       metrics: createConsoleMetrics(opened.db, health, { defaultMetrics: false }).registry,

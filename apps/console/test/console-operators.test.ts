@@ -12,9 +12,9 @@ import { createOperatorStore, type OperatorStore } from '@paykit/store';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleServer } from '../src/index.ts';
+import type { ConsoleServer } from '../src/index.ts';
 import { openWithParkedEvent } from './parked-event.ts';
-import { cookieOf, csrfOf } from './test-console.ts';
+import { cookieOf, csrfOf, startTestConsole } from './test-console.ts';
 
 const VIEWER_PASSWORD = 'viewer pass phrase 1';
 const OPERATOR_PASSWORD = 'operator pass phrase 2';
@@ -34,12 +34,8 @@ describe('named operators', () => {
   const start = async (
     options: { password?: string; host?: string; identityHeader?: string; trustProxy?: string | boolean } = {},
   ) => {
-    const server = await startConsole({
-      db: opened.db,
-      port: 0,
+    const server = await startTestConsole(opened.db, {
       host: options.host ?? '127.0.0.1',
-      staleAfterSeconds: 86_400,
-      now: () => new Date('2026-11-21T18:00:00Z'),
       access: {
         password: options.password,
         sessionMinutes: 60,
@@ -255,13 +251,7 @@ describe('named operators', () => {
 describe('a console started without a login when the first operator is added', () => {
   it('serves no page until it is restarted, and serves again if that operator is disabled', async () => {
     const opened = await openWithParkedEvent();
-    const server = await startConsole({
-      db: opened.db,
-      port: 0,
-      host: '127.0.0.1',
-      staleAfterSeconds: 86_400,
-      now: () => new Date('2026-11-21T18:00:00Z'),
-    });
+    const server = await startTestConsole(opened.db);
     try {
       expect((await fetch(`${server.url}/parked`)).status).toBe(200);
       const operators = createOperatorStore(opened.db);
