@@ -13,9 +13,10 @@
 import type { Delivery } from '@paykit/contracts';
 import { freePort } from '@paykit/testing/ports';
 import { record } from '@paykit/testing/secret-audit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { auditDeliveries, deliveryFigures } from '../src/audit.ts';
-import { haproxyMissing, HAPROXY_REQUIRED, startHaproxy, type Haproxy } from '../src/haproxy.ts';
+import { startHaproxy, type Haproxy } from '../src/haproxy.ts';
+import { describeWithHaproxy } from './with-haproxy.ts';
 import { sendCredits, sleep, until } from '../src/load.ts';
 import { longestRestarts, recordScenario, type ReplicaFigures } from '../src/report.ts';
 import { scaled } from '../src/scale.ts';
@@ -36,28 +37,9 @@ const BACK_WITHIN_S = 30;
 /** Small batches, so a worker's kill lands inside one. */
 const WORKER_ENV = { WORKER_BATCH_SIZE: '20' };
 
-const missing = process.env.DATABASE_URL ? haproxyMissing() : null;
-/** Needs PostgreSQL (skipped without, as the other multi-process scenarios) and haproxy (required in CI). */
-function describeReplicas(name: string, body: () => void): void {
-  if (!process.env.DATABASE_URL) {
-    describe.skip(name, body);
-  } else if (missing === null) {
-    describe(name, body);
-  } else if (HAPROXY_REQUIRED) {
-    describe(name, () => {
-      it('has the haproxy it requires', () => {
-        throw new Error(`HAProxy is required here (CI or PAYKIT_REQUIRE_HAPROXY=1) and ${missing}.`);
-      });
-    });
-  } else {
-    console.warn(`skipped "${name}": ${missing}; set PAYKIT_REQUIRE_HAPROXY=1 to make this a failure.`);
-    describe.skip(name, body);
-  }
-}
-
 const seconds = (fromMs: number) => Math.round((performance.now() - fromMs) / 100) / 10;
 
-describeReplicas('three gateways behind HAProxy and three workers on one PostgreSQL', () => {
+describeWithHaproxy('three gateways behind HAProxy and three workers on one PostgreSQL', () => {
   let haproxy: Haproxy;
   let stack: Stack;
   let haproxyPort: number;

@@ -1,8 +1,8 @@
-// HAProxy in front of gateway replicas, as docs/operations.md tells operators to run it: the
-// configuration (`haproxyConfig`, the file the docs show with the default ports), Debian's haproxy
-// started in the foreground on it (`startHaproxy`), and its runtime API over the admin socket: each
-// server's state as its /readyz checks see it, the retries it made, and drain/ready for a rolling
-// restart. Where haproxy is required (CI, or PAYKIT_REQUIRE_HAPROXY=1) a missing binary is an
+// HAProxy in front of gateway replicas, and of the finance console's, as docs/operations.md tells
+// operators to run it: the configuration (`haproxyConfig`, the file the docs show with the default
+// ports), Debian's haproxy started in the foreground on it (`startHaproxy`), and its runtime API
+// over the admin socket: each server's state as its health checks see it, the retries it made, and
+// drain/ready for a rolling restart. Where haproxy is required (CI, or PAYKIT_REQUIRE_HAPROXY=1) a missing binary is an
 // error naming `bash scripts/haproxy.sh`; elsewhere the scenarios that need it are skipped with
 // the reason printed.
 import { spawn } from 'node:child_process';
@@ -42,13 +42,18 @@ export interface HaproxyConfigOptions {
    * false shows what the platform sees where HAProxy cannot retry: a reset or a 502, redelivered.
    */
   retries?: boolean;
+  /** The finance console's replicas (`host:port` each, named console1, console2, …) behind their own frontend on `bind`. */
+  console?: { bind: string; servers: readonly string[] };
 }
 
-/** The backend's name in the configuration and on the runtime API. */
+/** The backends' names in the configuration and on the runtime API. */
 export const HAPROXY_BACKEND = 'gateways';
+export const CONSOLE_BACKEND = 'consoles';
+export type HaproxyBackend = typeof HAPROXY_BACKEND | typeof CONSOLE_BACKEND;
 
-/** Server names on the runtime API: gateway1 for `gateways[0]`, … */
-export const haproxyServerName = (index: number) => `gateway${index + 1}`;
+/** Server names on the runtime API: gateway1 for `gateways[0]`, console1 for the first console, … */
+export const haproxyServerName = (index: number, backend: HaproxyBackend = HAPROXY_BACKEND) =>
+  `${backend === HAPROXY_BACKEND ? 'gateway' : 'console'}${index + 1}`;
 
 /**
  * The configuration: round robin over the gateways, each checked at GET /readyz every 500 ms
@@ -92,6 +97,35 @@ backend ${HAPROXY_BACKEND}
     http-check expect status 200
     default-server inter 500ms fall 2 rise 2
 ${options.gateways.map((address, index) => `    server ${haproxyServerName(index)} ${address} check`).join('\n')}
+${options.console ? consoleSection(options.console) : ''}`;
+}
+
+/**
+ * The console's frontend and backend: round robin with no stickiness (every replica reads the
+ * logins from the database), each console checked at GET /healthz (which asks the database); the
+ * client's address passed on in X-Forwarded-For, in place of whatever the client wrote there (the
+ * console believes it from a trusted proxy, CONSOLE_TRUSTED_PROXIES, loopback by default: its
+ * login bounds and its audit then see the client, not HAProxy, and no address a client forges); a request retried on another console only when no console received it, so
+ * an action is never sent twice; exports given a minute; and X-Served-By naming the console that
+ * answered.
+ */
+function consoleSection(consoles: { bind: string; servers: readonly string[] }): string {
+  return `
+frontend console
+    bind ${consoles.bind}
+    default_backend ${CONSOLE_BACKEND}
+
+backend ${CONSOLE_BACKEND}
+    balance roundrobin
+    option httpchk GET /healthz
+    http-check expect status 200
+    http-request del-header X-Forwarded-For
+    option forwardfor
+    retry-on conn-failure
+    timeout server 60s
+    http-response set-header X-Served-By %[srv_name]
+    default-server inter 500ms fall 2 rise 2
+${consoles.servers.map((address, index) => `    server ${haproxyServerName(index, CONSOLE_BACKEND)} ${address} check`).join('\n')}
 `;
 }
 
@@ -109,14 +143,16 @@ export interface HaproxyServerStat {
 export interface Haproxy {
   /** The frontend's URL: where the webhooks point. */
   url: string;
+  /** The console's frontend URL, when consoles were given. */
+  consoleUrl: string | undefined;
   /** The generated configuration file. */
   configFile: string;
   /** One command on the runtime API, its answer. */
   command(line: string): Promise<string>;
-  /** Every gateway's line of `show stat`, by server name. */
-  servers(): Promise<Map<string, HaproxyServerStat>>;
-  /** Resolves once gateway `index` is UP (its checks passed `rise` times); throws after `timeoutMs`. */
-  waitUp(index: number, timeoutMs?: number): Promise<void>;
+  /** Every server's line of `show stat` in `backend` (default the gateways'), by server name. */
+  servers(backend?: HaproxyBackend): Promise<Map<string, HaproxyServerStat>>;
+  /** Resolves once server `index` of `backend` is UP (its checks passed `rise` times); throws after `timeoutMs`. */
+  waitUp(index: number, timeoutMs?: number, backend?: HaproxyBackend): Promise<void>;
   /** Takes gateway `index` out of rotation (no new requests) or puts it back. */
   setState(index: number, state: 'drain' | 'ready'): Promise<void>;
   /** Everything haproxy wrote. */
@@ -131,6 +167,8 @@ export async function startHaproxy(options: {
   gatewayPorts: readonly number[];
   /** As in haproxyConfig (default true). */
   retries?: boolean;
+  /** The console's frontend port and the consoles' ports on 127.0.0.1, when it balances consoles too. */
+  console?: { port: number; ports: readonly number[] };
   onOutput?: (text: string) => void;
 }): Promise<Haproxy> {
   const missing = haproxyMissing();
@@ -145,6 +183,12 @@ export async function startHaproxy(options: {
       gateways: options.gatewayPorts.map((port) => `127.0.0.1:${port}`),
       statsSocket,
       retries: options.retries ?? true,
+      ...(options.console && {
+        console: {
+          bind: `127.0.0.1:${options.console.port}`,
+          servers: options.console.ports.map((port) => `127.0.0.1:${port}`),
+        },
+      }),
     }),
   );
   const child = spawn(HAPROXY, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -169,14 +213,14 @@ export async function startHaproxy(options: {
       socket.once('connect', () => socket.end(`${line}\n`));
     });
 
-  const servers = async () => {
+  const servers = async (backend: HaproxyBackend = HAPROXY_BACKEND) => {
     const [header, ...lines] = (await command('show stat')).trim().split('\n');
     const columns = header!.replace(/^# /, '').split(',');
     const at = (name: string) => columns.indexOf(name);
     const found = new Map<string, HaproxyServerStat>();
     for (const line of lines) {
       const cells = line.split(',');
-      if (cells[at('pxname')] !== HAPROXY_BACKEND || cells[at('svname')] === 'BACKEND') continue;
+      if (cells[at('pxname')] !== backend || cells[at('svname')] === 'BACKEND') continue;
       found.set(cells[at('svname')]!, {
         status: cells[at('status')]!,
         current: Number(cells[at('scur')]),
@@ -192,7 +236,11 @@ export async function startHaproxy(options: {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}) at start:\n${output}`);
     try {
-      if ((await servers()).size === options.gatewayPorts.length) break;
+      if (
+        (await servers()).size === options.gatewayPorts.length &&
+        (await servers(CONSOLE_BACKEND)).size === (options.console?.ports.length ?? 0)
+      )
+        break;
     } catch {
       // Not listening yet.
     }
@@ -205,15 +253,16 @@ export async function startHaproxy(options: {
 
   return {
     url: `http://127.0.0.1:${options.port}`,
+    consoleUrl: options.console && `http://127.0.0.1:${options.console.port}`,
     configFile,
     command,
     servers,
-    async waitUp(index, timeoutMs = 30_000) {
-      const name = haproxyServerName(index);
+    async waitUp(index, timeoutMs = 30_000, backend = HAPROXY_BACKEND) {
+      const name = haproxyServerName(index, backend);
       const until = performance.now() + timeoutMs;
       let last = 'not listed';
       while (performance.now() < until) {
-        last = (await servers()).get(name)?.status ?? 'not listed';
+        last = (await servers(backend)).get(name)?.status ?? 'not listed';
         if (last === 'UP') return;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }

@@ -1,5 +1,5 @@
-// HAProxy as docs/operations.md shows it: the configuration there is the one the replicas scenario
-// generates (with the default ports), haproxy itself accepts it, and the scenario fails — not
+// HAProxy as docs/operations.md shows it: the configuration there is the one the replicas and
+// console-replicas scenarios generate (with the default ports), haproxy itself accepts it, and the scenario fails — not
 // skips — where haproxy is required (CI, PAYKIT_REQUIRE_HAPROXY=1) and missing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,11 +12,12 @@ import { HAPROXY, HAPROXY_REQUIRED, haproxyConfig, haproxyMissing } from '../src
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const OPERATIONS = path.join(ROOT, 'docs/operations.md');
 
-/** The configuration docs/operations.md tells operators to copy: HAProxy on 4020, the gateways on 4021–4023. */
+/** The configuration docs/operations.md tells operators to copy: HAProxy on 4020, the gateways on 4021–4023; the console on 4030, its replicas on 4031–4032. */
 const DOCUMENTED = {
   bind: ':4020',
   gateways: ['127.0.0.1:4021', '127.0.0.1:4022', '127.0.0.1:4023'],
   statsSocket: '/run/haproxy/admin.sock',
+  console: { bind: ':4030', servers: ['127.0.0.1:4031', '127.0.0.1:4032'] },
 };
 
 function documentedBlock(): string {
@@ -26,7 +27,7 @@ function documentedBlock(): string {
 }
 
 describe('the HAProxy configuration', () => {
-  it('in docs/operations.md is the one the replicas scenario runs, with the default ports', () => {
+  it('in docs/operations.md is the one the replicas scenarios run, with the default ports', () => {
     expect(documentedBlock()).toBe(haproxyConfig(DOCUMENTED));
   });
 
@@ -50,19 +51,23 @@ describe('the HAProxy configuration', () => {
   it('the replicas scenario fails, naming what to install, where haproxy is required and missing', async () => {
     // The CLI writes its report in the current folder: a scratch one.
     const cwd = mkdtempSync(path.join(tmpdir(), 'paykit-replicas-required-'));
-    const run = await runNode(path.join(ROOT, 'tooling/reliability/src/cli.ts'), ['--reduced', 'replicas.scenario'], {
-      name: 'reliability',
-      cwd,
-      timeoutMs: 90_000,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        // Only looked at, never connected to: the scenario stops at the missing haproxy.
-        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never',
-        PAYKIT_REQUIRE_HAPROXY: '1',
-        PAYKIT_HAPROXY: '/nonexistent/haproxy',
+    const run = await runNode(
+      path.join(ROOT, 'tooling/reliability/src/cli.ts'),
+      ['--reduced', 'scenarios/replicas.scenario'],
+      {
+        name: 'reliability',
+        cwd,
+        timeoutMs: 90_000,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          // Only looked at, never connected to: the scenario stops at the missing haproxy.
+          DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never',
+          PAYKIT_REQUIRE_HAPROXY: '1',
+          PAYKIT_HAPROXY: '/nonexistent/haproxy',
+        },
       },
-    }).finally(() => rmSync(cwd, { recursive: true, force: true }));
+    ).finally(() => rmSync(cwd, { recursive: true, force: true }));
     const output = run.stdout + run.stderr;
     expect(run.code, output).toBe(1);
     expect(output).toContain(
