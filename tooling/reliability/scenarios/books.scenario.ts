@@ -82,7 +82,7 @@ const amountOf = (c: number) =>
 /** A figure as the console prints it ("$1,234.56", "-$3.00") back to a decimal string. */
 const printed = (text: string) => amountOf(cents(text.replace(/[^0-9.-]/g, '') || '0'));
 
-/** A console table (data-table="name"): its headers and its rows' cell texts. */
+/** A console table (data-table="name"): its headers and its rows' cell texts (a cell's tags, a day's <time>, dropped). */
 function tableOf(html: string, name: string): { headers: string[]; rows: string[][] } {
   const at = html.indexOf(`data-table="${name}"`);
   if (at < 0) throw new Error(`the console shows no table ${name}`);
@@ -92,7 +92,7 @@ function tableOf(html: string, name: string): { headers: string[]; rows: string[
     .slice(table.indexOf('<tbody>'))
     .split('<tr>')
     .slice(1)
-    .map((row) => [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]!));
+    .map((row) => [...row.matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((m) => m[1]!.replace(/<[^>]*>/g, '')));
   return { headers, rows };
 }
 
