@@ -3,7 +3,7 @@
 // signal's own reason), and the call's own timeoutMs running out (TimeoutError). Against a real
 // HTTP server on 127.0.0.1 that answers the sign-in as the platform does and then as each case needs.
 import { startScriptedServer, type Answer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCoreClient, PaykitError, TimeoutError, UserAbortError } from '@paykit/core-client';
 
 const CLIENT_ID = '6f1c2a7e-3b4d-4c5e-8f90-1a2b3c4d5e6f';
@@ -148,12 +148,16 @@ describe('a caller’s abort is a UserAbortError, a timeout a TimeoutError, both
   });
 
   it('aborted mid-response (headers and half a body came): a UserAbortError saying the platform may have acted', async () => {
-    const { url } = await platform('answer', 'stall-mid-body');
+    const { url, received } = await platform('answer', 'stall-mid-body');
     const controller = new AbortController();
     const core = client(url);
     await core.tokens.current();
-    setTimeout(() => controller.abort(), 200);
-    const error = await caught(core.transactions.moneyOut(TRANSFER, { signal: controller.signal }));
+    const signIn = received.length;
+    const call = caught(core.transactions.moneyOut(TRANSFER, { signal: controller.signal }));
+    // Aborted once the platform has the request (it answers headers and half a body, then stalls).
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(signIn), { timeout: 30_000, interval: 10 });
+    controller.abort();
+    const error = await call;
     expect(error).toBeInstanceOf(UserAbortError);
     expect((error as UserAbortError).stage).toBe('in-flight');
     expect((error as UserAbortError).requestId).toMatch(/^[0-9a-f-]{36}$/);

@@ -3,7 +3,7 @@
 // cause is the signal's reason, and timeoutMs running out is a TimeoutError. Against a real HTTP
 // server on 127.0.0.1 that answers as each case needs.
 import { startScriptedServer, type Answer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDirectDebitClient, PaykitError, TimeoutError, UserAbortError } from '@paykit/direct-debit-client';
 
 const API_KEY = 'dd_aborts_key_never_shown_0000000001';
@@ -50,10 +50,13 @@ describe('direct debit: aborts and timeouts are PaykitErrors', () => {
   it('aborted mid-response: UserAbortError in flight, with the request id, and no API key anywhere', async () => {
     const { url, received } = await platform('stall-mid-body');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const started = performance.now();
-    const error = await caught(client(url).customers.create(CUSTOMER, { signal: controller.signal }));
-    expect(performance.now() - started).toBeLessThan(2_000);
+    const call = caught(client(url).customers.create(CUSTOMER, { signal: controller.signal }));
+    // Aborted once the platform has the request (it answers headers and half a body, then stalls).
+    await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 30_000, interval: 10 });
+    const aborted = performance.now();
+    controller.abort();
+    const error = await call;
+    expect(performance.now() - aborted).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(UserAbortError);
     expect((error as UserAbortError).stage).toBe('in-flight');
     expect((error as UserAbortError).requestId).toBe(received[0]?.headers['x-request-id']);
