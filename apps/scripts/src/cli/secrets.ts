@@ -41,6 +41,9 @@ export function readSecret(ref: SecretRef, what: string): string {
   return rememberSecret(value);
 }
 
+/** An http(s) URL with a query string, wherever a text holds one: its secret parameters are redacted (shownUrl). */
+const URL_WITH_QUERY = /\bhttps?:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi;
+
 /** A URL's user-info (`user:password@` after `scheme://`), wherever a text holds one. */
 const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
 
@@ -58,12 +61,12 @@ export function shownUrl(url: string): string {
 }
 
 /**
- * Text with every URL's user-info taken out and every secret read so far replaced by its mask
+ * Text with every URL's user-info taken out, its secret query parameters redacted, and every secret read so far replaced by its mask
  * ("abcd…wxyz"): every output goes through here, so a URL quoted by an error's own text (fetch
  * refuses a URL with credentials, quoting it) loses its password too.
  */
 export function maskKnown(text: string): string {
-  let out = withoutUserInfo(text);
+  let out = withoutUserInfo(text).replace(URL_WITH_QUERY, (url) => shownUrl(url));
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
   return out;
 }

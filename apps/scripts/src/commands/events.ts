@@ -5,15 +5,28 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gatewayOps, type StoredEventView } from '@paykit/contracts';
 import { hmacSha256Hex } from '@paykit/runtime';
-import { initClient } from '@ts-rest/core';
+import { initClient, tsRestFetchApi } from '@ts-rest/core';
 import * as z from 'zod';
 import type { Context } from '../cli/context.ts';
+import { DryRunStop } from '../cli/dry-run.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
 import { Count, flag, optionalFlag } from '../cli/input.ts';
 import { readSecret, shownUrl } from '../cli/secrets.ts';
 import { defaultTokenDir } from './core.ts';
 
 export type Admin = ReturnType<typeof admin>;
+
+/**
+ * Where `events replay --to` and `listen --forward-to` deliver: an http(s) URL without
+ * user:password (a delivery authenticates with the webhook's own token or signature, and fetch
+ * cannot send a URL's credentials).
+ */
+export const ReceiverUrl = z
+  .url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' })
+  .refine((url) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url), {
+    message:
+      "must not carry user:password@ (a delivery authenticates with the webhook's own token or signature): drop the user-info",
+  });
 
 export function admin(ctx: Context) {
   const gateway = ctx.profile.gateway;
@@ -26,8 +39,19 @@ export function admin(ctx: Context) {
       `Profile "${ctx.loaded.name}" has no gateway.adminToken (the gateway's GATEWAY_ADMIN_TOKEN, from the environment or a file).`,
     );
   const token = readSecret(gateway.adminToken, 'gateway.adminToken');
+  const dryRun = ctx.fetch;
   return {
-    client: initClient(gatewayOps, { baseUrl: gateway.url }),
+    client: initClient(gatewayOps, {
+      baseUrl: gateway.url,
+      // --dry-run: a request that would change something (a replay records its decision) is shown, not sent.
+      ...(dryRun && {
+        api: async (args) => {
+          if (args.method !== 'GET')
+            await dryRun(args.path, { method: args.method, headers: args.headers, body: args.body ?? null });
+          return tsRestFetchApi(args);
+        },
+      }),
+    }),
     headers: { authorization: `Bearer ${token}` },
     url: gateway.url,
   };
@@ -39,7 +63,8 @@ export async function call<T extends { status: number; body: unknown }>(
 ): Promise<T> {
   try {
     return await run();
-  } catch {
+  } catch (error) {
+    if (error instanceof DryRunStop) throw error;
     throw new CliError(
       `The gateway at ${shownUrl(url)} does not answer.`,
       'Start it (pnpm --filter @paykit/webhook-gateway start, or pnpm start) or fix gateway.url in the profile.',
@@ -154,11 +179,7 @@ export async function eventsReplay(ctx: Context, seq: string, options: { to?: st
   flag(Seq, 'SEQ', seq);
   const a = admin(ctx);
   if (options.to !== undefined) {
-    const to = flag(
-      z.url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' }),
-      '--to',
-      options.to,
-    );
+    const to = flag(ReceiverUrl, '--to', options.to);
     const { event, rawBody } = await getEvent(a, seq);
     const result = await redeliver(ctx, event, rawBody, to);
     ctx.out.result(result);
@@ -235,7 +256,7 @@ export async function redeliver(
   let status: number;
   try {
     // No redirect is followed: it must not carry the credential to another address (a 3xx fails the replay).
-    const answer = await fetch(to, {
+    const answer = await (ctx.fetch ?? fetch)(to, {
       method: 'POST',
       headers,
       body: raw,
@@ -245,6 +266,7 @@ export async function redeliver(
     status = answer.status;
     await answer.body?.cancel();
   } catch (error) {
+    if (error instanceof DryRunStop) throw error;
     throw new CliError(
       `${shownUrl(to)} did not answer event ${event.seq}: ${(error as Error).message}.`,
       'Check that the receiver is running and the URL is right.',

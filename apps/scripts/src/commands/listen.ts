@@ -5,16 +5,14 @@
 // up after others with higher seqs. So each poll looks LOOKBACK seqs behind the cursor and prints
 // what it has not printed yet.
 import type { StoredEventView } from '@paykit/contracts';
-import * as z from 'zod';
 import type { Context } from '../cli/context.ts';
 import { Count, flag, optionalFlag } from '../cli/input.ts';
 import { maskKnown, shownUrl } from '../cli/secrets.ts';
-import { admin, call, fail, redeliver, walkEvents, type Admin } from './events.ts';
+import { admin, call, fail, ReceiverUrl, redeliver, walkEvents, type Admin } from './events.ts';
 
 const DEFAULT_INTERVAL_MS = 500;
 /** How far behind the highest seq printed a late commit is still caught: a few concurrent group-commit batches, and one page of the admin API. */
 const LOOKBACK = 1_000n;
-const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL, e.g. http://127.0.0.1:3000/webhooks' });
 
 /** Every event newer than `after`, oldest first. */
 async function newerThan(
@@ -47,7 +45,7 @@ export async function listen(
 ): Promise<void> {
   const interval =
     options.interval === undefined ? DEFAULT_INTERVAL_MS : Number(flag(Count, '--interval', options.interval));
-  const forwardTo = optionalFlag(HttpUrl, '--forward-to', options.forwardTo);
+  const forwardTo = optionalFlag(ReceiverUrl, '--forward-to', options.forwardTo);
   const a = admin(ctx);
   const filter = { source: options.source, type: options.type };
   // The cursor starts at the newest stored event: what arrived before `listen` is history (`events list`).
