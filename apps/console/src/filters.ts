@@ -79,20 +79,23 @@ export function readFilters(
   now: Date,
   defaults: { states?: ItemState[] } = {},
 ): ConsoleFilters {
-  const to = query.get('to') || mexicoCityToday(now);
+  const to = readDay(query, 'to') ?? mexicoCityToday(now);
   const from =
-    query.get('from') || new Date(Date.parse(`${to}T00:00:00Z`) - 13 * 86_400_000).toISOString().slice(0, 10);
-  for (const [name, value] of [
-    ['from', from],
-    ['to', to],
-  ] as const) {
-    if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-      throw new FilterError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
-  }
+    readDay(query, 'from') ?? new Date(Date.parse(`${to}T00:00:00Z`) - 13 * 86_400_000).toISOString().slice(0, 10);
   if (from > to) throw new FilterError('from must be on or before to');
   const states = query.has('state') ? readList(query, 'state', ITEM_STATES) : (defaults.states ?? []);
   const products = readList(query, 'product', PRODUCTS);
   return { from, to, states, products, ...readPage(query) };
+}
+
+/** The day `name` names (YYYY-MM-DD, a day of the calendar: 2026-02-30 is not one), or undefined when it is absent. */
+function readDay(query: URLSearchParams, name: 'from' | 'to'): string | undefined {
+  const value = query.get(name);
+  if (!value) return undefined;
+  const at = DAY.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
+  if (at === undefined || Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== value || value < '0001-01-01')
+    throw new FilterError(`${name} must be a day of the calendar, YYYY-MM-DD (Mexico City)`);
+  return value;
 }
 
 /** The paging and order of a list: limit (1 to 10,000, default 100), sort, and one cursor. */

@@ -1,7 +1,8 @@
 // Every query string the console's links would never make is answered 400 with a message naming
 // the parameter and what it allows, never 5xx, over a real socket on each store: sort names that
 // are Object.prototype's own (constructor, __proto__, toString…), NUL and other control characters
-// in any parameter (a NUL reaching PostgreSQL would answer with the server's own error), values
+// in any parameter (a NUL reaching PostgreSQL would answer with the server's own error), days that
+// are not days of the calendar (2026-02-30, which PostgreSQL would refuse with its own text), values
 // longer than a filter can be, and query strings too long or with too many parameters.
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
@@ -50,6 +51,24 @@ for (const kind of testDatabases([ledgerMigrations])) {
       expect(answer.text, what).toMatch(message);
       return answer.text;
     };
+
+    it('answers a day that is not one of the calendar, with or without the other end of the range, with 400', async () => {
+      const days = [
+        'to=2026-02-30',
+        'from=2026-04-31&to=2026-05-01',
+        'from=2026-02-29&to=2026-03-01',
+        'to=x',
+        'to=2026-13-01',
+        'from=2026-11-00',
+        'from=0000-01-01&to=2026-11-01',
+        'to=2026-1-1',
+      ];
+      for (const path of ['/', '/items', '/volumes', '/items.csv', '/volumes.json', '/summary.csv'])
+        for (const query of days)
+          await expect400(`${path}?${query}`, /^(from|to) must be a day of the calendar, YYYY-MM-DD/);
+      // A leap day is one.
+      expect((await console_.get('/items?from=2028-02-29&to=2028-03-01')).status).toBe(200);
+    });
 
     it("answers an Object.prototype name as a sort key with 400 naming the list's sorts", async () => {
       let tried = 0;
