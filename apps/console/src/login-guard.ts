@@ -12,7 +12,9 @@
 // block one host is given, so a host cannot step past the address bound by changing addresses.
 // A refusal is answered without looking at the password, so it tells nothing of it. The check and
 // the record of a failure are one transaction under one advisory lock: attempts racing on several
-// replicas are counted one after the other, never all let through on the same count. The times are
+// replicas are counted one after the other, never all let through on the same count. Within one
+// console they take turns before taking a connection, so a burst never holds the pool's
+// connections waiting on the lock (the pages need them). The times are
 // the console's clock (`now`), so a test can move it.
 import type { Database, Queryable } from '@paykit/store';
 // The address parser fastify's trustProxy (@fastify/proxy-addr) reads client addresses with.
@@ -64,6 +66,10 @@ export function addressKey(address: string): string {
 
 export function createLoginGuard(db: Database, options: LoginGuardOptions) {
   const perMinute = options.failuresPerMinute ?? DEFAULT_FAILURES_PER_MINUTE;
+  // Attempts take turns in this process before they take a connection: the advisory lock makes
+  // them wait anyway, and a burst of logins waiting on it with a connection each would take every
+  // connection of the pool from the pages.
+  let turn: Promise<unknown> = Promise.resolve();
 
   const refusal = async (
     tx: Queryable,
@@ -121,23 +127,30 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
       passwordRight: () => boolean | Promise<boolean>,
     ): Promise<Attempt> {
       const address = client.device === undefined ? addressKey(client.address) : `device:${client.device}`;
-      return db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [LOGIN_LOCK]);
-        const at = options.now().getTime();
-        await tx.query('DELETE FROM console_login_failures WHERE at <= $1', [new Date(at - WINDOW_MS)]);
-        const refused = await refusal(tx, address, operator, at, client.device !== undefined);
-        if (refused) return { outcome: 'refused', refusal: refused };
-        if (await passwordRight()) {
-          await tx.query('DELETE FROM console_login_failures WHERE address = $1 OR operator = $2', [address, operator]);
-          return { outcome: 'success' };
-        }
-        await tx.query('INSERT INTO console_login_failures (at, address, operator) VALUES ($1, $2, $3)', [
-          new Date(at),
-          address,
-          operator,
-        ]);
-        return { outcome: 'failure' };
-      });
+      const attempt = turn.then(() =>
+        db.transaction(async (tx): Promise<Attempt> => {
+          await tx.query('SELECT pg_advisory_xact_lock($1)', [LOGIN_LOCK]);
+          const at = options.now().getTime();
+          await tx.query('DELETE FROM console_login_failures WHERE at <= $1', [new Date(at - WINDOW_MS)]);
+          const refused = await refusal(tx, address, operator, at, client.device !== undefined);
+          if (refused) return { outcome: 'refused', refusal: refused };
+          if (await passwordRight()) {
+            await tx.query('DELETE FROM console_login_failures WHERE address = $1 OR operator = $2', [
+              address,
+              operator,
+            ]);
+            return { outcome: 'success' };
+          }
+          await tx.query('INSERT INTO console_login_failures (at, address, operator) VALUES ($1, $2, $3)', [
+            new Date(at),
+            address,
+            operator,
+          ]);
+          return { outcome: 'failure' };
+        }),
+      );
+      turn = attempt.catch(() => undefined);
+      return attempt;
     },
   };
 }

@@ -14,7 +14,13 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySession from '@fastify/session';
 import { releaseHeld, retryParked } from '@paykit/ledger';
-import { createEventStore, createOperatorStore, StoreInputError, type Database } from '@paykit/store';
+import {
+  createEventStore,
+  createOperatorStore,
+  StoreInputError,
+  StoreUnavailableError,
+  type Database,
+} from '@paykit/store';
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import {
@@ -141,8 +147,15 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       );
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
       return text(reply, error.statusCode, `${error.message}\n`);
+    // The details (the database's address, its own error text) go to the log, never to the client.
     request.log.error({ err: error }, 'the ledger could not be read');
-    return text(reply, 503, `The ledger could not be read: ${error.message}\n`);
+    return text(
+      reply,
+      503,
+      error instanceof StoreUnavailableError
+        ? `The ledger could not be read: its database did not answer. Try again in a moment; the console's log has the details (request ${request.id}).\n`
+        : `The ledger could not be read. The console's log has the details (request ${request.id}).\n`,
+    );
   });
 
   const guard = createLoginGuard(db, { now, failuresPerMinute: access.failuresPerMinute });
