@@ -13,13 +13,13 @@ function normalise(name: string): string {
 const CARD_NUMBER_FIELDS = new Set(['pan', 'primaryaccountnumber', 'cardnumber', 'ccnumber', 'cardno', 'cardpan']);
 // card_number, debit_card_number, credit_card_number, mx_card_number…
 const CARD_NUMBER_PATTERN = /cardnumber$/;
-const CARD_CODE_FIELDS = new Set(['cid', 'csc', 'cardcode', 'cardcsc', 'cardcid']);
+const CARD_CODE_FIELDS = new Set(['cid', 'csc', 'csccode', 'ccv', 'cardccv', 'cardcode', 'cardcsc', 'cardcid']);
 // cvv, CVV2, cvv_code, cvvNumber, cvc, card_cvn, cv2, security_code, card_verification(_value)…:
 // these stems name nothing but a card's security code, wherever they stand in the name.
 const CARD_CODE_PATTERN = /cvv|cvc|cvn|cvd|cv2|securitycode|cardverification|verificationvalue/;
-// An object that holds a card ("card", "mx_direct_debit_card", "cardDetails"): its bare `code` is
-// the security code.
-const CARD_PARENT_PATTERN = /card/;
+// An object that holds a card ("card", "mx_direct_debit_card", "cardDetails"), or a card's
+// "security" object: its bare `code` is the security code.
+const CARD_PARENT_PATTERN = /card|^security$/;
 
 /** Whether a field holds a card number (card_number, cardNumber, pan…). */
 export function isCardNumberField(name: string): boolean {

@@ -53,11 +53,13 @@ function normalise(name: string): string {
 const SECRET_HEADER_SET = new Set(SECRET_HEADERS.map((h) => h.toLowerCase()));
 const SECRET_FIELD_SET = new Set(SECRET_FIELDS.map(normalise));
 // Names not in the lists but obviously secret: webhook_token, apiKey, x-secret, auth_password,
-// secretKey, access_key, signingKey, credential, clientCredentials, passphrase…
+// secretKey, access_key, signingKey, credential, clientCredentials, passphrase, passcode, an
+// encoded one (secretKeyBase64, signing_key_hex), a one-time code (otp, otp_code)…
 const SECRET_NAME_PATTERN =
-  /(secret|token|password|passwd|passphrase|apikey|privatekey|secretkey|accesskey|signingkey|signature|credentials?)$/;
-// A PIN: pin, PIN, pin_code, pinNumber, card_pin, atmPin (not "shipping" or "opinion").
-const PIN_PATTERN = /(^|card|atm|account|user|debit|credit|secret|security|transaction)pin(code|number|block)?$/;
+  /((secret|token|password|passwd|passphrase|passcode|apikey|privatekey|secretkey|accesskey|signingkey|signature|credentials?)(base64|b64|hex)?|(^|onetime)otp(code)?)$/;
+// A PIN: pin, PIN, pin_code, pinNumber, card_pin, cardholder_pin, atmPin (not "shipping" or "opinion").
+const PIN_PATTERN =
+  /(^|card|cardholder|holder|atm|account|user|debit|credit|secret|security|transaction)pin(code|number|block)?$/;
 
 /** Whether a header name carries a credential (case-insensitive). */
 export function isSecretHeader(name: string): boolean {

@@ -75,6 +75,9 @@ const codeVariants: [string, unknown][] = [
   ['code inside mx_direct_debit_card', { mx_direct_debit_card: { code: Number(CVV) } }],
   ['code inside cardDetails', { cardDetails: { Code: CVV } }],
   ['code inside a list of cards', { cards: [{ code: CVV }, { code: CVV }] }],
+  ['ccv', { ccv: CVV }],
+  ['csc_code', { csc_code: CVV }],
+  ['code inside card.security', { card: { security: { code: CVV } } }],
 ];
 
 const secretVariants: [string, unknown][] = [
@@ -97,6 +100,12 @@ const secretVariants: [string, unknown][] = [
   ['passphrase', { passphrase: SECRET }],
   ['webhook_token', { webhook_token: SECRET }],
   ['private.key', { 'private.key': SECRET }],
+  ['cardholder_pin', { cardholder_pin: CVV }],
+  ['secretKeyBase64', { secretKeyBase64: SECRET }],
+  ['signing_key_hex', { signing_key_hex: SECRET }],
+  ['passcode', { passcode: CVV }],
+  ['otp', { otp: CVV }],
+  ['otp_code', { otp_code: CVV }],
 ];
 
 const leaks: Leak[] = [
