@@ -17,17 +17,19 @@ async function scripted(...args: Parameters<typeof startScriptedServer>): Promis
   return server;
 }
 
-/** Answers 200 with 10 of 100 announced bytes, then nothing; `closed()`: whether the client has gone. */
-async function slowBody(): Promise<{ url: string; closed: () => boolean }> {
+/** Answers 200 with 10 of 100 announced bytes, then nothing; `written`: once it has; `closed()`: whether the client has gone. */
+async function slowBody(): Promise<{ url: string; written: Promise<void>; closed: () => boolean }> {
   let closed = false;
+  let wrote!: () => void;
+  const written = new Promise<void>((resolve) => (wrote = resolve));
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-    res.write('{"id":"tx-');
+    res.write('{"id":"tx-', () => wrote());
     res.on('close', () => (closed = true));
   });
   const running = await listenOnLoopback(server);
   stops.push(() => running.close());
-  return { url: `${running.url}/slow-body`, closed: () => closed };
+  return { url: `${running.url}/slow-body`, written, closed: () => closed };
 }
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
@@ -115,12 +117,10 @@ describe("the call's deadline", () => {
 
 describe("a caller's abort", () => {
   it('during the body read: rejects at once (a UserAbortError caused by its reason), and the connection is closed', async () => {
-    const { url, closed } = await slowBody();
+    const { url, written, closed } = await slowBody();
     const controller = new AbortController();
     const reason = new Error('the caller gave up mid-body');
-    setTimeout(() => controller.abort(reason), 200);
-    const started = performance.now();
-    const error = await caught(
+    const call = caught(
       createTransport({ product: 'core', retry: { maxRetries: 3 } }).send({
         url,
         method: 'GET',
@@ -128,9 +128,14 @@ describe("a caller's abort", () => {
         signal: controller.signal,
       }),
     );
+    // Aborted once the server has sent its headers and part of the body.
+    await written;
+    const aborted = performance.now();
+    controller.abort(reason);
+    const error = await call;
     expect(error).toBeInstanceOf(UserAbortError);
     expect(error).toMatchObject({ cause: reason, stage: 'in-flight' });
-    expect(performance.now() - started).toBeLessThan(700);
+    expect(performance.now() - aborted).toBeLessThan(500);
     await new Promise<void>((resolve) => setTimeout(resolve, 50));
     expect(closed()).toBe(true);
   });
@@ -139,16 +144,28 @@ describe("a caller's abort", () => {
     const server = await scripted(() => ({ status: 503, body: { message: 'busy' } }));
     const controller = new AbortController();
     const reason = new Error('the caller gave up while waiting');
-    // random 1: a 500 ms wait after the first 503; the abort lands in it.
-    const transport = createTransport({ product: 'core', random: () => 1, retry: { maxRetries: 3 } });
-    setTimeout(() => controller.abort(reason), 200);
-    const started = performance.now();
-    const error = await caught(
+    // random 1: a 500 ms wait after the first 503; the abort lands in it, once the wait has begun.
+    let waiting!: () => void;
+    const backoff = new Promise<void>((resolve) => (waiting = resolve));
+    const transport = createTransport({
+      product: 'core',
+      random: () => 1,
+      retry: { maxRetries: 3 },
+      sleep: (ms) => {
+        waiting();
+        return new Promise((resolve) => setTimeout(resolve, ms));
+      },
+    });
+    const call = caught(
       transport.send({ url: `${server.url}/x`, method: 'GET', headers: {}, signal: controller.signal }),
     );
+    await backoff;
+    const aborted = performance.now();
+    controller.abort(reason);
+    const error = await call;
     expect(error).toBeInstanceOf(UserAbortError);
     expect(error).toMatchObject({ cause: reason, stage: 'between-attempts' });
-    expect(performance.now() - started).toBeLessThan(450);
+    expect(performance.now() - aborted).toBeLessThan(250);
     expect(server.received).toHaveLength(1);
   });
 });
