@@ -47,11 +47,12 @@ export function maskCardNumber(value: string | number): string {
   return `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}`;
 }
 
-// 13-19 digits, optionally grouped by single spaces or dashes as people type them, standing
-// alone: not part of a word or identifier (tx_4111…), a UUID (11111111-1111-4111-…), a decimal
-// or a longer run. 12-digit numbers are left alone: too many ordinary identifiers (phone
-// numbers) have 12 digits.
-const PAN_SHAPE = /(?<![\w*.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g;
+// 13-19 digits, optionally grouped by up to two spaces, tabs, dashes, underscores or slashes as
+// people type them (4111 1111-1111_1111), standing alone or after a word and a dash (ref-4111…):
+// not glued to a word or identifier (tx_4111…), a UUID (11111111-1111-4111-…), a decimal or a
+// longer run. 12-digit numbers are left alone: too many ordinary identifiers (phone numbers) have
+// 12 digits.
+const PAN_SHAPE = /(?<![\w*.]|\d[-_ \t/]{1,2})\d(?:[ \t_/-]{0,2}\d){12,18}(?![\w-]|\.\d|[ \t_/-]{1,2}\d)/g;
 // Grouped by dots (4111.1111.1111.1111): groups of 3 to 6 digits, so that a decimal
 // (1717171717.123456) or a version (1.2.3) is not one.
 const DOTTED_PAN_SHAPE = /(?<![\w*.-])\d{3,6}(?:\.\d{3,6}){2,5}(?![\w-]|\.\d)/g;
@@ -72,12 +73,17 @@ export function isCardNumberDigits(digits: string): boolean {
  * grouped by spaces, dashes or dots, that pass isCardNumberDigits.
  */
 export function maskCardNumbersIn(text: string): string {
-  if (!/\d{3}/.test(text)) return text;
+  // Fullwidth digits (４１１１…) are read as the digits they are.
+  const ascii = /[０-９]/.test(text)
+    ? text.replace(/[０-９]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xff10 + 0x30))
+    : text;
+  if (!/\d{3}/.test(ascii)) return text;
   const mask = (match: string) => {
-    const digits = match.replace(/[ .-]/g, '');
+    const digits = match.replace(/\D/g, '');
     return isCardNumberDigits(digits) ? maskCardNumber(digits) : match;
   };
-  return text.replace(PAN_SHAPE, mask).replace(DOTTED_PAN_SHAPE, mask);
+  const masked = ascii.replace(PAN_SHAPE, mask).replace(DOTTED_PAN_SHAPE, mask);
+  return masked === ascii ? text : masked;
 }
 
 /**

@@ -132,7 +132,8 @@ function redactValue(value: unknown, seen: WeakSet<object>, depth: number, paren
     for (const [key, item] of Object.entries(value)) {
       const field = key === 'input' && echoedField !== undefined ? echoedField : key;
       if (isCardCodeField(field, parent)) continue;
-      copy[key] = redactField(field, item, seen, depth);
+      // A card number used as a key is masked too (the value is redacted by the key as given).
+      copy[maskCardNumbersIn(key)] = redactField(field, item, seen, depth);
     }
     out = copy;
   }

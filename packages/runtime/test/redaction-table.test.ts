@@ -1,6 +1,7 @@
 // The one redaction, as a table: every way a card number, a card security code or a secret has
 // been seen to slip through (a PAN as a JSON number in a field not named like a card field,
-// grouped by dots, codes under `code` inside `card`, cvv_code, cvvNumber, card_cvn, cv2,
+// grouped by dots, double spaces, tabs, underscores or slashes, after `ref-`, as an object key, in
+// fullwidth digits, codes under `code` inside `card`, cvv_code, cvvNumber, card_cvn, cv2,
 // card_verification, values under secretKey, credential, pin) and their case and separator
 // variants, each planted in a body and checked through every surface that shows one: redactBody
 // (the console's event page, the CLI's output), scrubValue (the clients' log entries) and an
@@ -51,6 +52,19 @@ const cardNumbers: Leak[] = [
   { name: 'PAN under PAN', body: { PAN: PAN }, hidden: PAN },
   { name: 'PAN under Card-Number', body: { 'Card-Number': PAN }, hidden: PAN },
   { name: 'PAN under CARD_NUMBER as a number', body: { CARD_NUMBER: 4111111111111111 }, hidden: PAN },
+  { name: 'PAN grouped by two spaces', body: { x: '4111  1111  1111  1111' }, hidden: '4111  1111', shown: '1111' },
+  { name: 'PAN grouped by tabs', body: { x: '4111\t1111\t1111\t1111' }, hidden: '4111\t1111', shown: '1111' },
+  { name: 'PAN grouped by underscores', body: { x: '4111_1111_1111_1111' }, hidden: '4111_1111', shown: '1111' },
+  { name: 'PAN grouped by slashes', body: { x: '4111/1111/1111/1111' }, hidden: '4111/1111', shown: '1111' },
+  { name: 'PAN grouped by mixed separators', body: { x: '4111 1111-1111_1111' }, hidden: '4111 1111', shown: '1111' },
+  { name: 'PAN after a word and a dash', body: { reference: `ref-${PAN}` }, hidden: PAN, shown: 'ref-' },
+  { name: 'PAN as an object key', body: { byCard: { [PAN]: 'declined' } }, hidden: PAN, shown: 'declined' },
+  {
+    name: 'PAN in fullwidth digits',
+    body: { x: '４１１１１１１１１１１１１１１１' },
+    hidden: '４１１１１１１１',
+    shown: '1111',
+  },
 ];
 
 const codeVariants: [string, unknown][] = [
