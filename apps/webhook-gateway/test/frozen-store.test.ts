@@ -77,7 +77,7 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
       sent.set(event.id_msg as string, raw);
       const answer = await deliver(raw);
       if (answer.status >= 200 && answer.status < 300) acknowledged.add(event.id_msg as string);
-      return answer;
+      return { ...answer, at: performance.now() };
     };
     // Several connections open and idle in the pool: all of them freeze.
     const before = await Promise.all(Array.from({ length: 8 }, send));
@@ -85,7 +85,7 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
 
     proxy.freeze();
     const frozenUntil = performance.now() + FREEZE_MS;
-    const during: Array<Promise<{ status: number; ms: number }>> = [];
+    const during: Array<Promise<{ status: number; ms: number; at: number }>> = [];
     while (performance.now() < frozenUntil) {
       during.push(send());
       await sleep(250);
@@ -94,8 +94,13 @@ describe.skipIf(!postgres)('the gateway when its PostgreSQL connection freezes',
     const readyText = await ready.text();
     proxy.thaw({ frozen: 'lost' });
     const thawedAt = performance.now();
-    const answers = await Promise.all(during);
-    for (const answer of answers) expect(answer).toMatchObject({ status: 503 });
+    const answers = (await Promise.all(during)).map((answer) => ({ ...answer, afterThaw: answer.at > thawedAt }));
+    // Every answer given while frozen is a 503. One sent just before the thaw that a loaded
+    // machine answers after it may be stored (2xx, acknowledged: counted below) or refused.
+    for (const answer of answers)
+      if (answer.afterThaw) expect([201, 503]).toContain(answer.status);
+      else expect(answer).toMatchObject({ status: 503 });
+    expect(answers.filter((answer) => !answer.afterThaw).length).toBeGreaterThan(answers.length / 2);
     expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(5_000);
     expect(ready.status).toBe(503);
     for (const secret of ['postgres@', proxiedUrl.pathname.slice(1), `:${proxy.port}`, '127.0.0.1'])
