@@ -7,11 +7,10 @@ import { testDatabases } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { createOperatorStore, openDatabase } from '@paykit/store';
 import { describe, expect, it } from 'vitest';
-import { cookieOf, csrfOf, startTestConsole } from './test-console.ts';
+import { cookieOf, logIn, startTestConsole } from './test-console.ts';
 
 const postgres = testDatabases([ledgerMigrations]).find((kind) => kind.name === 'postgres');
 const PASSWORD = 'burst operator pass phrase 1';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
 
 describe.skipIf(postgres === undefined)('a burst of wrong logins on PostgreSQL', () => {
   it('leaves a logged-in operator’s pages answered', async () => {
@@ -19,17 +18,7 @@ describe.skipIf(postgres === undefined)('a burst of wrong logins on PostgreSQL',
     await createOperatorStore(opened.db).add({ name: 'omar', role: 'operator', password: PASSWORD });
     const server = await startTestConsole(opened.db, { access: { failedLoginDelayMs: 10 } });
     try {
-      const logIn = async (password: string) => {
-        const page = await fetch(`${server.url}/login`);
-        const html = await page.text();
-        return fetch(`${server.url}/login`, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { ...FORM, cookie: cookieOf(page, 'paykit_console_csrf')! },
-          body: new URLSearchParams({ csrf: csrfOf(html)!, operator: 'omar', password, next: '/' }).toString(),
-        });
-      };
-      const session = cookieOf(await logIn(PASSWORD), 'paykit_console')!;
+      const session = cookieOf(await logIn(server.url, 'omar', PASSWORD), 'paykit_console')!;
       // The console's connections waiting on an advisory lock, sampled on a connection of its own.
       const watcher = await openDatabase({ databaseUrl: opened.url!, poolSize: 1 });
       let waiting = 0;
@@ -43,7 +32,9 @@ describe.skipIf(postgres === undefined)('a burst of wrong logins on PostgreSQL',
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       })();
-      const burst = Promise.all(Array.from({ length: 30 }, (_, i) => logIn(`wrong pass phrase ${i}`)));
+      const burst = Promise.all(
+        Array.from({ length: 30 }, (_, i) => logIn(server.url, 'omar', `wrong pass phrase ${i}`)),
+      );
       const pages = await Promise.all(
         Array.from({ length: 20 }, () =>
           fetch(`${server.url}/parked`, { headers: { cookie: session, accept: 'text/html' } }).then(async (r) => ({

@@ -14,7 +14,7 @@ import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleServer } from '../src/index.ts';
 import { openWithParkedEvent } from './parked-event.ts';
-import { cookieOf, csrfOf, startTestConsole } from './test-console.ts';
+import { cookieOf, csrfOf, logIn, startTestConsole } from './test-console.ts';
 
 const VIEWER_PASSWORD = 'viewer pass phrase 1';
 const OPERATOR_PASSWORD = 'operator pass phrase 2';
@@ -61,21 +61,8 @@ describe('named operators', () => {
     await opened?.drop();
   });
 
-  /** Logs in on `server` as a browser would: the form's token and cookie, then the POST. */
-  const logIn = async (server: ConsoleServer, operator: string, password: string) => {
-    const page = await fetch(`${server.url}/login`);
-    const html = await page.text();
-    const csrfCookie = cookieOf(page, 'paykit_console_csrf')!;
-    const { headers, body } = form({ csrf: csrfOf(html)!, operator, password, next: '/parked' });
-    return fetch(`${server.url}/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { ...headers, ...SAME_ORIGIN, cookie: csrfCookie },
-      body,
-    });
-  };
   const sessionOf = async (server: ConsoleServer, operator: string, password: string) => {
-    const answer = await logIn(server, operator, password);
+    const answer = await logIn(server.url, operator, password);
     expect(answer.status, await answer.text()).toBe(303);
     return cookieOf(answer, 'paykit_console')!;
   };
@@ -111,7 +98,7 @@ describe('named operators', () => {
       ['nobody', VIEWER_PASSWORD],
       ['', VIEWER_PASSWORD],
     ] as const) {
-      const wrong = await logIn(first, name, password);
+      const wrong = await logIn(first.url, name, password);
       expect(wrong.status, name).toBe(401);
       expect(await wrong.text()).toContain(name === '' ? 'Wrong password.' : 'Wrong operator name or password.');
       expect(cookieOf(wrong, 'paykit_console')).toBeUndefined();
@@ -174,12 +161,12 @@ describe('named operators', () => {
     expect((await parkedPage(second, vera)).status).toBe(200);
     await operators.reset('vera', 'a new viewer phrase');
     await loggedOut(vera);
-    expect((await logIn(first, 'vera', VIEWER_PASSWORD)).status).toBe(401);
+    expect((await logIn(first.url, 'vera', VIEWER_PASSWORD)).status).toBe(401);
     const again = await sessionOf(second, 'vera', 'a new viewer phrase');
     expect((await parkedPage(first, again)).status).toBe(200);
     await operators.disable('vera');
     await loggedOut(again);
-    expect((await logIn(first, 'vera', 'a new viewer phrase')).status).toBe(401);
+    expect((await logIn(first.url, 'vera', 'a new viewer phrase')).status).toBe(401);
     expect((await auditRows('login')).at(-1)).toMatchObject({
       operator: 'vera',
       outcome: 'failure',
@@ -200,7 +187,7 @@ describe('named operators', () => {
     const omar = await sessionOf(both, 'omar', OPERATOR_PASSWORD);
     expect((await parkedPage(both, omar)).status).toBe(200);
     // The console's password is no named operator's.
-    expect((await logIn(both, 'omar', TEST_SECRETS.consolePassword)).status).toBe(401);
+    expect((await logIn(both.url, 'omar', TEST_SECRETS.consolePassword)).status).toBe(401);
   });
 
   it('behind an authenticating proxy, takes the operator its header names from a trusted address only', async () => {
@@ -262,10 +249,11 @@ describe('a console started without a login when the first operator is added', (
         expect(await answer.text(), path).toContain('An operator was added after this console started without a login');
       }
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const { headers, body } = form({});
       const retry = await fetch(`${server.url}/parked/retry`, {
         method: 'POST',
-        ...form({}),
-        headers: { ...form({}).headers, ...SAME_ORIGIN },
+        headers: { ...headers, ...SAME_ORIGIN },
+        body,
       });
       expect(retry.status).toBe(503);
       expect((await listParked(opened.db))[0]).toMatchObject({ retry: false });

@@ -38,6 +38,25 @@ export async function startTestConsole(db: Database, options: Partial<ConsoleOpt
   };
 }
 
+/**
+ * Logs in on the console at `url` as a browser would: the login form's token and cookie, then the
+ * POST. The answer (303 with a `paykit_console` cookie when right).
+ */
+export async function logIn(url: string, operator: string, password: string, next = '/parked'): Promise<Response> {
+  const page = await fetch(`${url}/login`);
+  const html = await page.text();
+  return fetch(`${url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-site': 'same-origin',
+      cookie: cookieOf(page, 'paykit_console_csrf')!,
+    },
+    body: new URLSearchParams({ csrf: csrfOf(html)!, operator, password, next }).toString(),
+  });
+}
+
 /** The CSRF token of the first form of a page. */
 export const csrfOf = (html: string): string | undefined => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
 

@@ -69,8 +69,8 @@ export function isCardNumberDigits(digits: string): boolean {
 }
 
 /**
- * `text` with every card number in it masked to its last 4 digits: 13 to 19 digits, alone or
- * grouped by spaces, dashes or dots, that pass isCardNumberDigits.
+ * `text` with every card number in it masked to its last 4 digits: 13 to 19 digits (fullwidth ones
+ * too), alone or grouped as PAN_SHAPE and DOTTED_PAN_SHAPE say, that pass isCardNumberDigits.
  */
 export function maskCardNumbersIn(text: string): string {
   // Fullwidth digits (４１１１…) are read as the digits they are.

@@ -66,7 +66,7 @@ export function shownUrl(url: string): string {
  * refuses a URL with credentials, quoting it) loses its password too.
  */
 export function maskKnown(text: string): string {
-  let out = withoutUserInfo(text).replace(URL_WITH_QUERY, (url) => shownUrl(url));
+  let out = withoutUserInfo(text).replace(URL_WITH_QUERY, shownUrl);
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
   return out;
 }
