@@ -6,6 +6,7 @@
 // This module turns that into the changeset level a client package needs and into the lines its
 // CHANGELOG says.
 import { apiDiff, type Diff } from 'api-smart-diff';
+import { NOTES_LINE } from './api-section.ts';
 
 export type Bump = 'major' | 'minor' | 'patch';
 
@@ -75,15 +76,6 @@ export function specDiff(before: unknown, after: unknown): SpecDiff {
   return { level, breaking: [...breaking].sort(), additions: [...additions].sort(), notes };
 }
 
-/** The text a changeset carries so the CHANGELOG says what changed in the API. */
-export function formatSpecDiff(spec: string, diff: SpecDiff): string {
-  const out = [`API changes in ${spec} (${diff.level ?? 'none'}):`];
-  for (const line of diff.breaking) out.push(`- Breaking: ${line}`);
-  for (const line of diff.additions) out.push(`- ${line}`);
-  if (diff.notes > 0) out.push(`- ${diff.notes} change(s) to descriptions, examples or extensions`);
-  return out.join('\n');
-}
-
 /**
  * Whether a changeset's text says a line of an API difference: a line of its own that is the line,
  * or ends with it after a space ("- [Added] …", "- Breaking: [Removed] …"). A line inside a longer
@@ -95,8 +87,6 @@ export function says(text: string, line: string): boolean {
     return trimmed === line || trimmed.endsWith(` ${line}`);
   });
 }
-
-const NOTES_LINE = /^- (\d+) change\(s\) to descriptions, examples or extensions$/;
 
 /**
  * What of `diff` the `written` changeset texts do not say yet: the breaking and added lines none of

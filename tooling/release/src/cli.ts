@@ -11,7 +11,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatSpecDiff, unwritten, type SpecDiff } from './api-diff.ts';
+import { unwritten, type SpecDiff } from './api-diff.ts';
+import { formatSpecDiff } from './api-section.ts';
 import { checkReleaseChangesets, ReleaseCheckError, type ReleaseCheckResult } from './changeset-check.ts';
 import { parseChangeset, readPendingChangesets } from './pending-changesets.ts';
 import { REPO_ROOT } from './exec.ts';

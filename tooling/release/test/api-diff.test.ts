@@ -1,6 +1,7 @@
 // The API difference between two revisions of a spec, and the changeset level it needs.
 import { describe, expect, it } from 'vitest';
-import { covers, formatSpecDiff, highest, says, specDiff, unwritten } from '../src/api-diff.ts';
+import { covers, highest, says, specDiff, unwritten } from '../src/api-diff.ts';
+import { formatSpecDiff } from '../src/api-section.ts';
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
