@@ -2,6 +2,7 @@
 // when a server echoes them back; a 2xx that is not JSON is an error, never data; every request
 // says which client sent it. Against a real HTTP server that answers as a misbehaving platform or
 // proxy might (the sandbox's own echo of a charge is in direct-debit-client.test.ts).
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createDirectDebitClient,
@@ -13,6 +14,8 @@ import {
 import type { LogEntry } from '@paykit/runtime';
 import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
+/** The release this package is at: the User-Agent names it. */
+const MANIFEST = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const API_KEY = 'dd_sandbox_key_acme_00000000000001';
 const PAN = '4111111111111111';
 const CVV = '737';
@@ -169,7 +172,7 @@ describe('answers', () => {
     const client = createDirectDebitClient({ environment: 'sandbox', baseUrl: server.url, apiKey: API_KEY });
     await client.charges.create(CHARGE);
     expect(server.received.map((r) => r.headers['user-agent'])).toEqual([
-      `paykit-direct-debit/0.1.0 node/${process.versions.node}`,
+      `paykit-direct-debit/${MANIFEST.version} node/${process.versions.node}`,
     ]);
   });
 });

@@ -44,9 +44,9 @@ describe('the released history', () => {
     }
   });
 
-  it('the core client went base API (0.1.0) → 2026-03-13 (0.2.0, minor) → 2026-05-07 (0.3.0, minor with the deprecation)', () => {
+  it('the core client went base API (0.1.0) → 2026-03-13 (0.2.0, minor) → 2026-05-07 (0.3.0, minor with the deprecation) → 1.0.0 (major)', () => {
     const changelog = read('packages/core-client/CHANGELOG.md');
-    expect(versions(changelog)).toEqual(['0.3.0', '0.2.0', '0.1.0']);
+    expect(versions(changelog)).toEqual(['1.0.0', '0.3.0', '0.2.0', '0.1.0']);
     expect(section(changelog, '0.1.0')).toMatch(/### Minor Changes\n\n- Base API/);
     expect(section(changelog, '0.2.0')).toMatch(
       /### Minor Changes\n\n- 2026-03-13: private account cancel, block and activate/,
@@ -56,6 +56,12 @@ describe('the released history', () => {
     expect(latest).toContain('INT_DEBIT');
     expect(latest).toContain('SPEI_DEBIT');
     expect(latest).toContain('The `INT_CREDIT` MONEY_IN event may now come from either endpoint');
+    // 1.0.0: breaking changes first, each with its migration, and the API difference folded.
+    const major = section(changelog, '1.0.0');
+    expect(major).toMatch(/^## 1\.0\.0\n\n### Major Changes\n\n- /);
+    expect(major).toContain('Migration: run `pnpm paykit migrate money-out [paths…] --write`');
+    expect(major).toMatch(/<details><summary>API changes in specs\/core\.yaml \(major\): \d+ breaking, /);
+    expect(major).not.toMatch(/^- [0-9a-f]{7}: /m);
   });
 
   it('each client exports the API revision of its spec', () => {
