@@ -28,13 +28,7 @@ export function foldApiSections(summary: string): string {
     }
     const items: string[] = [];
     while (i + 1 < lines.length && (lines[i + 1] ?? '').trim() !== '') items.push((lines[++i] ?? '').trimEnd());
-    out.push(
-      `<details><summary>${formatSpecDiffSummary(heading, items)}</summary>`,
-      '',
-      ...items,
-      '',
-      '</details>',
-    );
+    out.push(`<details><summary>${formatSpecDiffSummary(heading, items)}</summary>`, '', ...items, '', '</details>');
   }
   return out.join('\n');
 }

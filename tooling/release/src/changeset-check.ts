@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { covers, highest, says, specDiff, type SpecDiff } from './api-diff.ts';
 import { ChangedPaths, fileAt, git, lines, releasedFilesChanged, specVersion } from './changes.ts';
+import { changelogHas, VERSION_LINE } from './release-history.ts';
 import { run } from './exec.ts';
 import {
   BranchBaseError,
@@ -71,15 +72,6 @@ function workspaceNames(root: string): Set<string> {
   }
   return names;
 }
-
-function changelogHas(root: string, pkg: WorkspacePackage, version: string): boolean {
-  const file = path.join(root, pkg.dir, 'CHANGELOG.md');
-  if (!existsSync(file)) return false;
-  const heading = new RegExp(`^##\\s+${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm');
-  return heading.test(readFileSync(file, 'utf8'));
-}
-
-const VERSION_LINE = '^[[:space:]]*"version"[[:space:]]*:';
 
 /** The commit that released the package's current version, or null when that version was never released. */
 async function lastReleaseCommit(root: string, pkg: WorkspacePackage): Promise<string | null> {

@@ -71,11 +71,16 @@ export async function withBuiltPackages<T>(root: string, use: () => Promise<T>):
   }
 }
 
-/** `pnpm pack` of every publishable package into `outDir`. */
-export async function packPublishable(root: string, outDir: string): Promise<PackedPackage[]> {
+/** `pnpm pack` of every publishable package (or of those `only` names) into `outDir`. */
+export async function packPublishable(
+  root: string,
+  outDir: string,
+  only?: ReadonlySet<string>,
+): Promise<PackedPackage[]> {
   mkdirSync(outDir, { recursive: true });
   const packed: PackedPackage[] = [];
   for (const pkg of publishablePackages(root)) {
+    if (only && !only.has(pkg.name)) continue;
     await runOk('pnpm', ['pack', '--pack-destination', outDir], { cwd: path.join(root, pkg.dir), env: childEnv() });
     const tarball = path.join(outDir, `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.manifest.version}.tgz`);
     if (!existsSync(tarball))

@@ -1,7 +1,8 @@
 // The workspace as release tooling sees it: the publishable packages (packages/*, not private)
-// with their manifests, the spec each client is generated from, and a copy of the repository
-// for commands that must not touch the real one (changeset version, changeset publish).
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+// with their manifests, the spec each client is generated from, and a copy of the repository, now
+// or at an earlier release, for commands that must not touch the real one (changeset version,
+// changeset publish, building a previous release).
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { childEnv, runOk } from './exec.ts';
 
@@ -49,6 +50,20 @@ export function publishablePackages(root: string): WorkspacePackage[] {
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The named publishable packages and every publishable package they depend on, by name. */
+export function withDependencies(root: string, names: readonly string[]): Set<string> {
+  const byName = new Map(publishablePackages(root).map((p) => [p.name, p]));
+  const out = new Set<string>();
+  const visit = (name: string) => {
+    const pkg = byName.get(name);
+    if (!pkg || out.has(name)) return;
+    out.add(name);
+    for (const dependency of Object.keys(pkg.manifest.dependencies ?? {})) visit(dependency);
+  };
+  for (const name of names) visit(name);
+  return out;
+}
+
 export interface CopyOptions {
   /** Also copy each package's dist/ (for packing and publishing without a rebuild). */
   withDist?: boolean;
@@ -79,6 +94,30 @@ export async function copyRepository(root: string, target: string, options: Copy
       if (existsSync(dist)) cpSync(dist, path.join(target, pkg.dir, 'dist'), { recursive: true });
     }
   }
+  await commitAndInstall(root, target, options);
+}
+
+/**
+ * Copies the repository as it was at `commit` (its tracked files, `git archive`) into `target`,
+ * without `leaveOut` (folders a release does not need, whose dependencies the registry may no
+ * longer resolve), commits it and installs its own node_modules from its own lockfile.
+ */
+export async function copyRepositoryAt(
+  root: string,
+  commit: string,
+  target: string,
+  leaveOut: readonly string[] = [],
+): Promise<void> {
+  mkdirSync(target, { recursive: true });
+  const archive = path.join(target, '.paykit-archive.tar');
+  await runOk('git', ['archive', '--format=tar', `--output=${archive}`, commit], { cwd: root });
+  await runOk('tar', ['xf', archive, '-C', target], { cwd: target });
+  rmSync(archive);
+  for (const folder of leaveOut) rmSync(path.join(target, folder), { recursive: true, force: true });
+  await commitAndInstall(root, target, { install: true });
+}
+
+async function commitAndInstall(root: string, target: string, options: CopyOptions): Promise<void> {
   const git = {
     cwd: target,
     env: childEnv({
