@@ -49,13 +49,21 @@ export function maskCardNumber(value: string | number): string {
 
 // 13-19 digits, optionally grouped by up to two spaces, tabs, dashes, underscores or slashes as
 // people type them (4111 1111-1111_1111), standing alone or after a word and a dash (ref-4111…):
-// not glued to a word or identifier (tx_4111…), a UUID (11111111-1111-4111-…), a decimal or a
-// longer run. 12-digit numbers are left alone: too many ordinary identifiers (phone numbers) have
-// 12 digits.
+// not inside a UUID (11111111-1111-4111-…), a decimal or a longer run. 12-digit numbers are left
+// alone: too many ordinary identifiers (phone numbers) have 12 digits.
 const PAN_SHAPE = /(?<![\w*.]|\d[-_ \t/]{1,2})\d(?:[ \t_/-]{0,2}\d){12,18}(?![\w-]|\.\d|[ \t_/-]{1,2}\d)/g;
-// Grouped by dots (4111.1111.1111.1111): groups of 3 to 6 digits, so that a decimal
-// (1717171717.123456) or a version (1.2.3) is not one.
-const DOTTED_PAN_SHAPE = /(?<![\w*.-])\d{3,6}(?:\.\d{3,6}){2,5}(?![\w-]|\.\d)/g;
+// Grouped by dots, alone or mixed with the separators above (4111.1111.1111.1111,
+// 4111.1111 1111-1111): groups of 3 to 6 digits, so that a decimal (1717171717.123456) or a
+// version (1.2.3) is not one.
+const DOTTED_PAN_SHAPE =
+  /(?<![\w*.-])\d{3,6}(?:[ \t_/-]{0,2}\.[ \t_/-]{0,2}\d{3,6}|[ \t_/-]{1,2}\d{3,6}){2,5}(?![\w-]|\.\d)/g;
+// Glued to a word or an identifier (card4111…, tx_4111…, 4111…exp1226): 13 to 19 digits in one run
+// with a letter or an underscore on either side. Only a run that starts as a card brand's numbers
+// do (GLUED_BRAND) counts, so that an id's digits (a SPEI tracking key's date and counter) stay.
+const GLUED_PAN_SHAPE = /(?<=[A-Za-z_])\d{13,19}(?![\d*]|\.\d)|(?<![\d*.])\d{13,19}(?=[A-Za-z_])/g;
+// Visa 4; Mastercard 51-55 and 2221-2720; Amex 34, 37; Diners 30, 36, 38, 39; JCB 35;
+// Discover 6011, 644-649, 65; UnionPay 62; Maestro 50, 56-69.
+const GLUED_BRAND = /^(?:4|5\d|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)|3[0456789]|6)/;
 
 /**
  * Whether a run of 13 to 19 digits is a card number: the Luhn check passes; it is not an 18-digit
@@ -70,7 +78,8 @@ export function isCardNumberDigits(digits: string): boolean {
 
 /**
  * `text` with every card number in it masked to its last 4 digits: 13 to 19 digits (fullwidth ones
- * too), alone or grouped as PAN_SHAPE and DOTTED_PAN_SHAPE say, that pass isCardNumberDigits.
+ * too), alone or grouped as PAN_SHAPE and DOTTED_PAN_SHAPE say, or glued to a word as
+ * GLUED_PAN_SHAPE says, that pass isCardNumberDigits.
  */
 export function maskCardNumbersIn(text: string): string {
   // Fullwidth digits (４１１１…) are read as the digits they are.
@@ -82,7 +91,10 @@ export function maskCardNumbersIn(text: string): string {
     const digits = match.replace(/\D/g, '');
     return isCardNumberDigits(digits) ? maskCardNumber(digits) : match;
   };
-  const masked = ascii.replace(PAN_SHAPE, mask).replace(DOTTED_PAN_SHAPE, mask);
+  const masked = ascii
+    .replace(PAN_SHAPE, mask)
+    .replace(DOTTED_PAN_SHAPE, mask)
+    .replace(GLUED_PAN_SHAPE, (match) => (GLUED_BRAND.test(match) ? mask(match) : match));
   return masked === ascii ? text : masked;
 }
 

@@ -41,16 +41,27 @@ describe('card numbers and security codes', () => {
       'reference 1234567 amount 150.00 at 2026-05-07T10:00:00Z',
     );
     expect(maskCardNumbersIn('4111111111111112')).toBe('4111111111111112');
-    // Digits inside a UUID, an identifier or a decimal are not a card number.
+    // Digits inside a UUID, a decimal or a longer run are not a card number; nor is an id's run
+    // that no card brand starts with (a SPEI tracking key's date and counter).
     for (const text of [
       '11111111-1111-4111-8111-111111111111',
-      'tx_4111111111111111',
+      'PK2026112000000001',
+      'MBAN01002511210000000012',
       '0.4111111111111111',
       '4111111111111111.25',
       '94111111111111111111',
     ]) {
       expect(maskCardNumbersIn(text)).toBe(text);
     }
+  });
+
+  it('masks a card number glued to a word or an identifier, on either side', () => {
+    expect(maskCardNumbersIn(`card${PAN}`)).toBe('card************1111');
+    expect(maskCardNumbersIn(`tx_${PAN}`)).toBe('tx_************1111');
+    expect(maskCardNumbersIn(`${PAN}exp1226`)).toBe('************1111exp1226');
+    expect(maskCardNumbersIn('MC2223000048400011')).toBe('MC************0011');
+    // Luhn still decides: a run a brand starts with but that fails the check is an id.
+    expect(maskCardNumbersIn('tx_4111111111111112')).toBe('tx_4111111111111112');
   });
 
   it('redacts a body: card_number masked, cvv removed, a PAN in any string masked, secrets redacted', () => {

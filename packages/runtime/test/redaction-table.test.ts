@@ -1,6 +1,7 @@
 // The one redaction, as a table: every way a card number, a card security code or a secret has
 // been seen to slip through (a PAN as a JSON number in a field not named like a card field,
-// grouped by dots, double spaces, tabs, underscores or slashes, after `ref-`, as an object key, in
+// grouped by dots (alone or mixed), double spaces, tabs, underscores or slashes, after `ref-`, glued
+// to a word or an identifier (card4111…, tx_4111…), as an object key, in
 // fullwidth digits, codes under `code` inside `card`, cvv_code, cvvNumber, card_cvn, cv2,
 // card_verification, values under secretKey, credential, pin) and their case and separator
 // variants, each planted in a body and checked through every surface that shows one: redactBody
@@ -58,6 +59,15 @@ const cardNumbers: Leak[] = [
   { name: 'PAN grouped by slashes', body: { x: '4111/1111/1111/1111' }, hidden: '4111/1111', shown: '1111' },
   { name: 'PAN grouped by mixed separators', body: { x: '4111 1111-1111_1111' }, hidden: '4111 1111', shown: '1111' },
   { name: 'PAN after a word and a dash', body: { reference: `ref-${PAN}` }, hidden: PAN, shown: 'ref-' },
+  { name: 'PAN glued to a word', body: { note: `card${PAN}` }, hidden: PAN, shown: 'card************1111' },
+  { name: 'PAN glued to an identifier', body: { tx: `tx_${PAN}` }, hidden: PAN, shown: 'tx_************1111' },
+  { name: 'PAN glued to what follows', body: { note: `${PAN}exp1226` }, hidden: PAN, shown: 'exp1226' },
+  {
+    name: 'PAN grouped by dots mixed with other separators',
+    body: { x: '4111.1111 1111-1111' },
+    hidden: '4111.1111',
+    shown: '1111',
+  },
   { name: 'PAN as an object key', body: { byCard: { [PAN]: 'declined' } }, hidden: PAN, shown: 'declined' },
   {
     name: 'PAN in fullwidth digits',
@@ -143,7 +153,7 @@ const kept: [string, Record<string, unknown>][] = [
   ['a bank code', { bank: { code: 'mx_bbva' }, status: { code: 'LIQUIDATED' } }],
   [
     'ids',
-    { id: '11111111-1111-4111-8111-111111111111', tracking_key: 'PK2026112000000001', tx: 'tx_4111111111111111' },
+    { id: '11111111-1111-4111-8111-111111111111', tracking_key: 'PK2026112000000001', tx: 'tx_4111111111111112' },
   ],
   ['a non-Luhn 16-digit number', { n: '4111111111111112', m: 4111111111111112 }],
   ['a phone number and a reference', { phone: '525512345678', numeric_reference: '1234567' }],
