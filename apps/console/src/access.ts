@@ -456,7 +456,10 @@ function registerLogin(
         operator: name,
         action: 'login',
         outcome: 'refused',
-        detail: `too many wrong passwords (${bound === 'address' ? 'from this address' : bound === 'operator' ? 'for the operator' : 'on the console'}): retry after ${retryAfterSeconds} s`,
+        detail:
+          bound === 'busy'
+            ? `too many logins waiting at once on the console: retry after ${retryAfterSeconds} s`
+            : `too many wrong passwords (${bound === 'address' ? 'from this address' : bound === 'operator' ? 'for the operator' : 'on the console'}): retry after ${retryAfterSeconds} s`,
       });
       const minutes = Math.ceil(retryAfterSeconds / 60);
       const wait =
@@ -467,13 +470,14 @@ function registerLogin(
         address: `${ADDRESS_FAILURES} wrong passwords from this address`,
         operator: 'Too many wrong passwords for this operator, from any address: each next try waits twice as long',
         console: 'Too many wrong passwords on this console in the last minute: every login waits',
+        busy: 'Too many logins are waiting on this console at once',
       }[bound];
       return html(
         reply.header('retry-after', String(bound === 'address' ? minutes * 60 : retryAfterSeconds)),
         429,
         page(
           'paykit console: too many attempts',
-          `<h1>Too many failed logins</h1><p>${why}: try again in ${wait}.</p>`,
+          `<h1>${bound === 'busy' ? 'Too many logins at once' : 'Too many failed logins'}</h1><p>${why}: try again in ${wait}.</p>`,
         ),
       );
     }

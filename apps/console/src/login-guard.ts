@@ -14,8 +14,10 @@
 // the record of a failure are one transaction under one advisory lock: attempts racing on several
 // replicas are counted one after the other, never all let through on the same count. Within one
 // console they take turns before taking a connection, so a burst never holds the pool's
-// connections waiting on the lock (the pages need them). The times are
-// the console's clock (`now`), so a test can move it.
+// connections waiting on the lock (the pages need them); at most MAX_WAITING of them wait at once,
+// and one past that is refused at once ("busy"), unless it comes from a device cookie, so a flood
+// from many addresses cannot grow the line without bound nor keep an operator's own browser out.
+// The times are the console's clock (`now`), so a test can move it.
 import type { Database, Queryable } from '@paykit/store';
 // The address parser fastify's trustProxy (@fastify/proxy-addr) reads client addresses with.
 import ipaddr from 'ipaddr.js';
@@ -29,13 +31,16 @@ export const WINDOW_MS = 15 * 60_000;
 export const OPERATOR_MAX_DELAY_MS = 15 * 60_000;
 /** The console-wide default of failed logins per minute. */
 export const DEFAULT_FAILURES_PER_MINUTE = 60;
+/** Login attempts one console process lets wait for their turn at once (device-cookie attempts aside). */
+export const MAX_WAITING = 64;
 /** The advisory lock every login attempt takes ("payc"), beside the ledger's and the claims'. */
 const LOGIN_LOCK = 0x70617963;
 
 export type Refusal =
   | { bound: 'address'; retryAfterSeconds: number }
   | { bound: 'operator'; retryAfterSeconds: number }
-  | { bound: 'console'; retryAfterSeconds: number };
+  | { bound: 'console'; retryAfterSeconds: number }
+  | { bound: 'busy'; retryAfterSeconds: number };
 
 export type Attempt = { outcome: 'success' } | { outcome: 'failure' } | { outcome: 'refused'; refusal: Refusal };
 
@@ -43,6 +48,8 @@ export interface LoginGuardOptions {
   now: () => Date;
   /** Failed logins the whole console accepts per minute before it refuses every login (default 60). */
   failuresPerMinute?: number;
+  /** Attempts that may wait for their turn at once (default MAX_WAITING). */
+  maxWaiting?: number;
 }
 
 const ms = (value: unknown) => (value instanceof Date ? value.getTime() : new Date(String(value)).getTime());
@@ -70,6 +77,8 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
   // them wait anyway, and a burst of logins waiting on it with a connection each would take every
   // connection of the pool from the pages.
   let turn: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
+  const maxWaiting = options.maxWaiting ?? MAX_WAITING;
 
   const refusal = async (
     tx: Queryable,
@@ -126,7 +135,10 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
       operator: string,
       passwordRight: () => boolean | Promise<boolean>,
     ): Promise<Attempt> {
+      if (client.device === undefined && waiting >= maxWaiting)
+        return Promise.resolve({ outcome: 'refused', refusal: { bound: 'busy', retryAfterSeconds: 1 } });
       const address = client.device === undefined ? addressKey(client.address) : `device:${client.device}`;
+      waiting += 1;
       const attempt = turn.then(() =>
         db.transaction(async (tx): Promise<Attempt> => {
           await tx.query('SELECT pg_advisory_xact_lock($1)', [LOGIN_LOCK]);
@@ -149,7 +161,7 @@ export function createLoginGuard(db: Database, options: LoginGuardOptions) {
           return { outcome: 'failure' };
         }),
       );
-      turn = attempt.catch(() => undefined);
+      turn = attempt.catch(() => undefined).finally(() => (waiting -= 1));
       return attempt;
     },
   };
