@@ -56,7 +56,8 @@ interface DriftRow {
 const SOURCES: readonly EventSource[] = ['core', 'cash', 'direct_debit'];
 
 // The latest note of each group is picked with array_agg … ORDER BY seq DESC ([1]); count is of
-// distinct events, so data[0].x and data[1].x in one delivery count once.
+// distinct events, so data[0].x and data[1].x in one delivery count once. `drift <> '[]'` lets the
+// partial index of the events that drifted (migration 0022) serve the scan.
 const GROUPED = `(
   SELECT source, event_type, path, kind,
          count(DISTINCT seq)::int AS count, min(received_at) AS first_seen, max(received_at) AS last_seen,
@@ -68,7 +69,7 @@ const GROUPED = `(
            regexp_replace(coalesce(n->>'path', ''), '\\[[0-9]+\\]', '[]', 'g') AS path,
            coalesce(n->>'kind', '') AS kind, coalesce(n->>'expected', '') AS expected, coalesce(n->>'seen', '') AS seen
     FROM webhook_events e CROSS JOIN LATERAL jsonb_array_elements(e.drift) AS n
-    WHERE jsonb_typeof(e.drift) = 'array' AND jsonb_array_length(e.drift) > 0
+    WHERE e.drift <> '[]'::jsonb AND jsonb_typeof(e.drift) = 'array' AND jsonb_array_length(e.drift) > 0
       AND ($1::text IS NULL OR e.source = $1) AND ($2::text IS NULL OR e.event_type = $2)
   ) notes
   GROUP BY source, event_type, path, kind
