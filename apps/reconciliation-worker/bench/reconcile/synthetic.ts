@@ -119,3 +119,24 @@ export async function loadSynthetic(
   }
   if (analyze) await db.query('VACUUM ANALYZE webhook_events, ledger_outbound, ledger_receivables');
 }
+
+/**
+ * Loads `events` stored events only (no ledger records), as blocks `firstBlock` onwards, so that
+ * their ids and keys differ from those loadSynthetic loads from block 0: a store's history, for
+ * benchmarks that need a large store beside a fresh load (bench/store-growth.bench.ts).
+ */
+export async function loadSyntheticEvents(
+  db: Queryable,
+  firstBlock: number,
+  events: number,
+  onProgress?: (loaded: number) => void,
+): Promise<void> {
+  if (!Number.isInteger(events) || events <= 0 || events % EVENTS_PER_BLOCK !== 0)
+    throw new Error(`the event count must be a positive multiple of ${EVENTS_PER_BLOCK}, got ${events}`);
+  const blocks = events / EVENTS_PER_BLOCK;
+  for (let first = 0; first < blocks; first += CHUNK_BLOCKS) {
+    const last = Math.min(blocks, first + CHUNK_BLOCKS) - 1;
+    await db.query(EVENTS_SQL, [firstBlock + first, firstBlock + last]);
+    onProgress?.((last + 1) * EVENTS_PER_BLOCK);
+  }
+}
