@@ -20,6 +20,7 @@ import { loadConfig } from '../src/config.ts';
 import {
   createBenchDatabase,
   DEFAULT_ADMIN_URL,
+  dropOnSignal,
   describeDatabaseUrl,
   type BenchDatabase,
 } from './reconcile/databases.ts';
@@ -75,12 +76,7 @@ function readConfig(): {
 
 const config = readConfig();
 const open = new Set<BenchDatabase>();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: dropping the bench databases…`);
-    void Promise.allSettled([...open].map((d) => d.drop())).then(() => process.exit(130));
-  });
-}
+dropOnSignal(open);
 
 /** A fresh database with `events` synthetic events, handed to `fn`, dropped after. */
 async function withLoaded<T>(

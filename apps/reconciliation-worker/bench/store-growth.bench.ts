@@ -23,6 +23,7 @@ import { creditEvent } from '@paykit/store/testing';
 import {
   createBenchDatabase,
   DEFAULT_ADMIN_URL,
+  dropOnSignal,
   describeDatabaseUrl,
   type BenchDatabase,
 } from './reconcile/databases.ts';
@@ -175,12 +176,7 @@ async function measure(
 
 const config = readConfig();
 const open = new Set<BenchDatabase>();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: dropping the bench databases…`);
-    void Promise.allSettled([...open].map((d) => d.drop())).then(() => process.exit(130));
-  });
-}
+dropOnSignal(open);
 
 console.log(
   `${describeDatabaseUrl(config.adminUrl)}; history ${config.historyEvents.toLocaleString('en-US')} events; fresh ${config.freshEvents.toLocaleString('en-US')}; ${config.appends.toLocaleString('en-US')} appends, ${config.inFlight} in flight`,

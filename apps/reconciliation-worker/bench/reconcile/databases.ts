@@ -62,3 +62,13 @@ export async function createBenchDatabase(
     throw error;
   }
 }
+
+/** On SIGINT or SIGTERM, drops the bench databases still in `open` and exits 130: none is left behind. */
+export function dropOnSignal(open: ReadonlySet<BenchDatabase>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: dropping the bench databases…`);
+      void Promise.allSettled([...open].map((d) => d.drop())).then(() => process.exit(130));
+    });
+  }
+}

@@ -107,16 +107,7 @@ export async function loadSynthetic(
   onProgress?: (loaded: number) => void,
   { analyze = true }: { analyze?: boolean } = {},
 ): Promise<void> {
-  if (!Number.isInteger(events) || events <= 0 || events % EVENTS_PER_BLOCK !== 0)
-    throw new Error(`the event count must be a positive multiple of ${EVENTS_PER_BLOCK}, got ${events}`);
-  const blocks = events / EVENTS_PER_BLOCK;
-  for (let first = 0; first < blocks; first += CHUNK_BLOCKS) {
-    const last = Math.min(blocks, first + CHUNK_BLOCKS) - 1;
-    await db.query(EVENTS_SQL, [first, last]);
-    await db.query(OUTBOUND_SQL, [first, last]);
-    await db.query(RECEIVABLES_SQL, [first, last]);
-    onProgress?.((last + 1) * EVENTS_PER_BLOCK);
-  }
+  await loadBlocks(db, 0, events, [EVENTS_SQL, OUTBOUND_SQL, RECEIVABLES_SQL], onProgress);
   if (analyze) await db.query('VACUUM ANALYZE webhook_events, ledger_outbound, ledger_receivables');
 }
 
@@ -131,12 +122,23 @@ export async function loadSyntheticEvents(
   events: number,
   onProgress?: (loaded: number) => void,
 ): Promise<void> {
+  await loadBlocks(db, firstBlock, events, [EVENTS_SQL], onProgress);
+}
+
+/** Runs each statement over the blocks of `events` events from `firstBlock`, CHUNK_BLOCKS at a time. */
+async function loadBlocks(
+  db: Queryable,
+  firstBlock: number,
+  events: number,
+  statements: readonly string[],
+  onProgress?: (loaded: number) => void,
+): Promise<void> {
   if (!Number.isInteger(events) || events <= 0 || events % EVENTS_PER_BLOCK !== 0)
     throw new Error(`the event count must be a positive multiple of ${EVENTS_PER_BLOCK}, got ${events}`);
   const blocks = events / EVENTS_PER_BLOCK;
   for (let first = 0; first < blocks; first += CHUNK_BLOCKS) {
     const last = Math.min(blocks, first + CHUNK_BLOCKS) - 1;
-    await db.query(EVENTS_SQL, [firstBlock + first, firstBlock + last]);
+    for (const sql of statements) await db.query(sql, [firstBlock + first, firstBlock + last]);
     onProgress?.((last + 1) * EVENTS_PER_BLOCK);
   }
 }
