@@ -17,6 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { declareSecret } from '@paykit/testing/secret-audit';
+import { consumerTsc, npmInstall, writeConsumerProject } from '../src/consumer.ts';
 import { REPO_ROOT, WORKSPACE_BIN, childEnv, run, runOk, type RunResult } from '../src/exec.ts';
 import { withBuiltPackages } from '../src/pack.ts';
 import { startLocalRegistry, type LocalRegistry } from '../src/registry.ts';
@@ -167,56 +168,23 @@ describe('a dated API change made as docs/releasing.md says', () => {
     });
 
     const consumer = path.join(work, 'consumer');
-    mkdirSync(path.join(consumer, 'src'), { recursive: true });
-    const host = new URL(registry.url).host;
-    // Only @paykit/* from the private registry; the rest from the user's usual one.
-    writeFileSync(
-      path.join(consumer, '.npmrc'),
-      `@paykit:registry=${registry.url}/\n//${host}/:_authToken=${registry.token}\n`,
-    );
-    writeFileSync(
-      path.join(consumer, 'package.json'),
-      JSON.stringify({
-        name: 'webhooks-team',
-        private: true,
-        type: 'module',
-        dependencies: { '@paykit/core-client': released, typescript: '5.9.3', '@types/node': '24.19.2' },
-      }),
-    );
-    writeFileSync(
-      path.join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        include: ['src'],
-      }),
-    );
+    writeConsumerProject(consumer, {
+      name: 'webhooks-team',
+      dependencies: { '@paykit/core-client': released },
+      registry,
+    });
+    mkdirSync(path.join(consumer, 'src'));
     writeFileSync(
       path.join(consumer, 'src/describe.ts'),
       "import type { WebhookConfiguration } from '@paykit/core-client';\nexport const describe = (webhook: WebhookConfiguration): string => webhook.description ?? 'no description';\n",
     );
-    const npm = (args: string[]) =>
-      runOk('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
-        cwd: consumer,
-        env: childEnv({ npm_config_workspaces: 'false' }),
-        timeoutMs: 300_000,
-      });
-    const tsc = () =>
-      run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { cwd: consumer });
-    await npm(['install']);
-    const before = await tsc();
+    await npmInstall(consumer);
+    const before = await consumerTsc(consumer);
     expect(before.code, 'the released client has no description field').not.toBe(0);
     expect(before.stdout).toMatch(/src\/describe\.ts\(\d+,\d+\): error TS\d+: .*description/);
-    await npm(['install', '@paykit/core-client@latest']);
+    await npmInstall(consumer, ['@paykit/core-client@latest']);
     expect(readManifest(path.join(consumer, 'node_modules/@paykit/core-client/package.json')).version).toBe(next);
-    const after = await tsc();
+    const after = await consumerTsc(consumer);
     expect(after.stdout + after.stderr).toBe('');
     expect(after.code).toBe(0);
     expect(readFileSync(path.join(consumer, 'node_modules/@paykit/core-client/CHANGELOG.md'), 'utf8')).toContain(

@@ -3,15 +3,17 @@
 // (their dependencies come from the registry). There every entry point is imported under Node 24,
 // a consumer file is type-checked against the packed types, the codemod's bin runs, and the
 // packed core client calls a sandbox.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { INTERNAL_TRANSACTION_DEPRECATION } from '@paykit/codemods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { REPO_ROOT, childEnv, run, runOk } from '../src/exec.ts';
+import { REPO_ROOT, run, runOk } from '../src/exec.ts';
+import { npmInstall, writeConsumerProject } from '../src/consumer.ts';
 import { auditTarball, packPublishable, withBuiltPackages, type PackedPackage } from '../src/pack.ts';
+import { coreSandboxEnv } from './core-sandbox.ts';
 
 const CONSUMER_FILES = path.join(import.meta.dirname, 'consumer');
 let work = '';
@@ -22,43 +24,16 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'paykit-pack-'));
   consumer = path.join(work, 'consumer');
   packed = await withBuiltPackages(REPO_ROOT, () => packPublishable(REPO_ROOT, path.join(work, 'tarballs')));
-  mkdirSync(consumer);
   const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`]));
-  writeFileSync(
-    path.join(consumer, 'package.json'),
-    JSON.stringify(
-      {
-        name: 'paykit-consumer',
-        private: true,
-        type: 'module',
-        dependencies: { ...dependencies, typescript: '5.9.3', '@types/node': '24.19.2' },
-      },
-      null,
-      2,
-    ),
-  );
-  writeFileSync(
-    path.join(consumer, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        types: ['node'],
-      },
-      files: ['consumer.ts'],
-    }),
-  );
-  cpSync(CONSUMER_FILES, consumer, { recursive: true });
-  // The user's npm, outside any workspace: no pnpm links, no @paykit/source condition.
-  await runOk('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: consumer,
-    env: childEnv({ npm_config_workspaces: 'false' }),
-    timeoutMs: 300_000,
+  // skipLibCheck off: the packed .d.ts files are checked too.
+  writeConsumerProject(consumer, {
+    name: 'paykit-consumer',
+    dependencies,
+    files: ['consumer.ts'],
+    skipLibCheck: false,
   });
+  cpSync(CONSUMER_FILES, consumer, { recursive: true });
+  await npmInstall(consumer);
 }, 600_000);
 
 afterAll(() => {
@@ -145,20 +120,7 @@ describe('the packed packages', () => {
     afterAll(async () => sandbox?.close());
 
     it('the packed core client moves money on both routes and warns once about internal_transaction', async () => {
-      const seed = await sandbox.control.getSeed();
-      if (seed.status !== 200) throw new Error(`GET /_sandbox/seed answered ${seed.status}`);
-      const client = seed.body.core.clients[0];
-      if (!client) throw new Error('The sandbox seed has no core client.');
-      const instruments = seed.body.core.instruments;
-      const source = instruments.find((i) => i.accountId !== undefined);
-      const internal = instruments.find((i) => i.accountId !== undefined && i.ownerId !== source?.ownerId);
-      const external = instruments.find((i) => i.accountId === undefined);
-      const env = childEnv({
-        SANDBOX_CORE_URL: sandbox.urls.core,
-        CORE_CLIENT_ID: client.clientId,
-        CORE_API_KEY: client.apiKeys.staging,
-        CORE_INSTRUMENTS: [source?.id, internal?.id, external?.id].join(','),
-      });
+      const env = await coreSandboxEnv(sandbox);
       const { stdout } = await runOk(process.execPath, ['call-sandbox.mjs'], { cwd: consumer, env });
       const answer = JSON.parse(stdout) as {
         API_VERSION: string;

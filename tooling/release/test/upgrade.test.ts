@@ -12,9 +12,11 @@ import { declareSecret } from '@paykit/testing/secret-audit';
 import { startSandboxProcess, type SandboxProcess } from '@paykit/testing/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, childEnv, run, runOk } from '../src/exec.ts';
+import { consumerTsc, npmInstall, scopedNpmrc, writeConsumerProject } from '../src/consumer.ts';
 import { packPublishable, withBuiltPackages, type PackedPackage } from '../src/pack.ts';
 import { startLocalRegistry, type LocalRegistry } from '../src/registry.ts';
 import { previousRelease, type Release } from '../src/release-history.ts';
+import { coreSandboxEnv } from './core-sandbox.ts';
 import { copyRepositoryAt, publishablePackages, withDependencies } from '../src/workspace.ts';
 
 const CONSUMER_FILES = path.join(import.meta.dirname, 'consumer/upgrade');
@@ -34,7 +36,7 @@ async function publish(tarballs: readonly PackedPackage[]): Promise<void> {
   for (const p of tarballs) await runOk('npm', ['publish', p.tarball, '--tag', 'latest'], { cwd: work, env: npmEnv });
 }
 
-const tsc = () => run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { cwd: consumer });
+const tsc = () => consumerTsc(consumer);
 const installed = (name: string) =>
   (JSON.parse(readFileSync(path.join(consumer, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
     .version;
@@ -53,10 +55,8 @@ beforeAll(async () => {
 
   registry = await startLocalRegistry(path.join(work, 'registry'));
   declareSecret(registry.token);
-  // Only @paykit/* comes from the private registry; everything else from the user's usual one.
-  const host = new URL(registry.url).host;
-  const npmrc = `@paykit:registry=${registry.url}/\n//${host}/:_authToken=${registry.token}\n`;
-  writeFileSync(path.join(work, 'user.npmrc'), npmrc);
+  // Publishing goes to the private registry with its token; the team's project reads @paykit/* from it.
+  writeFileSync(path.join(work, 'user.npmrc'), scopedNpmrc(registry));
   npmEnv = childEnv({ npm_config_userconfig: path.join(work, 'user.npmrc'), npm_config_workspaces: 'false' });
 
   // The previous release, built from the commit that released it. The release tooling of that
@@ -77,46 +77,15 @@ beforeAll(async () => {
   await publish(now);
 
   consumer = path.join(work, 'consumer');
-  mkdirSync(path.join(consumer, 'src'), { recursive: true });
-  cpSync(path.join(CONSUMER_FILES, 'pay.ts'), path.join(consumer, 'src/pay.ts'));
-  writeFileSync(
-    path.join(consumer, 'package.json'),
-    JSON.stringify(
-      {
-        name: 'payments-team',
-        private: true,
-        type: 'module',
-        dependencies: { '@paykit/core-client': previous.get('@paykit/core-client')?.version },
-        devDependencies: {
-          '@paykit/codemods': previous.get('@paykit/codemods')?.version,
-          typescript: '5.9.3',
-          '@types/node': '24.19.2',
-        },
-      },
-      null,
-      2,
-    ),
-  );
-  writeFileSync(
-    path.join(consumer, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      include: ['src'],
-    }),
-  );
-  await runOk('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: consumer,
-    env: npmEnv,
-    timeoutMs: 300_000,
+  writeConsumerProject(consumer, {
+    name: 'payments-team',
+    dependencies: { '@paykit/core-client': previous.get('@paykit/core-client')?.version ?? '' },
+    devDependencies: { '@paykit/codemods': previous.get('@paykit/codemods')?.version ?? '' },
+    registry,
   });
+  mkdirSync(path.join(consumer, 'src'));
+  cpSync(path.join(CONSUMER_FILES, 'pay.ts'), path.join(consumer, 'src/pay.ts'));
+  await npmInstall(consumer);
 }, 900_000);
 
 afterAll(async () => {
@@ -134,18 +103,7 @@ describe('a product team upgrades from the previous release', () => {
   }, 120_000);
 
   it('after npm install @latest the flat money_out body no longer type-checks, and the CHANGELOG says what to run', async () => {
-    await runOk(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        '@paykit/core-client@latest',
-        '@paykit/codemods@latest',
-      ],
-      { cwd: consumer, env: npmEnv, timeoutMs: 300_000 },
-    );
+    await npmInstall(consumer, ['@paykit/core-client@latest', '@paykit/codemods@latest']);
     expect(installed('@paykit/core-client')).toBe(current('@paykit/core-client'));
     expect(installed('@paykit/codemods')).toBe(current('@paykit/codemods'));
     const result = await tsc();
@@ -190,20 +148,7 @@ describe('a product team upgrades from the previous release', () => {
     afterAll(async () => sandbox?.close());
 
     it('the upgraded code moves money on both routes', async () => {
-      const seed = await sandbox.control.getSeed();
-      if (seed.status !== 200) throw new Error(`GET /_sandbox/seed answered ${seed.status}`);
-      const client = seed.body.core.clients[0];
-      if (!client) throw new Error('The sandbox seed has no core client.');
-      const instruments = seed.body.core.instruments;
-      const source = instruments.find((i) => i.accountId !== undefined);
-      const internal = instruments.find((i) => i.accountId !== undefined && i.ownerId !== source?.ownerId);
-      const external = instruments.find((i) => i.accountId === undefined);
-      const env = childEnv({
-        SANDBOX_CORE_URL: sandbox.urls.core,
-        CORE_CLIENT_ID: client.clientId,
-        CORE_API_KEY: client.apiKeys.staging,
-        CORE_INSTRUMENTS: [source?.id, internal?.id, external?.id].join(','),
-      });
+      const env = await coreSandboxEnv(sandbox);
       const { stdout } = await runOk(process.execPath, ['src/pay.ts'], { cwd: consumer, env });
       expect(JSON.parse(stdout)).toEqual({ routes: ['INT_DEBIT', 'SPEI_DEBIT'] });
     }, 120_000);
