@@ -36,7 +36,16 @@ export async function releaseHistory(root: string, pkg: WorkspacePackage): Promi
   return releases;
 }
 
-/** The release before the package's current version, or null when it has none. */
-export async function previousRelease(root: string, pkg: WorkspacePackage): Promise<Release | null> {
-  return (await releaseHistory(root, pkg)).find((r) => r.version !== pkg.manifest.version) ?? null;
+/**
+ * The newest release of the line before the current one, or null: where a product team upgrades
+ * from across the breaking changes. 1.4.2 → the newest 0.x; 0.3.0 → the newest 0.2.x (before 1.0,
+ * a minor is the breaking line).
+ */
+export async function previousLineRelease(root: string, pkg: WorkspacePackage): Promise<Release | null> {
+  const [major = 0, minor = 0] = pkg.manifest.version.split('.').map(Number);
+  const earlier = ({ version }: Release) => {
+    const [m = 0, n = 0] = version.split('.').map(Number);
+    return major > 0 ? m < major : m === 0 && n < minor;
+  };
+  return (await releaseHistory(root, pkg)).find(earlier) ?? null;
 }
