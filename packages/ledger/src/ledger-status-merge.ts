@@ -19,13 +19,17 @@ export async function mergeStatus(
      FROM (
        SELECT DISTINCT ON (t.transaction_id) t.transaction_id AS target, h.status, ledger_status_rank(h.status) AS rank, h.reason, h.reason_description,
               h.updated_at, h.event_seq
-       FROM ledger_outbound t
+       FROM (
+         -- Each key looked up by its own index: an OR of the two reads the whole table.
+         SELECT transaction_id, tracking_key FROM ledger_outbound WHERE transaction_id = ANY($1::text[])
+         UNION
+         SELECT transaction_id, tracking_key FROM ledger_outbound WHERE tracking_key = ANY($2::text[])
+       ) t
        CROSS JOIN LATERAL (
          SELECT * FROM ledger_status_history h WHERE h.transaction_id = t.transaction_id
          UNION ALL
          SELECT * FROM ledger_status_history h WHERE h.transaction_id IS NULL AND h.tracking_key = t.tracking_key
        ) h
-       WHERE t.transaction_id = ANY($1::text[]) OR t.tracking_key = ANY($2::text[])
        ORDER BY t.transaction_id, ledger_status_rank(h.status) DESC, h.status, h.updated_at NULLS LAST, h.reason_description NULLS LAST, h.reason NULLS LAST, h.event_seq
      ) b
      WHERE o.transaction_id = b.target AND b.rank >= o.status_rank AND o.status_seq IS DISTINCT FROM b.event_seq`,

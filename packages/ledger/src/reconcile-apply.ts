@@ -43,17 +43,28 @@ export async function park(tx: Queryable, seq: string, reason: string): Promise<
  */
 const APPLY_SQL = `
 WITH read AS MATERIALIZED (
-  SELECT seq, event_type, payload, received_at, outcome,
+  -- The body of a core event is taken out of its payload here, once: every use below reads its
+  -- fields from that value (b), never from the payload again. Events of the flat forms (REPORT,
+  -- charge_result…) keep their payload instead.
+  SELECT seq, event_type, CASE WHEN core THEN payload->'body' END AS b, CASE WHEN NOT core THEN payload END AS payload,
+         received_at, outcome, parked_before,
          CASE WHEN event_type = 'charge_result' THEN ledger_charge_problem(payload) ELSE ledger_event_problem(event_type, payload) END AS problem
   FROM (
     -- OFFSET 0 keeps this a subquery of its own: each payload is read from its body once, not once per use.
-    SELECT e.seq, e.event_type, webhook_event_payload(e.raw_body, e.payload) AS payload, e.received_at, e.outcome
-    FROM webhook_events e WHERE e.seq = ANY($1::bigint[]) AND ${WAITING('= ANY($1::bigint[])')}
+    SELECT e.seq, e.event_type, webhook_event_payload(e.raw_body, e.payload) AS payload, e.received_at, e.outcome,
+           e.event_type IN ('MONEY_IN', 'STATUS_UPDATE', 'CEP', 'REFUND') AS core, p.seq IS NOT NULL AS parked_before
+    FROM webhook_events e
+    -- Waiting (reconcile-claim.ts WAITING): not applied, and not parked unless asked to be retried.
+    -- The range repeats the batch's seqs on the marker table, so it is read by its index, never whole.
+    LEFT JOIN ledger_parked_events p ON p.seq = e.seq AND p.seq = ANY($1::bigint[])
+    WHERE e.seq = ANY($1::bigint[]) AND (p.seq IS NULL OR p.retry)
+      AND NOT EXISTS (SELECT 1 FROM webhook_events_applied a WHERE a.seq = e.seq
+                        AND a.seq BETWEEN (SELECT min(s) FROM unnest($1::bigint[]) s) AND (SELECT max(s) FROM unnest($1::bigint[]) s))
     OFFSET 0
   ) e
 ), events AS NOT MATERIALIZED (
   -- The events to apply: each statement below reads them from "read" (no second copy of the jsonb).
-  SELECT seq, event_type, payload, payload->'body' AS b, ledger_id(payload->'body'->'id') AS id, received_at, outcome FROM read WHERE problem IS NULL
+  SELECT seq, event_type, payload, b, ledger_id(b->'id') AS id, received_at, outcome, parked_before FROM read WHERE problem IS NULL
 ), parked AS (
   INSERT INTO ledger_parked_events (seq, reason) SELECT seq, problem FROM read WHERE problem IS NOT NULL
   ${PARK_CONFLICT}
@@ -162,7 +173,8 @@ WITH read AS MATERIALIZED (
   INSERT INTO webhook_events_applied (seq) SELECT seq FROM events
   RETURNING seq
 ), unparked AS (
-  DELETE FROM ledger_parked_events WHERE seq IN (SELECT seq FROM events)
+  -- Only an event parked and asked to be retried can be among them.
+  DELETE FROM ledger_parked_events WHERE seq IN (SELECT seq FROM events WHERE parked_before)
 )
 SELECT 'status_tx' AS kind, transaction_id AS value FROM updates WHERE transaction_id IS NOT NULL
 UNION ALL
