@@ -72,6 +72,14 @@ for (const kind of testDatabases()) {
       await expect(db.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: '42P01' });
     });
 
+    it.runIf(kind.name === 'postgres')('starts every connection with JIT off', async () => {
+      // Two at once, so two connections of the pool answer.
+      const answers = await Promise.all(
+        [1, 2].map(() => db.query<{ jit: string }>(`SELECT current_setting('jit') AS jit, pg_sleep(0.05)`)),
+      );
+      expect(answers.map((a) => a.rows[0]?.jit)).toEqual(['off', 'off']);
+    });
+
     it('answers ping within the time given', async () => {
       await expect(db.ping(2000)).resolves.toBeUndefined();
     });
