@@ -103,7 +103,8 @@ conflicted AS (
 ),
 ${REPORT_CTES},
 outbound AS (
-  SELECT o.*, rl.amount AS report_amount, rl.status AS report_status, ic.amount AS credit_amount,
+  SELECT o.*, rl.amount AS report_amount, rl.status AS report_status, rl.file_name AS report_file, rl.line_no AS report_line,
+    rl.older_file, rl.older_line, rl.older_amount, rl.older_status, ic.amount AS credit_amount,
     EXISTS (SELECT 1 FROM ledger_refunds r WHERE r.original_transaction_id = o.transaction_id) AS has_refund,
     -- A status update counts for a transfer by id, or by tracking key in the older form without an id.
     o.status_rank = 2 AND EXISTS (
@@ -138,16 +139,22 @@ outbound_items AS (
          WHEN operation = 'penny_validation' THEN coalesce(ownership_evidence->>'note', 'waiting for the CEP result') ELSE status_reason END AS note,
     ${OUTCOME_OF_STATUS('has_refund', 'status')} AS outcome,
     -- A state the item's own rules decide before matched (a credit's: held, or a match that needs a person).
-    NULL::text AS review
+    NULL::text AS review,
+    -- The report line it was compared with, and an older one that says otherwise (REPORT_CTES).
+    report_file, report_line, report_amount, report_status, older_file, older_line, older_amount, older_status
   FROM outbound
 ),
 credits AS (
   SELECT c.*, m.receivable_id, m.state AS match_state, m.note AS match_note, d.amount AS debit_amount, rl.amount AS report_amount,
-    ledger_credit_standing(c.transaction_id, c.gateway_outcome) AS standing,
+    rl.status AS report_status, rl.file_name AS report_file, rl.line_no AS report_line,
+    rl.older_file, rl.older_line, rl.older_amount, rl.older_status, s.standing,
     EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id) AS has_refund,
     EXISTS (SELECT 1 FROM conflicted k WHERE k.transaction_id = c.transaction_id) AS conflicted
   FROM ledger_credits c
   LEFT JOIN ledger_credit_matches m ON m.credit_id = c.transaction_id
+  -- Called once per credit: credit_items reads the standing in several places, and a function
+  -- with a subquery is not inlined, so each of those places would call it again.
+  CROSS JOIN LATERAL (SELECT ledger_credit_standing(c.transaction_id, c.gateway_outcome) AS standing OFFSET 0) s
   LEFT JOIN report rl ON rl.transaction_id = c.transaction_id
   LEFT JOIN LATERAL (SELECT o.amount FROM ledger_outbound o WHERE c.sub_category = 'INT_CREDIT' AND o.sub_category = 'INT_DEBIT' AND o.tracking_key = c.tracking_key LIMIT 1) d ON true
   WHERE ${IN_RANGE('ledger_day(c.transaction_at)')}
@@ -170,7 +177,8 @@ credit_items AS (
          WHEN standing = 'rejected' THEN 'refused by the gateway: waiting for the platform''s refund'
          ELSE 'no receivable matches it' END,
     CASE WHEN has_refund THEN 'refunded' WHEN standing = 'rejected' THEN 'refused' WHEN standing = 'held' THEN 'held' ELSE 'settled' END,
-    CASE WHEN standing = 'held' THEN 'held' WHEN match_state <> 'matched' THEN match_state END
+    CASE WHEN standing = 'held' THEN 'held' WHEN match_state <> 'matched' THEN match_state END,
+    report_file, report_line, report_amount, report_status, older_file, older_line, older_amount, older_status
   FROM credits
 ),
 refunds AS (
@@ -194,7 +202,7 @@ refund_items AS (
     false, original_known, false, NOT original_known, conflicted,
     CASE WHEN conflicted THEN 'conflicting facts recorded: see the conflicts'
          WHEN original_known THEN 'refund of ' || original_transaction_id ELSE 'original transaction ' || original_transaction_id || ' is not in the ledger' END,
-    'settled'::text, NULL::text
+    'settled'::text, NULL::text, NULL::text, NULL::integer, NULL::numeric, NULL::text, NULL::text, NULL::integer, NULL::numeric, NULL::text
   FROM refunds
 ),
 orphan_updates AS (
@@ -207,7 +215,8 @@ orphan_updates AS (
       (SELECT min(rl.amount) FROM ledger_report_lines rl
         WHERE rl.transaction_id = max(h.transaction_id) OR (max(h.transaction_id) IS NULL AND rl.tracking_key = max(h.tracking_key)))
     ), 'out'::text, max(h.status), max(h.tracking_key), NULL::text, ARRAY[]::text[], false, false, false, true, false,
-    'a status update for a transaction we never recorded', ${OUTCOME_OF_STATUS('false', 'max(h.status)')}, NULL::text
+    'a status update for a transaction we never recorded', ${OUTCOME_OF_STATUS('false', 'max(h.status)')}, NULL::text,
+    NULL::text, NULL::integer, NULL::numeric, NULL::text, NULL::text, NULL::integer, NULL::numeric, NULL::text
   FROM ledger_status_history h
   WHERE CASE WHEN h.transaction_id IS NULL THEN NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.tracking_key = h.tracking_key)
              ELSE NOT EXISTS (SELECT 1 FROM ledger_outbound o WHERE o.transaction_id = h.transaction_id) END
@@ -250,7 +259,7 @@ charge_items AS (
          WHEN NOT has_results THEN 'waiting for the charge result'
          ELSE 'charge ' || coalesce(reference, charge_id) || ' ' || last_outcome END,
     CASE WHEN failed_after_confirmed THEN 'refunded' WHEN last_outcome = 'confirmed' THEN 'settled' WHEN last_outcome IN ('declined', 'canceled') THEN 'rejected' ELSE 'pending' END,
-    NULL::text
+    NULL::text, NULL::text, NULL::integer, NULL::numeric, NULL::text, NULL::text, NULL::integer, NULL::numeric, NULL::text
   FROM charges
   WHERE ${IN_RANGE('ledger_day(at)')}
 ),
@@ -270,6 +279,7 @@ items AS (
       WHEN a.no_events AND ${OLD('a.at')} THEN 'orphan'
       WHEN ${OLD('a.at')} THEN 'stale'
       ELSE 'pending'
-    END AS state
+    END AS state,
+    a.report_file, a.report_line, a.report_amount, a.report_status, a.older_file, a.older_line, a.older_amount, a.older_status
   FROM all_items a
 )`;

@@ -109,7 +109,9 @@ function viewParams(view: ReconcileView): unknown[] {
   return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
 }
 
-// The conflicting events of an item (ledger_conflicts.event_seq) are among its events too.
+// The conflicting events of an item (ledger_conflicts.event_seq) are among its events too. A
+// status update of an unknown transaction is named by its id, or by its tracking key when it has
+// none (orphan_updates): each of the two is read through its own index.
 const EVENT_SEQS = `CASE i.kind
   WHEN 'outbound' THEN ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id
                              UNION SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id IS NULL AND h.tracking_key = i.tracking_key
@@ -122,7 +124,8 @@ const EVENT_SEQS = `CASE i.kind
   WHEN 'refund' THEN ARRAY(SELECT event_seq::text FROM ledger_refunds f WHERE f.transaction_id = i.id
                            UNION SELECT event_seq::text FROM ledger_conflicts k WHERE k.transaction_id = i.id AND k.event_seq IS NOT NULL)
   WHEN 'charge' THEN ARRAY(SELECT event_seq::text FROM ledger_dd_results r WHERE r.charge_id = i.id)
-  ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE coalesce(h.transaction_id, h.tracking_key) = i.id) END`;
+  ELSE ARRAY(SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id = i.id
+             UNION ALL SELECT event_seq::text FROM ledger_status_history h WHERE h.transaction_id IS NULL AND h.tracking_key = i.id) END`;
 
 interface ItemRow {
   kind: ReconItem['kind'];
@@ -152,10 +155,11 @@ interface ItemRow {
 
 const ITEM_SELECT = `i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount::text AS amount, i.direction, i.status, i.tracking_key, i.account, i.state, i.outcome, i.fields, i.note,
             ${EVENT_SEQS} AS event_seqs,
-            rp.file_name AS report_file, rp.line_no AS report_line, rp.amount::text AS report_amount, rp.status AS report_status,
-            rp.older_file, rp.older_line, rp.older_amount::text AS older_amount, rp.older_status`;
-// Only transfers and credits are compared with report lines (ITEMS_SQL); report has one row per transaction.
-const ITEM_FROM = `items i LEFT JOIN report rp ON i.kind IN ('outbound', 'credit') AND rp.transaction_id = i.id`;
+            i.report_file, i.report_line, i.report_amount::text AS report_amount, i.report_status,
+            i.older_file, i.older_line, i.older_amount::text AS older_amount, i.older_status`;
+// The report line comes with the item (ITEMS_SQL joins it to transfers and credits, the only items
+// compared with reports), not joined again to every item here.
+const ITEM_FROM = 'items i';
 
 /** The items a filter matches, as a query to page or read whole (keyset.ts). */
 function itemsQuery(filter: ItemFilter): KeysetQuery {
