@@ -3,6 +3,7 @@
 import {
   createAccountStore,
   createEventStore,
+  ensureEventPartitions,
   migrate,
   openDatabase,
   withLongStatements,
@@ -46,6 +47,9 @@ export async function openGatewayDatabase(
       migrate(db, [ledgerMigrations]),
     );
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'store migrated');
+    // This month's partition and the next ones (the worker keeps them ahead hourly); without them,
+    // events land in the default partition, which takes them all the same.
+    await ensureEventPartitions(database);
   } catch (error) {
     await release();
     throw error;

@@ -67,9 +67,10 @@ describe('the function files', () => {
     expect([...names].sort()).toEqual([...functionsOfMigrations().keys()].sort());
   });
 
-  it("are the ledger's, but for the store's own payload reader", () => {
+  it("are the ledger's, but for the store's own payload reader and partition maker", () => {
     expect(FUNCTIONS.filter((fn) => fn.owner !== '@paykit/ledger').map((fn) => `${fn.owner}:${fn.name}`)).toEqual([
       '@paykit/store:webhook_event_payload',
+      '@paykit/store:webhook_events_add_partition',
     ]);
     for (const fn of FUNCTIONS) expect(readFileSync(fn.file, 'utf8')).toMatch(/^-- /);
   });

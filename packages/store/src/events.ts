@@ -243,7 +243,11 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
     },
 
     async getByDedupeKey(key) {
-      return selectOne('dedupe_key = $1', text('dedupeKey', key));
+      // Through the key table: the event table is partitioned and holds no index on dedupe_key.
+      return selectOne(
+        '(seq, received_at) = (SELECT k.seq, k.received_at FROM webhook_event_keys k WHERE k.dedupe_key = $1)',
+        text('dedupeKey', key),
+      );
     },
 
     async list(filter = {}) {
@@ -274,21 +278,19 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
         httpStatus('answerStatus', replay.answerStatus),
         nullableText('refundReason', replay.refundReason),
       ];
-      try {
-        const { rows } = await db.query<ReplayRow>(
-          `INSERT INTO webhook_event_replays (seq, replayed_at, drift, outcome, reason, answer_status, refund_reason)
-           VALUES ($1::bigint, COALESCE($2::timestamptz, now()), $3::jsonb, $4, $5, $6, $7)
-           RETURNING ${REPLAY_COLUMNS}`,
-          values,
+      // Against a stored event only (no foreign key can say so: the event table is partitioned).
+      const { rows } = await db.query<ReplayRow>(
+        `INSERT INTO webhook_event_replays (seq, replayed_at, drift, outcome, reason, answer_status, refund_reason)
+         SELECT $1::bigint, COALESCE($2::timestamptz, now()), $3::jsonb, $4, $5, $6, $7
+         WHERE EXISTS (SELECT 1 FROM webhook_events WHERE seq = $1::bigint)
+         RETURNING ${REPLAY_COLUMNS}`,
+        values,
+      );
+      if (rows[0] === undefined)
+        throw new StoreInputError(
+          `no stored event has seq ${seq}: a replay is recorded against an event in webhook_events (an archived event is restored first: paykit store restore)`,
         );
-        return toReplayRecord(rows[0]!);
-      } catch (error) {
-        if (sqlState(error) === '23503')
-          throw new StoreInputError(
-            `no stored event has seq ${seq}: a replay is recorded against an event in webhook_events`,
-          );
-        throw error;
-      }
+      return toReplayRecord(rows[0]);
     },
 
     async replays(seq) {

@@ -49,3 +49,12 @@ export { allDrift, DRIFT_SORTS, listDrift, pageDrift, pathToPointer } from './dr
 export type { DriftFilter, DriftRecord } from './drift-read.ts';
 export { withTimeout } from './timeout.ts';
 export { acquireDataDirLock } from './data-dir-lock.ts';
+// The event store's month partitions and the archives that replaced dropped months.
+export {
+  archiveOfEvent,
+  ensureEventPartitions,
+  listEventArchives,
+  listEventPartitions,
+  MONTHS_AHEAD,
+} from './partitions.ts';
+export type { EventArchive, EventPartition } from './partitions.ts';

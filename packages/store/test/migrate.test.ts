@@ -48,7 +48,10 @@ describe('the store set', () => {
   it('holds numbered files, in order, starting with the event store and the accounts, and its function files', () => {
     expect(ALL.slice(0, 2)).toEqual(['0001_webhook_events', '0002_accounts']);
     expect(storeMigrations.owner).toBe('@paykit/store');
-    expect(STORE_FUNCTIONS).toEqual(['@paykit/store:webhook_event_payload']);
+    expect(STORE_FUNCTIONS).toEqual([
+      '@paykit/store:webhook_event_payload',
+      '@paykit/store:webhook_events_add_partition',
+    ]);
   });
 
   it('refuses a misnamed file and a shared version number, within a set and across sets', () => {

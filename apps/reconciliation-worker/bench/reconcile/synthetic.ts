@@ -58,8 +58,10 @@ const REFUND_BODY = `jsonb_build_object(
     'transaction_date', local_text)`;
 
 const EVENTS_SQL = `
+WITH stored AS (
 INSERT INTO webhook_events (source, event_type, dedupe_key, id_msg, transaction_id, raw_body, payload, received_at, outcome, answer_status)
--- As the gateway stores them (migration 0006): the JSON in raw_body only, read from it by the worker.
+-- As the gateway stores them (migration 0006): the JSON in raw_body only, read from it by the worker;
+-- each with its dedupe key (migration 0023), as the gateway's append writes it.
 SELECT 'core', type, 'core:' || id_msg, id_msg, payload->'body'->>'id', convert_to(payload::text, 'UTF8'), NULL, (iso)::timestamptz, 'accepted', 200
 FROM (
   SELECT b, k, type, id_msg, iso,
@@ -74,7 +76,10 @@ FROM (
     to_char(${LOCAL}, 'YYYY-MM-DD"T"HH24:MI:SS') || '-06:00' AS iso,
     to_char(${LOCAL}, 'YYYY-MM-DD HH24:MI:SS') AS local_text) AS d
   ORDER BY b, k
-) AS events`;
+) AS events
+RETURNING dedupe_key, seq, received_at, outcome, answer_status)
+INSERT INTO webhook_event_keys (dedupe_key, seq, received_at, deliveries, outcome, answer_status)
+SELECT dedupe_key, seq, received_at, 1, outcome, answer_status FROM stored`;
 
 const OUTBOUND_SQL = `
 INSERT INTO ledger_outbound (transaction_id, tracking_key, operation, sub_category, amount, source_account, destination_account,
