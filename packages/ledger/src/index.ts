@@ -87,3 +87,10 @@ export type { Conflict, ConflictKind } from './ledger-conflicts.ts';
 // The platform's report files (their format is @paykit/contracts' parseReportCsv/formatReportCsv).
 export { allReportMatches, importReport, pageReportFiles, pageReportMatches, reportMatches } from './report-import.ts';
 export type { ReportFile, ReportImportResult, ReportMatch } from './report-import.ts';
+// Retention: months of stored events archived to files and dropped, and restored for an audit.
+export { archiveEvents, DEFAULT_DEDUPE_WINDOW_DAYS } from './archive/archive.ts';
+export type { ArchivedMonth, ArchiveOptions, ArchiveResult, KeptMonth } from './archive/archive.ts';
+export { restoreArchive } from './archive/restore.ts';
+export type { RestoreResult } from './archive/restore.ts';
+export { ARCHIVE_FORMAT, verifiedManifest } from './archive/format.ts';
+export type { ArchivedEvent, ArchiveManifest } from './archive/format.ts';

@@ -17,7 +17,7 @@ import { lockItems, retryRaces } from './ledger-keys.ts';
 import { recordOutboundIn } from './ledger-outbound.ts';
 
 /** A transfer happens after its request is written: a fact dated earlier than this before the intent is not its transaction. */
-const CLOCK_SKEW = "interval '10 minutes'";
+export const CLOCK_SKEW = "interval '10 minutes'";
 
 interface Link {
   id: string;

@@ -50,14 +50,15 @@ interface HeldRow {
 }
 
 // Still held: neither accepted (nor released) nor rejected, and not returned to its payer since.
-const HELD = `(ledger_credit_standing(c.transaction_id, c.gateway_outcome) = 'held'
+export const HELD = `(ledger_credit_standing(c.transaction_id, c.gateway_outcome) = 'held'
   AND NOT EXISTS (SELECT 1 FROM ledger_refunds f WHERE f.original_transaction_id = c.transaction_id))`;
 
 const HELD_SELECT = `SELECT ${HELD} AS held, c.transaction_id, c.event_seq::text AS seq, c.beneficiary_account AS account, c.amount::text AS amount, c.payer_account,
          c.payer_name, c.gateway_outcome AS outcome, e.reason, c.transaction_at, x.outcome AS redecided, x.reason AS redecided_reason,
          x.replayed_at AS redecided_at
   FROM ledger_credits c
-  JOIN webhook_events e ON e.seq = c.event_seq
+  -- LEFT: a credit of an archived month has no stored event any more (its reason is in the archive).
+  LEFT JOIN webhook_events e ON e.seq = c.event_seq
   LEFT JOIN LATERAL (SELECT r.outcome, r.reason, r.replayed_at FROM webhook_event_replays r WHERE r.seq = c.event_seq ORDER BY r.replayed_at DESC, r.id DESC LIMIT 1) x ON true`;
 
 const toHeld = (row: HeldRow): HeldCredit => ({
