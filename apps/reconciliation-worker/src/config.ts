@@ -27,6 +27,14 @@ export interface WorkerConfig {
   reports: ReportFetchConfig | undefined;
   /** /metrics answers only `Authorization: Bearer <token>`; undefined: /metrics is open. */
   metricsToken: string | undefined;
+  /** The event store's upkeep: partitions made ahead, and months older than the retention archived (apps/reconciliation-worker/src/retention.ts). */
+  retention: {
+    /** Archive months that ended more than this many days ago; undefined: nothing is archived. */
+    days: number | undefined;
+    archiveDir: string;
+    dedupeWindowDays: number;
+    everyMs: number;
+  };
   /** The lowest level logged (WORKER_LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -125,6 +133,16 @@ const Env = z.object({
   WORKER_REPORT_TIMEOUT_MS: whole('WORKER_REPORT_TIMEOUT_MS', 30_000, 100, 600_000),
   WORKER_REPORT_MAX_BYTES: whole('WORKER_REPORT_MAX_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   WORKER_REPORT_RETRY_MAX_SECONDS: whole('WORKER_REPORT_RETRY_MAX_SECONDS', 3600, 1, 86_400),
+  // Unset: the store keeps every month. At least the dedupe window: an archived event's key goes with it.
+  WORKER_RETENTION_DAYS: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^[1-9][0-9]{0,4}$/.test(value), {
+      message: 'WORKER_RETENTION_DAYS must be a whole number of days (e.g. 90), or unset to keep every month',
+    }),
+  WORKER_ARCHIVE_DIR: z.string().min(1, 'WORKER_ARCHIVE_DIR must be a folder for the archive files').optional(),
+  WORKER_DEDUPE_WINDOW_DAYS: whole('WORKER_DEDUPE_WINDOW_DAYS', 30, 1, 3650),
+  WORKER_RETENTION_EVERY_MS: whole('WORKER_RETENTION_EVERY_MS', 3_600_000, 1000, 86_400_000),
   WORKER_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'WORKER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -185,6 +203,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   const e = parsed.data;
   const { reports, problems } = reportConfig(e);
+  const retentionDays = set(e.WORKER_RETENTION_DAYS) ? Number(e.WORKER_RETENTION_DAYS) : undefined;
+  if (retentionDays !== undefined && retentionDays < e.WORKER_DEDUPE_WINDOW_DAYS)
+    problems.push(
+      `WORKER_RETENTION_DAYS (${retentionDays}) must be at least WORKER_DEDUPE_WINDOW_DAYS (${e.WORKER_DEDUPE_WINDOW_DAYS}): a month is archived only once a redelivery of its events is no longer expected`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.WORKER_PORT,
@@ -200,6 +223,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apply: e.WORKER_APPLY === 'on',
     reports,
     metricsToken: e.METRICS_TOKEN?.trim() || undefined,
+    retention: {
+      days: retentionDays,
+      archiveDir: e.WORKER_ARCHIVE_DIR ?? `${e.PAYKIT_DATA_DIR}/archive`,
+      dedupeWindowDays: e.WORKER_DEDUPE_WINDOW_DAYS,
+      everyMs: e.WORKER_RETENTION_EVERY_MS,
+    },
     logLevel: e.WORKER_LOG_LEVEL,
   };
 }

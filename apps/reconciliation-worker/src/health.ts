@@ -4,6 +4,7 @@
 import { conflictCounts, countWaiting, type Waiting } from '@paykit/ledger';
 import { withTimeout, type ConnectionStats, type Database } from '@paykit/store';
 import { WAITING_COUNT_CAP, type ApplyLoop, type BooksStatus, type FloorAuditStatus } from './loop.ts';
+import type { Retention } from './retention.ts';
 
 /** The longest /healthz waits for the count before it says the store does not answer. */
 const COUNT_DEADLINE_MS = 2_000;
@@ -35,6 +36,18 @@ export interface WorkerHealth {
   conflicts: number | null;
   /** The books' invariants (debits equal credits in every posting, every item's entries what its facts say); null before the first check. */
   books: { ok: boolean; checkedAt: string; throughPosting: string; failure: BooksStatus['failure'] } | null;
+  /**
+   * The event store's upkeep (null with WORKER_APPLY=off): months with a partition from this one
+   * on (alert below 1: new events land in the default partition), months archived since start, the
+   * months past the retention kept on the last run and why, the last failure.
+   */
+  storeUpkeep: {
+    lastRunAt: string | null;
+    monthsAhead: number;
+    archived: number;
+    kept: Array<{ partition: string; events: number; reason: string }>;
+    lastError: string | null;
+  } | null;
 }
 
 /** `work`, or a rejection saying what did not answer once COUNT_DEADLINE_MS has passed: a frozen store must not hold a probe. */
@@ -68,7 +81,7 @@ function connectionWords(databaseUrl: string | undefined, kind: string): string[
 export function createHealth(
   db: Database,
   loop: ApplyLoop | undefined,
-  options: { databaseUrl?: string | undefined; now?: () => Date } = {},
+  options: { databaseUrl?: string | undefined; now?: () => Date; retention?: Retention | undefined } = {},
 ): () => Promise<WorkerHealth> {
   const now = options.now ?? (() => new Date());
   // Probes that arrive while a count runs share it: a backlog is costly to count, and polled often.
@@ -125,6 +138,19 @@ export function createHealth(
       connections: db.connections?.() ?? null,
       conflicts: await conflicts,
       books: books === null ? null : { ...books, checkedAt: books.checkedAt.toISOString() },
+      storeUpkeep: upkeep(options.retention, anonymous),
     };
+  };
+}
+
+function upkeep(retention: Retention | undefined, anonymous: (message: string) => string): WorkerHealth['storeUpkeep'] {
+  if (retention === undefined) return null;
+  const { lastRunAt, monthsAhead, archived, kept, lastError } = retention.status;
+  return {
+    lastRunAt: lastRunAt?.toISOString() ?? null,
+    monthsAhead,
+    archived,
+    kept: kept.map(({ partition, events, reason }) => ({ partition, events, reason })),
+    lastError: lastError === null ? null : anonymous(lastError),
   };
 }

@@ -50,7 +50,14 @@ export function loggedEvents(
   logger: Logger,
 ): Pick<
   WorkerOptions,
-  'onError' | 'onRound' | 'onBelowFloor' | 'onReportError' | 'onReportImported' | 'onReportDuplicate'
+  | 'onError'
+  | 'onRound'
+  | 'onBelowFloor'
+  | 'onReportError'
+  | 'onReportImported'
+  | 'onReportDuplicate'
+  | 'onArchived'
+  | 'onRetentionError'
 > {
   return {
     onError: (error) => logger.error({ err: errorText(error) }, 'reconcile round failed (retrying)'),
@@ -71,6 +78,23 @@ export function loggedEvents(
       logger.info(
         { fileName, original },
         'report file already imported under another name (same content): its lines are not counted again',
+      ),
+    onArchived: ({ archived, kept }) => {
+      for (const month of archived)
+        logger.info(
+          { partition: month.partition, events: month.events, file: month.file },
+          'month of events archived and dropped',
+        );
+      for (const month of kept)
+        logger.warn(
+          { partition: month.partition, events: month.events, reason: month.reason },
+          'month past the retention kept',
+        );
+    },
+    onRetentionError: (error) =>
+      logger.error(
+        { err: errorText(error) },
+        'event store upkeep failed (partitions, retention); retrying on schedule',
       ),
   };
 }

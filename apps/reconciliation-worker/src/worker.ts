@@ -1,8 +1,9 @@
 // The worker as one object: the database (migrated), the apply loop, the report files fetched
-// from the platform (when core credentials are configured) and its probes (/healthz, /metrics).
+// from the platform (when core credentials are configured), the event store's upkeep (partitions
+// ahead, retention) and its probes (/healthz, /metrics).
 import path from 'node:path';
 import { createCoreClient } from '@paykit/core-client';
-import { ledgerMigrations, type ReconcileResult } from '@paykit/ledger';
+import { ledgerMigrations, type ArchiveResult, type ReconcileResult } from '@paykit/ledger';
 import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { createHealth } from './health.ts';
@@ -10,6 +11,7 @@ import { startApplyLoop, type ApplyLoop } from './loop.ts';
 import { createWorkerMetrics } from './metrics.ts';
 import { startProbes, type ProbeServer } from './probes.ts';
 import { startReportFetcher, type ReportFetcher } from './report-fetch.ts';
+import { startRetention, type Retention } from './retention.ts';
 
 /** How long a stop waits for the round in progress before it closes the database under it. */
 const STOP_GRACE_MS = 3_000;
@@ -19,6 +21,8 @@ export interface Worker {
   database: Database;
   /** Fetches announced report files; undefined without core credentials or with WORKER_APPLY=off. */
   reports: ReportFetcher | undefined;
+  /** The event store's upkeep; undefined with WORKER_APPLY=off. */
+  retention: Retention | undefined;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,11 @@ export interface WorkerOptions {
   onReportImported?: (fileName: string, lines: number) => void;
   /** A report file whose content was imported before under another name. */
   onReportDuplicate?: (fileName: string, original: string) => void;
+  /** The upkeep archived months, or kept some it was due to archive (with why). */
+  onArchived?: (result: ArchiveResult) => void;
+  onRetentionError?: (error: unknown) => void;
+  /** The clock of the upkeep (tests). */
+  now?: () => Date;
 }
 
 export async function startWorker(config: WorkerConfig, options: WorkerOptions = {}): Promise<Worker> {
@@ -46,6 +55,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
   const db = options.database ?? (await openDatabase(databaseOptions));
   let loop: ApplyLoop | undefined;
   let reports: ReportFetcher | undefined;
+  let retention: Retention | undefined;
   let server: ProbeServer | undefined;
   try {
     // Not under the deadline of a batch's statements: a migration may rewrite a large table.
@@ -58,6 +68,16 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         onError: options.onError,
         onRound: options.onRound,
         onBelowFloor: options.onBelowFloor,
+      });
+    if (config.apply)
+      retention = startRetention(db, {
+        retentionDays: config.retention.days,
+        archiveDir: config.retention.archiveDir,
+        dedupeWindowDays: config.retention.dedupeWindowDays,
+        everyMs: config.retention.everyMs,
+        now: options.now,
+        onArchived: options.onArchived,
+        onError: options.onRetentionError,
       });
     if (config.apply && config.reports) {
       const { core, pollMs, timeoutMs, maxBytes, retryMaxMs } = config.reports;
@@ -73,7 +93,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         onDuplicate: options.onReportDuplicate,
       });
     }
-    const health = createHealth(db, loop, { databaseUrl: config.databaseUrl });
+    const health = createHealth(db, loop, { databaseUrl: config.databaseUrl, retention });
     server = await startProbes({
       port: config.port,
       host: config.host,
@@ -83,6 +103,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
     });
   } catch (error) {
     await reports?.stop();
+    await retention?.stop();
     await loop?.stop();
     if (!options.database) await db.close();
     throw error;
@@ -92,9 +113,11 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
     url: probes.url,
     database: db,
     reports,
+    retention,
     async close() {
       await probes.close();
       await reports?.stop();
+      await retention?.stop();
       const stopped = loop?.stop();
       // A round on a frozen connection would wait out its statement deadline: past a grace, closing
       // the database ends it (PostgreSQL rolls the batch back; its events are claimed again).
