@@ -343,6 +343,33 @@ export function buildProgram(): Command {
     .option('--by <name>', 'who releases it (default: this user)')
     .option('--note <text>', 'why')
     .action(act(async () => (await booksCommands()).heldRelease));
+  const storeCommands = () => import('./commands/store.ts');
+  const storeCommand = program
+    .command('store')
+    .description('the event store: its month partitions, and retention (archive months to files, restore them)');
+  storeCommand
+    .command('partitions')
+    .description('create this month’s and the next three months’ partitions where missing, and list every partition')
+    .action(act(async () => (await storeCommands()).storePartitions));
+  storeCommand
+    .command('archive')
+    .description(
+      'write every month that ended by --before to <dir>/<partition>.ndjson.gz with a manifest and its sha256, then drop it; a month the ledger still reads stays, with the reason',
+    )
+    .option('--before <day>', 'YYYY-MM-DD (UTC): archive the months that ended by then')
+    .option('--dir <folder>', 'where the files go (default ./archive)')
+    .option('--dedupe-window <days>', 'days a redelivery must still be recognised (default 30): later months stay')
+    .action(act(async () => (await storeCommands()).storeArchive));
+  storeCommand
+    .command('archives')
+    .description('every archive written: its month, events, seqs, file, and whether it was restored')
+    .action(act(async () => (await storeCommands()).storeArchives));
+  storeCommand
+    .command('restore <file>')
+    .description(
+      'bring an archive (its .ndjson.gz or .manifest.json) back into the database, after checking its sha256',
+    )
+    .action(act(async () => (await storeCommands()).storeRestore));
   const knownAccounts = () => import('./commands/known-accounts.ts');
   const known = program
     .command('known-accounts')

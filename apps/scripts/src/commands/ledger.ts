@@ -15,7 +15,7 @@ import { progress } from '../cli/progress.ts';
 type Db = Awaited<ReturnType<Context['database']>>;
 
 /** withDatabase with the ledger's functions loaded beside the store's. */
-async function withLedger<T>(ctx: Context, run: (db: Db, ledger: typeof Ledger) => Promise<T>): Promise<T> {
+export async function withLedger<T>(ctx: Context, run: (db: Db, ledger: typeof Ledger) => Promise<T>): Promise<T> {
   const ledger = await import('@paykit/ledger');
   return withDatabase(ctx, (db) => run(db, ledger));
 }
