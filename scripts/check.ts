@@ -3,6 +3,10 @@
 // The generated code against the specs, spec lint, the boundary rules, the formatting, lint,
 // typecheck, the TypeScript blocks of the docs, each package's tests and the reliability suite in its
 // reduced form, side by side.
+// Two turbo runs at once share the slots: the two longest tasks, the reliability suite and the
+// release tests (after the builds they need), start at once in a run of their own, and every other
+// task runs in the second. In one run turbo orders the ready tasks as it likes, and it started the
+// suite last, behind everything else, so the run lasted as long as the other tasks plus the suite.
 // Builds run as the tests need them: every published package's for the release tests, which also
 // build each app in its pruned copy (building the apps here too would repeat that work). The
 // closing line sums the test summaries into `tests: N passed, N failed, N skipped`, after the
@@ -10,51 +14,84 @@
 // reliability suite's bounds (a gateway answering again within 15 s of a thaw, say) hold on a
 // machine loaded by the other tasks; the answer times it reports are then the loaded machine's.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 
-/** Tasks at a time: most test files wait on the servers they start, so a few more than the cores. */
-const CONCURRENCY = process.env.PAYKIT_CHECK_CONCURRENCY ?? '4';
+/**
+ * Tasks at a time, both runs together: most test files wait on the servers they start, so a few
+ * more than the cores. The long run takes two of them (the suite, and the builds then the release
+ * tests), the other run the rest (at least one).
+ */
+const CONCURRENCY = Number(process.env.PAYKIT_CHECK_CONCURRENCY ?? '4');
+const LONG_CONCURRENCY = 2;
+/** The long tasks, each with its package. */
+const LONG_TASKS = ['@paykit/reliability#reliability:reduced', '@paykit/release#test'];
+/** Every other task of those two packages among the checks. */
+const LONG_PACKAGES_OTHER_TASKS = ['@paykit/reliability#test', '@paykit/reliability#lint', '@paykit/release#lint'];
 const SUMMARY = /:(?:test|reliability:reduced): tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
 const FAILED = /^(\S+):(?:test|reliability:reduced): (failed: .*)$/;
 // eslint-disable-next-line no-control-regex -- turbo colours its prefixes
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-/** Runs turbo with `args`, echoing its output; resolves with its exit code and the lines it printed. */
+// Node keeps the code it compiled from our TypeScript sources here and loads it again in every
+// later process: every test starts the apps and the CLI as processes, hundreds of times in all.
+// (turbo.json passes NODE_COMPILE_CACHE through to the tasks.)
+process.env.NODE_COMPILE_CACHE ??= path.resolve(import.meta.dirname, '../node_modules/.cache/node-compile-cache');
+
+/**
+ * Runs turbo with `args`, echoing its output whole lines at a time (the two runs interleave by
+ * line); resolves with its exit code and the lines it printed.
+ */
 function turbo(args: readonly string[]): Promise<{ code: number; lines: string[] }> {
   return new Promise((resolve) => {
     const child = spawn('turbo', ['run', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let pending = '';
     const lines: string[] = [];
     child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
       pending += chunk.toString();
       const parts = pending.split('\n');
       pending = parts.pop() ?? '';
+      if (parts.length > 0) process.stdout.write(`${parts.join('\n')}\n`);
       lines.push(...parts.map((line) => line.replace(ANSI, '')));
     });
     child.once('close', (code) => {
-      if (pending) lines.push(pending.replace(ANSI, ''));
+      if (pending) {
+        process.stdout.write(`${pending}\n`);
+        lines.push(pending.replace(ANSI, ''));
+      }
       resolve({ code: code ?? 1, lines });
     });
   });
 }
 
-const checks = await turbo([
-  'codegen:check',
-  'spec-lint',
-  'boundaries',
-  'format:check',
-  'lint',
-  'lint:root',
-  'typecheck:all',
-  'docs:check',
-  'test',
-  'reliability:reduced',
-  `--concurrency=${CONCURRENCY}`,
-  '--continue=dependencies-successful',
+const options = ['--continue=dependencies-successful'];
+const others = Math.max(1, CONCURRENCY - LONG_CONCURRENCY);
+const runs = await Promise.all([
+  turbo([...LONG_TASKS, `--concurrency=${LONG_CONCURRENCY}`, ...options]),
+  (async () => {
+    const rest = await turbo([
+      'codegen:check',
+      'spec-lint',
+      'boundaries',
+      'format:check',
+      'lint',
+      'lint:root',
+      'typecheck:all',
+      'docs:check',
+      'test',
+      '--filter=!@paykit/reliability',
+      '--filter=!@paykit/release',
+      `--concurrency=${others}`,
+      ...options,
+    ]);
+    // The long tasks' packages' other tasks (a task named with its package lifts the filters, so
+    // they take a run of their own).
+    const theirs = await turbo([...LONG_PACKAGES_OTHER_TASKS, `--concurrency=${others}`, ...options]);
+    return { code: rest.code || theirs.code, lines: [...rest.lines, ...theirs.lines] };
+  })(),
 ]);
 let [passed, failed, skipped] = [0, 0, 0];
 const failures: string[] = [];
-for (const line of checks.lines) {
+for (const line of runs.flatMap((run) => run.lines)) {
   const failure = FAILED.exec(line);
   if (failure) failures.push(`${failure[1]} ${failure[2]}`);
   const match = SUMMARY.exec(line);
@@ -65,4 +102,4 @@ for (const line of checks.lines) {
 }
 if (failures.length > 0) console.log(`\n${failures.join('\n')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(checks.code);
+process.exit(runs.find((run) => run.code !== 0)?.code ?? 0);
