@@ -4,6 +4,7 @@
 // flight) or killed with SIGKILL (a crash). Everything it writes can be passed on (onOutput), so
 // the secret audit and the reliability suite see every log line.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { compileCacheEnv } from './run-node.ts';
 
 export interface AppProcessOptions {
   /** Names the process in errors ("the gateway"). */
@@ -11,7 +12,11 @@ export interface AppProcessOptions {
   /** The app's entry file (main.ts), run with the @paykit/source condition. */
   main: string;
   args?: string[];
-  /** The whole environment (PATH is added); nothing else of the test's environment leaks in. */
+  /**
+   * The whole environment (PATH is added, and NODE_COMPILE_CACHE when the test has it: where Node
+   * keeps the code it compiled, which changes nothing the app does); nothing else of the test's
+   * environment leaks in.
+   */
   env?: Record<string, string>;
   /** How long it may take to print `listening on` (default 60 s: opening PGlite and migrating took 23 s on a loaded two-core machine). */
   startTimeoutMs?: number;
@@ -37,7 +42,7 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
     process.execPath,
     ['--conditions=@paykit/source', options.main, ...(options.args ?? [])],
     {
-      env: { PATH: process.env.PATH ?? '', ...options.env },
+      env: { PATH: process.env.PATH ?? '', ...compileCacheEnv(), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
