@@ -281,6 +281,7 @@ export async function migrate(
     }
     const newerBuild = checkRecorded(recorded, known, all);
     const done = new Set(recorded.map((row) => row.version));
+    refuseBehindPartitions(done, migrations);
     const applied: string[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
@@ -295,6 +296,25 @@ export async function migrate(
       .reduce((newest, row) => (row.version > newest.version ? row : newest), { version: '', name: '' }).name;
     return { applied, current, functions: reapplied, newerBuild };
   });
+}
+
+/** The store's migration that partitioned webhook_events: what was written for the table before it cannot run after it. */
+const PARTITIONED = '0023';
+
+/**
+ * A set added to a database whose event store is already partitioned (migration 0023, applied when
+ * the database held the store's set alone) would run its older migrations against a table they were
+ * not written for: refused, with what to do, before anything is applied.
+ */
+function refuseBehindPartitions(done: ReadonlySet<string>, migrations: readonly Migration[]): void {
+  if (!done.has(PARTITIONED)) return;
+  const behind = migrations.filter((m) => !done.has(m.version) && m.version < PARTITIONED);
+  if (behind.length === 0) return;
+  throw new MigrationError(
+    `${behind[0]!.owner}'s migration ${behind[0]!.name} (and ${behind.length - 1} more) predates the store's ${PARTITIONED}_partitioned_events, ` +
+      'which this database already has: it was written for the event store before its partitions and cannot run after them. ' +
+      "Migrate a new database with every set it will hold from the start (the paykit apps always pass the ledger's set).",
+  );
 }
 
 async function readRecorded(tx: Queryable): Promise<AppliedRow[]> {
