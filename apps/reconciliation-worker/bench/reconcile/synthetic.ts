@@ -57,12 +57,13 @@ const REFUND_BODY = `jsonb_build_object(
     'original_transaction_amount', ${TRANSFER_AMOUNT('0')}::text, 'tracking_key', 'RF20261121' || lpad(b::text, 10, '0'),
     'transaction_date', local_text)`;
 
-const EVENTS_SQL = `
+/** The stored events of the blocks, received `shift` (an interval, '0' for none) before their synthetic time. */
+const eventsSql = (shift: string) => `
 WITH stored AS (
 INSERT INTO webhook_events (source, event_type, dedupe_key, id_msg, transaction_id, raw_body, payload, received_at, outcome, answer_status)
 -- As the gateway stores them (migration 0006): the JSON in raw_body only, read from it by the worker;
 -- each with its dedupe key (migration 0023), as the gateway's append writes it.
-SELECT 'core', type, 'core:' || id_msg, id_msg, payload->'body'->>'id', convert_to(payload::text, 'UTF8'), NULL, (iso)::timestamptz, 'accepted', 200
+SELECT 'core', type, 'core:' || id_msg, id_msg, payload->'body'->>'id', convert_to(payload::text, 'UTF8'), NULL, (iso)::timestamptz - interval '${shift}', 'accepted', 200
 FROM (
   SELECT b, k, type, id_msg, iso,
          jsonb_build_object('id_msg', id_msg, 'msg_name', type, 'msg_date', '2026-11-21',
@@ -112,22 +113,26 @@ export async function loadSynthetic(
   onProgress?: (loaded: number) => void,
   { analyze = true }: { analyze?: boolean } = {},
 ): Promise<void> {
-  await loadBlocks(db, 0, events, [EVENTS_SQL, OUTBOUND_SQL, RECEIVABLES_SQL], onProgress);
+  await loadBlocks(db, 0, events, [eventsSql('0'), OUTBOUND_SQL, RECEIVABLES_SQL], onProgress);
   if (analyze) await db.query('VACUUM ANALYZE webhook_events, ledger_outbound, ledger_receivables');
 }
 
 /**
  * Loads `events` stored events only (no ledger records), as blocks `firstBlock` onwards, so that
  * their ids and keys differ from those loadSynthetic loads from block 0: a store's history, for
- * benchmarks that need a large store beside a fresh load (bench/store-growth.bench.ts).
+ * benchmarks that need a large store beside a fresh load (bench/store-growth.bench.ts). `shift`
+ * (a PostgreSQL interval such as '10 months') moves their received_at back by that much.
  */
 export async function loadSyntheticEvents(
   db: Queryable,
   firstBlock: number,
   events: number,
   onProgress?: (loaded: number) => void,
+  { shift = '0' }: { shift?: string } = {},
 ): Promise<void> {
-  await loadBlocks(db, firstBlock, events, [EVENTS_SQL], onProgress);
+  if (!/^\d{1,4} (months|days)$|^0$/.test(shift))
+    throw new Error(`shift must be "N months" or "N days", got "${shift}"`);
+  await loadBlocks(db, firstBlock, events, [eventsSql(shift)], onProgress);
 }
 
 /** Runs each statement over the blocks of `events` events from `firstBlock`, CHUNK_BLOCKS at a time. */
