@@ -27,13 +27,20 @@ import {
 } from '@paykit/store';
 import { HELD } from '../journal/held.ts';
 import { CLOCK_SKEW } from '../ledger-intents-attach.ts';
-import { ARCHIVE_FORMAT, archivePaths, fileSha256, type ArchiveManifest, type ArchivedEvent } from './format.ts';
+import {
+  ARCHIVE_FORMAT,
+  archivePaths,
+  fileSha256,
+  type ArchiveManifest,
+  type ArchivedEvent,
+  type ArchivedReplay,
+} from './format.ts';
 
 /** Days a redelivery is still recognised after its event arrived: months are archived only once past it. */
 export const DEFAULT_DEDUPE_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 const LOCK_WAIT = '5s';
-const BATCH = 1000;
+const BATCH = 5000;
 
 export interface ArchiveOptions {
   /** Archive the months that end at or before this time (UTC months of received_at). */
@@ -156,23 +163,28 @@ async function whyKept(db: Queryable, partition: string): Promise<string | null>
   return reasons.length === 0 ? null : reasons.join('; ');
 }
 
-interface ExportedRow extends Omit<ArchivedEvent, 'replays'> {
-  replays: ArchivedEvent['replays'];
+interface ExportedRow extends Omit<ArchivedEvent, 'raw_body' | 'replays'> {
+  raw_body: Uint8Array;
 }
 
+// The body travels as bytes and becomes base64 here (natively, where SQL's encode() would add a
+// pass of its own); replays are read apart, for the batch's seq range: most events have none.
 const EXPORT = (table: string) => `
   SELECT e.seq::text AS seq, e.source, e.event_type, e.dedupe_key, e.id_msg, e.transaction_id, e.operation_id,
-         translate(encode(e.raw_body, 'base64'), E'\\n', '') AS raw_body, e.payload::text AS payload, e.headers,
+         e.raw_body, e.payload::text AS payload, e.headers,
          to_json(e.received_at) #>> '{}' AS received_at, to_json(e.stored_at) #>> '{}' AS stored_at, e.drift, e.outcome, e.reason,
-         e.answer_status, e.refund_reason, e.deliveries, to_json(a.applied_at) #>> '{}' AS applied_at,
-         coalesce((SELECT json_agg(json_build_object('id', r.id::text, 'replayed_at', to_json(r.replayed_at) #>> '{}', 'drift', r.drift,
-                                   'outcome', r.outcome, 'reason', r.reason, 'answer_status', r.answer_status, 'refund_reason', r.refund_reason)
-                                   ORDER BY r.id)
-                   FROM webhook_event_replays r WHERE r.seq = e.seq), '[]'::json) AS replays
+         e.answer_status, e.refund_reason, e.deliveries, to_json(a.applied_at) #>> '{}' AS applied_at
     FROM ${table} e LEFT JOIN webhook_events_applied a ON a.seq = e.seq
    WHERE e.seq > $1::bigint
    ORDER BY e.seq
    LIMIT ${BATCH}`;
+
+const REPLAYS = `
+  SELECT r.seq::text AS seq, r.id::text AS id, to_json(r.replayed_at) #>> '{}' AS replayed_at, r.drift, r.outcome, r.reason,
+         r.answer_status, r.refund_reason
+    FROM webhook_event_replays r
+   WHERE r.seq BETWEEN $1::bigint AND $2::bigint
+   ORDER BY r.id`;
 
 /** What the month held when it was written: checked again, under a lock, before it is dropped. */
 interface Written {
@@ -198,18 +210,31 @@ async function archiveMonth(
     let after = '0';
     for (;;) {
       const { rows } = await db.query<ExportedRow>(EXPORT(table), [after]);
+      if (rows.length === 0) return;
+      const replays = new Map<string, ArchivedReplay[]>();
+      const found = await db.query<ArchivedReplay & { seq: string }>(REPLAYS, [rows[0]!.seq, rows.at(-1)!.seq]);
+      for (const { seq, ...replay } of found.rows) replays.set(seq, [...(replays.get(seq) ?? []), replay]);
+      let chunk = '';
       for (const row of rows) {
         if (row.applied_at === null) {
           unapplied ??= row.seq;
           return;
         }
+        const event: ArchivedEvent = {
+          ...row,
+          raw_body: Buffer.from(row.raw_body.buffer, row.raw_body.byteOffset, row.raw_body.byteLength).toString(
+            'base64',
+          ),
+          replays: replays.get(row.seq) ?? [],
+        };
         written.events++;
         written.deliveries += row.deliveries;
-        written.replays += row.replays.length;
+        written.replays += event.replays.length;
         written.firstSeq ??= row.seq;
         written.lastSeq = row.seq;
-        yield `${JSON.stringify(row)}\n`;
+        chunk += `${JSON.stringify(event)}\n`;
       }
+      yield chunk;
       if (rows.length < BATCH) return;
       after = rows.at(-1)!.seq;
     }
