@@ -3,10 +3,13 @@
 // The generated code against the specs, spec lint, the boundary rules, the formatting, lint,
 // typecheck, the TypeScript blocks of the docs, each package's tests and the reliability suite in its
 // reduced form, side by side.
-// Two turbo runs at once share the slots: the two longest tasks, the reliability suite and the
-// release tests (after the builds they need), start at once in a run of their own, and every other
-// task runs in the second. In one run turbo orders the ready tasks as it likes, and it started the
-// suite last, behind everything else, so the run lasted as long as the other tasks plus the suite.
+// The machine's cores are busy throughout, so what sets the time is how the tasks are ordered: the
+// longest must not start last. In one turbo run turbo orders the ready tasks as it likes (it started
+// the reliability suite last, behind everything else), so two runs go side by side: the reliability
+// suite alone, from the start; and the other tasks, the longest first: the release tests (after the
+// builds they need) and the tests of the packages that start apps and databases, then every other
+// check, then the remaining tasks of the packages named so far (a task named with its package lifts
+// a run's package filters, so these take a run of their own).
 // Builds run as the tests need them: every published package's for the release tests, which also
 // build each app in its pruned copy (building the apps here too would repeat that work). The
 // closing line sums the test summaries into `tests: N passed, N failed, N skipped`, after the
@@ -18,15 +21,29 @@ import path from 'node:path';
 
 /**
  * Tasks at a time, both runs together: most test files wait on the servers they start, so a few
- * more than the cores. The long run takes two of them (the suite, and the builds then the release
- * tests), the other run the rest (at least one).
+ * more than the cores. The reliability suite takes one of them, the other run the rest.
  */
 const CONCURRENCY = Number(process.env.PAYKIT_CHECK_CONCURRENCY ?? '4');
-const LONG_CONCURRENCY = 2;
-/** The long tasks, each with its package. */
-const LONG_TASKS = ['@paykit/reliability#reliability:reduced', '@paykit/release#test'];
-/** Every other task of those two packages among the checks. */
-const LONG_PACKAGES_OTHER_TASKS = ['@paykit/reliability#test', '@paykit/reliability#lint', '@paykit/release#lint'];
+const SUITE = '@paykit/reliability#reliability:reduced';
+/** The longest tasks after the suite, by their last measured times (each several minutes on two busy cores). */
+const LONG_TESTS = [
+  '@paykit/release#test',
+  '@paykit/scripts#test',
+  '@paykit/ledger#test',
+  '@paykit/console#test',
+  '@paykit/dev#test',
+  '@paykit/webhook-gateway#test',
+  '@paykit/store#test',
+  '@paykit/reconciliation-worker#test',
+  '@paykit/sandbox#test',
+];
+const packageOf = (task: string): string => task.slice(0, task.indexOf('#'));
+/** Every other check of the packages above: their lint, and the reliability package's tests and lint. */
+const THEIR_OTHER_TASKS = [
+  ...LONG_TESTS.map((task) => `${packageOf(task)}#lint`),
+  '@paykit/reliability#test',
+  '@paykit/reliability#lint',
+];
 const SUMMARY = /:(?:test|reliability:reduced): tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
 const FAILED = /^(\S+):(?:test|reliability:reduced): (failed: .*)$/;
 // eslint-disable-next-line no-control-regex -- turbo colours its prefixes
@@ -64,29 +81,33 @@ function turbo(args: readonly string[]): Promise<{ code: number; lines: string[]
 }
 
 const options = ['--continue=dependencies-successful'];
-const others = Math.max(1, CONCURRENCY - LONG_CONCURRENCY);
+const others = `--concurrency=${Math.max(1, CONCURRENCY - 1)}`;
 const runs = await Promise.all([
-  turbo([...LONG_TASKS, `--concurrency=${LONG_CONCURRENCY}`, ...options]),
+  turbo([SUITE, '--concurrency=1', ...options]),
   (async () => {
-    const rest = await turbo([
-      'codegen:check',
-      'spec-lint',
-      'boundaries',
-      'format:check',
-      'lint',
-      'lint:root',
-      'typecheck:all',
-      'docs:check',
-      'test',
-      '--filter=!@paykit/reliability',
-      '--filter=!@paykit/release',
-      `--concurrency=${others}`,
-      ...options,
-    ]);
-    // The long tasks' packages' other tasks (a task named with its package lifts the filters, so
-    // they take a run of their own).
-    const theirs = await turbo([...LONG_PACKAGES_OTHER_TASKS, `--concurrency=${others}`, ...options]);
-    return { code: rest.code || theirs.code, lines: [...rest.lines, ...theirs.lines] };
+    const lines: string[] = [];
+    let code = 0;
+    for (const tasks of [
+      LONG_TESTS,
+      [
+        'codegen:check',
+        'spec-lint',
+        'boundaries',
+        'format:check',
+        'lint',
+        'lint:root',
+        'typecheck:all',
+        'docs:check',
+        'test',
+        ...[packageOf(SUITE), ...LONG_TESTS.map(packageOf)].map((name) => `--filter=!${name}`),
+      ],
+      THEIR_OTHER_TASKS,
+    ]) {
+      const run = await turbo([...tasks, others, ...options]);
+      lines.push(...run.lines);
+      code ||= run.code;
+    }
+    return { code, lines };
   })(),
 ]);
 let [passed, failed, skipped] = [0, 0, 0];
