@@ -3,8 +3,8 @@
 // The generated code against the specs, spec lint, the boundary rules, the formatting, lint,
 // typecheck, the TypeScript blocks of the docs, each package's tests and the reliability suite in its
 // reduced form, side by side.
-// The machine's cores are busy throughout, so what sets the time is how the tasks are ordered: the
-// longest must not start last. In one turbo run turbo orders the ready tasks as it likes (it started
+// The machine's cores are busy throughout, so the CPU sets the time, as long as no long task
+// starts last. In one turbo run turbo orders the ready tasks as it likes (it started
 // the reliability suite last, behind everything else), so two runs go side by side: the reliability
 // suite alone, from the start; and the other tasks, the longest first: the release tests (after the
 // builds they need) and the tests of the packages that start apps and databases, then every other
