@@ -6,7 +6,7 @@
 // partition is idempotent, and a month two of them archive at once is written by both (the same
 // bytes, each to a file of its own until renamed) and dropped by one.
 import { archiveEvents, type ArchiveResult } from '@paykit/ledger';
-import { ensureEventPartitions, type Database } from '@paykit/store';
+import { ensureEventPartitions, withLongStatements, type Database, type DatabaseOptions } from '@paykit/store';
 
 export interface RetentionOptions {
   /** Archive months that ended more than this many days ago; undefined: partitions only, nothing archived. */
@@ -14,6 +14,12 @@ export interface RetentionOptions {
   archiveDir: string;
   dedupeWindowDays: number;
   everyMs: number;
+  /**
+   * How to open a connection of its own for the archive (withLongStatements): removing a month's
+   * markers and keys and dropping it can take longer than the deadline of serving statements.
+   * Empty: the archive runs on `db` (PGlite, or a database the caller opened).
+   */
+  connection: DatabaseOptions;
   now?: () => Date;
   onArchived?: (result: ArchiveResult) => void;
   onError?: (error: unknown) => void;
@@ -49,12 +55,15 @@ export function startRetention(db: Database, options: RetentionOptions): Retenti
       const at = now();
       status.monthsAhead = (await ensureEventPartitions(db, { now: at })).length - 1;
       if (options.retentionDays !== undefined) {
-        const result = await archiveEvents(db, {
-          before: new Date(at.getTime() - options.retentionDays * DAY_MS),
-          dir: options.archiveDir,
-          now: at,
-          dedupeWindowDays: options.dedupeWindowDays,
-        });
+        const days = options.retentionDays;
+        const result = await withLongStatements(db, options.connection, (long) =>
+          archiveEvents(long, {
+            before: new Date(at.getTime() - days * DAY_MS),
+            dir: options.archiveDir,
+            now: at,
+            dedupeWindowDays: options.dedupeWindowDays,
+          }),
+        );
         status.archived += result.archived.length;
         status.kept = result.kept;
         if (result.archived.length > 0 || result.kept.length > 0) options.onArchived?.(result);

@@ -75,6 +75,7 @@ export async function startWorker(config: WorkerConfig, options: WorkerOptions =
         archiveDir: config.retention.archiveDir,
         dedupeWindowDays: config.retention.dedupeWindowDays,
         everyMs: config.retention.everyMs,
+        connection: options.database ? {} : databaseOptions,
         now: options.now,
         onArchived: options.onArchived,
         onError: options.onRetentionError,

@@ -38,7 +38,12 @@ export async function storeArchive(
   const dedupeWindowDays =
     options.dedupeWindow === undefined ? undefined : flag(WindowDays, '--dedupe-window', options.dedupeWindow);
   await withLedger(ctx, async (db, ledger) => {
-    const result = await ledger.archiveEvents(db, { before: new Date(`${before}T00:00:00Z`), dir, dedupeWindowDays });
+    // Removing a month's markers and keys and dropping it may take longer than a serving statement's deadline.
+    const { withLongStatements } = await import('@paykit/store');
+    const url = ctx.databaseUrl();
+    const result = await withLongStatements(db, url === undefined ? {} : { databaseUrl: url }, (long) =>
+      ledger.archiveEvents(long, { before: new Date(`${before}T00:00:00Z`), dir, dedupeWindowDays }),
+    );
     for (const month of result.kept) ctx.out.info(`kept ${month.partition} (${month.events} events): ${month.reason}`);
     if (result.archived.length === 0 && result.kept.length === 0)
       ctx.out.note(`no month ended by ${before}: nothing to archive`);
@@ -78,7 +83,11 @@ export async function storeArchives(ctx: Context): Promise<void> {
 /** `paykit store restore <file>`: an archive back into the database (checked against its manifest first). */
 export async function storeRestore(ctx: Context, file: string): Promise<void> {
   await withLedger(ctx, async (db, ledger) => {
-    const result = await ledger.restoreArchive(db, path.resolve(file));
+    const { withLongStatements } = await import('@paykit/store');
+    const url = ctx.databaseUrl();
+    const result = await withLongStatements(db, url === undefined ? {} : { databaseUrl: url }, (long) =>
+      ledger.restoreArchive(long, path.resolve(file)),
+    );
     ctx.out.note(
       `restored ${result.restored} of the ${result.events} events of ${result.partition}` +
         (result.restored < result.events ? ' (the others were there already)' : ''),

@@ -174,7 +174,8 @@ const EXPORT = (table: string) => `
          e.raw_body, e.payload::text AS payload, e.headers,
          to_json(e.received_at) #>> '{}' AS received_at, to_json(e.stored_at) #>> '{}' AS stored_at, e.drift, e.outcome, e.reason,
          e.answer_status, e.refund_reason, e.deliveries, to_json(a.applied_at) #>> '{}' AS applied_at
-    FROM ${table} e LEFT JOIN webhook_events_applied a ON a.seq = e.seq
+    -- The bound on a.seq too: without it a merge join reads the markers from the first one, every batch.
+    FROM ${table} e LEFT JOIN webhook_events_applied a ON a.seq = e.seq AND a.seq > $1::bigint
    WHERE e.seq > $1::bigint
    ORDER BY e.seq
    LIMIT ${BATCH}`;
