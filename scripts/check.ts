@@ -4,12 +4,13 @@
 // typecheck, the TypeScript blocks of the docs, each package's tests and the reliability suite in its
 // reduced form, side by side.
 // The machine's cores are busy throughout, so the CPU sets the time, as long as no long task
-// starts last. In one turbo run turbo orders the ready tasks as it likes (it started
-// the reliability suite last, behind everything else), so two runs go side by side: the reliability
-// suite alone, from the start; and the other tasks, the longest first: the release tests (after the
-// builds they need) and the tests of the packages that start apps and databases, then every other
-// check, then the remaining tasks of the packages named so far (a task named with its package lifts
-// a run's package filters, so these take a run of their own).
+// starts last. In one turbo run turbo orders the ready tasks as it likes (it started the
+// reliability suite last, behind everything else, and the builds the release tests need late), so
+// three runs go side by side, each from the start: the reliability suite alone; the release tests
+// alone (after the builds they need); and the other tasks, the longest first: the tests of the
+// packages that start apps and databases, then every other check, then the remaining tasks of the
+// packages named so far (a task named with its package lifts a run's package filters, so these take
+// a run of their own).
 // Builds run as the tests need them: every published package's for the release tests, which also
 // build each app in its pruned copy (building the apps here too would repeat that work). The
 // closing line sums the test summaries into `tests: N passed, N failed, N skipped`, after the
@@ -20,14 +21,15 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * Tasks at a time, both runs together: most test files wait on the servers they start, so a few
- * more than the cores. The reliability suite takes one of them, the other run the rest.
+ * Tasks at a time, the runs together: most test files wait on the servers they start, so a few
+ * more than the cores. The reliability suite and the release tests take one each, the other run
+ * the rest.
  */
 const CONCURRENCY = Number(process.env.PAYKIT_CHECK_CONCURRENCY ?? '4');
 const SUITE = '@paykit/reliability#reliability:reduced';
-/** The longest tasks after the suite, by their last measured times (each several minutes on two busy cores). */
+const RELEASE_TESTS = '@paykit/release#test';
+/** The longest tests after those two, by their last measured times (each several minutes on two busy cores). */
 const LONG_TESTS = [
-  '@paykit/release#test',
   '@paykit/scripts#test',
   '@paykit/ledger#test',
   '@paykit/console#test',
@@ -38,11 +40,10 @@ const LONG_TESTS = [
   '@paykit/sandbox#test',
 ];
 const packageOf = (task: string): string => task.slice(0, task.indexOf('#'));
-/** Every other check of the packages above: their lint, and the reliability package's tests and lint. */
+/** Every other check of the packages above: their lint, and the reliability package's tests. */
 const THEIR_OTHER_TASKS = [
-  ...LONG_TESTS.map((task) => `${packageOf(task)}#lint`),
+  ...[SUITE, RELEASE_TESTS, ...LONG_TESTS].map((task) => `${packageOf(task)}#lint`),
   '@paykit/reliability#test',
-  '@paykit/reliability#lint',
 ];
 const SUMMARY = /:(?:test|reliability:reduced): tests: (\d+) passed, (\d+) failed, (\d+) skipped\s*$/;
 const FAILED = /^(\S+):(?:test|reliability:reduced): (failed: .*)$/;
@@ -55,7 +56,7 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 process.env.NODE_COMPILE_CACHE ??= path.resolve(import.meta.dirname, '../node_modules/.cache/node-compile-cache');
 
 /**
- * Runs turbo with `args`, echoing its output whole lines at a time (the two runs interleave by
+ * Runs turbo with `args`, echoing its output whole lines at a time (the runs interleave by
  * line); resolves with its exit code and the lines it printed.
  */
 function turbo(args: readonly string[]): Promise<{ code: number; lines: string[] }> {
@@ -81,9 +82,10 @@ function turbo(args: readonly string[]): Promise<{ code: number; lines: string[]
 }
 
 const options = ['--continue=dependencies-successful'];
-const others = `--concurrency=${Math.max(1, CONCURRENCY - 1)}`;
+const others = `--concurrency=${Math.max(1, CONCURRENCY - 2)}`;
 const runs = await Promise.all([
   turbo([SUITE, '--concurrency=1', ...options]),
+  turbo([RELEASE_TESTS, '--concurrency=1', ...options]),
   (async () => {
     const lines: string[] = [];
     let code = 0;
@@ -99,7 +101,7 @@ const runs = await Promise.all([
         'typecheck:all',
         'docs:check',
         'test',
-        ...[packageOf(SUITE), ...LONG_TESTS.map(packageOf)].map((name) => `--filter=!${name}`),
+        ...[SUITE, RELEASE_TESTS, ...LONG_TESTS].map((task) => `--filter=!${packageOf(task)}`),
       ],
       THEIR_OTHER_TASKS,
     ]) {
