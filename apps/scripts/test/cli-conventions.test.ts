@@ -177,7 +177,7 @@ describe('paykit conventions', () => {
     expect(help.stdout).toContain('--to <url>');
     // --help after a command that does not exist names it (exit 2) instead of printing the help
     // of the deepest command that does; an option's value is not read as a command.
-    expectUsage(await paykit(['store', 'archive', '--help']), /^error: unknown command 'store' \(run with --help/);
+    expectUsage(await paykit(['vault', 'archive', '--help']), /^error: unknown command 'vault' \(run with --help/);
     expectUsage(await paykit(['events', 'bogus', '-h']), /^error: unknown command 'bogus' \(run with --help/);
     const withValue = await paykit(['--profile', 'store', 'events', '--help']);
     expect(withValue.code, withValue.stderr).toBe(0);
