@@ -14,8 +14,8 @@ export interface EventPartition {
   /** Its range (null for the default partition). */
   from: Date | null;
   to: Date | null;
-  /** Stored events in it (counted). */
-  events: number;
+  /** Stored events in it, counted (null when the list was asked without counts). */
+  events: number | null;
   /** On disk: the table, its indexes and its TOAST. */
   bytes: number;
 }
@@ -62,8 +62,14 @@ export async function ensureEventPartitions(
   return names;
 }
 
-/** Every partition of webhook_events, the oldest month first and the default partition last. */
-export async function listEventPartitions(db: Queryable): Promise<EventPartition[]> {
+/**
+ * Every partition of webhook_events, the oldest month first and the default partition last. Each
+ * is counted (a month of millions takes seconds) unless `counts` is false.
+ */
+export async function listEventPartitions(
+  db: Queryable,
+  { counts = true }: { counts?: boolean } = {},
+): Promise<EventPartition[]> {
   const { rows } = await db.query<{ name: string; bound: string; bytes: string }>(
     `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound, pg_total_relation_size(c.oid)::text AS bytes
        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -72,14 +78,14 @@ export async function listEventPartitions(db: Queryable): Promise<EventPartition
   const partitions: EventPartition[] = [];
   for (const row of rows) {
     const range = /FROM \('([^']+)'\) TO \('([^']+)'\)/.exec(row.bound);
-    const counted = await db.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM "${row.name.replaceAll('"', '""')}"`,
-    );
+    const counted = counts
+      ? await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${row.name.replaceAll('"', '""')}"`)
+      : undefined;
     partitions.push({
       name: row.name,
       from: range ? new Date(range[1]!) : null,
       to: range ? new Date(range[2]!) : null,
-      events: Number(counted.rows[0]!.n),
+      events: counted === undefined ? null : Number(counted.rows[0]!.n),
       bytes: Number(row.bytes),
     });
   }

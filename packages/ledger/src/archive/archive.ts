@@ -97,17 +97,18 @@ export async function archiveEvents(db: Database, options: ArchiveOptions): Prom
     );
   await mkdir(options.dir, { recursive: true });
   await partitionDefaultRows(db, options.before);
-  const months = (await listEventPartitions(db)).filter(
+  // Counted only when due: a month of millions takes seconds to count, and the worker asks hourly.
+  const months = (await listEventPartitions(db, { counts: false })).filter(
     (p): p is EventPartition & { from: Date; to: Date } => p.from !== null && p.to !== null && p.to <= options.before,
   );
   const result: ArchiveResult = { archived: [], kept: [] };
   for (const month of months) {
-    const reason = await whyKept(db, month.name);
+    const { reason, events } = await whyKept(db, month.name);
     if (reason !== null) {
-      result.kept.push({ partition: month.name, from: month.from, to: month.to, events: month.events, reason });
+      result.kept.push({ partition: month.name, from: month.from, to: month.to, events, reason });
       continue;
     }
-    const outcome = await archiveMonth(db, month, options.dir, now);
+    const outcome = await archiveMonth(db, { ...month, events }, options.dir, now);
     if ('reason' in outcome) result.kept.push(outcome);
     else result.archived.push(outcome);
   }
@@ -130,13 +131,21 @@ async function partitionDefaultRows(db: Queryable, before: Date): Promise<void> 
 
 const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-/** Why the month must stay (null: it may go). */
-async function whyKept(db: Queryable, partition: string): Promise<string | null> {
+/** Why the month must stay (null: it may go), and its events counted. */
+async function whyKept(db: Queryable, partition: string): Promise<{ reason: string | null; events: number }> {
   const table = quoted(partition);
-  const { rows } = await db.query<{ above: string; parked: string; held: string; refunds: string; floor: string }>(
+  const { rows } = await db.query<{
+    events: string;
+    above: string;
+    parked: string;
+    held: string;
+    refunds: string;
+    floor: string;
+  }>(
     `WITH span AS (SELECT min(seq) AS lo, max(seq) AS hi FROM ${table}),
           pr AS (SELECT floor_seq FROM webhook_events_progress)
-     SELECT (SELECT count(*) FROM ${table} e, pr WHERE e.seq > pr.floor_seq)::text AS above,
+     SELECT (SELECT count(*) FROM ${table})::text AS events,
+            (SELECT count(*) FROM ${table} e, pr WHERE e.seq > pr.floor_seq)::text AS above,
             (SELECT floor_seq FROM pr)::text AS floor,
             (SELECT count(*) FROM ledger_parked_events p, span WHERE p.seq BETWEEN span.lo AND span.hi
                 AND EXISTS (SELECT 1 FROM ${table} e WHERE e.seq = p.seq))::text AS parked,
@@ -160,7 +169,7 @@ async function whyKept(db: Queryable, partition: string): Promise<string | null>
     reasons.push(
       `${row.refunds} refund(s) that an unresolved transfer intent could still be attached by: resolve the intents (paykit transfers unresolved)`,
     );
-  return reasons.length === 0 ? null : reasons.join('; ');
+  return { reason: reasons.length === 0 ? null : reasons.join('; '), events: Number(row.events) };
 }
 
 interface ExportedRow extends Omit<ArchivedEvent, 'raw_body' | 'replays'> {
@@ -198,7 +207,7 @@ interface Written {
 
 async function archiveMonth(
   db: Database,
-  month: EventPartition & { from: Date; to: Date },
+  month: EventPartition & { from: Date; to: Date; events: number },
   dir: string,
   now: Date,
 ): Promise<ArchivedMonth | KeptMonth> {
@@ -244,7 +253,7 @@ async function archiveMonth(
   if (unapplied !== null) {
     await rm(partial, { force: true });
     return {
-      ...kept(month),
+      ...kept(month, month.events),
       reason: `event ${String(unapplied)} has no applied marker although it is below the claim floor: the worker's floor audit will apply it; archive again after`,
     };
   }
@@ -327,7 +336,7 @@ async function archiveMonth(
       bytes,
     };
   return {
-    ...kept(month),
+    ...kept(month, month.events),
     reason:
       dropped === false
         ? 'the month changed while it was written (a redelivery counted, a replay recorded): archive again'
@@ -335,8 +344,8 @@ async function archiveMonth(
   };
 }
 
-function kept(month: EventPartition & { from: Date; to: Date }): Omit<KeptMonth, 'reason'> {
-  return { partition: month.name, from: month.from, to: month.to, events: month.events };
+function kept(month: EventPartition & { from: Date; to: Date }, events: number): Omit<KeptMonth, 'reason'> {
+  return { partition: month.name, from: month.from, to: month.to, events };
 }
 
 async function fsyncFile(file: string): Promise<void> {
