@@ -9,6 +9,18 @@ import { withDatabase, withLedger } from './ledger.ts';
 
 const WindowDays = z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day');
 
+type Db = Awaited<ReturnType<Context['database']>>;
+
+/**
+ * `work` on a connection of its own with the long statement deadline (the store's
+ * withLongStatements): archiving or restoring a month can outlast a serving statement's deadline.
+ */
+async function withLongConnection<T>(ctx: Context, db: Db, work: (long: Db) => Promise<T>): Promise<T> {
+  const { withLongStatements } = await import('@paykit/store');
+  const url = ctx.databaseUrl();
+  return withLongStatements(db, url === undefined ? {} : { databaseUrl: url }, work);
+}
+
 /** `paykit store partitions`: creates this month's and the next months' partitions where missing, then lists every partition. */
 export async function storePartitions(ctx: Context): Promise<void> {
   await withDatabase(ctx, async (db, store) => {
@@ -38,10 +50,7 @@ export async function storeArchive(
   const dedupeWindowDays =
     options.dedupeWindow === undefined ? undefined : flag(WindowDays, '--dedupe-window', options.dedupeWindow);
   await withLedger(ctx, async (db, ledger) => {
-    // Removing a month's markers and keys and dropping it may take longer than a serving statement's deadline.
-    const { withLongStatements } = await import('@paykit/store');
-    const url = ctx.databaseUrl();
-    const result = await withLongStatements(db, url === undefined ? {} : { databaseUrl: url }, (long) =>
+    const result = await withLongConnection(ctx, db, (long) =>
       ledger.archiveEvents(long, { before: new Date(`${before}T00:00:00Z`), dir, dedupeWindowDays }),
     );
     for (const month of result.kept) ctx.out.info(`kept ${month.partition} (${month.events} events): ${month.reason}`);
@@ -83,11 +92,7 @@ export async function storeArchives(ctx: Context): Promise<void> {
 /** `paykit store restore <file>`: an archive back into the database (checked against its manifest first). */
 export async function storeRestore(ctx: Context, file: string): Promise<void> {
   await withLedger(ctx, async (db, ledger) => {
-    const { withLongStatements } = await import('@paykit/store');
-    const url = ctx.databaseUrl();
-    const result = await withLongStatements(db, url === undefined ? {} : { databaseUrl: url }, (long) =>
-      ledger.restoreArchive(long, path.resolve(file)),
-    );
+    const result = await withLongConnection(ctx, db, (long) => ledger.restoreArchive(long, path.resolve(file)));
     ctx.out.note(
       `restored ${result.restored} of the ${result.events} events of ${result.partition}` +
         (result.restored < result.events ? ' (the others were there already)' : ''),
