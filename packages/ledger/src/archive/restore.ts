@@ -26,27 +26,28 @@ const EVENT_COLUMNS = `seq text, source text, event_type text, dedupe_key text, 
   answer_status smallint, refund_reason text, deliveries integer, applied_at timestamptz`;
 
 async function restoreBatch(tx: Queryable, events: ArchivedEvent[]): Promise<number> {
-  const batch = JSON.stringify(events);
-  const { rowCount } = await tx.query(
-    `INSERT INTO webhook_events (seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id, raw_body, payload, headers,
-                                 received_at, stored_at, drift, outcome, reason, answer_status, refund_reason, deliveries)
-     SELECT r.seq::bigint, r.source, r.event_type, r.dedupe_key, r.id_msg, r.transaction_id, r.operation_id, decode(r.raw_body, 'base64'),
-            r.payload::jsonb, r.headers, r.received_at, r.stored_at, r.drift, r.outcome, r.reason, r.answer_status, r.refund_reason, r.deliveries
-       FROM json_to_recordset($1::json) AS r(${EVENT_COLUMNS})
-     ON CONFLICT (seq, received_at) DO NOTHING`,
-    [batch],
-  );
-  await tx.query(
-    `INSERT INTO webhook_event_keys (dedupe_key, seq, received_at, deliveries, outcome, answer_status)
-     SELECT r.dedupe_key, r.seq::bigint, r.received_at, r.deliveries, r.outcome, r.answer_status FROM json_to_recordset($1::json) AS r(${EVENT_COLUMNS})
-     ON CONFLICT (dedupe_key) DO NOTHING`,
-    [batch],
-  );
-  await tx.query(
-    `INSERT INTO webhook_events_applied (seq, applied_at)
-     SELECT r.seq::bigint, r.applied_at FROM json_to_recordset($1::json) AS r(${EVENT_COLUMNS}) WHERE r.applied_at IS NOT NULL
-     ON CONFLICT (seq) DO NOTHING`,
-    [batch],
+  // One statement: the batch's JSON is read once, for the events, their keys and their markers.
+  const { rows } = await tx.query<{ restored: string }>(
+    `WITH r AS MATERIALIZED (SELECT * FROM json_to_recordset($1::json) AS r(${EVENT_COLUMNS})),
+     restored AS (
+       INSERT INTO webhook_events (seq, source, event_type, dedupe_key, id_msg, transaction_id, operation_id, raw_body, payload, headers,
+                                   received_at, stored_at, drift, outcome, reason, answer_status, refund_reason, deliveries)
+       SELECT r.seq::bigint, r.source, r.event_type, r.dedupe_key, r.id_msg, r.transaction_id, r.operation_id, decode(r.raw_body, 'base64'),
+              r.payload::jsonb, r.headers, r.received_at, r.stored_at, r.drift, r.outcome, r.reason, r.answer_status, r.refund_reason, r.deliveries
+         FROM r
+       ON CONFLICT (seq, received_at) DO NOTHING
+       RETURNING 1
+     ), keys AS (
+       INSERT INTO webhook_event_keys (dedupe_key, seq, received_at, deliveries, outcome, answer_status)
+       SELECT r.dedupe_key, r.seq::bigint, r.received_at, r.deliveries, r.outcome, r.answer_status FROM r
+       ON CONFLICT (dedupe_key) DO NOTHING
+     ), markers AS (
+       INSERT INTO webhook_events_applied (seq, applied_at)
+       SELECT r.seq::bigint, r.applied_at FROM r WHERE r.applied_at IS NOT NULL
+       ON CONFLICT (seq) DO NOTHING
+     )
+     SELECT count(*)::text AS restored FROM restored`,
+    [JSON.stringify(events)],
   );
   const replays = events.flatMap((event) => event.replays.map((replay) => ({ ...replay, seq: event.seq })));
   if (replays.length > 0)
@@ -58,7 +59,7 @@ async function restoreBatch(tx: Queryable, events: ArchivedEvent[]): Promise<num
        ON CONFLICT (id) DO NOTHING`,
       [JSON.stringify(replays)],
     );
-  return rowCount;
+  return Number(rows[0]!.restored);
 }
 
 /** Restores the archive `file` (its .ndjson.gz or its .manifest.json). */
