@@ -1,9 +1,16 @@
 // From an evaluated delivery to its answer: commit it to the store (group-committed with every
 // other delivery in flight) and answer with the decision stored for it. A repeat gets the first
 // delivery's answer again. Nothing is answered 2xx before its commit; a store that cannot commit
-// before the deadline gets 503, and the platform redelivers.
-import type { Account, EventStore, NewEvent } from '@paykit/store';
-import type { AccountRead, Evaluation } from './evaluate.ts';
+// before the deadline gets 503, and the platform redelivers. A MONEY_IN decided on an account that
+// changed before the commit is decided again here, on the account the store saw, and appended again.
+import {
+  AccountChangedError,
+  StoreUnavailableError,
+  type Account,
+  type EventStore,
+  type NewEvent,
+} from '@paykit/store';
+import type { Evaluation } from './evaluate.ts';
 import { eventTypeLabel, type GatewayMetrics } from './metrics.ts';
 import type { Decision } from './policy.ts';
 
@@ -23,6 +30,9 @@ export interface Delivery {
   onAccountChanged?(clabe: string, account: Account | undefined): void;
 }
 
+/** Decisions taken again on an account that keeps changing under them, before giving up (503: redeliver). */
+const GUARD_ATTEMPTS = 5;
+
 const storedDecision = (decision: Decision) => ({
   outcome: decision.outcome,
   reason: decision.reason,
@@ -30,32 +40,17 @@ const storedDecision = (decision: Decision) => ({
   refundReason: decision.refundReason,
 });
 
-/** The account guard of a MONEY_IN decision: taken again, and kept in `decided`, if the account changed before the commit. */
-function accountGuard(
-  account: AccountRead,
-  decided: { decision: Decision },
-  delivery: Delivery,
-): NewEvent['accountGuard'] {
-  return {
-    clabe: account.clabe,
-    version: account.read?.version ?? null,
-    redecide: (now) => {
-      delivery.onAccountChanged?.(account.clabe, now);
-      decided.decision = account.decideAgain(now);
-      return storedDecision(decided.decision);
-    },
-  };
-}
-
 export async function storeEvaluation(
   events: EventStore,
   metrics: GatewayMetrics,
   evaluation: Evaluation,
   delivery: Delivery,
 ): Promise<IntakeResult> {
-  // What was stored: the evaluation's decision, or the one taken again on a changed account.
-  const decided = { decision: evaluation.decision };
-  const event: NewEvent = {
+  let decision = evaluation.decision;
+  const account = evaluation.account;
+  let guard: NewEvent['accountGuard'] =
+    account === undefined ? undefined : { clabe: account.clabe, version: account.read?.version ?? null };
+  const event = (): NewEvent => ({
     source: evaluation.source,
     eventType: evaluation.eventType,
     dedupeKey: evaluation.dedupeKey,
@@ -67,16 +62,32 @@ export async function storeEvaluation(
     headers: delivery.headers,
     receivedAt: delivery.receivedAt,
     drift: evaluation.drift,
-    ...storedDecision(evaluation.decision),
-    ...(evaluation.account === undefined ? {} : { accountGuard: accountGuard(evaluation.account, decided, delivery) }),
-  };
-  const result = await events.append(event, { deadline: delivery.deadline });
+    ...storedDecision(decision),
+    ...(guard === undefined ? {} : { accountGuard: guard }),
+  });
+  let result;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      result = await events.append(event(), { deadline: delivery.deadline });
+      break;
+    } catch (error) {
+      if (!(error instanceof AccountChangedError) || account === undefined) throw error;
+      if (attempt === GUARD_ATTEMPTS) {
+        throw new StoreUnavailableError(
+          `the account the decision read changed ${attempt} times while the event was being committed; nothing was stored: append it again`,
+        );
+      }
+      delivery.onAccountChanged?.(account.clabe, error.account);
+      decision = account.decideAgain(error.account);
+      guard = { clabe: account.clabe, version: error.account?.version ?? null };
+    }
+  }
   const labels = { source: evaluation.source, type: eventTypeLabel(evaluation.source, evaluation.eventType) };
   if (result.inserted) {
     metrics.events.inc({ ...labels, outcome: result.outcome });
     if (evaluation.drift.length > 0) metrics.drift.inc(labels);
     if (evaluation.eventType === 'MONEY_IN')
-      metrics.decisions.inc({ decision: decided.decision.outcome, rule: decided.decision.rule ?? 'none' });
+      metrics.decisions.inc({ decision: decision.outcome, rule: decision.rule ?? 'none' });
   } else {
     metrics.duplicates.inc(labels);
   }

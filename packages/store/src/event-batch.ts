@@ -6,12 +6,13 @@
 // is recorded as a conflict before it is answered, so no body is lost (ledger_conflicts, in the
 // ledger's definition of the function: @paykit/ledger's sql/functions/webhook_events_append.sql). An event
 // with an account guard is written only if the account's row is still the version its decision
-// read; otherwise it is not written, its account is read again, and it is decided again.
+// read; otherwise it is not written and its append rejects with AccountChangedError, carrying the
+// account as it is now, for the caller to decide again.
 import type { Account } from './accounts.ts';
 import { readAccounts } from './accounts.ts';
 import { isDataError, isRetryable, messageOf } from './connection-errors.ts';
 import type { Queryable } from './database.ts';
-import { StoreInputError } from './errors.ts';
+import { AccountChangedError, StoreInputError } from './errors.ts';
 import type { PreparedEvent } from './event-input.ts';
 import type { AppendResult, Outcome } from './events.ts';
 import { jsonbSafe } from './jsonb-text.ts';
@@ -26,19 +27,6 @@ import { jsonbSafe } from './jsonb-text.ts';
 // ledger (@paykit/ledger's sql/functions/webhook_events_append.sql: seq order, the account guard,
 // the lock order and the redelivery conflicts are explained there).
 const INSERT_BATCH = 'SELECT * FROM webhook_events_append($1::json, $2::bytea)';
-
-/**
- * An event whose account guard failed: nothing was written, and `account` is the account as read
- * right after (undefined: there is no such account). events.ts decides again and resubmits.
- */
-export class AccountChanged extends Error {
-  override readonly name = 'AccountChanged';
-  readonly account: Account | undefined;
-  constructor(account: Account | undefined) {
-    super('the account changed since the decision read it; decide again');
-    this.account = account;
-  }
-}
 
 interface ReturnedRow {
   dedupe_key: string;
@@ -98,7 +86,7 @@ async function commitRound(
   return results;
 }
 
-/** Writes the groups in one statement and answers their events; those whose guard failed get AccountChanged with the account as it is now. */
+/** Writes the groups in one statement and answers their events; those whose guard failed get AccountChangedError with the account as it is now. */
 async function write(db: Queryable, groups: KeyGroup[], results: Array<AppendResult | Error>): Promise<void> {
   const changed = answer(results, groups, await insertWithRetry(db, groups));
   if (changed.length === 0) return;
@@ -106,7 +94,8 @@ async function write(db: Queryable, groups: KeyGroup[], results: Array<AppendRes
     db,
     changed.map((group) => group.event.guardClabe!),
   );
-  for (const group of changed) fill(results, group, new AccountChanged(accounts.get(group.event.guardClabe!)));
+  for (const group of changed)
+    fill(results, group, new AccountChangedError(group.event.guardClabe!, accounts.get(group.event.guardClabe!)));
 }
 
 /**

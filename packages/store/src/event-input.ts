@@ -64,15 +64,11 @@ export function prepareEvent(event: NewEvent): PreparedEvent {
   };
 }
 
-/** The guard's columns; StoreInputError for one that is not { clabe, version, redecide }. */
+/** The guard's columns; StoreInputError for one that is not { clabe, version }. */
 function accountGuard(guard: AccountGuard | undefined): Pick<PreparedEvent, 'guardClabe' | 'guardVersion'> {
   if (guard === undefined) return { guardClabe: null, guardVersion: null };
   if (typeof guard !== 'object' || guard === null)
-    throw new StoreInputError('accountGuard must be { clabe, version, redecide } (or left out)');
-  if (typeof guard.redecide !== 'function')
-    throw new StoreInputError(
-      'accountGuard.redecide must be a function: the decision again, for the account as it is now',
-    );
+    throw new StoreInputError('accountGuard must be { clabe, version } (or left out)');
   // xmin as text: a whole number. Anything else could never match, and the event would be decided again forever.
   if (guard.version !== null && (typeof guard.version !== 'string' || !/^\d{1,10}$/.test(guard.version))) {
     throw new StoreInputError(

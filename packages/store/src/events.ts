@@ -4,7 +4,7 @@
 import { messageOf, sqlState } from './connection-errors.ts';
 import type { Database } from './database.ts';
 import { StoreConfigError, StoreInputError, StoreUnavailableError } from './errors.ts';
-import { AccountChanged, commitEvents } from './event-batch.ts';
+import { commitEvents } from './event-batch.ts';
 import {
   checkDrift,
   httpStatus,
@@ -20,7 +20,6 @@ import type { PreparedEvent } from './event-input.ts';
 import { EVENT_COLUMNS, REPLAY_COLUMNS, toReplayRecord, toStoredEvent } from './event-rows.ts';
 import type { EventRow, ReplayRow } from './event-rows.ts';
 import { createGroupCommit } from './group-commit.ts';
-import type { Account } from './accounts.ts';
 import { toJsonbText } from './jsonb-text.ts';
 import type { CommitInfo } from './group-commit.ts';
 
@@ -73,21 +72,20 @@ export interface NewEvent {
   accountGuard?: AccountGuard;
 }
 
-/** The decision fields of an event: what AccountGuard.redecide answers. */
+/** The decision fields of an event. */
 export type EventDecision = Pick<NewEvent, 'outcome' | 'reason' | 'answerStatus' | 'refundReason'>;
 
 /**
  * A decision taken on an account that may have changed since it was read (a cached copy): the
  * event is committed only if the account's row still has `version` (null: there is still no such
- * account), checked in the statement that writes it. If it changed, nothing is written, `redecide`
- * is called with the account as it is now (undefined: gone), and the event is appended again with
- * the new decision and that account's version, under the same deadline. So no decision is ever
- * stored on an account older than the statement that stores it.
+ * account), checked in the statement that writes it. If it changed, nothing is written and the
+ * append rejects with AccountChangedError, carrying the account as it is now; the caller decides
+ * again and appends again with that account's version. So no decision is ever stored on an account
+ * older than the statement that stores it, and the store takes no decision of its own.
  */
 export interface AccountGuard {
   clabe: string;
   version: string | null;
-  redecide(account: Account | undefined): EventDecision;
 }
 
 export interface AppendResult {
@@ -169,8 +167,6 @@ export interface EventStore {
 const DEFAULT_MAX_BATCH = 500;
 /** Bodies per batch, at most (one larger body goes alone): 500 bodies of the gateway's 1 MiB limit would be one 500 MB statement. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
-/** Decisions taken again on an account that keeps changing under them, before giving up (503: redeliver). */
-const GUARD_ATTEMPTS = 5;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 1000;
 const MAX_BIGINT = 9223372036854775807n;
@@ -217,25 +213,7 @@ export function createEventStore(db: Database, options: EventStoreOptions = {}):
       const deadline = appendOptions?.deadline;
       if (deadline !== undefined && !Number.isFinite(deadline))
         throw new StoreInputError('deadline must be a performance.now() time in ms (a finite number)');
-      let prepared = prepareEvent(event);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await commits.submit(prepared, deadline);
-        } catch (error) {
-          if (!(error instanceof AccountChanged) || event.accountGuard === undefined) throw error;
-          if (attempt === GUARD_ATTEMPTS) {
-            throw new StoreUnavailableError(
-              `the account the decision read changed ${attempt} times while the event was being committed on ${db.description}; nothing was stored: append it again`,
-            );
-          }
-          const version = error.account?.version ?? null;
-          prepared = prepareEvent({
-            ...event,
-            ...event.accountGuard.redecide(error.account),
-            accountGuard: { ...event.accountGuard, version },
-          });
-        }
-      }
+      return commits.submit(prepareEvent(event), deadline);
     },
 
     async get(seq) {

@@ -7,7 +7,7 @@ export {
   withLongStatements,
 } from './database.ts';
 export type { ConnectionStats, Database, DatabaseOptions, QueryResult, Queryable } from './database.ts';
-export { MigrationError } from './errors.ts';
+export { AccountChangedError, MigrationError } from './errors.ts';
 export { loadFunctions, loadMigrations, migrate, migrationSet, MIGRATIONS_DIR, storeMigrations } from './migrate.ts';
 export type { MigrateOptions, MigrateResult, Migration, MigrationSet, SqlFunction } from './migrate.ts';
 export { createEventStore } from './events.ts';

@@ -1,8 +1,15 @@
 // Appends whose decision read an account (NewEvent.accountGuard), on a real database: committed
-// as decided while the account is as read, decided again on the account as it is now when another
-// connection changed it in between, and never stored with a decision older than its commit.
+// as decided while the account is as read; refused with AccountChangedError, nothing written and
+// the account as it is now in hand, when another connection changed it in between, so the caller
+// decides again; never stored with a decision older than its commit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountStore, createEventStore, openDatabase, StoreInputError } from '../src/index.ts';
+import {
+  AccountChangedError,
+  createAccountStore,
+  createEventStore,
+  openDatabase,
+  StoreInputError,
+} from '../src/index.ts';
 import type { Account, AccountStore, Database, EventStore, NewEvent } from '../src/index.ts';
 import { testDatabases } from '../src/testing.ts';
 import type { OpenedTestDatabase } from '../src/testing.ts';
@@ -43,39 +50,62 @@ for (const kind of testDatabases()) {
       await opened?.drop();
     });
 
-    /** An event decided on `account` as read, guarded by its version; `seen` collects every redecision. */
-    const guarded = (
-      account: Account | undefined,
-      seen: (Account | undefined)[],
-      overrides: Partial<NewEvent> = {},
-    ): NewEvent =>
+    /** An event decided on `account` as read, guarded by its version. */
+    const guarded = (account: Account | undefined, overrides: Partial<NewEvent> = {}, clabe = CLABE): NewEvent =>
       newEvent({
         ...decide(account),
-        accountGuard: {
-          clabe: account?.clabe ?? CLABE,
-          version: account?.version ?? null,
-          redecide: (now) => {
-            seen.push(now);
-            return decide(now);
-          },
-        },
+        accountGuard: { clabe: account?.clabe ?? clabe, version: account?.version ?? null },
         ...overrides,
       });
+
+    /**
+     * What a caller does (the gateway's intake): appends the event decided on `read`; while the store
+     * answers AccountChangedError, decides again on the account it carries and appends again.
+     * `seen` collects the accounts decided again on.
+     */
+    const appendDecided = async (
+      read: Account | undefined,
+      seen: (Account | undefined)[],
+      overrides: Partial<NewEvent> = {},
+      clabe = CLABE,
+    ) => {
+      let event = guarded(read, overrides, clabe);
+      for (;;) {
+        try {
+          return await store.append(event);
+        } catch (error) {
+          if (!(error instanceof AccountChangedError)) throw error;
+          expect(error.clabe).toBe(clabe);
+          seen.push(error.account);
+          event = {
+            ...event,
+            ...guarded(error.account, overrides, clabe),
+            dedupeKey: event.dedupeKey,
+            idMsg: event.idMsg,
+          };
+        }
+      }
+    };
 
     it('commits the decision as taken while the account is as it was read', async () => {
       const account = await accounts.upsert({ clabe: CLABE, ownerId: null, status: 'ACTIVE', creditLimit: null });
       const seen: (Account | undefined)[] = [];
-      const result = await store.append(guarded(account, seen));
+      const result = await appendDecided(account, seen);
       expect(result).toMatchObject({ inserted: true, ...ACCEPTED });
       expect(seen).toEqual([]);
     });
 
-    it('decides again when another connection changed the account after it was read, and stores only the new decision', async () => {
+    it('refuses the event with the account as it is now when another connection changed it after it was read, writing nothing', async () => {
       const read = (await accounts.get(CLABE))!;
       const blocked = (await otherAccounts.setStatus(CLABE, 'BLOCKED'))!;
+      const event = guarded(read);
+      const refused = await store.append(event).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AccountChangedError);
+      expect(refused).toMatchObject({ clabe: CLABE, account: blocked });
+      expect(await store.getByDedupeKey(event.dedupeKey)).toBeUndefined();
+
       const seen: (Account | undefined)[] = [];
-      const event = guarded(read, seen);
-      const result = await store.append(event);
+      const result = await appendDecided(read, seen, { dedupeKey: event.dedupeKey, idMsg: event.idMsg });
       expect(seen).toEqual([blocked]);
       expect(result).toMatchObject({ inserted: true, ...REFUSED });
       expect(await store.getByDedupeKey(event.dedupeKey)).toMatchObject({ ...REFUSED, deliveries: 1 });
@@ -85,18 +115,12 @@ for (const kind of testDatabases()) {
     it('sees an account created after a decision read it as unknown, and one deleted after it was read', async () => {
       const created: (Account | undefined)[] = [];
       const upserted = await otherAccounts.upsert({ clabe: OTHER, ownerId: null, status: 'ACTIVE', creditLimit: null });
-      expect(
-        await store.append(
-          guarded(undefined, created, {
-            accountGuard: { clabe: OTHER, version: null, redecide: (now) => (created.push(now), decide(now)) },
-          }),
-        ),
-      ).toMatchObject(ACCEPTED);
+      expect(await appendDecided(undefined, created, {}, OTHER)).toMatchObject(ACCEPTED);
       expect(created).toEqual([upserted]);
 
       const deleted: (Account | undefined)[] = [];
       await other.query('DELETE FROM accounts WHERE clabe = $1', [OTHER]);
-      expect(await store.append(guarded(upserted, deleted))).toMatchObject(REFUSED);
+      expect(await appendDecided(upserted, deleted, {}, OTHER)).toMatchObject(REFUSED);
       expect(deleted).toEqual([undefined]);
     });
 
@@ -106,8 +130,8 @@ for (const kind of testDatabases()) {
       const seen: (Account | undefined)[] = [];
       const current = (await accounts.get(CLABE))!;
       const [fresh, stale, plain] = await Promise.all([
-        store.append(guarded(current, [])),
-        store.append(guarded(read, seen)),
+        appendDecided(current, []),
+        appendDecided(read, seen),
         store.append(newEvent()),
       ]);
       expect(fresh).toMatchObject({ inserted: true, ...REFUSED });
@@ -121,11 +145,11 @@ for (const kind of testDatabases()) {
 
     it('answers a repeat of a stored event with its first decision, even when decided again on a changed account', async () => {
       const read = (await accounts.get(CLABE))!;
-      const first = guarded(read, []);
+      const first = guarded(read);
       expect(await store.append(first)).toMatchObject({ inserted: true, ...ACCEPTED });
       await otherAccounts.setStatus(CLABE, 'BLOCKED');
       const seen: (Account | undefined)[] = [];
-      const repeat = await store.append({ ...guarded(read, seen), dedupeKey: first.dedupeKey, idMsg: first.idMsg });
+      const repeat = await appendDecided(read, seen, { dedupeKey: first.dedupeKey, idMsg: first.idMsg });
       expect(seen).toHaveLength(1);
       expect(repeat).toMatchObject({ inserted: false, deliveries: 2, ...ACCEPTED });
       await otherAccounts.setStatus(CLABE, 'ACTIVE');
@@ -133,13 +157,9 @@ for (const kind of testDatabases()) {
 
     it('refuses a malformed guard with StoreInputError, before anything is written', async () => {
       const cases: [unknown, RegExp][] = [
-        [{ clabe: CLABE, version: '12' }, /accountGuard\.redecide must be a function/],
-        [
-          { clabe: CLABE, version: 'v1', redecide: decide },
-          /accountGuard\.version must be the account's version as read/,
-        ],
-        [{ clabe: 7, version: null, redecide: decide }, /accountGuard\.clabe must be a string/],
-        ['yes', /accountGuard must be \{ clabe, version, redecide \}/],
+        [{ clabe: CLABE, version: 'v1' }, /accountGuard\.version must be the account's version as read/],
+        [{ clabe: 7, version: null }, /accountGuard\.clabe must be a string/],
+        ['yes', /accountGuard must be \{ clabe, version \}/],
       ];
       for (const [accountGuard, message] of cases) {
         const event = newEvent({ accountGuard: accountGuard as never });
