@@ -3,10 +3,14 @@
 // statement costs more CPU here than everything else a delivery does). A copy here may be
 // outdated — another process blocked the account — and that is safe: every decision taken on it
 // is committed with the account's row version (NewEvent.accountGuard), the store refuses to write
-// it if the account changed, and the decision is taken again on the account as the commit saw it
+// it if the account changed, and intake.ts decides again on the account as the commit saw it
 // (which then replaces the copy here). So no decision is stored on an outdated account, and
 // nothing needs to tell this process that an account changed.
+// decisionDeps, below, is what an evaluation decides with: the rules and these reads.
 import type { Account, AccountStore } from '@paykit/store';
+import type { EvaluationDeps } from './evaluate.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { MoneyInRule } from './policy.ts';
 
 export interface AccountCache {
   /** The account as last known here, else looked up (batched with the lookups of the same tick); undefined: unknown. */
@@ -57,6 +61,35 @@ export function createAccountCache(
     remember,
     get size() {
       return known.size;
+    },
+  };
+}
+
+export interface DecisionDeps {
+  /** For deliveries: accounts read through the cache. */
+  deps: EvaluationDeps;
+  /** For the admin API's replays: a replay commits nothing, so nothing would catch an outdated copy; it reads the store itself. */
+  replayDeps: EvaluationDeps;
+  /** Told by each commit that changed an account, so the cache holds the new state. */
+  onAccountChanged(clabe: string, account: Account | undefined): void;
+}
+
+/** What a delivery's evaluation decides with: the MONEY_IN rules and the account reads behind them (this cache for deliveries; the store itself for replays, which commit nothing). */
+export function decisionDeps(
+  accounts: AccountStore,
+  rules: readonly MoneyInRule[],
+  metrics: GatewayMetrics,
+): DecisionDeps {
+  const accountCache = createAccountCache(accounts, {
+    hit: () => metrics.accountReads.inc({ result: 'hit' }),
+    miss: () => metrics.accountReads.inc({ result: 'miss' }),
+  });
+  return {
+    deps: { readAccount: (clabe, deadline) => accountCache.read(clabe, deadline), rules },
+    replayDeps: { readAccount: (clabe, deadline) => accounts.lookup(clabe, { deadline }), rules },
+    onAccountChanged: (clabe, account) => {
+      metrics.accountReads.inc({ result: 'changed' });
+      accountCache.remember(clabe, account);
     },
   };
 }

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { credentialHeaders, verifyCash } from './auth.ts';
 import type { GatewayConfig } from './config.ts';
-import type { DecisionDeps } from './decision-deps.ts';
+import type { DecisionDeps } from './account-cache.ts';
 import { evaluateDirectDebit } from './direct-debit.ts';
 import { evaluateCash, evaluateCore, type Evaluation, type Refusal } from './evaluate.ts';
 import { routeOf, type RefusalAnswer } from './http-app.ts';

@@ -7,7 +7,7 @@ import type { AccountStore, Database, EventStore } from '@paykit/store';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
-import { decisionDeps } from './decision-deps.ts';
+import { decisionDeps } from './account-cache.ts';
 import { deliveryHandlers } from './deliveries.ts';
 import { createHttpApp } from './http-app.ts';
 import { listen, stopper } from './listen.ts';
