@@ -6,12 +6,14 @@
 // A block marked `<!-- example: examples/src/<name>.ts -->` (on the line before its fence) shows
 // that runnable example whole: it must equal the file, so the text cannot drift from the code CI
 // runs; `--write` copies each such file into its blocks. And every file or migration a comment or a
-// doc names must exist (src/references.ts), so the text cannot drift when code moves.
+// doc names must exist (src/references.ts), so the text cannot drift when code moves; and every
+// package's README opens with one sentence saying what the package is for (src/purpose.ts).
 //   node src/check.ts [--root <dir>] [--out <dir>] [--write]   (defaults: the repository, ./blocks)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkPurposes } from './purpose.ts';
 import { checkReferences, readTree } from './references.ts';
 
 const here = path.resolve(import.meta.dirname, '..');
@@ -172,6 +174,13 @@ if (import.meta.main) {
   const referencesMs = Math.round(performance.now() - started);
   const blocks = files.flatMap((file) => blocksOf(file, readFileSync(path.join(root, file), 'utf8')));
   const errors = [...exampleMismatches(root, blocks), ...checkBlocks(blocks, out)];
+  const purposes = checkPurposes(root);
+  if (purposes.errors.length > 0) {
+    console.error(purposes.errors.join('\n'));
+    console.error(
+      `docs:check: ${purposes.errors.length} of ${purposes.checked} packages do not say in one sentence what they are for`,
+    );
+  }
   if (references.errors.length > 0) {
     console.error(references.errors.join('\n'));
     console.error(
@@ -184,7 +193,8 @@ if (import.meta.main) {
       `docs:check: ${errors.length} error(s) in the TypeScript blocks of the docs; fix the block (a fragment declares what it uses: \`declare const db: Database;\`)`,
     );
   }
-  if (errors.length > 0 || references.errors.length > 0) process.exit(1);
+  if (errors.length > 0 || references.errors.length > 0 || purposes.errors.length > 0) process.exit(1);
+  console.log(`docs:check: ${purposes.checked} packages say in one sentence what they are for`);
   console.log(
     `docs:check: ${references.checked} files and migrations named in comments and docs exist (${referencesMs} ms)`,
   );
