@@ -83,8 +83,12 @@ export async function startTestGateway(
 
 export const databaseKinds = testDatabases([ledgerMigrations]);
 
-/** For a beforeAll that starts a gateway over a fresh database: seconds on a busy machine, past vitest's 10 s default. */
-export const START_TIMEOUT_MS = 60_000;
+/**
+ * For a beforeAll that starts a gateway over a fresh database: seconds on a quiet machine, but a
+ * PGlite copy of the migrated schema took over 60 s while both cores ran other suites; the
+ * workspace's hook deadline (vitest.config.ts) bounds it.
+ */
+export const START_TIMEOUT_MS = 180_000;
 
 /**
  * A gateway for the enclosing describe block: started (and `seed`ed) before its tests, closed after.
