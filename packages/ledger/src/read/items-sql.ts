@@ -46,7 +46,7 @@ const IN_RANGE = (day: string) =>
 // confirmed), rejected (REJECTED, CANCELLED, DECLINED; a charge declined or canceled), refused (a
 // credit the gateway refused: the platform refunds it), refunded (REFUNDED, refunded or reversed
 // afterwards, a chargeback), held (a credit held for review), pending (not final yet). The money
-// figures themselves come from the journal (journal/read.ts), never from these.
+// figures themselves come from the journal (../journal/read.ts), never from these.
 const OUTCOME_OF_STATUS = (
   refunded: string,
   status: string,

@@ -2,7 +2,7 @@
 // (migration 0007, ledger_conflicts) instead of being dropped. The first fact stands in the
 // ledger; the item it concerns reads "conflict" (never "matched") until someone settles it with the
 // platform. Credits and refunds that reuse a transaction id with other content, and redeliveries
-// with another body, are recorded where they are written (reconcile-apply.ts, the event store's
+// with another body, are recorded where they are written (events.ts, the event store's
 // append); a second refund of one transaction is recorded here, under the transaction's key lock.
 import {
   allRows,

@@ -13,7 +13,7 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
-import { decimal } from './reconcile-read.ts';
+import { decimal } from './items.ts';
 
 export const RECEIVABLE_AGES = [
   'not yet due',

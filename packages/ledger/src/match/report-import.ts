@@ -119,7 +119,7 @@ function importOnce(db: Database, fileName: string, lines: ReportLine[], hash: s
       ],
     );
     // What the content says of the file's time, for ordering it among the reports of its day when
-    // its REPORT event is missing or ties (reconcile-items-sql.ts, migration 0014).
+    // its REPORT event is missing or ties (../read/items-sql.ts, migration 0014).
     await tx.query(
       `UPDATE ledger_reports SET imported_at = now(), line_count = $2, content_sha256 = $3,
          content_time = (SELECT max(transaction_at) FROM ledger_report_lines WHERE file_name = $1),

@@ -10,14 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import { readAmount } from '@paykit/contracts';
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
-import { postItems } from './journal/post.ts';
-import { retryRaces } from './ledger-keys.ts';
-import { recordOutboundIn, type OutboundOperation, type OutboundRecord } from './ledger-outbound.ts';
+import { postItems } from '../journal/post.ts';
+import { retryRaces } from '../item-locks.ts';
+import { recordOutboundIn, type OutboundOperation, type OutboundRecord } from './outbound.ts';
 
 /** How long the platform answers a repeated Idempotency-Key with its first answer (money_out: 24 h from the first request). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
-/** The second key of the advisory locks of intents ("payi"), beside ledger-keys.ts's item locks. */
+/** The second key of the advisory locks of intents ("payi"), beside ../item-locks.ts's item locks. */
 const INTENT_LOCK_CLASS = 1_885_436_265;
 
 /** What is about to be sent. */

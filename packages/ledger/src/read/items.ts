@@ -13,7 +13,7 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
-import { ITEM_STATES, ITEMS_SQL, OUTCOMES, PRODUCTS } from './reconcile-items-sql.ts';
+import { ITEM_STATES, ITEMS_SQL, OUTCOMES, PRODUCTS } from './items-sql.ts';
 
 export type ItemState = (typeof ITEM_STATES)[number];
 export type Product = (typeof PRODUCTS)[number];
