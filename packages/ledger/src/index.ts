@@ -20,15 +20,10 @@ export type {
 } from './record/recorder.ts';
 // Write-ahead intents of outbound money, and the ones left without an answer.
 export { attachIntentsFromEvents } from './record/attach-intents.ts';
-export {
-  attachAnswer,
-  getIntent,
-  IDEMPOTENCY_WINDOW_MS,
-  listUnresolvedIntents,
-  unresolvedIntentTotals,
-  writeIntent,
-} from './record/intents.ts';
-export type { AttachedAnswer, IntentRequest, OutboundIntent, UnresolvedIntent } from './record/intents.ts';
+export { attachAnswer, IDEMPOTENCY_WINDOW_MS, writeIntent } from './record/intents.ts';
+export type { AttachedAnswer, IntentRequest, OutboundIntent } from './record/intents.ts';
+export { getIntent, listUnresolvedIntents, unresolvedIntentTotals } from './read/intents.ts';
+export type { UnresolvedIntent } from './read/intents.ts';
 export { retryUnavailable } from './record/retry.ts';
 export type { RetryPolicy } from './record/retry.ts';
 export { createChargeRecorder } from './record/charges.ts';
@@ -55,44 +50,24 @@ export { findCredit, listHeld, listReleases, releaseHeld } from './journal/held.
 export type { HeldCredit, HeldRelease } from './journal/held.ts';
 
 // Reading the reconciliation.
-export {
-  allItems,
-  ITEM_STATES,
-  listItems,
-  OUTCOMES,
-  pageItems,
-  pendingAging,
-  PRODUCTS,
-  reconciliationSummary,
-  stateTotals,
-} from './read/items.ts';
-export type {
-  AgingBucket,
-  DirectionTotals,
-  ItemFilter,
-  ItemState,
-  MoneyOutcome,
-  Product,
-  ReconcileView,
-  ReconItem,
-  ReportLineRef,
-  StateFigures,
-  SummaryRow,
-} from './read/items.ts';
+export { ITEM_STATES, OUTCOMES, PRODUCTS } from './read/items-sql.ts';
+export type { ItemState, MoneyOutcome, Product, ReconcileView } from './read/items-sql.ts';
+export { allItems, listItems, pageItems } from './read/items.ts';
+export type { DirectionTotals, ItemFilter, ReconItem, ReportLineRef } from './read/items.ts';
+export { pendingAging, reconciliationSummary, stateTotals } from './read/summary.ts';
+export type { AgingBucket, StateFigures, SummaryRow } from './read/summary.ts';
 export { allReceivables, pageReceivables, RECEIVABLE_AGES, receivablesByAge } from './read/receivables.ts';
 export type { OpenReceivable, ReceivableAge, ReceivableAgeBucket, ReceivableFilter } from './read/receivables.ts';
 export { allConflicts, CONFLICT_KINDS, conflictCounts, listConflicts, pageConflicts } from './apply/conflicts.ts';
 export type { Conflict, ConflictKind } from './apply/conflicts.ts';
 
 // The platform's report files (their format is @paykit/contracts' parseReportCsv/formatReportCsv).
-export {
-  allReportMatches,
-  importReport,
-  pageReportFiles,
-  pageReportMatches,
-  reportMatches,
-} from './match/report-import.ts';
-export type { ReportFile, ReportImportResult, ReportMatch } from './match/report-import.ts';
+export { importReport } from './match/report-import.ts';
+export type { ReportImportResult } from './match/report-import.ts';
+export { allReportMatches, pageReportMatches, reportMatches } from './match/report-match.ts';
+export type { ReportMatch } from './match/report-match.ts';
+export { pageReportFiles } from './read/report-files.ts';
+export type { ReportFile } from './read/report-files.ts';
 // Retention: months of stored events archived to files and dropped, and restored for an audit.
 export { archiveEvents, DEFAULT_DEDUPE_WINDOW_DAYS } from './archive/archive.ts';
 export type { ArchivedMonth, ArchiveOptions, ArchiveResult, KeptMonth } from './archive/archive.ts';

@@ -5,7 +5,7 @@
 // released it, when and why (ledger_held_releases), and books it as received.
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
 import { lockItems, retryRaces } from '../item-locks.ts';
-import { decimal } from '../read/items.ts';
+import { decimal } from '../read/decimal.ts';
 import { postItems, rematchAccounts } from './post.ts';
 
 export interface HeldCredit {

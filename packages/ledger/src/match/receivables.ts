@@ -6,7 +6,7 @@ import { readAmount } from '@paykit/contracts';
 import { StoreInputError, type Database } from '@paykit/store';
 import { postItems, rematchAccounts, type JournalItem } from '../journal/post.ts';
 import { lockItems, retryRaces } from '../item-locks.ts';
-import { decimal } from '../read/items.ts';
+import { decimal } from '../read/decimal.ts';
 import { OPEN_FROM } from '../read/receivables.ts';
 
 export interface NewReceivable {

@@ -1,5 +1,5 @@
-// Reading the reconciliation: items with their state, the summary by day and product, the aging
-// of what is still open, and the events behind an item. What the console and the exports show.
+// Reading the reconciliation's items: each with its state, the report line it was compared with
+// and the events behind it, listed, paged and read whole. What the console and the exports show.
 import {
   allRows,
   keysetPage,
@@ -13,22 +13,17 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
-import { ITEM_STATES, ITEMS_SQL, OUTCOMES, PRODUCTS } from './items-sql.ts';
-
-export type ItemState = (typeof ITEM_STATES)[number];
-export type Product = (typeof PRODUCTS)[number];
-export type MoneyOutcome = (typeof OUTCOMES)[number];
-export { ITEM_STATES, OUTCOMES, PRODUCTS };
-
-export interface ReconcileView {
-  /** Pending items older than this are stale (and records with no event at all, orphans). Default 86,400 s. */
-  staleAfterSeconds?: number;
-  /** "Now" for ages (default: the clock). */
-  now?: Date;
-  /** Mexico City days, YYYY-MM-DD, inclusive. */
-  from?: string;
-  to?: string;
-}
+import { decimal } from './decimal.ts';
+import {
+  ITEM_STATES,
+  ITEMS_SQL,
+  PRODUCTS,
+  viewParams,
+  type ItemState,
+  type MoneyOutcome,
+  type Product,
+  type ReconcileView,
+} from './items-sql.ts';
 
 export interface ItemFilter extends ReconcileView {
   states?: ItemState[];
@@ -79,34 +74,10 @@ export interface ReportLineRef {
   status: string;
 }
 
-export interface StateFigures {
-  count: number;
-  /** Decimal string. */
-  amount: string;
-}
-
-export interface SummaryRow {
-  day: string;
-  product: Product;
-  states: Record<ItemState, StateFigures>;
-  total: StateFigures;
-  /** (matched + refunded) / total, 0 to 1; null with no items. */
-  matchRate: number | null;
-}
-
-function viewParams(view: ReconcileView): unknown[] {
-  const stale = view.staleAfterSeconds ?? 86_400;
-  if (!Number.isFinite(stale) || stale < 0)
-    throw new StoreInputError('staleAfterSeconds must be a number of seconds, 0 or more');
-  const now = view.now ?? new Date();
-  for (const [name, day] of [
-    ['from', view.from],
-    ['to', view.to],
-  ] as const) {
-    if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))
-      throw new StoreInputError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
-  }
-  return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
+/** The amounts of a set of items in one direction and the other (decimal strings), never added together. */
+export interface DirectionTotals {
+  amountIn: string;
+  amountOut: string;
 }
 
 // The conflicting events of an item (ledger_conflicts.event_seq) are among its events too. A
@@ -279,114 +250,4 @@ export async function* allItems(
     pageLimit(filter.batch ?? 5000),
   ))
     yield toItem(row);
-}
-
-/** Counts and amounts per state, by Mexico City day and product, with the match rate. */
-export async function reconciliationSummary(db: Queryable, view: ReconcileView = {}): Promise<SummaryRow[]> {
-  const { rows } = await db.query<{ day: string; product: Product; state: ItemState; count: string; amount: string }>(
-    `WITH ${ITEMS_SQL}
-     SELECT day::text AS day, product, state, count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount
-     FROM items GROUP BY day, product, state ORDER BY day, product`,
-    viewParams(view),
-  );
-  const byKey = new Map<string, SummaryRow>();
-  for (const row of rows) {
-    const key = `${row.day}|${row.product}`;
-    let summary = byKey.get(key);
-    if (!summary) {
-      summary = {
-        day: row.day,
-        product: row.product,
-        states: emptyStates(),
-        total: { count: 0, amount: '0.00' },
-        matchRate: null,
-      };
-      byKey.set(key, summary);
-    }
-    summary.states[row.state] = { count: Number(row.count), amount: decimal(row.amount) };
-  }
-  for (const summary of byKey.values()) {
-    const figures = Object.values(summary.states);
-    const count = figures.reduce((sum, f) => sum + f.count, 0);
-    summary.total = { count, amount: addDecimals(figures.map((f) => f.amount)) };
-    summary.matchRate = count === 0 ? null : (summary.states.matched.count + summary.states.refunded.count) / count;
-  }
-  return [...byKey.values()];
-}
-
-/** The amounts of a set of items in one direction and the other (decimal strings), never added together. */
-export interface DirectionTotals {
-  amountIn: string;
-  amountOut: string;
-}
-
-/** Items in the given states (default: the open discrepancies, mismatched, orphan, conflict and stale) over the range: count, and sums per direction from the database. */
-export async function stateTotals(
-  db: Queryable,
-  view: ReconcileView & { states?: ItemState[] } = {},
-): Promise<{ count: number } & DirectionTotals> {
-  const states = view.states ?? ['mismatched', 'orphan', 'conflict', 'stale'];
-  const { rows } = await db.query<{ count: string; amount_in: string; amount_out: string }>(
-    `WITH ${ITEMS_SQL} SELECT count(*)::text AS count, coalesce(sum(amount) FILTER (WHERE direction = 'in'), 0)::text AS amount_in,
-            coalesce(sum(amount) FILTER (WHERE direction = 'out'), 0)::text AS amount_out
-     FROM items WHERE state = ANY($5::text[])`,
-    [...viewParams(view), states],
-  );
-  return {
-    count: Number(rows[0]!.count),
-    amountIn: decimal(rows[0]!.amount_in),
-    amountOut: decimal(rows[0]!.amount_out),
-  };
-}
-
-export interface AgingBucket {
-  bucket: string;
-  count: number;
-  amount: string;
-}
-
-/** Pending and stale items by age: under 1 h, 1 to 24 h, 1 to 7 days, over 7 days. */
-export async function pendingAging(db: Queryable, view: ReconcileView = {}): Promise<AgingBucket[]> {
-  const { rows } = await db.query<{ bucket: string; count: string; amount: string }>(
-    `WITH ${ITEMS_SQL},
-     aged AS (SELECT amount, $2::timestamptz - at AS age FROM items WHERE state IN ('pending', 'stale'))
-     SELECT b.bucket, count(a.age)::text AS count, coalesce(sum(a.amount), 0)::text AS amount
-     FROM (VALUES (1, 'under 1 h', interval '0', interval '1 hour'), (2, '1 to 24 h', interval '1 hour', interval '1 day'),
-                  (3, '1 to 7 days', interval '1 day', interval '7 days'), (4, 'over 7 days', interval '7 days', interval '1000 years')) AS b(n, bucket, low, high)
-     LEFT JOIN aged a ON a.age >= b.low AND a.age < b.high OR (b.n = 1 AND a.age < interval '0')
-     GROUP BY b.n, b.bucket ORDER BY b.n`,
-    viewParams(view),
-  );
-  return rows.map((row) => ({ bucket: row.bucket, count: Number(row.count), amount: decimal(row.amount) }));
-}
-
-function emptyStates(): Record<ItemState, StateFigures> {
-  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amount: '0.00' }])) as Record<
-    ItemState,
-    StateFigures
-  >;
-}
-
-/** Sums decimal strings exactly, as centavos. */
-export function addDecimals(values: readonly string[]): string {
-  const centavos = values.reduce((sum, value) => sum + toCentavos(value), 0n);
-  return fromCentavos(centavos);
-}
-
-function toCentavos(value: string): bigint {
-  const [whole = '0', fraction = ''] = decimal(value).replace('-', '').split('.');
-  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
-  return value.startsWith('-') ? -cents : cents;
-}
-
-function fromCentavos(centavos: bigint): string {
-  const sign = centavos < 0n ? '-' : '';
-  const abs = centavos < 0n ? -centavos : centavos;
-  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-}
-
-/** numeric text → two decimals ("12" → "12.00", "3.5" → "3.50"). */
-export function decimal(value: string): string {
-  const [whole = '0', fraction = ''] = value.split('.');
-  return `${whole}.${fraction.padEnd(2, '0').slice(0, 2)}`;
 }

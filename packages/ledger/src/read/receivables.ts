@@ -13,7 +13,7 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
-import { decimal } from './items.ts';
+import { decimal } from './decimal.ts';
 
 export const RECEIVABLE_AGES = [
   'not yet due',
