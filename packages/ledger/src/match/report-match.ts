@@ -1,16 +1,8 @@
 // The three-way match of a report's lines, computed when read: each line against our record (what
 // the API returned us, or the receivable a credit paid), the platform's events (status updates,
 // MONEY_IN, REFUND) and the line itself.
-import {
-  allRows,
-  keysetPage,
-  pickOrder,
-  type KeyColumn,
-  type KeysetQuery,
-  type Page,
-  type PageRequest,
-  type Queryable,
-} from '@paykit/store';
+import type { KeyColumn, KeysetQuery, Page, PageRequest, Queryable } from '@paykit/store';
+import { readAll, readPage, type Listing } from '../read/listing.ts';
 
 export const REPORT_LINE_SORTS = {
   line: [
@@ -46,7 +38,8 @@ interface MatchRow extends Record<string, unknown> {
   event_status: string | null;
 }
 
-const MATCHES: Omit<KeysetQuery, 'params'> = {
+/** The lines of one file (or of all) with what our record and the platform's events say of them. */
+const matchesQuery = (filter: { fileName?: string }): KeysetQuery => ({
   select: 'm.*',
   from: `(SELECT l.file_name, l.line_no, l.transaction_id, l.amount::text AS amount, l.status,
             coalesce(o.amount, r.amount)::text AS record_amount,
@@ -62,6 +55,15 @@ const MATCHES: Omit<KeysetQuery, 'params'> = {
      LEFT JOIN ledger_refunds f ON f.transaction_id = l.transaction_id
      WHERE $1::text IS NULL OR l.file_name = $1) m`,
   where: 'true',
+  params: [filter.fileName ?? null],
+});
+
+/** The three-way match of the lines, read the three ways (../read/listing.ts). */
+const MATCHES: Listing<{ fileName?: string }, MatchRow, ReportMatch> = {
+  query: matchesQuery,
+  sorts: REPORT_LINE_SORTS,
+  defaultSort: 'line',
+  toRow: toMatch,
 };
 
 /** The three-way match of every imported line (of one file, or all), by file and line. */
@@ -76,9 +78,7 @@ export async function pageReportMatches(
   db: Queryable,
   options: PageRequest & { fileName?: string; sort?: string } = {},
 ): Promise<Page<ReportMatch>> {
-  const { order } = pickOrder(REPORT_LINE_SORTS, options.sort, 'line');
-  const page = await keysetPage<MatchRow>(db, { ...MATCHES, params: [options.fileName ?? null] }, order, options);
-  return { ...page, rows: page.rows.map(toMatch) };
+  return readPage(db, MATCHES, options);
 }
 
 /** Every line's three-way match, read in batches: for exports. */
@@ -86,9 +86,7 @@ export async function* allReportMatches(
   db: Queryable,
   options: { fileName?: string; sort?: string } = {},
 ): AsyncGenerator<ReportMatch> {
-  const { order } = pickOrder(REPORT_LINE_SORTS, options.sort, 'line');
-  for await (const row of allRows<MatchRow>(db, { ...MATCHES, params: [options.fileName ?? null] }, order))
-    yield toMatch(row);
+  yield* readAll(db, MATCHES, options);
 }
 
 function toMatch(row: MatchRow): ReportMatch {

@@ -1,11 +1,7 @@
 // Reading the reconciliation's items: each with its state, the report line it was compared with
 // and the events behind it, listed, paged and read whole. What the console and the exports show.
 import {
-  allRows,
-  keysetPage,
   pageLimit,
-  pageOf,
-  pickOrder,
   StoreInputError,
   type KeyColumn,
   type KeysetQuery,
@@ -14,6 +10,7 @@ import {
   type Queryable,
 } from '@paykit/store';
 import { decimal } from './decimal.ts';
+import { readAll, readOffset, readPage, type Listing } from './listing.ts';
 import {
   ITEM_STATES,
   ITEMS_SQL,
@@ -132,7 +129,7 @@ const ITEM_SELECT = `i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount
 // compared with reports), not joined again to every item here.
 const ITEM_FROM = 'items i';
 
-/** The items a filter matches, as a query to page or read whole (keyset.ts). */
+/** The items a filter matches, as a query to page or read whole. */
 function itemsQuery(filter: ItemFilter): KeysetQuery {
   const params = viewParams(filter);
   const states = filter.states ?? [];
@@ -207,16 +204,17 @@ function lineRef(
     : { fileName, lineNo, amount, status };
 }
 
+/** The items of a filter, read the three ways (listing.ts). */
+const ITEMS: Listing<ItemFilter, ItemRow & Record<string, unknown>, ReconItem> = {
+  query: itemsQuery,
+  sorts: ITEM_SORTS,
+  defaultSort: '-at',
+  toRow: toItem,
+};
+
 /** Newest first, `limit` from `offset` (for scripts; the console pages with pageItems). */
 export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise<ReconItem[]> {
-  const query = itemsQuery(filter);
-  const { limit, offset } = pageOf(filter);
-  const n = query.params.length;
-  const { rows } = await db.query<ItemRow>(
-    `WITH ${query.with} SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY i.at DESC, i.id LIMIT $${n + 1} OFFSET $${n + 2}`,
-    [...query.params, limit, offset],
-  );
-  return rows.map(toItem);
+  return readOffset(db, ITEMS, filter, 'i.at DESC, i.id');
 }
 
 /** A page of items in the order `sort` names (default "-at", newest first), with the count and sum of every item the filter matches. */
@@ -224,11 +222,9 @@ export async function pageItems(
   db: Queryable,
   filter: ItemFilter & PageRequest & { sort?: string } = {},
 ): Promise<Page<ReconItem> & DirectionTotals> {
-  const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
-  const page = await keysetPage<ItemRow & Record<string, unknown>>(db, itemsQuery(filter), order, filter);
+  const page = await readPage(db, ITEMS, filter);
   return {
     ...page,
-    rows: page.rows.map(toItem),
     amountIn: decimal(page.totals.amount_in ?? '0'),
     amountOut: decimal(page.totals.amount_out ?? '0'),
   };
@@ -242,12 +238,5 @@ export async function* allItems(
   db: Queryable,
   filter: ItemFilter & { sort?: string; batch?: number } = {},
 ): AsyncGenerator<ReconItem> {
-  const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
-  for await (const row of allRows<ItemRow & Record<string, unknown>>(
-    db,
-    itemsQuery(filter),
-    order,
-    pageLimit(filter.batch ?? 5000),
-  ))
-    yield toItem(row);
+  yield* readAll(db, ITEMS, filter, pageLimit(filter.batch ?? 5000));
 }
