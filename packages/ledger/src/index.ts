@@ -8,43 +8,38 @@
 export { ledgerMigrations } from './migrations.ts';
 
 // Recording what we send and what we expect to receive.
-export { outboundFromApi, recordOutbound } from './ledger-outbound.ts';
-export type { CreatedTransactionLike, OutboundOperation, OutboundRecord } from './ledger-outbound.ts';
-export { createTransactionRecorder, defaultActor, intentRequest } from './ledger-recorder.ts';
+export { outboundFromApi, recordOutbound } from './record/outbound.ts';
+export type { CreatedTransactionLike, OutboundOperation, OutboundRecord } from './record/outbound.ts';
+export { createTransactionRecorder, defaultActor, intentRequest } from './record/recorder.ts';
 export type {
   FailedTransactionLike,
   TransactionIntentLike,
   TransactionRecorder,
   TransactionRecorderHooks,
   TransactionRecorderOptions,
-} from './ledger-recorder.ts';
+} from './record/recorder.ts';
 // Write-ahead intents of outbound money, and the ones left without an answer.
-export { attachIntentsFromEvents } from './ledger-intents-attach.ts';
-export {
-  attachAnswer,
-  getIntent,
-  IDEMPOTENCY_WINDOW_MS,
-  listUnresolvedIntents,
-  unresolvedIntentTotals,
-  writeIntent,
-} from './ledger-intents.ts';
-export type { AttachedAnswer, IntentRequest, OutboundIntent, UnresolvedIntent } from './ledger-intents.ts';
-export { retryUnavailable } from './ledger-retry.ts';
-export type { RetryPolicy } from './ledger-retry.ts';
-export { createChargeRecorder } from './ledger-dd-charges.ts';
-export type { CreatedChargeLike } from './ledger-dd-charges.ts';
-export { registerReceivable } from './ledger-receivables.ts';
-export type { NewReceivable, Receivable } from './ledger-receivables.ts';
+export { attachIntentsFromEvents } from './record/attach-intents.ts';
+export { attachAnswer, IDEMPOTENCY_WINDOW_MS, writeIntent } from './record/intents.ts';
+export type { AttachedAnswer, IntentRequest, OutboundIntent } from './record/intents.ts';
+export { getIntent, listUnresolvedIntents, unresolvedIntentTotals } from './read/intents.ts';
+export type { UnresolvedIntent } from './read/intents.ts';
+export { retryUnavailable } from './record/retry.ts';
+export type { RetryPolicy } from './record/retry.ts';
+export { createChargeRecorder } from './record/charges.ts';
+export type { CreatedChargeLike } from './record/charges.ts';
+export { registerReceivable } from './match/receivables.ts';
+export type { NewReceivable, Receivable } from './match/receivables.ts';
 
 // Applying stored events, and the events that could not be applied.
-export { DEFAULT_BATCH_SIZE, reconcileOnce } from './reconcile-run.ts';
-export { auditFloor, countWaiting } from './reconcile-claim.ts';
-export type { FloorAudit, Waiting } from './reconcile-claim.ts';
-export type { ReconcileOptions, ReconcileResult } from './reconcile-run.ts';
-export { allParked, listParked, pageParked, retryParked } from './reconcile-parked.ts';
-export type { ParkedEvent } from './reconcile-parked.ts';
-export { decideOwnership } from './reconcile-ownership.ts';
-export type { Ownership, OwnershipEvidence } from './reconcile-ownership.ts';
+export { DEFAULT_BATCH_SIZE, reconcileOnce } from './apply/run.ts';
+export { auditFloor, countWaiting } from './apply/claim.ts';
+export type { FloorAudit, Waiting } from './apply/claim.ts';
+export type { ReconcileOptions, ReconcileResult } from './apply/run.ts';
+export { allParked, listParked, pageParked, retryParked } from './apply/parked.ts';
+export type { ParkedEvent } from './apply/parked.ts';
+export { decideOwnership } from './apply/ownership.ts';
+export type { Ownership, OwnershipEvidence } from './apply/ownership.ts';
 
 // The books: the double-entry journal every money figure is read from, its invariants, held money.
 export { accountBalances, figureApplies, figureOf, itemJournal, MONEY_FIGURES, moneyFigures } from './journal/read.ts';
@@ -55,38 +50,24 @@ export { findCredit, listHeld, listReleases, releaseHeld } from './journal/held.
 export type { HeldCredit, HeldRelease } from './journal/held.ts';
 
 // Reading the reconciliation.
-export {
-  allItems,
-  ITEM_STATES,
-  listItems,
-  OUTCOMES,
-  pageItems,
-  pendingAging,
-  PRODUCTS,
-  reconciliationSummary,
-  stateTotals,
-} from './reconcile-read.ts';
-export type {
-  AgingBucket,
-  DirectionTotals,
-  ItemFilter,
-  ItemState,
-  MoneyOutcome,
-  Product,
-  ReconcileView,
-  ReconItem,
-  ReportLineRef,
-  StateFigures,
-  SummaryRow,
-} from './reconcile-read.ts';
-export { allReceivables, pageReceivables, RECEIVABLE_AGES, receivablesByAge } from './receivables-read.ts';
-export type { OpenReceivable, ReceivableAge, ReceivableAgeBucket, ReceivableFilter } from './receivables-read.ts';
-export { allConflicts, CONFLICT_KINDS, conflictCounts, listConflicts, pageConflicts } from './ledger-conflicts.ts';
-export type { Conflict, ConflictKind } from './ledger-conflicts.ts';
+export { ITEM_STATES, OUTCOMES, PRODUCTS } from './read/items-sql.ts';
+export type { ItemState, MoneyOutcome, Product, ReconcileView } from './read/items-sql.ts';
+export { allItems, listItems, pageItems } from './read/items.ts';
+export type { DirectionTotals, ItemFilter, ReconItem, ReportLineRef } from './read/items.ts';
+export { pendingAging, reconciliationSummary, stateTotals } from './read/summary.ts';
+export type { AgingBucket, StateFigures, SummaryRow } from './read/summary.ts';
+export { allReceivables, pageReceivables, RECEIVABLE_AGES, receivablesByAge } from './read/receivables.ts';
+export type { OpenReceivable, ReceivableAge, ReceivableAgeBucket, ReceivableFilter } from './read/receivables.ts';
+export { allConflicts, CONFLICT_KINDS, conflictCounts, listConflicts, pageConflicts } from './apply/conflicts.ts';
+export type { Conflict, ConflictKind } from './apply/conflicts.ts';
 
 // The platform's report files (their format is @paykit/contracts' parseReportCsv/formatReportCsv).
-export { allReportMatches, importReport, pageReportFiles, pageReportMatches, reportMatches } from './report-import.ts';
-export type { ReportFile, ReportImportResult, ReportMatch } from './report-import.ts';
+export { importReport } from './match/report-import.ts';
+export type { ReportImportResult } from './match/report-import.ts';
+export { allReportMatches, pageReportMatches, reportMatches } from './match/report-match.ts';
+export type { ReportMatch } from './match/report-match.ts';
+export { pageReportFiles } from './read/report-files.ts';
+export type { ReportFile } from './read/report-files.ts';
 // Retention: months of stored events archived to files and dropped, and restored for an audit.
 export { archiveEvents, DEFAULT_DEDUPE_WINDOW_DAYS } from './archive/archive.ts';
 export type { ArchivedMonth, ArchiveOptions, ArchiveResult, KeptMonth } from './archive/archive.ts';

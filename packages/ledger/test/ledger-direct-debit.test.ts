@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreInputError, type NewEvent } from '@paykit/store';
 import { createChargeRecorder, listItems, listParked, reconcileOnce, reconciliationSummary } from '../src/index.ts';
-import { chargeFromApi, recordCharge } from '../src/ledger-dd-charges.ts';
+import { chargeFromApi, recordCharge } from '../src/record/charges.ts';
 import { eventStoreSuite, testDatabases } from '@paykit/store/testing';
 import { ledgerMigrations } from '../src/migrations.ts';
 import { documentedFixture } from '@paykit/testing/documented-fixtures';

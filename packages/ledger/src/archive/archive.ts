@@ -3,7 +3,7 @@
 // what may go, because only it knows what it still reads: a month is archived only when every event
 // in it is applied (at or below the claim floor, and each with its applied marker), none is parked,
 // none is a credit still held (its release reads the event), and none is a refund that an open
-// intent could still be attached by (ledger-intents-attach.ts reads refund bodies). The journal and
+// intent could still be attached by (../record/attach-intents.ts reads refund bodies). The journal and
 // the facts stay: archiving never changes a balance, a figure or an item.
 //
 // For each month: the events, their applied markers and decision replays are written to
@@ -26,7 +26,7 @@ import {
   type Queryable,
 } from '@paykit/store';
 import { HELD } from '../journal/held.ts';
-import { CLOCK_SKEW } from '../ledger-intents-attach.ts';
+import { CLOCK_SKEW } from '../record/attach-intents.ts';
 import {
   ARCHIVE_FORMAT,
   archivePaths,

@@ -5,7 +5,7 @@
 // The worker checks the postings written since its last check (cheap, continuous) and shows the
 // result on /healthz and in the console; `checkBooks(db)` with no `sincePosting` checks everything.
 import type { Queryable } from '@paykit/store';
-import { decimal } from '../reconcile-read.ts';
+import { decimal } from '../read/decimal.ts';
 
 export interface BooksCheck {
   /** True when every invariant held. */

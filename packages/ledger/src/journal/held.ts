@@ -4,8 +4,8 @@
 // policy (an admin replay, kept in webhook_event_replays) and accepted it; the ledger keeps who
 // released it, when and why (ledger_held_releases), and books it as received.
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
-import { lockItems, retryRaces } from '../ledger-keys.ts';
-import { decimal } from '../reconcile-read.ts';
+import { lockItems, retryRaces } from '../item-locks.ts';
+import { decimal } from '../read/decimal.ts';
 import { postItems, rematchAccounts } from './post.ts';
 
 export interface HeldCredit {

@@ -2,7 +2,7 @@
 // ledger_post.sql, ledger_rematch.sql; the tables are migration 0015_journal's).
 // Whoever writes a fact about an item (a worker applying events, the recorder of a transfer or a
 // charge, a team registering a receivable, an operator releasing a held credit) posts the item
-// afterwards, under the item's key lock (ledger-keys.ts): the database appends one balanced posting
+// afterwards, under the item's key lock (../item-locks.ts): the database appends one balanced posting
 // with the difference between what the item's facts call for and what its journal holds. So the
 // journal is append-only, every posting balances, and an item's entries net to the same amounts
 // whatever order its facts came in and however many writers there were.

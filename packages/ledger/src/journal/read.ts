@@ -4,7 +4,7 @@
 // separate figures, each with what returned it (refunds and chargebacks; reversals), never added
 // together; held credits and transfers still in transit are figures of their own.
 import { StoreInputError, type Queryable } from '@paykit/store';
-import { decimal } from '../reconcile-read.ts';
+import { decimal } from '../read/decimal.ts';
 
 /**
  * A money figure: what settled (gross), what was returned against it, the net of the two, what is

@@ -15,6 +15,8 @@
 //   needs_review  a credit that several receivables fit, or whose reference names several
 //   partial     a credit that pays part of its receivable (the rest is still open)
 //   overpaid    a credit larger than what was left of its receivable (the remainder is unapplied)
+import { StoreInputError } from '@paykit/store';
+
 export const ITEM_STATES = [
   'matched',
   'pending',
@@ -40,13 +42,44 @@ export const PRODUCTS = [
   'direct_debit_charge',
 ] as const;
 
+export type ItemState = (typeof ITEM_STATES)[number];
+export type Product = (typeof PRODUCTS)[number];
+export type MoneyOutcome = (typeof OUTCOMES)[number];
+
+/** The range and clock the items are computed for: the SQL's parameters $1 to $4 (viewParams). */
+export interface ReconcileView {
+  /** Pending items older than this are stale (and records with no event at all, orphans). Default 86,400 s. */
+  staleAfterSeconds?: number;
+  /** "Now" for ages (default: the clock). */
+  now?: Date;
+  /** Mexico City days, YYYY-MM-DD, inclusive. */
+  from?: string;
+  to?: string;
+}
+
+/** The SQL's parameters $1 to $4 of a view, checked. */
+export function viewParams(view: ReconcileView): unknown[] {
+  const stale = view.staleAfterSeconds ?? 86_400;
+  if (!Number.isFinite(stale) || stale < 0)
+    throw new StoreInputError('staleAfterSeconds must be a number of seconds, 0 or more');
+  const now = view.now ?? new Date();
+  for (const [name, day] of [
+    ['from', view.from],
+    ['to', view.to],
+  ] as const) {
+    if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))
+      throw new StoreInputError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
+  }
+  return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
+}
+
 const IN_RANGE = (day: string) =>
   `($3::date IS NULL OR ${day} >= $3::date) AND ($4::date IS NULL OR ${day} <= $4::date)`;
 // Where the money went, as finance counts volumes: settled (LIQUIDATED, a credit received, a charge
 // confirmed), rejected (REJECTED, CANCELLED, DECLINED; a charge declined or canceled), refused (a
 // credit the gateway refused: the platform refunds it), refunded (REFUNDED, refunded or reversed
 // afterwards, a chargeback), held (a credit held for review), pending (not final yet). The money
-// figures themselves come from the journal (journal/read.ts), never from these.
+// figures themselves come from the journal (../journal/read.ts), never from these.
 const OUTCOME_OF_STATUS = (
   refunded: string,
   status: string,

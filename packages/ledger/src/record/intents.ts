@@ -4,20 +4,20 @@
 // intent left without one is a transfer whose answer never reached the ledger: it may have moved
 // money or not, and only two things tell which without guessing: an answer to the same key (a
 // rerun, `paykit transfers resolve`, another process) or a fact the platform sent that names the
-// intent exactly (attachIntentsFromEvents). Until then it is listed as unresolved, and booked in
+// intent exactly (attachIntentsFromEvents). Until then it is listed as unresolved (../read/intents.ts), and booked in
 // suspense (out:unconfirmed, migration 0017): whoever writes, attaches or fails an intent posts it
 // in the same transaction, holding its row.
 import { randomUUID } from 'node:crypto';
 import { readAmount } from '@paykit/contracts';
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
-import { postItems } from './journal/post.ts';
-import { retryRaces } from './ledger-keys.ts';
-import { recordOutboundIn, type OutboundOperation, type OutboundRecord } from './ledger-outbound.ts';
+import { postItems } from '../journal/post.ts';
+import { retryRaces } from '../item-locks.ts';
+import { recordOutboundIn, type OutboundOperation, type OutboundRecord } from './outbound.ts';
 
 /** How long the platform answers a repeated Idempotency-Key with its first answer (money_out: 24 h from the first request). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
-/** The second key of the advisory locks of intents ("payi"), beside ledger-keys.ts's item locks. */
+/** The second key of the advisory locks of intents ("payi"), beside ../item-locks.ts's item locks. */
 const INTENT_LOCK_CLASS = 1_885_436_265;
 
 /** What is about to be sent. */
@@ -49,7 +49,8 @@ export interface OutboundIntent extends IntentRequest {
   failure: string | null;
 }
 
-interface IntentRow {
+/** An intent as its table holds it (COLUMNS). */
+export interface IntentRow {
   id: string;
   operation: OutboundOperation;
   idempotency_key: string | null;
@@ -72,14 +73,14 @@ interface IntentRow {
   failure: string | null;
 }
 
-const COLUMNS = `id, operation, idempotency_key, client_id, amount::text AS amount, source_instrument, destination_instrument,
+export const COLUMNS = `id, operation, idempotency_key, client_id, amount::text AS amount, source_instrument, destination_instrument,
   external_reference, description, request, actor, created_at, sent_at, previous_sent_at, attempts, transaction_id, attached_at,
   attached_by, failed_at, failure`;
 
 const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : date(value));
 
-function fromRow(row: IntentRow): OutboundIntent {
+export function fromRow(row: IntentRow): OutboundIntent {
   return {
     id: row.id,
     operation: row.operation,
@@ -291,51 +292,4 @@ export async function failIntent(db: Database, intentId: string, failure: string
       );
     }),
   );
-}
-
-export async function getIntent(db: Queryable, id: string): Promise<OutboundIntent | undefined> {
-  const { rows } = await db.query<IntentRow>(`SELECT ${COLUMNS} FROM ledger_outbound_intents WHERE id = $1`, [id]);
-  return rows[0] ? fromRow(rows[0]) : undefined;
-}
-
-export interface UnresolvedIntent extends OutboundIntent {
-  /** Seconds since the intent was written, on `now`. */
-  ageSeconds: number;
-  /** Whether a replay with the same key is still answered by the platform (inside its 24 h window). */
-  replayable: boolean;
-  /** When the platform stops answering the key with its first answer. */
-  replayableUntil: Date;
-}
-
-/** Intents without a transaction and without a refusal: sent, perhaps moved, not in the books. Oldest first. */
-export async function listUnresolvedIntents(
-  db: Queryable,
-  options: { now?: Date; limit?: number } = {},
-): Promise<UnresolvedIntent[]> {
-  const now = options.now ?? new Date();
-  const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
-  const { rows } = await db.query<IntentRow>(
-    `SELECT ${COLUMNS} FROM ledger_outbound_intents WHERE transaction_id IS NULL AND failed_at IS NULL
-      ORDER BY created_at, id LIMIT ${limit}`,
-  );
-  return rows.map((row) => {
-    const intent = fromRow(row);
-    const until = new Date(intent.createdAt.getTime() + IDEMPOTENCY_WINDOW_MS);
-    return {
-      ...intent,
-      ageSeconds: Math.max(0, Math.floor((now.getTime() - intent.createdAt.getTime()) / 1000)),
-      replayable: intent.idempotencyKey !== null && now < until,
-      replayableUntil: until,
-    };
-  });
-}
-
-/** Count and sum of the unresolved intents, for the console's cards: their balance in suspense (out:unconfirmed), from the journal. */
-export async function unresolvedIntentTotals(db: Queryable): Promise<{ count: number; amount: string }> {
-  const { rows } = await db.query<{ count: string; amount: string }>(
-    `SELECT count(*)::text AS count, coalesce(sum(amount), 0)::numeric(18,2)::text AS amount
-       FROM (SELECT j.item, sum(j.amount) AS amount FROM ledger_journal j WHERE j.account = 'out:unconfirmed'
-             GROUP BY j.item HAVING sum(j.amount) <> 0) open`,
-  );
-  return { count: Number(rows[0]?.count ?? 0), amount: rows[0]?.amount ?? '0.00' };
 }

@@ -3,9 +3,6 @@
 // City day of `now` (a fake-clockable "now" for the console and tests). Counts and sums come from
 // the journal.
 import {
-  allRows,
-  keysetPage,
-  pickOrder,
   StoreInputError,
   type KeyColumn,
   type KeysetQuery,
@@ -13,7 +10,8 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
-import { decimal } from './reconcile-read.ts';
+import { decimal } from './decimal.ts';
+import { readAll, readPage, type Listing } from './listing.ts';
 
 export const RECEIVABLE_AGES = [
   'not yet due',
@@ -124,14 +122,21 @@ const toReceivable = (row: ReceivableRow): OpenReceivable => ({
   age: row.age,
 });
 
+/** The open receivables of a filter, read a page at a time or whole (listing.ts). */
+const RECEIVABLES: Listing<ReceivableFilter, ReceivableRow, OpenReceivable> = {
+  query: receivablesQuery,
+  sorts: RECEIVABLE_SORTS,
+  defaultSort: 'due',
+  toRow: toReceivable,
+};
+
 /** A page of open receivables (default: due date, the oldest first), with the count and the sum still owed of all that match. */
 export async function pageReceivables(
   db: Queryable,
   filter: ReceivableFilter = {},
 ): Promise<Page<OpenReceivable> & { amount: string }> {
-  const { order } = pickOrder(RECEIVABLE_SORTS, filter.sort, 'due');
-  const page = await keysetPage<ReceivableRow>(db, receivablesQuery(filter), order, filter);
-  return { ...page, rows: page.rows.map(toReceivable), amount: decimal(page.totals.amount ?? '0') };
+  const page = await readPage(db, RECEIVABLES, filter);
+  return { ...page, amount: decimal(page.totals.amount ?? '0') };
 }
 
 /** Every open receivable that matches, read in batches: for exports. */
@@ -139,6 +144,5 @@ export async function* allReceivables(
   db: Queryable,
   filter: Omit<ReceivableFilter, keyof PageRequest> = {},
 ): AsyncGenerator<OpenReceivable> {
-  const { order } = pickOrder(RECEIVABLE_SORTS, filter.sort, 'due');
-  for await (const row of allRows<ReceivableRow>(db, receivablesQuery(filter), order)) yield toReceivable(row);
+  yield* readAll(db, RECEIVABLES, filter);
 }

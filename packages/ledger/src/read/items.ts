@@ -1,11 +1,7 @@
-// Reading the reconciliation: items with their state, the summary by day and product, the aging
-// of what is still open, and the events behind an item. What the console and the exports show.
+// Reading the reconciliation's items: each with its state, the report line it was compared with
+// and the events behind it, listed, paged and read whole. What the console and the exports show.
 import {
-  allRows,
-  keysetPage,
   pageLimit,
-  pageOf,
-  pickOrder,
   StoreInputError,
   type KeyColumn,
   type KeysetQuery,
@@ -13,22 +9,18 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
-import { ITEM_STATES, ITEMS_SQL, OUTCOMES, PRODUCTS } from './reconcile-items-sql.ts';
-
-export type ItemState = (typeof ITEM_STATES)[number];
-export type Product = (typeof PRODUCTS)[number];
-export type MoneyOutcome = (typeof OUTCOMES)[number];
-export { ITEM_STATES, OUTCOMES, PRODUCTS };
-
-export interface ReconcileView {
-  /** Pending items older than this are stale (and records with no event at all, orphans). Default 86,400 s. */
-  staleAfterSeconds?: number;
-  /** "Now" for ages (default: the clock). */
-  now?: Date;
-  /** Mexico City days, YYYY-MM-DD, inclusive. */
-  from?: string;
-  to?: string;
-}
+import { decimal } from './decimal.ts';
+import { readAll, readOffset, readPage, type Listing } from './listing.ts';
+import {
+  ITEM_STATES,
+  ITEMS_SQL,
+  PRODUCTS,
+  viewParams,
+  type ItemState,
+  type MoneyOutcome,
+  type Product,
+  type ReconcileView,
+} from './items-sql.ts';
 
 export interface ItemFilter extends ReconcileView {
   states?: ItemState[];
@@ -79,34 +71,10 @@ export interface ReportLineRef {
   status: string;
 }
 
-export interface StateFigures {
-  count: number;
-  /** Decimal string. */
-  amount: string;
-}
-
-export interface SummaryRow {
-  day: string;
-  product: Product;
-  states: Record<ItemState, StateFigures>;
-  total: StateFigures;
-  /** (matched + refunded) / total, 0 to 1; null with no items. */
-  matchRate: number | null;
-}
-
-function viewParams(view: ReconcileView): unknown[] {
-  const stale = view.staleAfterSeconds ?? 86_400;
-  if (!Number.isFinite(stale) || stale < 0)
-    throw new StoreInputError('staleAfterSeconds must be a number of seconds, 0 or more');
-  const now = view.now ?? new Date();
-  for (const [name, day] of [
-    ['from', view.from],
-    ['to', view.to],
-  ] as const) {
-    if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))
-      throw new StoreInputError(`${name} must be a day, YYYY-MM-DD (Mexico City)`);
-  }
-  return [stale, now.toISOString(), view.from ?? null, view.to ?? null];
+/** The amounts of a set of items in one direction and the other (decimal strings), never added together. */
+export interface DirectionTotals {
+  amountIn: string;
+  amountOut: string;
 }
 
 // The conflicting events of an item (ledger_conflicts.event_seq) are among its events too. A
@@ -161,7 +129,7 @@ const ITEM_SELECT = `i.kind, i.id, i.product, i.day::text AS day, i.at, i.amount
 // compared with reports), not joined again to every item here.
 const ITEM_FROM = 'items i';
 
-/** The items a filter matches, as a query to page or read whole (keyset.ts). */
+/** The items a filter matches, as a query to page or read whole. */
 function itemsQuery(filter: ItemFilter): KeysetQuery {
   const params = viewParams(filter);
   const states = filter.states ?? [];
@@ -236,16 +204,17 @@ function lineRef(
     : { fileName, lineNo, amount, status };
 }
 
+/** The items of a filter, read the three ways (listing.ts). */
+const ITEMS: Listing<ItemFilter, ItemRow & Record<string, unknown>, ReconItem> = {
+  query: itemsQuery,
+  sorts: ITEM_SORTS,
+  defaultSort: '-at',
+  toRow: toItem,
+};
+
 /** Newest first, `limit` from `offset` (for scripts; the console pages with pageItems). */
 export async function listItems(db: Queryable, filter: ItemFilter = {}): Promise<ReconItem[]> {
-  const query = itemsQuery(filter);
-  const { limit, offset } = pageOf(filter);
-  const n = query.params.length;
-  const { rows } = await db.query<ItemRow>(
-    `WITH ${query.with} SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY i.at DESC, i.id LIMIT $${n + 1} OFFSET $${n + 2}`,
-    [...query.params, limit, offset],
-  );
-  return rows.map(toItem);
+  return readOffset(db, ITEMS, filter, 'i.at DESC, i.id');
 }
 
 /** A page of items in the order `sort` names (default "-at", newest first), with the count and sum of every item the filter matches. */
@@ -253,11 +222,9 @@ export async function pageItems(
   db: Queryable,
   filter: ItemFilter & PageRequest & { sort?: string } = {},
 ): Promise<Page<ReconItem> & DirectionTotals> {
-  const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
-  const page = await keysetPage<ItemRow & Record<string, unknown>>(db, itemsQuery(filter), order, filter);
+  const page = await readPage(db, ITEMS, filter);
   return {
     ...page,
-    rows: page.rows.map(toItem),
     amountIn: decimal(page.totals.amount_in ?? '0'),
     amountOut: decimal(page.totals.amount_out ?? '0'),
   };
@@ -271,122 +238,5 @@ export async function* allItems(
   db: Queryable,
   filter: ItemFilter & { sort?: string; batch?: number } = {},
 ): AsyncGenerator<ReconItem> {
-  const { order } = pickOrder(ITEM_SORTS, filter.sort, '-at');
-  for await (const row of allRows<ItemRow & Record<string, unknown>>(
-    db,
-    itemsQuery(filter),
-    order,
-    pageLimit(filter.batch ?? 5000),
-  ))
-    yield toItem(row);
-}
-
-/** Counts and amounts per state, by Mexico City day and product, with the match rate. */
-export async function reconciliationSummary(db: Queryable, view: ReconcileView = {}): Promise<SummaryRow[]> {
-  const { rows } = await db.query<{ day: string; product: Product; state: ItemState; count: string; amount: string }>(
-    `WITH ${ITEMS_SQL}
-     SELECT day::text AS day, product, state, count(*)::text AS count, coalesce(sum(amount), 0)::text AS amount
-     FROM items GROUP BY day, product, state ORDER BY day, product`,
-    viewParams(view),
-  );
-  const byKey = new Map<string, SummaryRow>();
-  for (const row of rows) {
-    const key = `${row.day}|${row.product}`;
-    let summary = byKey.get(key);
-    if (!summary) {
-      summary = {
-        day: row.day,
-        product: row.product,
-        states: emptyStates(),
-        total: { count: 0, amount: '0.00' },
-        matchRate: null,
-      };
-      byKey.set(key, summary);
-    }
-    summary.states[row.state] = { count: Number(row.count), amount: decimal(row.amount) };
-  }
-  for (const summary of byKey.values()) {
-    const figures = Object.values(summary.states);
-    const count = figures.reduce((sum, f) => sum + f.count, 0);
-    summary.total = { count, amount: addDecimals(figures.map((f) => f.amount)) };
-    summary.matchRate = count === 0 ? null : (summary.states.matched.count + summary.states.refunded.count) / count;
-  }
-  return [...byKey.values()];
-}
-
-/** The amounts of a set of items in one direction and the other (decimal strings), never added together. */
-export interface DirectionTotals {
-  amountIn: string;
-  amountOut: string;
-}
-
-/** Items in the given states (default: the open discrepancies, mismatched, orphan, conflict and stale) over the range: count, and sums per direction from the database. */
-export async function stateTotals(
-  db: Queryable,
-  view: ReconcileView & { states?: ItemState[] } = {},
-): Promise<{ count: number } & DirectionTotals> {
-  const states = view.states ?? ['mismatched', 'orphan', 'conflict', 'stale'];
-  const { rows } = await db.query<{ count: string; amount_in: string; amount_out: string }>(
-    `WITH ${ITEMS_SQL} SELECT count(*)::text AS count, coalesce(sum(amount) FILTER (WHERE direction = 'in'), 0)::text AS amount_in,
-            coalesce(sum(amount) FILTER (WHERE direction = 'out'), 0)::text AS amount_out
-     FROM items WHERE state = ANY($5::text[])`,
-    [...viewParams(view), states],
-  );
-  return {
-    count: Number(rows[0]!.count),
-    amountIn: decimal(rows[0]!.amount_in),
-    amountOut: decimal(rows[0]!.amount_out),
-  };
-}
-
-export interface AgingBucket {
-  bucket: string;
-  count: number;
-  amount: string;
-}
-
-/** Pending and stale items by age: under 1 h, 1 to 24 h, 1 to 7 days, over 7 days. */
-export async function pendingAging(db: Queryable, view: ReconcileView = {}): Promise<AgingBucket[]> {
-  const { rows } = await db.query<{ bucket: string; count: string; amount: string }>(
-    `WITH ${ITEMS_SQL},
-     aged AS (SELECT amount, $2::timestamptz - at AS age FROM items WHERE state IN ('pending', 'stale'))
-     SELECT b.bucket, count(a.age)::text AS count, coalesce(sum(a.amount), 0)::text AS amount
-     FROM (VALUES (1, 'under 1 h', interval '0', interval '1 hour'), (2, '1 to 24 h', interval '1 hour', interval '1 day'),
-                  (3, '1 to 7 days', interval '1 day', interval '7 days'), (4, 'over 7 days', interval '7 days', interval '1000 years')) AS b(n, bucket, low, high)
-     LEFT JOIN aged a ON a.age >= b.low AND a.age < b.high OR (b.n = 1 AND a.age < interval '0')
-     GROUP BY b.n, b.bucket ORDER BY b.n`,
-    viewParams(view),
-  );
-  return rows.map((row) => ({ bucket: row.bucket, count: Number(row.count), amount: decimal(row.amount) }));
-}
-
-function emptyStates(): Record<ItemState, StateFigures> {
-  return Object.fromEntries(ITEM_STATES.map((state) => [state, { count: 0, amount: '0.00' }])) as Record<
-    ItemState,
-    StateFigures
-  >;
-}
-
-/** Sums decimal strings exactly, as centavos. */
-export function addDecimals(values: readonly string[]): string {
-  const centavos = values.reduce((sum, value) => sum + toCentavos(value), 0n);
-  return fromCentavos(centavos);
-}
-
-function toCentavos(value: string): bigint {
-  const [whole = '0', fraction = ''] = decimal(value).replace('-', '').split('.');
-  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
-  return value.startsWith('-') ? -cents : cents;
-}
-
-function fromCentavos(centavos: bigint): string {
-  const sign = centavos < 0n ? '-' : '';
-  const abs = centavos < 0n ? -centavos : centavos;
-  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-}
-
-/** numeric text → two decimals ("12" → "12.00", "3.5" → "3.50"). */
-export function decimal(value: string): string {
-  const [whole = '0', fraction = ''] = value.split('.');
-  return `${whole}.${fraction.padEnd(2, '0').slice(0, 2)}`;
+  yield* readAll(db, ITEMS, filter, pageLimit(filter.batch ?? 5000));
 }

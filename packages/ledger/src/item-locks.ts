@@ -13,7 +13,7 @@
 // they only wait for each other.
 import { sqlState, type Queryable } from '@paykit/store';
 
-/** The first key of the two-key advisory locks: "payl" in ASCII, beside reconcile-claim.ts's "payk". */
+/** The first key of the two-key advisory locks: "payl" in ASCII, beside apply/claim.ts's "payk". */
 const ITEM_LOCK_CLASS = 1_885_436_268;
 
 export type ItemKey = `tx:${string}` | `tk:${string}` | `acct:${string}` | `dd:${string}`;

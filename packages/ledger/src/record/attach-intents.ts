@@ -12,9 +12,9 @@
 // Attaching records the transfer from the intent (amount, operation; the parties and the status
 // come from the facts), so its status updates stop being orphans and the reversal finds its original.
 import type { Database } from '@paykit/store';
-import { postItems } from './journal/post.ts';
-import { lockItems, retryRaces } from './ledger-keys.ts';
-import { recordOutboundIn } from './ledger-outbound.ts';
+import { postItems } from '../journal/post.ts';
+import { lockItems, retryRaces } from '../item-locks.ts';
+import { recordOutboundIn } from './outbound.ts';
 
 /** A transfer happens after its request is written: a fact dated earlier than this before the intent is not its transaction. */
 export const CLOCK_SKEW = "interval '10 minutes'";

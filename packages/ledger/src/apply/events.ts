@@ -1,21 +1,21 @@
 // Applying a claimed batch of stored events to the ledger: one statement for the whole batch
 // (set-based, never one round trip per event), reading the events' jsonb on the server, then the
 // merges over every fact known for the items it touched (a transfer's status, second refunds, CEP
-// ownership, receivable matching) and the journal's postings for them (journal/post.ts), under the
-// items' key locks (ledger-keys.ts) so that a recorder or another worker writing a fact of the same
+// ownership, receivable matching) and the journal's postings for them (../journal/post.ts), under the
+// items' key locks (../item-locks.ts) so that a recorder or another worker writing a fact of the same
 // item at the same moment is never missed. Every insert is keyed (event seq, transaction id, file
 // name), so applying twice changes nothing, and every merge reads all the facts, so the order they
 // came in does not matter.
-// The caller holds the events' chunk locks (reconcile-claim.ts); the statement re-reads them with
+// The caller holds the events' chunk locks (claim.ts); the statement re-reads them with
 // its own snapshot, newer than the locks, so an event a batch before it applied or parked is left out.
 import type { Queryable } from '@paykit/store';
-import { recordSecondRefunds } from './ledger-conflicts.ts';
-import { lockItems } from './ledger-keys.ts';
-import type { ItemKey } from './ledger-keys.ts';
-import { postItems, rematchAccounts, type JournalItem } from './journal/post.ts';
-import { mergeStatus } from './ledger-status-merge.ts';
-import { WAITING } from './reconcile-claim.ts';
-import { refreshOwnership } from './reconcile-ownership-store.ts';
+import { recordSecondRefunds } from './conflicts.ts';
+import { lockItems } from '../item-locks.ts';
+import type { ItemKey } from '../item-locks.ts';
+import { postItems, rematchAccounts, type JournalItem } from '../journal/post.ts';
+import { mergeStatus } from './merge-status.ts';
+import { WAITING } from './claim.ts';
+import { refreshOwnership } from './refresh-ownership.ts';
 
 const PARK_CONFLICT =
   'ON CONFLICT (seq) DO UPDATE SET reason = EXCLUDED.reason, attempts = ledger_parked_events.attempts + 1, retry = false, parked_at = now()';
@@ -54,7 +54,7 @@ WITH read AS MATERIALIZED (
     SELECT e.seq, e.event_type, webhook_event_payload(e.raw_body, e.payload) AS payload, e.received_at, e.outcome,
            e.event_type IN ('MONEY_IN', 'STATUS_UPDATE', 'CEP', 'REFUND') AS core, p.seq IS NOT NULL AS parked_before
     FROM webhook_events e
-    -- Waiting (reconcile-claim.ts WAITING): not applied, and not parked unless asked to be retried.
+    -- Waiting (claim.ts WAITING): not applied, and not parked unless asked to be retried.
     -- The range repeats the batch's seqs on the marker table, so it is read by its index, never whole.
     LEFT JOIN ledger_parked_events p ON p.seq = e.seq AND p.seq = ANY($1::bigint[])
     WHERE e.seq = ANY($1::bigint[]) AND (p.seq IS NULL OR p.retry)

@@ -1,5 +1,5 @@
 // Claiming and applying stored events. Each batch is one transaction: move the claim floor up,
-// lock up to `batchSize` waiting events (reconcile-claim.ts: advisory locks per chunk of seqs,
+// lock up to `batchSize` waiting events (claim.ts: advisory locks per chunk of seqs,
 // skipping what other workers hold, so concurrent workers take disjoint batches), park the ones
 // that cannot be applied, apply the rest set-based, mark them applied (webhook_events_applied),
 // commit. The locks are the lease: a worker killed mid-batch drops its connection, PostgreSQL
@@ -8,9 +8,9 @@
 // nothing lost. A lower seq committed late is still claimed: the floor never passes a seq whose
 // writer may still commit.
 import { isUnavailable, messageOf, sqlState, StoreInputError, type Database, type Queryable } from '@paykit/store';
-import { applyEvents, park } from './reconcile-apply.ts';
-import { advanceFloor, lockOne, lockWaiting } from './reconcile-claim.ts';
-import { attachIntentsFromEvents } from './ledger-intents-attach.ts';
+import { applyEvents, park } from './events.ts';
+import { advanceFloor, lockOne, lockWaiting } from './claim.ts';
+import { attachIntentsFromEvents } from '../record/attach-intents.ts';
 
 /** Events per batch unless told otherwise (the worker's WORKER_BATCH_SIZE default): 5,000 applies faster than 1,000 and holds a batch for about a quarter of a second. */
 export const DEFAULT_BATCH_SIZE = 5000;

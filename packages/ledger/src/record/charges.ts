@@ -1,12 +1,12 @@
 // Recording the direct debit charges we create: the direct debit API's answer to POST /charges,
 // keyed by charge id (a second recording of one charge changes nothing). The charge_result events
-// the platform sends are applied by the worker (reconcile-apply.ts); the state of a charge is
+// the platform sends are applied by the worker (../apply/events.ts); the state of a charge is
 // computed when read from both, so a result that arrives before its charge is recorded ends the same,
-// and so is its journal (journal/post.ts), posted by whichever of the two writers comes second.
+// and so is its journal (../journal/post.ts), posted by whichever of the two writers comes second.
 import { StoreInputError, type Database } from '@paykit/store';
-import { postItems } from './journal/post.ts';
-import { lockItems, retryRaces } from './ledger-keys.ts';
-import { optionalText, requiredText } from './ledger-text.ts';
+import { postItems } from '../journal/post.ts';
+import { lockItems, retryRaces } from '../item-locks.ts';
+import { optionalText, requiredText } from './text.ts';
 
 /** What @paykit/direct-debit-client's onChargeCreated hands over (structurally: the ledger does not depend on the client). */
 export interface CreatedChargeLike {

@@ -3,7 +3,7 @@
 // broken by content (status, then time) so the result does not depend on the order facts were
 // applied in. A status update without an id counts for the transfer with its tracking key. The
 // status the API returned stands until an update of at least its rank arrives.
-// Called under the items' key locks (ledger-keys.ts), after the facts were written.
+// Called under the items' key locks (../item-locks.ts), after the facts were written.
 import type { Queryable } from '@paykit/store';
 
 export async function mergeStatus(

@@ -2,7 +2,7 @@
 // first, then the latest) against the expected holder on the outbound record. Called when CEP
 // events are applied and when a validation is recorded after its CEP arrived.
 import type { Queryable } from '@paykit/store';
-import { decideOwnership } from './reconcile-ownership.ts';
+import { decideOwnership } from './ownership.ts';
 
 interface Row {
   transaction_id: string;

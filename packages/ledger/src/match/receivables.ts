@@ -1,13 +1,13 @@
 // Receivables: credits a team expects (beneficiary CLABE, amount, optional numeric reference or
-// concept, due date). Registering one matches its account again (journal/post.ts, the rules in the
-// README's "Matching") and posts it, under the account's key lock (ledger-keys.ts): a worker
+// concept, due date). Registering one matches its account again (../journal/post.ts, the rules in the
+// README's "Matching") and posts it, under the account's key lock (../item-locks.ts): a worker
 // applying a credit to that account at the same moment either sees this receivable or is seen by it.
 import { readAmount } from '@paykit/contracts';
 import { StoreInputError, type Database } from '@paykit/store';
-import { postItems, rematchAccounts, type JournalItem } from './journal/post.ts';
-import { lockItems, retryRaces } from './ledger-keys.ts';
-import { decimal } from './reconcile-read.ts';
-import { OPEN_FROM } from './receivables-read.ts';
+import { postItems, rematchAccounts, type JournalItem } from '../journal/post.ts';
+import { lockItems, retryRaces } from '../item-locks.ts';
+import { decimal } from '../read/decimal.ts';
+import { OPEN_FROM } from '../read/receivables.ts';
 
 export interface NewReceivable {
   /** Your own id for it (an invoice number…); registering the same id again changes nothing. */

@@ -8,9 +8,9 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { StoreInputError, type Database } from '@paykit/store';
-import { attachAnswer, failIntent, writeIntent, type AttachedAnswer, type IntentRequest } from './ledger-intents.ts';
-import { outboundFromApi, type CreatedTransactionLike, type OutboundOperation } from './ledger-outbound.ts';
-import { retryUnavailable, type RetryPolicy } from './ledger-retry.ts';
+import { attachAnswer, failIntent, writeIntent, type AttachedAnswer, type IntentRequest } from './intents.ts';
+import { outboundFromApi, type CreatedTransactionLike, type OutboundOperation } from './outbound.ts';
+import { retryUnavailable, type RetryPolicy } from './retry.ts';
 
 /** What @paykit/core-client's onTransactionIntent hands over (structurally: the ledger does not depend on the client). */
 export interface TransactionIntentLike {

@@ -2,13 +2,9 @@
 // (migration 0007, ledger_conflicts) instead of being dropped. The first fact stands in the
 // ledger; the item it concerns reads "conflict" (never "matched") until someone settles it with the
 // platform. Credits and refunds that reuse a transaction id with other content, and redeliveries
-// with another body, are recorded where they are written (reconcile-apply.ts, the event store's
+// with another body, are recorded where they are written (events.ts, the event store's
 // append); a second refund of one transaction is recorded here, under the transaction's key lock.
 import {
-  allRows,
-  keysetPage,
-  pageOf,
-  pickOrder,
   StoreInputError,
   type KeyColumn,
   type KeysetQuery,
@@ -16,6 +12,7 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
+import { readAll, readOffset, readPage, type Listing } from '../read/listing.ts';
 
 export const CONFLICT_KINDS = ['credit', 'refund', 'second_refund', 'redelivery'] as const;
 export type ConflictKind = (typeof CONFLICT_KINDS)[number];
@@ -109,18 +106,20 @@ const toConflict = (row: ConflictRow): Conflict => ({
   recordedAt: row.recorded_at,
 });
 
+/** The conflicts of some kinds (none: all), read the three ways (../read/listing.ts). */
+const CONFLICTS: Listing<{ kinds?: ConflictKind[] }, ConflictRow & Record<string, unknown>, Conflict> = {
+  query: (filter) => conflictsQuery(filter.kinds ?? []),
+  sorts: CONFLICT_SORTS,
+  defaultSort: '-id',
+  toRow: toConflict,
+};
+
 /** Newest first; `kinds` narrows them. limit default 200, at most 10,000. */
 export async function listConflicts(
   db: Queryable,
   options: { kinds?: ConflictKind[]; limit?: number; offset?: number } = {},
 ): Promise<Conflict[]> {
-  const query = conflictsQuery(options.kinds ?? []);
-  const { limit, offset } = pageOf(options);
-  const { rows } = await db.query<ConflictRow>(
-    `SELECT ${query.select} FROM ${query.from} WHERE ${query.where} ORDER BY ledger_conflicts.id DESC LIMIT $2 OFFSET $3`,
-    [...query.params, limit, offset],
-  );
-  return rows.map(toConflict);
+  return readOffset(db, CONFLICTS, options, 'ledger_conflicts.id DESC');
 }
 
 /** A page of conflicts (default newest first), with the count of all that match. */
@@ -128,14 +127,7 @@ export async function pageConflicts(
   db: Queryable,
   options: PageRequest & { kinds?: ConflictKind[]; sort?: string } = {},
 ): Promise<Page<Conflict>> {
-  const { order } = pickOrder(CONFLICT_SORTS, options.sort, '-id');
-  const page = await keysetPage<ConflictRow & Record<string, unknown>>(
-    db,
-    conflictsQuery(options.kinds ?? []),
-    order,
-    options,
-  );
-  return { ...page, rows: page.rows.map(toConflict) };
+  return readPage(db, CONFLICTS, options);
 }
 
 /** Every conflict that matches, read in batches: for exports. */
@@ -143,13 +135,7 @@ export async function* allConflicts(
   db: Queryable,
   options: { kinds?: ConflictKind[]; sort?: string } = {},
 ): AsyncGenerator<Conflict> {
-  const { order } = pickOrder(CONFLICT_SORTS, options.sort, '-id');
-  for await (const row of allRows<ConflictRow & Record<string, unknown>>(
-    db,
-    conflictsQuery(options.kinds ?? []),
-    order,
-  ))
-    yield toConflict(row);
+  yield* readAll(db, CONFLICTS, options);
 }
 
 /** How many conflicts are recorded, by kind (every kind present, 0 included) and in all. */

@@ -1,16 +1,16 @@
 // Recording what we sent: every transaction money_out, internal_transaction and penny validation
 // return, keyed by transaction id (a replayed penny validation records nothing new). The recorder
-// that writes each request down first and calls this is in ledger-recorder.ts. Status
+// that writes each request down first and calls this is in recorder.ts. Status
 // updates and CEP results that arrived before the record (orphans) are merged at once, under the
-// transfer's key locks (ledger-keys.ts): a worker applying one of them at the same moment either
+// transfer's key locks (../item-locks.ts): a worker applying one of them at the same moment either
 // sees this record or is seen by it.
 import { StoreInputError, type Database, type Queryable } from '@paykit/store';
-import { postItems } from './journal/post.ts';
-import { lockItems, retryRaces } from './ledger-keys.ts';
-import type { ItemKey } from './ledger-keys.ts';
-import { optionalText, requiredText } from './ledger-text.ts';
-import { mergeStatus } from './ledger-status-merge.ts';
-import { refreshOwnership } from './reconcile-ownership-store.ts';
+import { postItems } from '../journal/post.ts';
+import { lockItems, retryRaces } from '../item-locks.ts';
+import type { ItemKey } from '../item-locks.ts';
+import { optionalText, requiredText } from './text.ts';
+import { mergeStatus } from '../apply/merge-status.ts';
+import { refreshOwnership } from '../apply/refresh-ownership.ts';
 
 export type OutboundOperation = 'money_out' | 'internal_transaction' | 'penny_validation';
 

@@ -2,9 +2,6 @@
 // events behind them; after a fix (a worker that reads them, a corrected rule), retry puts them
 // back in line for the next claim.
 import {
-  allRows,
-  keysetPage,
-  pickOrder,
   StoreInputError,
   type KeyColumn,
   type KeysetQuery,
@@ -12,6 +9,7 @@ import {
   type PageRequest,
   type Queryable,
 } from '@paykit/store';
+import { readAll, readPage, type Listing } from '../read/listing.ts';
 
 export interface ParkedEvent {
   seq: string;
@@ -56,6 +54,14 @@ const toParked = (row: ParkedRow): ParkedEvent => ({
   retry: row.retry,
 });
 
+/** Every parked event, read the three ways (../read/listing.ts). */
+const PARKED_EVENTS: Listing<object, ParkedRow, ParkedEvent> = {
+  query: () => PARKED,
+  sorts: PARKED_SORTS,
+  defaultSort: 'seq',
+  toRow: toParked,
+};
+
 /** The first `limit` (default 1,000) parked events by seq (for scripts; the console pages with pageParked). */
 export async function listParked(db: Queryable, options: { limit?: number } = {}): Promise<ParkedEvent[]> {
   return (await pageParked(db, { limit: options.limit ?? 1000 })).rows;
@@ -66,15 +72,12 @@ export async function pageParked(
   db: Queryable,
   options: PageRequest & { sort?: string } = {},
 ): Promise<Page<ParkedEvent>> {
-  const { order } = pickOrder(PARKED_SORTS, options.sort, 'seq');
-  const page = await keysetPage<ParkedRow>(db, PARKED, order, options);
-  return { ...page, rows: page.rows.map(toParked) };
+  return readPage(db, PARKED_EVENTS, options);
 }
 
 /** Every parked event, read in batches: for exports. */
 export async function* allParked(db: Queryable, options: { sort?: string } = {}): AsyncGenerator<ParkedEvent> {
-  const { order } = pickOrder(PARKED_SORTS, options.sort, 'seq');
-  for await (const row of allRows<ParkedRow>(db, PARKED, order)) yield toParked(row);
+  yield* readAll(db, PARKED_EVENTS, options);
 }
 
 /** Puts parked events (all, or the seqs given) back in line; returns how many. */
