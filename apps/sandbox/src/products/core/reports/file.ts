@@ -3,11 +3,11 @@
 // by @paykit/contracts' formatter, the one the ledger's import parses with, so the two can never
 // drift apart.
 import { formatReportCsv } from '@paykit/contracts';
-import { ControlError } from '../../control/errors.ts';
-import type { CoreService } from './index.ts';
-import type { EmittedEvent, Transaction } from './state.ts';
-import { formatAmount } from './tx-common.ts';
-import { mexicoCityDate, mexicoCitySeconds } from './time.ts';
+import { ControlError } from '../../../control/errors.ts';
+import type { CoreService } from '../index.ts';
+import type { EmittedEvent, Transaction } from '../state.ts';
+import { formatAmount } from '../transactions/common.ts';
+import { mexicoCityDate, mexicoCitySeconds } from '../time.ts';
 
 interface ReportBody {
   client_id: string;

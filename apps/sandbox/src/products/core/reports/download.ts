@@ -2,11 +2,11 @@
 // operation_date) names, and a short-lived address to fetch it from (the platform answers a
 // download_url; the sandbox serves the file there itself, see routes/reports.ts).
 import { randomBytes } from 'node:crypto';
-import { CoreHttpError } from './errors.ts';
-import type { CoreService } from './index.ts';
-import type { Schema } from './spec.ts';
-import type { CoreState, EmittedEvent } from './state.ts';
-import { mexicoCityDate } from './time.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreService } from '../index.ts';
+import type { Schema } from '../spec.ts';
+import type { CoreState, EmittedEvent } from '../state.ts';
+import { mexicoCityDate } from '../time.ts';
 
 type ReportType = Schema<'ReportType'>;
 type ReportEvent = Schema<'ReportEvent'>;

@@ -8,9 +8,9 @@ import {
   zListClientCredentialsPath,
 } from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireApiKey } from '../auth.ts';
-import { parseBody, parsePath } from '../auth-request.ts';
-import { signToken } from '../auth-token.ts';
+import { requireApiKey } from '../auth/caller.ts';
+import { parseBody, parsePath } from './parse.ts';
+import { signToken } from '../auth/token.ts';
 import { CoreHttpError } from '../errors.ts';
 import type { CoreService } from '../index.ts';
 import type { Ok, Schema } from '../spec.ts';
@@ -76,7 +76,7 @@ function renderToken(token: Token): Schema<'AuthenticationToken'> {
   };
 }
 
-export function registerCredentialRoutes(app: FastifyInstance, core: CoreService): void {
+export function registerAuthRoutes(app: FastifyInstance, core: CoreService): void {
   app.get<{ Params: ClientParams }>('/v1/clients/:clientId/credentials', async (request) => {
     const { clientId } = parsePath(zListClientCredentialsPath, request.params);
     const state = core.state;

@@ -1,11 +1,11 @@
 // The bodies of the transaction events (STATUS_UPDATE, CEP, MONEY_IN, REFUND), built from the
-// sandbox's transactions and sent through events.ts to the client's active webhook.
+// sandbox's transactions and sent through webhooks/emit.ts to the client's active webhook.
 import type { components } from '@paykit/core-client/paths';
-import { emitEnvelopedEvent, type EmitOptions } from './events.ts';
-import type { CoreService } from './index.ts';
-import type { Transaction } from './state.ts';
-import { formatAmount, instrumentOf } from './tx-common.ts';
-import { isoMexicoCity, mexicoCityDate, mexicoCitySeconds } from './time.ts';
+import { emitEnvelopedEvent, type EmitOptions } from '../webhooks/emit.ts';
+import type { CoreService } from '../index.ts';
+import type { Transaction } from '../state.ts';
+import { formatAmount, instrumentOf } from './common.ts';
+import { isoMexicoCity, mexicoCityDate, mexicoCitySeconds } from '../time.ts';
 
 type StatusUpdateBody = components['schemas']['StatusUpdateBody'];
 type CepBody = components['schemas']['CepBody'];

@@ -4,14 +4,14 @@
 import type { CepOutcome } from '@paykit/contracts';
 import type { zCreatePennyValidationBody } from '@paykit/core-client/zod';
 import type * as z from 'zod';
-import { ControlError } from '../../control/errors.ts';
-import type { Caller } from './auth.ts';
-import { CoreHttpError } from './errors.ts';
-import type { CoreService } from './index.ts';
-import type { Transaction } from './state.ts';
-import { requireCallerClient, requireFunds, resolveDestination, resolveSource } from './tx-checks.ts';
-import { addToBalance, cancelSteps, newTrackingKey, newTransaction, scheduleStep, touch } from './tx-common.ts';
-import { emitCep } from './tx-events.ts';
+import { ControlError } from '../../../control/errors.ts';
+import type { Caller } from '../auth/caller.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreService } from '../index.ts';
+import type { Transaction } from '../state.ts';
+import { requireCallerClient, requireFunds, resolveDestination, resolveSource } from './checks.ts';
+import { addToBalance, cancelSteps, newTrackingKey, newTransaction, scheduleStep, touch } from './common.ts';
+import { emitCep } from './events.ts';
 
 export type PennyValidationInput = z.output<typeof zCreatePennyValidationBody>;
 

@@ -1,9 +1,9 @@
 // A transaction as the API shows it: the camelCase CoreTransaction of specs/core.yaml.
 import type { components } from '@paykit/core-client/paths';
-import type { CoreService } from './index.ts';
-import type { Instrument, Transaction } from './state.ts';
-import { formatAmount, instrumentOf } from './tx-common.ts';
-import { isoMexicoCity } from './time.ts';
+import type { CoreService } from '../index.ts';
+import type { Instrument, Transaction } from '../state.ts';
+import { formatAmount, instrumentOf } from './common.ts';
+import { isoMexicoCity } from '../time.ts';
 
 type CoreTransaction = components['schemas']['CoreTransaction'];
 type TransactionInstrument = components['schemas']['TransactionInstrument'];

@@ -4,12 +4,12 @@
 // and reverse.
 import type { SpeiRejection } from '@paykit/contracts';
 import * as z from 'zod';
-import { ControlError } from '../../control/errors.ts';
-import type { Caller } from './auth.ts';
-import { CoreHttpError } from './errors.ts';
-import type { CoreService } from './index.ts';
-import type { Instrument, Transaction } from './state.ts';
-import { requireCallerClient, requireFunds, resolveDestination, resolveSource } from './tx-checks.ts';
+import { ControlError } from '../../../control/errors.ts';
+import type { Caller } from '../auth/caller.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreService } from '../index.ts';
+import type { Instrument, Transaction } from '../state.ts';
+import { requireCallerClient, requireFunds, resolveDestination, resolveSource } from './checks.ts';
 import {
   AMOUNT_PATTERN,
   addToBalance,
@@ -22,9 +22,9 @@ import {
   scheduleStep,
   speiInstitution,
   touch,
-} from './tx-common.ts';
-import { emitMoneyIn, emitRefund, emitStatusUpdate } from './tx-events.ts';
-import { checkDescription } from './tx-penny.ts';
+} from './common.ts';
+import { emitMoneyIn, emitRefund, emitStatusUpdate } from './events.ts';
+import { checkDescription } from './penny.ts';
 
 /**
  * The body of money_out and internal_transaction as the platform documents it (money_out's

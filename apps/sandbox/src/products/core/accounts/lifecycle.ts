@@ -1,8 +1,8 @@
 // The private account state machine. The reference names only ACTIVE; BLOCKED and CANCELLED are
 // the sandbox's names. Cancel is permanent: nothing leaves CANCELLED.
-import { CoreHttpError } from './errors.ts';
-import type { CoreService } from './index.ts';
-import type { Account } from './state.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreService } from '../index.ts';
+import type { Account } from '../state.ts';
 
 export type AccountAction = 'block' | 'activate' | 'cancel';
 

@@ -4,8 +4,8 @@
 // platform's. The signing key is drawn from the seeded generator once per CoreService: a seeded
 // run issues the same tokens, and the key never leaves the sandbox.
 import { createHmac } from 'node:crypto';
-import type { CoreService } from './index.ts';
-import type { Environment } from './state.ts';
+import type { CoreService } from '../index.ts';
+import type { Environment } from '../state.ts';
 
 const signingKeys = new WeakMap<CoreService, Buffer>();
 

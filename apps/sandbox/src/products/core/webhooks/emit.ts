@@ -1,11 +1,11 @@
 // Emitting core events: the envelope (MONEY_IN, STATUS_UPDATE, CEP, REFUND) or the flat REPORT,
 // delivered to the client's active webhook of that type with its authentication. With no
 // active webhook of that type the event is recorded but not delivered (as the platform would).
-import type { Answer } from '../../deliveries.ts';
-import type { SandboxRuntime } from '../../runtime.ts';
-import type { Schema } from './spec.ts';
-import { mexicoCityDate } from './time.ts';
-import type { CoreState, EmittedEvent, WebhookConfig } from './state.ts';
+import type { Answer } from '../../../deliveries.ts';
+import type { SandboxRuntime } from '../../../runtime.ts';
+import type { Schema } from '../spec.ts';
+import { mexicoCityDate } from '../time.ts';
+import type { CoreState, EmittedEvent, WebhookConfig } from '../state.ts';
 
 /** The events sent in the `{ id_msg, msg_name, msg_date, body }` envelope. */
 type EnvelopedEvent = Schema<'MoneyInEvent'> | Schema<'StatusUpdateEvent'> | Schema<'CepEvent'> | Schema<'RefundEvent'>;

@@ -1,8 +1,8 @@
 // What every core transaction module shares: money in centavos, tracking keys, institution
 // codes, and looking transactions and instruments up safely after a reset.
-import type { CoreService } from './index.ts';
-import { mexicoCityDate } from './time.ts';
-import type { Account, CoreState, Instrument, Transaction } from './state.ts';
+import type { CoreService } from '../index.ts';
+import { mexicoCityDate } from '../time.ts';
+import type { Account, CoreState, Instrument, Transaction } from '../state.ts';
 
 /** A core amount on the wire: a decimal string with two decimals (at most 15 integer digits). */
 export const AMOUNT_PATTERN = /^\d{1,15}\.\d{2}$/;

@@ -2,11 +2,11 @@
 // MISSING_REQUIRED_FIELDS / DATA_ERROR), its client, its instruments (404) and their state (400
 // FAILED_PRECONDITION).
 import type * as z from 'zod';
-import type { Caller } from './auth.ts';
-import { CoreHttpError } from './errors.ts';
-import type { CoreService } from './index.ts';
-import type { Account, Instrument } from './state.ts';
-import { accountOf } from './tx-common.ts';
+import type { Caller } from '../auth/caller.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreService } from '../index.ts';
+import type { Account, Instrument } from '../state.ts';
+import { accountOf } from './common.ts';
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   let value = raw;

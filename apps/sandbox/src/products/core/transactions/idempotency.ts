@@ -2,8 +2,8 @@
 // transaction again. money_out (the platform's idempotency guide): the first answer, success or
 // error, is kept 24 h from the first request on the sandbox clock and replayed to identical
 // retries. Both: another payload, or a first request still running, is a 409.
-import { CoreHttpError } from './errors.ts';
-import type { CoreState, IdempotencyEntry } from './state.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreState, IdempotencyEntry } from '../state.ts';
 
 /** JSON with object keys sorted at every level: equal payloads give equal text whatever the key order. */
 export function canonicalJson(value: unknown): string {

@@ -1,10 +1,10 @@
 // An external SPEI credit arriving at a platform CLABE: booked LIQUIDATED, announced by MONEY_IN
 // SPEI_CREDIT, and refunded to its payer when the receiver answers 422 with a refundReason.
 import type { IncomingSpei } from '@paykit/contracts';
-import { ControlError } from '../../control/errors.ts';
-import type { Answer } from '../../deliveries.ts';
-import type { CoreService } from './index.ts';
-import type { Transaction } from './state.ts';
+import { ControlError } from '../../../control/errors.ts';
+import type { Answer } from '../../../deliveries.ts';
+import type { CoreService } from '../index.ts';
+import type { Transaction } from '../state.ts';
 import {
   accountOf,
   addToBalance,
@@ -15,8 +15,8 @@ import {
   newTransaction,
   parseAmount,
   touch,
-} from './tx-common.ts';
-import { emitMoneyIn, emitRefund } from './tx-events.ts';
+} from './common.ts';
+import { emitMoneyIn, emitRefund } from './events.ts';
 
 /**
  * Control API. 404 when no instrument has the CLABE; sandbox choice: 409 when it cannot receive

@@ -3,7 +3,7 @@
 // absent, DATA_ERROR when something is present but malformed. Messages name fields, never values
 // (a body may carry a client_secret or a webhook token).
 import type * as z from 'zod';
-import { CoreHttpError } from './errors.ts';
+import { CoreHttpError } from '../errors.ts';
 
 /** Path parameters read with the operation's generated path schema: 400 DATA_ERROR when malformed. */
 export function parsePath<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {

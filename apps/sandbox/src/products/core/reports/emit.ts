@@ -1,10 +1,10 @@
 // REPORT: the flat event that announces a report file.
 import type { ReportRequest } from '@paykit/contracts';
 import type { components } from '@paykit/core-client/paths';
-import { ControlError } from '../../control/errors.ts';
-import { emitReportEvent } from './events.ts';
-import type { CoreService } from './index.ts';
-import { isoMexicoCity, mexicoCityDate } from './time.ts';
+import { ControlError } from '../../../control/errors.ts';
+import { emitReportEvent } from '../webhooks/emit.ts';
+import type { CoreService } from '../index.ts';
+import { isoMexicoCity, mexicoCityDate } from '../time.ts';
 
 type ReportEvent = components['schemas']['ReportEvent'];
 

@@ -2,9 +2,9 @@
 // client's private (non-platform) account with one RECEIVER instrument, a new CLABE of the
 // platform's bank, so the remitted funds have somewhere to land and the account can then be
 // blocked, activated or cancelled through the core API.
-import { buildClabe } from '../../clabe.ts';
-import type { SeededRandom } from '../../random.ts';
-import type { CoreService } from './index.ts';
+import { buildClabe } from '../../../clabe.ts';
+import type { SeededRandom } from '../../../random.ts';
+import type { CoreService } from '../index.ts';
 
 /** The bank id of the platform's own bank (646) in the default seed. */
 const PLATFORM_BANK_ID = '44444444-4444-4444-8444-000000000646';

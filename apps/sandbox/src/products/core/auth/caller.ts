@@ -2,9 +2,9 @@
 // other call with the bearer token. Every failure is a 401 with the core error body, and the
 // message says which of key, token, environment or credential to check.
 import type { FastifyRequest } from 'fastify';
-import type { SandboxClock } from '../../clock.ts';
-import { CoreHttpError } from './errors.ts';
-import type { CoreState, Environment, Token } from './state.ts';
+import type { SandboxClock } from '../../../clock.ts';
+import { CoreHttpError } from '../errors.ts';
+import type { CoreState, Environment, Token } from '../state.ts';
 
 export interface Caller {
   clientId: string;
