@@ -17,7 +17,7 @@ import {
   type SummaryRow,
 } from '@paykit/ledger';
 import { pageDrift, type Database, type DriftRecord } from '@paykit/store';
-import type { ConsoleFilters } from './filters.ts';
+import type { ConsoleFilters } from '../filters.ts';
 
 export interface DayTotals {
   day: string;
@@ -139,3 +139,6 @@ export function driftRow(r: DriftRecord): Record<string, unknown> {
     seen: r.example.seen,
   };
 }
+
+/** Everything the overview shows, as loadConsole reads it. */
+export type ConsoleData = Awaited<ReturnType<typeof loadConsole>>;

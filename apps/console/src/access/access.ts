@@ -19,12 +19,12 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
 import { PASSWORD_OPERATOR, type OperatorRole, type OperatorStore } from '@paykit/store';
-import { asksForLogin, isLoopbackHost, type ConsoleAccessConfig } from './config.ts';
-import { esc, page } from './html.ts';
-import type { AuditAction, AuditOutcome } from './audit.ts';
+import { asksForLogin, isLoopbackHost, type ConsoleAccessConfig } from '../config.ts';
+import { esc, page } from '../pages/html.ts';
+import type { AuditAction, AuditOutcome } from '../data/audit.ts';
 import { ADDRESS_FAILURES, type LoginGuard } from './login-guard.ts';
 
-/** Writes an audit record of `request` (audit.ts): its client address, the console's clock. */
+/** Writes an audit record of `request` (data/audit.ts): its client address, the console's clock. */
 export type Audit = (
   request: FastifyRequest,
   record: { operator: string | null; action: AuditAction; outcome: AuditOutcome; target?: string; detail?: string },

@@ -1,5 +1,5 @@
-// What each console path serves: the pages (GET /, /items, /volumes …) and the exports
-// (GET /<list>.csv|json), each reading its filters from the query string. server.ts routes to them.
+// What each export serves (GET /<list>.csv|json): the rows of every list the console shows, with
+// the same filters as its page, streamed from one snapshot on PostgreSQL.
 import type { FastifyReply } from 'fastify';
 import {
   allConflicts,
@@ -8,136 +8,19 @@ import {
   allReceivables,
   allReportMatches,
   CONFLICT_KINDS,
-  conflictCounts,
-  pageConflicts,
-  pageItems,
-  pageParked,
-  pageReceivables,
-  pageReportFiles,
-  pageReportMatches,
   RECEIVABLE_AGES,
   receivablesByAge,
   listHeld,
   moneyFigures,
   reconciliationSummary,
-  listUnresolvedIntents,
-  unresolvedIntentTotals,
 } from '@paykit/ledger';
-import { allDrift, pageDrift, type Database, type Queryable } from '@paykit/store';
-import type { WorkerStatus } from './worker-status.ts';
-import { allAudit, AUDIT_ACTIONS, AUDIT_OUTCOMES, pageAudit } from './audit.ts';
-import { driftRow, loadConsole } from './data.ts';
-import { csvBody, fromArray, jsonBody, mapRows, type ExportRow } from './export.ts';
-import { unresolvedPage } from './unresolved.ts';
-import { mexicoCityToday, readFilters, readList, readPage } from './filters.ts';
-import {
-  auditPage,
-  conflictsPage,
-  driftPage,
-  itemsPage,
-  overviewPage,
-  parkedPage,
-  receivablesPage,
-  reportFilesPage,
-  heldPage,
-  moneyPage,
-  reportsPage,
-} from './pages.ts';
+import { allDrift, type Queryable } from '@paykit/store';
+import { allAudit, AUDIT_ACTIONS, AUDIT_OUTCOMES } from '../data/audit.ts';
+import { driftRow } from '../data/overview.ts';
+import { readFilters, readList, readPage } from '../filters.ts';
+import type { RouteContext } from '../pages/routes.ts';
+import { csvBody, fromArray, jsonBody, mapRows, type ExportRow } from './stream.ts';
 
-export interface RouteContext {
-  db: Database;
-  query: URLSearchParams;
-  now: Date;
-  staleAfterSeconds: number;
-  /** The worker's progress as its /healthz last said (null: not known to the console). */
-  status: WorkerStatus | null;
-}
-
-/** The query without the page and the order: what the links and exports carry. */
-function only(query: URLSearchParams, names: string[]): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const name of names) for (const value of query.getAll(name)) params.append(name, value);
-  return params;
-}
-
-export const PAGES: Record<string, (ctx: RouteContext) => Promise<string>> = {
-  '/': async ({ db, query, now, staleAfterSeconds, status }) => {
-    const filters = readFilters(query, now, { states: ['conflict', 'mismatched', 'orphan', 'stale'] });
-    const data = await loadConsole(db, filters, staleAfterSeconds, now);
-    return overviewPage(data, filters, { staleAfterSeconds, worker: status });
-  },
-  '/items': async ({ db, query, now, staleAfterSeconds }) => {
-    const f = readFilters(query, now);
-    return itemsPage(
-      await pageItems(db, {
-        from: f.from,
-        to: f.to,
-        states: f.states,
-        products: f.products,
-        staleAfterSeconds,
-        now,
-        limit: f.limit,
-        sort: f.sort,
-        after: f.after,
-        before: f.before,
-      }),
-      f,
-    );
-  },
-  '/volumes': async ({ db, query, now }) => {
-    const f = readFilters(query, now);
-    return moneyPage(await moneyFigures(db, { from: f.from, to: f.to }), f);
-  },
-  '/held': async ({ db }) => heldPage(await listHeld(db)),
-  '/receivables': async ({ db, query, now }) => {
-    const p = readPage(query);
-    const ages = readList(query, 'age', RECEIVABLE_AGES);
-    const [buckets, list] = await Promise.all([
-      receivablesByAge(db, { now }),
-      pageReceivables(db, { now, ages, ...p }),
-    ]);
-    return receivablesPage(buckets, list, only(query, ['age', 'limit']), p.sort, mexicoCityToday(now));
-  },
-  '/conflicts': async ({ db, query }) => {
-    const p = readPage(query);
-    const kinds = readList(query, 'kind', CONFLICT_KINDS);
-    const [list, totals] = await Promise.all([pageConflicts(db, { kinds, ...p }), conflictCounts(db)]);
-    return conflictsPage(list, totals, only(query, ['kind', 'limit']), p.sort);
-  },
-  '/parked': async ({ db, query }) => {
-    const p = readPage(query);
-    return parkedPage(await pageParked(db, p), only(query, ['limit']), p.sort);
-  },
-  '/unresolved': async ({ db, now }) => {
-    const [intents, totals] = await Promise.all([listUnresolvedIntents(db, { now }), unresolvedIntentTotals(db)]);
-    return unresolvedPage(intents, totals);
-  },
-  '/drift': async ({ db, query }) => {
-    const p = readPage(query);
-    return driftPage(await pageDrift(db, p), only(query, ['limit']), p.sort);
-  },
-  '/reports': async ({ db, query }) => {
-    const p = readPage(query);
-    const fileName = query.get('file') || undefined;
-    return reportsPage(await pageReportMatches(db, { fileName, ...p }), only(query, ['file', 'limit']), p.sort);
-  },
-  '/audit': async ({ db, query }) => {
-    const p = readPage(query);
-    const actions = readList(query, 'action', AUDIT_ACTIONS);
-    const outcomes = readList(query, 'outcome', AUDIT_OUTCOMES);
-    return auditPage(
-      await pageAudit(db, { actions, outcomes, ...p }),
-      only(query, ['action', 'outcome', 'limit']),
-      p.sort,
-    );
-  },
-  '/reports/files': async ({ db, query }) => {
-    const p = readPage(query);
-    return reportFilesPage(await pageReportFiles(db, p), only(query, ['limit']), p.sort);
-  },
-};
-
-/** What an export reads with: the route's context, its store being the export's snapshot on PostgreSQL. */
 type ExportContext = Omit<RouteContext, 'db'> & { db: Queryable };
 
 interface ExportSource {
