@@ -24,15 +24,9 @@ import {
 } from '@paykit/store';
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
-import {
-  AccessDenied,
-  CSRF_COOKIE,
-  LOGIN_POSTS_PER_MINUTE,
-  registerAccess,
-  SESSION_COOKIE,
-  type AccessOptions,
-  type Audit,
-} from './access/access.ts';
+import { CSRF_COOKIE, registerAccess, SESSION_COOKIE, type AccessOptions, type Audit } from './access/access.ts';
+import { AccessDenied } from './access/answers.ts';
+import { LOGIN_POSTS_PER_MINUTE } from './access/login.ts';
 import { recordAudit } from './data/audit.ts';
 import { asksForLogin } from './config.ts';
 import { checkQuery, FilterError } from './filters.ts';

@@ -1,28 +1,27 @@
-// Who may use the console, as fastify hooks and routes. With named operators (console_operators,
-// `paykit operators`) or CONSOLE_PASSWORD (the one-operator setup): a login form, then a login kept
-// by @fastify/session in the database (session-store.ts: every replica reads it, a restart keeps
-// it, logging out ends it everywhere; disabling an operator or resetting their password ends
-// theirs) behind a cookie that is HttpOnly, SameSite=Strict and Secure over https. A viewer reads
-// and exports; an operator (and CONSOLE_PASSWORD's) also acts: every action of a viewer is refused
+// Who may use the console, as fastify hooks. With named operators (console_operators, `paykit
+// operators`) or CONSOLE_PASSWORD (the one-operator setup): a login (login.ts), kept by
+// @fastify/session in the database (session-store.ts: every replica reads it, a restart keeps it,
+// logging out ends it everywhere; disabling an operator or resetting their password ends theirs)
+// behind a cookie that is HttpOnly, SameSite=Strict and Secure over https. A viewer reads and
+// exports; an operator (and CONSOLE_PASSWORD's) also acts: every action of a viewer is refused
 // and audited. Behind an authenticating proxy (CONSOLE_IDENTITY_HEADER), the operator its header
 // names is logged in for that request, with their role, when the header comes from a proxy in
 // CONSOLE_TRUSTED_PROXIES (from anywhere else it is refused). Without any of them: no login, and
 // only this machine's clients are answered (a request relayed by a proxy is not one of them), and
 // once an operator is added no page is served until a restart turns the login on.
-// Every POST needs the same origin (Sec-Fetch-Site, Origin: checked here, no plugin does) and the
-// form's CSRF token (@fastify/csrf-protection). Wrong passwords are answered after a delay and
-// bounded per address, per operator and per console (login-guard.ts, in the database); POST /login
-// is also capped per address by @fastify/rate-limit. /metrics needs `Authorization: Bearer
-// <METRICS_TOKEN>` when one is set; /healthz and /console.css stay open.
-import { randomBytes, scryptSync } from 'node:crypto';
+// Every POST needs the same origin and the form's CSRF token (forms.ts). /metrics needs
+// `Authorization: Bearer <METRICS_TOKEN>` when one is set; /healthz and /console.css stay open.
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { constantTimeEqual, createCoreWebhookVerifier } from '@paykit/runtime';
-import { PASSWORD_OPERATOR, type OperatorRole, type OperatorStore } from '@paykit/store';
+import { createCoreWebhookVerifier, constantTimeEqual } from '@paykit/runtime';
+import type { OperatorRole, OperatorStore } from '@paykit/store';
 import { asksForLogin, isLoopbackHost, type ConsoleAccessConfig } from '../config.ts';
-import { esc, page } from '../pages/html.ts';
 import type { AuditAction, AuditOutcome } from '../data/audit.ts';
-import { ADDRESS_FAILURES, type LoginGuard } from './login-guard.ts';
+import { esc, page } from '../pages/html.ts';
+import { AccessDenied, html } from './answers.ts';
+import { checkForms, checkOrigin } from './forms.ts';
+import type { LoginGuard } from './login-guard.ts';
+import { passwordMark, registerLogin } from './login.ts';
 
 /** Writes an audit record of `request` (data/audit.ts): its client address, the console's clock. */
 export type Audit = (
@@ -33,8 +32,6 @@ export type Audit = (
 export const SESSION_COOKIE = 'paykit_console';
 /** The cookie that holds the CSRF secret (the form carries a token made from it). */
 export const CSRF_COOKIE = 'paykit_console_csrf';
-/** Logins one address may POST per minute, right or wrong (a ceiling above the failure lockout, for floods). */
-export const LOGIN_POSTS_PER_MINUTE = 30;
 
 export interface AccessOptions extends Partial<ConsoleAccessConfig> {
   metricsToken?: string | undefined;
@@ -61,33 +58,6 @@ declare module 'fastify' {
   }
 }
 
-const marks = new Map<string, string>();
-/**
- * What a login keeps of the password it was made with: scrypt of it under the console's key, made
- * once per password (scrypt is slow on purpose: the database holding the marks cannot be turned
- * back into the password cheaply).
- */
-export function passwordMark(password: string, key: string): string {
-  const id = `${key}\u0000${password}`;
-  let mark = marks.get(id);
-  if (mark === undefined) {
-    mark = scryptSync(password, `paykit-console-login:${key}`, 32, { N: 16_384, r: 8, p: 1 }).toString('base64url');
-    marks.clear();
-    marks.set(id, mark);
-  }
-  return mark;
-}
-
-/** A refusal the console answers as text. */
-export class AccessDenied extends Error {
-  override readonly name = 'AccessDenied';
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
 /** Paths answered without a login: the probes and the stylesheet (it holds no data; the login page uses it). */
 const OPEN_PATHS = new Set(['/healthz', '/metrics', '/console.css']);
 
@@ -109,58 +79,6 @@ function askedForThisMachine(request: FastifyRequest): boolean {
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
   return isLoopbackHost(name);
 }
-
-/** Same origin by the browser's own word (Sec-Fetch-Site, Origin); a client that sends neither must still carry the token. */
-function checkOrigin(request: FastifyRequest): void {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin')
-    throw new AccessDenied(
-      403,
-      `Refused: this form was sent from another site (Sec-Fetch-Site: ${String(site).slice(0, 20)}). Use the console's own pages.`,
-    );
-  const origin = request.headers.origin;
-  // Under Referrer-Policy: no-referrer a browser's own same-origin form carries "Origin: null";
-  // its Sec-Fetch-Site, which no page can set, still says where the form came from.
-  if (origin === undefined || (origin === 'null' && site === 'same-origin')) return;
-  let host: string | undefined;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    host = undefined;
-  }
-  // The Host sent, and fastify's host: X-Forwarded-Host only from a proxy in CONSOLE_TRUSTED_PROXIES.
-  const own = [request.headers.host, request.host].filter((h): h is string => typeof h === 'string');
-  if (host === undefined || !own.includes(host))
-    throw new AccessDenied(
-      403,
-      `Refused: this form was sent from another origin (${origin.slice(0, 80)}). Use the console's own pages.`,
-    );
-}
-
-/** Where a login returns to: a path of this console only (never `//host` or a full URL). */
-function localPath(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) ? next : '/';
-}
-
-function loginPage(csrf: string, next: string, withPassword: boolean, message = ''): string {
-  const how = withPassword
-    ? `Operators log in with the name and password <code>paykit operators add</code> gave them; with the console's CONSOLE_PASSWORD, leave the name empty.`
-    : 'Operators log in with the name and password <code>paykit operators add</code> gave them.';
-  return page(
-    'paykit console: log in',
-    `<h1>paykit console</h1>${message ? `<p role="alert" class="mismatched">${esc(message)}</p>` : ''}
-<form method="post" action="/login"><input type="hidden" name="csrf" value="${esc(csrf)}"><input type="hidden" name="next" value="${esc(next)}">
-<label>Operator <input type="text" name="operator" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" autofocus></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label> <button type="submit">Log in</button></form>
-<p>${how}</p>`,
-  );
-}
-
-const formOf = (request: FastifyRequest): Record<string, unknown> =>
-  request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
 
 /** Who is asking: a logged-in operator, or a client of this machine on a console without login (null). */
 export type Operator = string | null;
@@ -366,162 +284,4 @@ export function registerAccess(
       });
     },
   };
-}
-
-/** Every form of `context`: the same origin, then its CSRF token (the body is parsed by now). */
-function checkForms(context: FastifyInstance): void {
-  context.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'POST') return done();
-    try {
-      checkOrigin(request);
-    } catch (error) {
-      return done(error as Error);
-    }
-    context.csrfProtection(request, reply, done);
-  });
-}
-
-/**
- * The device cookie: set at a successful login (signed with the console's key, HttpOnly, sent to
- * /login only), it marks a browser that logged in before, whose next attempts login-guard.ts
- * counts by the device alone. 180 days: an operator's browser keeps it across logouts.
- */
-const DEVICE_COOKIE = 'paykit_console_device';
-const DEVICE_DAYS = 180;
-
-/** The id of a valid device cookie for `operator` on this request, if it carries one. */
-function deviceOf(request: FastifyRequest, operator: string): string | undefined {
-  const raw = request.cookies[DEVICE_COOKIE];
-  if (raw === undefined) return undefined;
-  const cookie = request.unsignCookie(raw);
-  // `<operator>.<id>`: the id (base64url) holds no dot, a name may.
-  const dot = cookie.value?.lastIndexOf('.') ?? -1;
-  if (!cookie.valid || cookie.value === null || cookie.value.slice(0, dot) !== operator) return undefined;
-  return cookie.value.slice(dot + 1);
-}
-
-function registerLogin(
-  app: FastifyInstance,
-  options: AccessOptions,
-  loginRequired: boolean,
-  now: () => Date,
-  guard: LoginGuard,
-  audit: Audit,
-  operators: OperatorStore,
-  onLogin: ((outcome: 'success' | 'failure' | 'locked') => void) | undefined,
-  fitCookie: (request: FastifyRequest) => void,
-): void {
-  const password = options.password;
-  const delayMs = options.failedLoginDelayMs ?? 1_000;
-  checkForms(app);
-  const rateLimit = { max: LOGIN_POSTS_PER_MINUTE, timeWindow: 60_000 };
-  if (!loginRequired) {
-    app.post('/login', { config: { rateLimit } }, async (_request, reply) =>
-      reply.code(303).header('location', '/').type('text/plain; charset=utf-8').send('no login is configured\n'),
-    );
-    return;
-  }
-  app.get('/login', async (request, reply) =>
-    html(
-      reply,
-      200,
-      loginPage(reply.generateCsrf(), localPath((request.query as { next?: unknown }).next), password !== undefined),
-    ),
-  );
-  app.post('/login', { config: { rateLimit } }, async (request, reply) => {
-    const form = formOf(request);
-    const target = localPath(form.next);
-    const sent = typeof form.password === 'string' ? form.password : '';
-    // An empty name is CONSOLE_PASSWORD's one operator; a name is counted as given (cut to the
-    // column's length), known or not, so guessing names buys nothing over guessing passwords.
-    const given = typeof form.operator === 'string' ? form.operator.trim().toLowerCase().slice(0, 64) : '';
-    const name = given === '' ? PASSWORD_OPERATOR : given;
-    const device = deviceOf(request, name);
-    let found: { role: OperatorRole; credential?: number } | undefined;
-    // The operator's row is read before the guard's transaction; the scrypt check runs inside it.
-    const verify = name === PASSWORD_OPERATOR ? undefined : await operators.verifier(name);
-    const attempt = await guard.attempt({ address: request.ip, device }, name, async () => {
-      if (verify === undefined) {
-        if (password !== undefined && constantTimeEqual(sent, password)) found = { role: 'operator' };
-      } else {
-        const operator = await verify(sent);
-        if (operator) found = { role: operator.role, credential: operator.credential };
-      }
-      return found !== undefined;
-    });
-    if (attempt.outcome === 'refused') {
-      onLogin?.('locked');
-      const { bound, retryAfterSeconds } = attempt.refusal;
-      await audit(request, {
-        operator: name,
-        action: 'login',
-        outcome: 'refused',
-        detail:
-          bound === 'busy'
-            ? `too many logins waiting at once on the console: retry after ${retryAfterSeconds} s`
-            : `too many wrong passwords (${bound === 'address' ? 'from this address' : bound === 'operator' ? 'for the operator' : 'on the console'}): retry after ${retryAfterSeconds} s`,
-      });
-      const minutes = Math.ceil(retryAfterSeconds / 60);
-      const wait =
-        bound === 'address'
-          ? `${minutes} minute${minutes === 1 ? '' : 's'}`
-          : `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
-      const why = {
-        address: `${ADDRESS_FAILURES} wrong passwords from this address`,
-        operator: 'Too many wrong passwords for this operator, from any address: each next try waits twice as long',
-        console: 'Too many wrong passwords on this console in the last minute: every login waits',
-        busy: 'Too many logins are waiting on this console at once',
-      }[bound];
-      return html(
-        reply.header('retry-after', String(bound === 'address' ? minutes * 60 : retryAfterSeconds)),
-        429,
-        page(
-          'paykit console: too many attempts',
-          `<h1>${bound === 'busy' ? 'Too many logins at once' : 'Too many failed logins'}</h1><p>${why}: try again in ${wait}.</p>`,
-        ),
-      );
-    }
-    if (attempt.outcome === 'failure' || found === undefined) {
-      onLogin?.('failure');
-      await audit(request, {
-        operator: name,
-        action: 'login',
-        outcome: 'failure',
-        detail: name === PASSWORD_OPERATOR ? 'wrong password' : 'wrong name or password, or a disabled operator',
-      });
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return html(
-        reply,
-        401,
-        loginPage(
-          reply.generateCsrf(),
-          target,
-          password !== undefined,
-          name === PASSWORD_OPERATOR ? 'Wrong password.' : 'Wrong operator name or password.',
-        ),
-      );
-    }
-    // A new session id at login: an id planted before it (session fixation) is never logged in.
-    await request.session.regenerate();
-    fitCookie(request);
-    reply.setCookie(DEVICE_COOKIE, `${name}.${device ?? randomBytes(16).toString('base64url')}`, {
-      path: '/login',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: options.secureCookie === 'on' || request.protocol === 'https',
-      signed: true,
-      maxAge: DEVICE_DAYS * 24 * 60 * 60,
-    });
-    request.session.login = {
-      operator: name,
-      role: found.role,
-      loginAt: now().toISOString(),
-      ...(found.credential === undefined
-        ? { mark: passwordMark(password!, options.markKey ?? '') }
-        : { credential: found.credential }),
-    };
-    await audit(request, { operator: name, action: 'login', outcome: 'success', detail: `as ${found.role}` });
-    onLogin?.('success');
-    return reply.code(303).header('location', target).type('text/plain; charset=utf-8').send('logged in\n');
-  });
 }

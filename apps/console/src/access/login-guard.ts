@@ -5,7 +5,7 @@
 //     twice as long as the one before (1 s, 2 s, 4 s … up to 15 minutes) since the last failure;
 //   per console: past CONSOLE_LOGIN_FAILURES_PER_MINUTE wrong in the last minute, every login is
 //     refused (the right password included) until the minute has passed.
-// A browser that logged in before carries a device cookie (access.ts, signed with the console's
+// A browser that logged in before carries a device cookie (login.ts, signed with the console's
 // key): its attempts are judged by that device's own failures alone (5 within 15 minutes), never by
 // the operator's or the console's, so wrong passwords sent from elsewhere cannot lock out an
 // operator's own browser (OWASP's device cookies). IPv6 addresses are counted by their /64, the

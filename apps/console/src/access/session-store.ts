@@ -21,7 +21,7 @@ export interface ConsoleLogin {
   /** When, as an ISO time. */
   loginAt: string;
   /**
-   * CONSOLE_PASSWORD's operator: which password it was made with (access.ts `passwordMark`). A
+   * CONSOLE_PASSWORD's operator: which password it was made with (login.ts `passwordMark`). A
    * login made with another CONSOLE_PASSWORD than the console's now is not one, so a new password
    * ends every such login.
    */

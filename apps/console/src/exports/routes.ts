@@ -21,6 +21,7 @@ import { readFilters, readList, readPage } from '../filters.ts';
 import type { RouteContext } from '../pages/routes.ts';
 import { csvBody, fromArray, jsonBody, mapRows, type ExportRow } from './stream.ts';
 
+/** What an export reads with: the route's context, its store being the export's snapshot on PostgreSQL. */
 type ExportContext = Omit<RouteContext, 'db'> & { db: Queryable };
 
 interface ExportSource {
