@@ -23,7 +23,7 @@ import { checkForms, checkOrigin } from './forms.ts';
 import type { LoginGuard } from './login-guard.ts';
 import { passwordMark, registerLogin } from './login.ts';
 
-/** Writes an audit record of `request` (data/audit.ts): its client address, the console's clock. */
+/** Writes an audit record of `request` (../data/audit.ts): its client address, the console's clock. */
 export type Audit = (
   request: FastifyRequest,
   record: { operator: string | null; action: AuditAction; outcome: AuditOutcome; target?: string; detail?: string },

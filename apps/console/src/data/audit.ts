@@ -4,7 +4,7 @@
 // (the operator: "console" for CONSOLE_PASSWORD's one operator; empty on a console without a
 // password, which answers this machine only), when (the console's clock), from where (the client
 // address), what (the action and its target), and the outcome. Its page and exports read it in
-// keyset pages, newest first by default (pages/routes.ts, exports/routes.ts).
+// keyset pages, newest first by default (../pages/routes.ts, ../exports/routes.ts).
 import {
   allRows,
   keysetPage,

@@ -1,5 +1,5 @@
 // What each console page serves (GET /, /items, /volumes …), reading its filters from the query
-// string and its rows from the store. server.ts routes to them; the exports are exports/routes.ts.
+// string and its rows from the store. server.ts routes to them; the exports are ../exports/routes.ts.
 import {
   CONFLICT_KINDS,
   conflictCounts,

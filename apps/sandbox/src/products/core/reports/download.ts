@@ -1,6 +1,6 @@
 // The documented second step of the report flow: which announced file a (report_type,
 // operation_date) names, and a short-lived address to fetch it from (the platform answers a
-// download_url; the sandbox serves the file there itself, see routes/reports.ts).
+// download_url; the sandbox serves the file there itself, see ../routes/reports.ts).
 import { randomBytes } from 'node:crypto';
 import { CoreHttpError } from '../errors.ts';
 import type { CoreService } from '../index.ts';

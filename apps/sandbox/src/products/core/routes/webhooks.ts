@@ -67,7 +67,7 @@ function renderWebhook(webhook: WebhookConfig): WebhookConfiguration & AuditNone
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, core: CoreService): void {
-  /** The bearer's own client id: another client's path is a 401 (auth/caller.ts), never a peek. */
+  /** The bearer's own client id: another client's path is a 401 (../auth/caller.ts), never a peek. */
   const callerFor = (request: FastifyRequest<{ Params: ClientParams }>): string => {
     const caller = requireBearer(core.state, core.runtime.clock, request);
     requireOwnClient(caller, request.params.clientId);

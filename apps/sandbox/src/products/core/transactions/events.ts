@@ -1,5 +1,5 @@
 // The bodies of the transaction events (STATUS_UPDATE, CEP, MONEY_IN, REFUND), built from the
-// sandbox's transactions and sent through webhooks/emit.ts to the client's active webhook.
+// sandbox's transactions and sent through ../webhooks/emit.ts to the client's active webhook.
 import type { components } from '@paykit/core-client/paths';
 import { emitEnvelopedEvent, type EmitOptions } from '../webhooks/emit.ts';
 import type { CoreService } from '../index.ts';
