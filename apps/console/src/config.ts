@@ -25,13 +25,13 @@ export interface ConsoleConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
-/** Who may use the console (access.ts). */
+/** Who may use the console (access/access.ts). */
 export interface ConsoleAccessConfig {
   /** The operators' password; undefined: no login, and the console answers this machine's clients only. */
   password: string | undefined;
   /** How long a login lasts. */
   sessionMinutes: number;
-  /** Failed logins the whole console accepts per minute before it refuses every login (login-guard.ts). */
+  /** Failed logins the whole console accepts per minute before it refuses every login (access/login-guard.ts). */
   failuresPerMinute: number;
   /** `auto`: the cookies are Secure when the request arrived over https (X-Forwarded-Proto from a trusted proxy); `on`: always. */
   secureCookie: 'auto' | 'on';

@@ -1,11 +1,12 @@
 // The console's HTTP server, on fastify (as the gateway and the sandbox): server-rendered pages, no
-// CDN, works offline. It routes to the pages and the streamed CSV and JSON exports of routes.ts,
-// serves the stylesheet and the stored events, and two actions: retrying parked events and
-// releasing held credits. The libraries of fastify's ecosystem carry the concerns they serve
-// (README "Security"): @fastify/helmet the headers on every answer, @fastify/session the logins (in
-// the database: replicas share them, session-store.ts), @fastify/csrf-protection the forms' tokens,
-// @fastify/formbody the forms, @fastify/rate-limit the ceiling on POST /login; access.ts holds what
-// is the console's own (this-machine-only without a password, same-origin checks, the lockout).
+// CDN, works offline. It routes to the pages (pages/routes.ts) and the streamed CSV and JSON
+// exports (exports/routes.ts), serves the stylesheet and the stored events, and two actions:
+// retrying parked events and releasing held credits. The libraries of fastify's ecosystem carry the
+// concerns they serve (README "Security"): @fastify/helmet the headers on every answer,
+// @fastify/session the logins (in the database: replicas share them, access/session-store.ts),
+// @fastify/csrf-protection the forms' tokens, @fastify/formbody the forms, @fastify/rate-limit the
+// ceiling on POST /login; access/ holds what is the console's own (this-machine-only without a
+// password, same-origin checks, the lockout).
 // /healthz says whether the store answers and counts the conflicts; /metrics may require a token.
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
@@ -23,25 +24,20 @@ import {
 } from '@paykit/store';
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
-import {
-  AccessDenied,
-  CSRF_COOKIE,
-  LOGIN_POSTS_PER_MINUTE,
-  registerAccess,
-  SESSION_COOKIE,
-  type AccessOptions,
-  type Audit,
-} from './access.ts';
-import { recordAudit } from './audit.ts';
+import { CSRF_COOKIE, registerAccess, SESSION_COOKIE, type AccessOptions, type Audit } from './access/access.ts';
+import { AccessDenied } from './access/answers.ts';
+import { LOGIN_POSTS_PER_MINUTE } from './access/login.ts';
+import { recordAudit } from './data/audit.ts';
 import { asksForLogin } from './config.ts';
 import { checkQuery, FilterError } from './filters.ts';
-import { helmetOptions } from './headers.ts';
+import { helmetOptions } from './access/headers.ts';
 import { createConsoleHealth } from './health.ts';
-import { esc, page, STYLESHEET } from './html.ts';
-import { eventPage } from './pages.ts';
-import { EXPORTS, PAGES, serveExport, type RouteContext } from './routes.ts';
-import { createLoginGuard } from './login-guard.ts';
-import { cookieKey, DatabaseSessionStore } from './session-store.ts';
+import { esc, page, STYLESHEET } from './pages/html.ts';
+import { eventPage } from './pages/event.ts';
+import { EXPORTS, serveExport } from './exports/routes.ts';
+import { PAGES, type RouteContext } from './pages/routes.ts';
+import { createLoginGuard } from './access/login-guard.ts';
+import { cookieKey, DatabaseSessionStore } from './access/session-store.ts';
 import type { WorkerStatus } from './worker-status.ts';
 
 /** The largest form body accepted: the console's forms are a few fields. */
@@ -59,7 +55,7 @@ export interface ConsoleOptions {
   health?: () => Promise<object>;
   /** What /metrics answers (metrics.ts); without it, /metrics is 404. */
   metrics?: Registry;
-  /** Who may use it (access.ts); without a password or an active operator, this machine's clients only. */
+  /** Who may use it (access/access.ts); without a password or an active operator, this machine's clients only. */
   access?: AccessOptions;
   /** Counts each login attempt by outcome (metrics.ts). */
   onLogin?: (outcome: 'success' | 'failure' | 'locked') => void;
@@ -91,7 +87,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const operators = createOperatorStore(db);
   // Named operators log in when one is active at start: a console started without any (and
   // without CONSOLE_PASSWORD) answers this machine only, and serves no page once one is added
-  // until it is restarted (access.ts).
+  // until it is restarted (access/access.ts).
   access.operators ??= await operators.anyActive();
   const loginRequired = asksForLogin(access);
   const health = options.health ?? createConsoleHealth(db);
@@ -116,7 +112,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       path: '/',
       httpOnly: true,
       sameSite: 'strict',
-      // Fitted per request in access.ts (Secure over https): 'auto' here would turn SameSite to Lax.
+      // Fitted per request in access/access.ts (Secure over https): 'auto' here would turn SameSite to Lax.
       secure: false,
       maxAge: (access.sessionMinutes ?? 480) * 60_000,
     },

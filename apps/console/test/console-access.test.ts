@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindProblems, ConfigError, loadConfig } from '../src/config.ts';
 import { createConsoleHealth } from '../src/health.ts';
 import { createConsoleMetrics } from '../src/metrics.ts';
-import { addressKey } from '../src/login-guard.ts';
+import { addressKey } from '../src/access/login-guard.ts';
 import { startConsole, type ConsoleServer } from '../src/index.ts';
 import { openWithParkedEvent } from './parked-event.ts';
 

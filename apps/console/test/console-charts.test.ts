@@ -1,6 +1,6 @@
 // The charts' x-axis labels the days that hold data, as many as fit without overlapping.
 import { describe, expect, it } from 'vitest';
-import { labelledDays, volumeChart } from '../src/charts.ts';
+import { labelledDays, volumeChart } from '../src/pages/charts.ts';
 
 const november = Array.from({ length: 30 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
 

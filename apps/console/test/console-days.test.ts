@@ -3,7 +3,7 @@
 // lists that day too, so its money agrees with the cards.
 import { ITEM_STATES, type MoneyRow, type SummaryRow } from '@paykit/ledger';
 import { describe, expect, it } from 'vitest';
-import { dayTotals } from '../src/data.ts';
+import { dayTotals } from '../src/data/overview.ts';
 
 const summaryOf = (day: string, matched: number): SummaryRow => ({
   day,

@@ -76,7 +76,7 @@ for (const kind of testDatabases([ledgerMigrations])) {
       expect(inserted).toBe(50);
     });
 
-    // PGlite has one connection: an export there reads its batches as the worker goes on (routes.ts).
+    // PGlite has one connection: an export there reads its batches as the worker goes on (src/exports/routes.ts).
     it.runIf(kind.name === 'postgres')(
       'reads one snapshot on PostgreSQL: rows updated between batches are neither repeated nor missed',
       async () => {

@@ -1,7 +1,7 @@
 // Figures as people read them: durations in seconds, minutes, hours or days, and products by name.
 import { PRODUCTS } from '@paykit/ledger';
 import { describe, expect, it } from 'vitest';
-import { duration, PRODUCT_NAMES, productName } from '../src/format.ts';
+import { duration, PRODUCT_NAMES, productName } from '../src/pages/format.ts';
 
 describe('the console reads', () => {
   it('a duration in the largest unit that keeps it exact enough', () => {

@@ -5,7 +5,7 @@ import { listParked } from '@paykit/ledger';
 import type { OpenedTestDatabase } from '@paykit/store/testing';
 import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '../src/headers.ts';
+import { SECURITY_HEADERS } from '../src/access/headers.ts';
 import { createConsoleHealth } from '../src/health.ts';
 import { createConsoleMetrics } from '../src/metrics.ts';
 import type { ConsoleOptions, ConsoleServer } from '../src/index.ts';

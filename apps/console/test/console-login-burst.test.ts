@@ -1,5 +1,5 @@
 // A burst of wrong logins does not take the pages down: attempts take turns in the console's process
-// before they take a database connection (login-guard.ts), so while 30 wrong passwords for a named
+// before they take a database connection (src/access/login-guard.ts), so while 30 wrong passwords for a named
 // operator (each an scrypt check under the login lock) queue up, at most one of the console's
 // connections waits on the login lock (sampled from pg_stat_activity), and a logged-in operator's
 // pages are still answered (PostgreSQL only: there the pool has connections to run out of). And
@@ -9,7 +9,7 @@ import { testDatabases } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { createOperatorStore, openDatabase } from '@paykit/store';
 import { describe, expect, it } from 'vitest';
-import { createLoginGuard, type Attempt } from '../src/login-guard.ts';
+import { createLoginGuard, type Attempt } from '../src/access/login-guard.ts';
 import { cookieOf, logIn, startTestConsole } from './test-console.ts';
 
 const databases = testDatabases([ledgerMigrations]);

@@ -29,7 +29,7 @@ export async function startTestConsole(db: Database, options: Partial<ConsoleOpt
       return {
         status: response.status,
         type: response.headers.get('content-type'),
-        // Each cell's column name (html.ts `table`: a phone's cards) is presentation, checked in
+        // Each cell's column name (src/pages/html.ts `table`: a phone's cards) is presentation, checked in
         // chromium; the HTTP tests read the cells without it.
         text: (await response.text()).replace(/ data-label="[^"]*"/g, ''),
         cookies,

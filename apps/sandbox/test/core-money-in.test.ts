@@ -4,7 +4,7 @@
 import { zCoreTransaction, zMoneyInEvent, zRefundEvent } from '@paykit/core-client/zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_ID, OWNERS } from '../src/index.ts';
-import { renderTransaction } from '../src/products/core/tx-render.ts';
+import { renderTransaction } from '../src/products/core/transactions/render.ts';
 import { BODEGA_ACCOUNT, bootCore, deliveriesAt, START_BALANCE, type CoreHarness } from './core-helpers.ts';
 import { T0, type Receiver } from './helpers.ts';
 

@@ -6,7 +6,7 @@
 // https://docs.monato.com/products/fincore/fincore-openapi/other/createmoneyouttransaction
 import { zCoreError, zCreateMoneyOutResponse, zRefundEvent } from '@paykit/core-client/zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, moneyOutSlot } from '../src/products/core/tx-idempotency.ts';
+import { canonicalJson, moneyOutSlot } from '../src/products/core/transactions/idempotency.ts';
 import {
   ACME,
   ACME_ACCOUNT,

@@ -11,7 +11,7 @@ import {
 } from '@paykit/core-client/zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../src/index.ts';
-import { renderTransaction } from '../src/products/core/tx-render.ts';
+import { renderTransaction } from '../src/products/core/transactions/render.ts';
 import {
   ACME,
   ACME_ACCOUNT,

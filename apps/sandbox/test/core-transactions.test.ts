@@ -15,7 +15,7 @@ import {
 } from '@paykit/core-client/zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { canonicalJson } from '../src/products/core/tx-idempotency.ts';
+import { canonicalJson } from '../src/products/core/transactions/idempotency.ts';
 import { OWNERS } from '../src/index.ts';
 import {
   ACME,

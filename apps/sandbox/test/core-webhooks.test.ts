@@ -11,7 +11,7 @@ import {
   zWebhookConfiguration,
 } from '@paykit/core-client/zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emitEnvelopedEvent } from '../src/products/core/events.ts';
+import { emitEnvelopedEvent } from '../src/products/core/webhooks/emit.ts';
 import { OWNERS, type SandboxOptions } from '../src/index.ts';
 import {
   addOtherClient,

@@ -16,7 +16,7 @@ import { hmacSha256Hex } from '@paykit/runtime';
 import type { Database } from '@paykit/store';
 import { startAppProcess, type AppProcess } from '@paykit/testing/app-process';
 import { TEST_SECRETS, record } from '@paykit/testing/secret-audit';
-import { cashEvent, coreEvent } from '../src/fuzz.ts';
+import { cashEvent, coreEvent } from '../src/fuzz/events.ts';
 import { NoAnswerError, sendRaw, type RawAnswer, type RawHeader } from '../src/http.ts';
 import { sleep } from '../src/load.ts';
 import { recordScenario } from '../src/report.ts';

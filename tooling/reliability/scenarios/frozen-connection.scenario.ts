@@ -10,7 +10,7 @@ import { TEST_SECRETS } from '@paykit/testing/secret-audit';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditDeliveries, deliveryFigures } from '../src/audit.ts';
-import { coreEvent } from '../src/fuzz.ts';
+import { coreEvent } from '../src/fuzz/events.ts';
 import { sendCredits, sleep, until } from '../src/load.ts';
 import { recordScenario } from '../src/report.ts';
 import { scaled } from '../src/scale.ts';

@@ -11,35 +11,30 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_EVENT_PATHS } from '@paykit/contracts';
 import { TEST_SECRETS, declareSecret, record } from '@paykit/testing/secret-audit';
+import { BODY_FAMILIES, bodyOf, type BodyFamily, type FuzzBody } from '../src/fuzz/bodies.ts';
+import { cashEvent, coreEvent } from '../src/fuzz/events.ts';
+import { gatewayExpected } from '../src/fuzz/gateway-expected.ts';
+import { adminPath, gatewayRoutes, routeName, type GatewayRoute } from '../src/fuzz/gateway-routes.ts';
 import {
   BEARER_VARIANTS,
-  BODY_FAMILIES,
   CASH_VARIANTS,
-  SANDBOX_4XX,
-  adminPath,
-  bodyOf,
+  bearerCredentials,
   cashCredentials,
-  cashEvent,
   contentTypes,
-  coreEvent,
   credentialVariant,
   extraHeaders,
-  gatewayExpected,
-  gatewayRoutes,
-  bearerCredentials,
-  routeName,
-  sandboxAuthHeaders,
-  sandboxErrorShape,
-  sandboxRoutes,
-  type BodyFamily,
   type ContentTypeCase,
   type Credentials,
   type ExtraHeaders,
-  type FuzzBody,
-  type GatewayRoute,
+} from '../src/fuzz/headers.ts';
+import {
+  SANDBOX_4XX,
+  sandboxAuthHeaders,
+  sandboxErrorShape,
+  sandboxRoutes,
   type SandboxCredentials,
   type SandboxRoute,
-} from '../src/fuzz.ts';
+} from '../src/fuzz/sandbox.ts';
 import {
   NoAnswerError,
   isAlive,

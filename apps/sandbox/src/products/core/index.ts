@@ -6,14 +6,17 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxProduct, SandboxRuntime } from '../../runtime.ts';
 import { coreErrorBody, installCoreErrorHandler } from './errors.ts';
 import { registerAccountRoutes } from './routes/accounts.ts';
-import { registerCredentialRoutes } from './routes/credentials.ts';
+import { registerAuthRoutes } from './routes/auth.ts';
 import { registerReportRoutes } from './routes/reports.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { CoreState } from './state.ts';
-import * as lifecycle from './transactions.ts';
-import { reportFile } from './tx-report-file.ts';
-import { openPrivateAccount } from './accounts.ts';
+import { incomingSpei } from './transactions/money-in.ts';
+import { cepOutcome } from './transactions/penny.ts';
+import { rejectSpei, reverseSpei, settleSpei } from './transactions/transfer.ts';
+import { emitReport } from './reports/emit.ts';
+import { reportFile } from './reports/file.ts';
+import { openPrivateAccount } from './accounts/open.ts';
 
 export class CoreService implements SandboxProduct {
   readonly name = 'core';
@@ -27,7 +30,7 @@ export class CoreService implements SandboxProduct {
 
   register(app: FastifyInstance): void {
     installCoreErrorHandler(app);
-    registerCredentialRoutes(app, this);
+    registerAuthRoutes(app, this);
     registerWebhookRoutes(app, this);
     registerAccountRoutes(app, this);
     registerTransactionRoutes(app, this);
@@ -46,36 +49,37 @@ export class CoreService implements SandboxProduct {
     return coreErrorBody(status, 'INTERNAL', message);
   }
 
-  // ---- platform-side triggers, called by the control API; ControlError for 404/409 ----
+  // ---- platform-side triggers, called by the control API; each lives with the lifecycle it
+  // drives (transactions/, reports/), and a ControlError is the control API's 404/409 ----
 
   /** An external SPEI credit arrives for a CLABE: a MONEY_IN SPEI_CREDIT is delivered. */
   incomingSpei(input: IncomingSpei): { transactionId: string; trackingKey: string } {
-    return lifecycle.incomingSpei(this, input);
+    return incomingSpei(this, input);
   }
 
   /** Moves a penny validation's CEP lookup to DELAYED, COMPLETED or FAILED now. */
   cepOutcome(transactionId: string, input: CepOutcome): { status: string } {
-    return lifecycle.cepOutcome(this, transactionId, input);
+    return cepOutcome(this, transactionId, input);
   }
 
   /** Liquidates an outbound SPEI transfer now. */
   settleSpei(transactionId: string): { status: string } {
-    return lifecycle.settleSpei(this, transactionId);
+    return settleSpei(this, transactionId);
   }
 
   /** Rejects, cancels or declines an outbound SPEI transfer. */
   rejectSpei(transactionId: string, input: SpeiRejection): { status: string } {
-    return lifecycle.rejectSpei(this, transactionId, input);
+    return rejectSpei(this, transactionId, input);
   }
 
   /** The network reverses a liquidated outbound transfer: refund transaction + REFUND event. */
   reverseSpei(transactionId: string): { refundTransactionId: string } {
-    return lifecycle.reverseSpei(this, transactionId);
+    return reverseSpei(this, transactionId);
   }
 
   /** Emits a REPORT event. */
   emitReport(input: ReportRequest): { fileName: string } {
-    return lifecycle.emitReport(this, input);
+    return emitReport(this, input);
   }
 
   /** The CSV file a REPORT event announced, in the format `paykit reports import` reads. */

@@ -11,9 +11,9 @@ import {
 } from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as z from 'zod';
-import { transitionAccount, type AccountAction } from '../account-lifecycle.ts';
-import { requireBearer, requireOwnClient } from '../auth.ts';
-import { parsePath } from '../auth-request.ts';
+import { transitionAccount, type AccountAction } from '../accounts/lifecycle.ts';
+import { requireBearer, requireOwnClient } from '../auth/caller.ts';
+import { parsePath } from './parse.ts';
 import type { CoreService } from '../index.ts';
 import type { Ok } from '../spec.ts';
 import type { Account } from '../state.ts';

@@ -3,13 +3,13 @@
 // (the platform's address is its own authorisation; how it is protected is not shown).
 import { zDownloadReportFileBody, zDownloadReportFilePath } from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireBearer, requireOwnClient } from '../auth.ts';
-import { parseBody, parsePath } from '../auth-request.ts';
+import { requireBearer, requireOwnClient } from '../auth/caller.ts';
+import { parseBody, parsePath } from './parse.ts';
 import { CoreHttpError } from '../errors.ts';
 import type { CoreService } from '../index.ts';
 import type { Ok } from '../spec.ts';
-import { findReportFor, grantFile, redeemFile } from '../tx-report-download.ts';
-import { reportFile } from '../tx-report-file.ts';
+import { findReportFor, grantFile, redeemFile } from '../reports/download.ts';
+import { reportFile } from '../reports/file.ts';
 
 const DOWNLOAD_PATH = '/v1/reports/clients/:clientId/report/download';
 const FILES_PATH = '/v1/reports/files/';

@@ -7,16 +7,16 @@ import {
   zCreatePennyValidationHeaders,
 } from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireBearer } from '../auth.ts';
+import { requireBearer } from '../auth/caller.ts';
 import { coreErrorBody, CoreHttpError } from '../errors.ts';
 import type { CoreService } from '../index.ts';
 import type { Ok, Schema } from '../spec.ts';
 import type { Transaction } from '../state.ts';
-import { bodyError } from '../tx-checks.ts';
-import { canonicalJson, claimIdempotencyKey, claimMoneyOutKey } from '../tx-idempotency.ts';
-import { createPennyValidation } from '../tx-penny.ts';
-import { renderTransaction } from '../tx-render.ts';
-import { createTransfer, rejectFlatBody, TransferBody } from '../tx-transfer.ts';
+import { bodyError } from '../transactions/checks.ts';
+import { canonicalJson, claimIdempotencyKey, claimMoneyOutKey } from '../transactions/idempotency.ts';
+import { createPennyValidation } from '../transactions/penny.ts';
+import { renderTransaction } from '../transactions/render.ts';
+import { createTransfer, rejectFlatBody, TransferBody } from '../transactions/transfer.ts';
 
 /**
  * What money_out and internal_transaction answer. The spec documents only money_out's

@@ -9,14 +9,14 @@ import {
   zWebhookType,
 } from '@paykit/core-client/zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireBearer, requireOwnClient } from '../auth.ts';
-import { parseBody } from '../auth-request.ts';
+import { requireBearer, requireOwnClient } from '../auth/caller.ts';
+import { parseBody } from './parse.ts';
 import { CoreHttpError } from '../errors.ts';
 import type { CoreService } from '../index.ts';
 import type { Ok, Schema } from '../spec.ts';
 import type { WebhookConfig } from '../state.ts';
 import { mexicoCityWithOffset } from '../time.ts';
-import { webhookUrlProblem } from '../webhook-url.ts';
+import { webhookUrlProblem } from '../webhooks/url.ts';
 
 interface ClientParams {
   clientId: string;
@@ -67,7 +67,7 @@ function renderWebhook(webhook: WebhookConfig): WebhookConfiguration & AuditNone
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, core: CoreService): void {
-  /** The bearer's own client id: another client's path is a 401 (auth.ts), never a peek. */
+  /** The bearer's own client id: another client's path is a 401 (../auth/caller.ts), never a peek. */
   const callerFor = (request: FastifyRequest<{ Params: ClientParams }>): string => {
     const caller = requireBearer(core.state, core.runtime.clock, request);
     requireOwnClient(caller, request.params.clientId);
