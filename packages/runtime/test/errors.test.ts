@@ -19,8 +19,8 @@ import {
   UnprocessableError,
   apiErrorFrom,
   sanitizeCause,
-} from '../src/errors.ts';
-import { createTransport, requestIdOf } from '../src/transport.ts';
+} from '../src/core/errors.ts';
+import { createTransport, requestIdOf } from '../src/core/transport.ts';
 import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.dG9rZW4tcGF5bG9hZA.c2lnbmF0dXJlLXZhbHVlLTE';

@@ -11,7 +11,7 @@ import {
   sanitizeCause,
   abortedByCaller,
 } from './errors.ts';
-import { SentResult, noResponseValidation } from './sender.ts';
+import { SentResult, noResponseValidation } from '../internal/sender.ts';
 import { rememberResponse } from './response-info.ts';
 import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
 

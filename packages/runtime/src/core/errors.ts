@@ -5,10 +5,10 @@
 import type { DriftReport } from './drift.ts';
 import type { ProductName } from './environments.ts';
 import { redactHeaders, requestSecretsOf, scrubSecrets, scrubValue } from './redact.ts';
-import { PaykitError } from './paykit-error.ts';
-import { parseRetryAfter } from './retry.ts';
+import { PaykitError } from '../paykit-error.ts';
+import { parseRetryAfter } from '../internal/retry.ts';
 
-export { PaykitError } from './paykit-error.ts';
+export { PaykitError } from '../paykit-error.ts';
 
 /** A client was configured in a way that cannot work (missing baseUrl, bad option). */
 export class ConfigurationError extends PaykitError {}

@@ -2,7 +2,7 @@
 // comparison, one header read strictly, the error that names the failed check; and the core
 // delivery check (a bearer token registered with the webhook; direct debit and the gateway's admin
 // API use the same). No error built here ever contains a secret or the value we expected.
-import { PaykitError } from './paykit-error.ts';
+import { PaykitError } from '../paykit-error.ts';
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 export type WebhookVerificationReason = 'missing-header' | 'malformed' | 'mismatch' | 'stale';
