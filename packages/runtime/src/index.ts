@@ -1,7 +1,6 @@
 // @paykit/runtime: the request pipeline and the platform's domain primitives, shared by every client.
-// Exported by name: what the clients, their generated SDKs and the apps import, and the helpers the
-// README documents for callers. The pipeline's public surface is in core/; internal/ is the
-// runtime's own.
+// What the clients, their generated SDKs and the apps import, and the helpers the README documents
+// for callers; the pipeline's public surface is core/, and internal/ is the runtime's own.
 
 // What each client is built from: its context, its SDK client, one call through the pipeline.
 export { createClientContext, type ClientOptions } from './core/client-context.ts';
@@ -20,30 +19,10 @@ export { PRODUCTS, type Environment, type ProductName } from './core/environment
 export { RETRY_TABLE, retryRowFor } from './core/retry-table.ts';
 export { withResponse, responseOf, type ResponseInfo } from './core/response-info.ts';
 
-// Errors: every one extends PaykitError.
-export {
-  PaykitError,
-  ConfigurationError,
-  ApiError,
-  BadRequestError,
-  UnauthorizedError,
-  PermissionDeniedError,
-  NotFoundError,
-  ConflictError,
-  UnprocessableError,
-  RateLimitedError,
-  InternalServerError,
-  ConnectionError,
-  TimeoutError,
-  UserAbortError,
-  abortedByCaller,
-  DriftError,
-  UnexpectedResponseError,
-  RequestValidationError,
-  type AbortStage,
-  type CoreErrorDetail,
-  type ValidationErrorDetail,
-} from './core/errors.ts';
+// Errors: every one extends PaykitError (also the entry `@paykit/runtime/errors`, which the clients
+// re-export whole), and the one a caller's abort becomes.
+export * from './core/errors.ts';
+export { abortedByCaller } from './core/aborted-by-caller.ts';
 
 // Logging and redaction.
 export { jsonLineLogger, type LogEntry, type Logger } from './core/logger.ts';
@@ -62,15 +41,13 @@ export {
 export { isNone } from './core/none.ts';
 export { webhookJson } from './core/webhook-body.ts';
 
-// Verifying webhook deliveries.
+// Verifying webhook deliveries (WebhookVerificationError is with the errors above).
 export {
-  WebhookVerificationError,
   hmacSha256Hex,
   constantTimeEqual,
   singleHeader,
   verifyCoreWebhook,
   createCoreWebhookVerifier,
-  type WebhookVerificationReason,
   type HeaderSource,
 } from './core/signing.ts';
 

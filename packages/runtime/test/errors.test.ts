@@ -17,9 +17,9 @@ import {
   TimeoutError,
   UnauthorizedError,
   UnprocessableError,
-  apiErrorFrom,
-  sanitizeCause,
 } from '../src/core/errors.ts';
+import { apiErrorFrom } from '../src/internal/api-error-from.ts';
+import { sanitizeCause } from '../src/internal/sanitize-cause.ts';
 import { createTransport, requestIdOf } from '../src/core/transport.ts';
 import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 

@@ -10,7 +10,7 @@
 // top-level gRPC `code`) must come out unchanged.
 import { describe, expect, it } from 'vitest';
 import { luhnCheckDigit } from '../src/card.ts';
-import { apiErrorFrom } from '../src/core/errors.ts';
+import { apiErrorFrom } from '../src/internal/api-error-from.ts';
 import { redactBody, redactLogFields, scrubValue } from '../src/core/redact.ts';
 
 const PAN = '4111111111111111';

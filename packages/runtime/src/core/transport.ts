@@ -4,15 +4,9 @@
 // (`createClient({ baseUrl, fetch: transport.fetch })`), which has no retries or timeouts itself.
 import { randomUUID } from 'node:crypto';
 import type { ProductName } from './environments.ts';
-import {
-  ConfigurationError,
-  ConnectionError,
-  PaykitError,
-  TimeoutError,
-  sanitizeCause,
-  abortedByCaller,
-  type AbortStage,
-} from './errors.ts';
+import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, type AbortStage } from './errors.ts';
+import { abortedByCaller } from './aborted-by-caller.ts';
+import { sanitizeCause } from '../internal/sanitize-cause.ts';
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
 import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from '../internal/retry.ts';
