@@ -1,6 +1,7 @@
 // @paykit/runtime: the request pipeline and the platform's domain primitives, shared by every client.
 // What the clients, their generated SDKs and the apps import, and the helpers the README documents
-// for callers; the pipeline's public surface is core/, and internal/ is the runtime's own.
+// for callers; the pipeline's public surface is core/, and internal/ is the runtime's own (a
+// boundary rule keeps this entry from exporting it).
 
 // What each client is built from: its context, its SDK client, one call through the pipeline.
 export { createClientContext, type ClientOptions } from './core/client-context.ts';
