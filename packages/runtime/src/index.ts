@@ -9,6 +9,12 @@ export { createSdkClient } from './core/sdk-client.ts';
 export type { Client, ClientMeta, Options, RequestResult, TDataShape } from './core/sdk-types.ts';
 export { invoke, type InvokeContext } from './core/invoke.ts';
 export {
+  createBearerClient,
+  type BearerClient,
+  type BearerClientOptions,
+  type BearerProduct,
+} from './core/bearer-client.ts';
+export {
   createTransport,
   undiciFetch,
   DEFAULT_TIMEOUT_MS,
