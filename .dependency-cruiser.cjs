@@ -99,6 +99,20 @@ function workspaceDeclarationRules(root) {
   });
 }
 
+/**
+ * The files @paykit/runtime's package.json exports (each entry's `@paykit/source` condition, or
+ * its one path), relative to `root`: the only runtime files a file outside the runtime may land on.
+ */
+function runtimeEntries(root) {
+  const manifest = path.join(root, 'packages/runtime/package.json');
+  if (!fs.existsSync(manifest)) return [];
+  const { exports = {} } = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  return Object.values(exports)
+    .map((entry) => (typeof entry === 'string' ? entry : (entry['@paykit/source'] ?? entry.default)))
+    .filter((file) => typeof file === 'string')
+    .map((file) => path.posix.join('packages/runtime', file));
+}
+
 /** The rule set for the workspace at `root`. */
 function boundaries(root) {
   return {
@@ -139,6 +153,26 @@ function boundaries(root) {
         severity: 'error',
         from: { path: '^packages/runtime/' },
         to: { path: '^(apps/|packages/[^/]+-client/|packages/(store|ledger)/)' },
+      },
+      {
+        name: 'runtime-entry-exports-only-core',
+        comment:
+          "@paykit/runtime's public surface is src/core/; src/internal/ is what only the runtime uses. The " +
+          "files at src/'s root (index.ts, the package's entry) import from no folder of src/ but core/, so " +
+          'nothing internal becomes public by being re-exported (core/ may use internal/).',
+        severity: 'error',
+        from: { path: '^packages/runtime/src/[^/]+$' },
+        to: { path: '^packages/runtime/src/[^/]+/', pathNot: '^packages/runtime/src/core/' },
+      },
+      {
+        name: 'runtime-entered-by-its-entries',
+        comment:
+          'A file outside @paykit/runtime imports it only through an entry its package.json exports ' +
+          '(`@paykit/runtime`, `@paykit/runtime/errors`), by name: any other runtime file, core/ or internal/, ' +
+          'may move or change without a release saying so.',
+        severity: 'error',
+        from: { pathNot: '^packages/runtime/' },
+        to: { path: '^packages/runtime/', pathNot: `^(${runtimeEntries(root).map(escape).join('|')})$` },
       },
       {
         name: 'client-imports-no-store-ledger-app',

@@ -1,48 +1,24 @@
-// The billpay client: a bearer token issued out of band, one account call. 401 → UnauthorizedError.
-import {
-  createClientContext,
-  createSdkClient,
-  type ClientOptions,
-  ConfigurationError,
-  invoke,
-  type RequestOptions,
-} from '@paykit/runtime';
+// The billpay client: a bearer token issued out of band, one account call, built by
+// the runtime's createBearerClient from this product's names and generated account call.
+import { createBearerClient, type BearerClient, type BearerClientOptions } from '@paykit/runtime';
 import { getClientAccount } from './generated/sdk.gen.ts';
 import type { ClientAccount } from './generated/types.gen.ts';
 import { zGetClientAccountResponse } from './generated/zod.gen.ts';
 
-export interface BillpayClientOptions extends ClientOptions {
+export interface BillpayClientOptions extends BearerClientOptions {
   /** The billpay API key (the reference: "Authorization: Bearer <API_KEY>"), sent as `Authorization: Bearer <token>`. Never logged or put in an error. */
   token: string;
 }
 
-export interface BillpayClient {
-  /** GET /api/v1/client/account. Its body is not shown by the reference: returned as read. */
-  account: { get(options?: RequestOptions): Promise<ClientAccount> };
-}
+export type BillpayClient = BearerClient<ClientAccount>;
 
 export function createBillpayClient(options: BillpayClientOptions): BillpayClient {
-  if (typeof options.token !== 'string' || options.token.trim() === '') {
-    throw new ConfigurationError(
-      'createBillpayClient: token is missing. Pass the billpay API key issued to you (sent as the bearer token).',
-    );
-  }
-  const { token } = options;
-  const { baseUrl, transport, ctx, headers } = createClientContext('billpay', options, {
-    secrets: () => [token],
+  return createBearerClient(options, {
+    product: 'billpay',
+    factory: 'createBillpayClient',
+    missingToken: 'Pass the billpay API key issued to you (sent as the bearer token).',
     moduleUrl: import.meta.url,
+    getClientAccount,
+    accountSchema: zGetClientAccountResponse,
   });
-  const sdk = createSdkClient({ baseUrl, fetch: transport.fetch, headers, auth: () => token });
-  return {
-    account: {
-      get: (requestOptions) =>
-        invoke(
-          ctx,
-          'getClientAccount',
-          zGetClientAccountResponse,
-          (extra) => getClientAccount({ client: sdk, ...extra }),
-          requestOptions,
-        ),
-    },
-  };
 }

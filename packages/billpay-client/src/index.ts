@@ -6,18 +6,6 @@ export { API_VERSION, API_TITLE, PRODUCT } from './generated/meta.gen.ts';
 
 // The hand-written layer.
 export { createBillpayClient, type BillpayClient, type BillpayClientOptions } from './client.ts';
-export {
-  PaykitError,
-  ApiError,
-  ConfigurationError,
-  UnauthorizedError,
-  ConnectionError,
-  TimeoutError,
-  UserAbortError,
-  UnexpectedResponseError,
-  DriftError,
-  withResponse,
-  responseOf,
-  type ResponseInfo,
-  type RequestOptions,
-} from '@paykit/runtime';
+// Every paykit error class, re-exported whole: a new one reaches this package with no edit here.
+export * from '@paykit/runtime/errors';
+export { withResponse, responseOf, type ResponseInfo, type RequestOptions } from '@paykit/runtime';

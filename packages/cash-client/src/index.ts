@@ -21,21 +21,6 @@ export {
 } from './events.ts';
 export { signCashRequest, verifyCashWebhook } from './signing.ts';
 export { pesosToCentavos, centavosToPesos } from './amounts.ts';
-export {
-  WebhookVerificationError,
-  PaykitError,
-  ApiError,
-  ConfigurationError,
-  RequestValidationError,
-  UnauthorizedError,
-  NotFoundError,
-  ConnectionError,
-  TimeoutError,
-  UserAbortError,
-  UnexpectedResponseError,
-  withResponse,
-  responseOf,
-  type ResponseInfo,
-  DriftError,
-  type RequestOptions,
-} from '@paykit/runtime';
+// Every paykit error class, re-exported whole: a new one reaches this package with no edit here.
+export * from '@paykit/runtime/errors';
+export { withResponse, responseOf, type ResponseInfo, type RequestOptions } from '@paykit/runtime';

@@ -31,28 +31,15 @@ export {
 } from './errors.ts';
 // From the runtime, so a receiver needs only this package: delivery verification (constant time,
 // several tokens during rotation) and the errors every call can throw.
+export * from '@paykit/runtime/errors';
+// The spec's CoreErrorDetail (generated) wins over the runtime's type of the same name: it is the
+// shape this package's operations declare.
+export type { CoreErrorDetail } from './generated/index.ts';
 export {
   verifyCoreWebhook,
-  WebhookVerificationError,
-  PaykitError,
-  ConfigurationError,
-  ApiError,
-  BadRequestError,
-  UnauthorizedError,
-  NotFoundError,
-  ConflictError,
-  RateLimitedError,
-  InternalServerError,
-  ConnectionError,
-  TimeoutError,
-  UserAbortError,
-  UnexpectedResponseError,
   withResponse,
   responseOf,
   type ResponseInfo,
-  DriftError,
-  RequestValidationError,
-  MoneyError,
   type RequestOptions,
   type DriftReport,
   type Logger,

@@ -25,22 +25,6 @@ export {
 } from './events.ts';
 export { checkChargeBody } from './charge-input.ts';
 export { ChargeRecordingError, type CreatedCharge, type OnChargeCreated } from './charge-recording.ts';
-export {
-  WebhookVerificationError,
-  PaykitError,
-  ApiError,
-  ConfigurationError,
-  RequestValidationError,
-  UnauthorizedError,
-  UnprocessableError,
-  BadRequestError,
-  ConnectionError,
-  TimeoutError,
-  UserAbortError,
-  UnexpectedResponseError,
-  withResponse,
-  responseOf,
-  type ResponseInfo,
-  DriftError,
-  type RequestOptions,
-} from '@paykit/runtime';
+// Every paykit error class, re-exported whole: a new one reaches this package with no edit here.
+export * from '@paykit/runtime/errors';
+export { withResponse, responseOf, type ResponseInfo, type RequestOptions } from '@paykit/runtime';

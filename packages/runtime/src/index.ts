@@ -1,12 +1,19 @@
 // @paykit/runtime: the request pipeline and the platform's domain primitives, shared by every client.
-// Exported by name: what the clients, their generated SDKs and the apps import, and the helpers the
-// README documents for callers. Everything else in src/ is internal to the runtime.
+// What the clients, their generated SDKs and the apps import, and the helpers the README documents
+// for callers; the pipeline's public surface is core/, and internal/ is the runtime's own (a
+// boundary rule keeps this entry from exporting it).
 
 // What each client is built from: its context, its SDK client, one call through the pipeline.
-export { createClientContext, type ClientOptions } from './client-context.ts';
-export { createSdkClient } from './sdk-client.ts';
-export type { Client, ClientMeta, Options, RequestResult, TDataShape } from './sdk-types.ts';
-export { invoke, type InvokeContext } from './invoke.ts';
+export { createClientContext, type ClientOptions } from './core/client-context.ts';
+export { createSdkClient } from './core/sdk-client.ts';
+export type { Client, ClientMeta, Options, RequestResult, TDataShape } from './core/sdk-types.ts';
+export { invoke, type InvokeContext } from './core/invoke.ts';
+export {
+  createBearerClient,
+  type BearerClient,
+  type BearerClientOptions,
+  type BearerProduct,
+} from './core/bearer-client.ts';
 export {
   createTransport,
   undiciFetch,
@@ -14,39 +21,19 @@ export {
   type RequestOptions,
   type Transport,
   type TransportOptions,
-} from './transport.ts';
-export { PRODUCTS, type Environment, type ProductName } from './environments.ts';
-export { RETRY_TABLE, retryRowFor } from './retry-table.ts';
-export { withResponse, responseOf, type ResponseInfo } from './response-info.ts';
+} from './core/transport.ts';
+export { PRODUCTS, type Environment, type ProductName } from './core/environments.ts';
+export { RETRY_TABLE, retryRowFor } from './core/retry-table.ts';
+export { withResponse, responseOf, type ResponseInfo } from './core/response-info.ts';
 
-// Errors: every one extends PaykitError.
-export {
-  PaykitError,
-  ConfigurationError,
-  ApiError,
-  BadRequestError,
-  UnauthorizedError,
-  PermissionDeniedError,
-  NotFoundError,
-  ConflictError,
-  UnprocessableError,
-  RateLimitedError,
-  InternalServerError,
-  ConnectionError,
-  TimeoutError,
-  UserAbortError,
-  abortedByCaller,
-  DriftError,
-  UnexpectedResponseError,
-  RequestValidationError,
-  type AbortStage,
-  type CoreErrorDetail,
-  type ValidationErrorDetail,
-} from './errors.ts';
+// Errors: every one extends PaykitError (also the entry `@paykit/runtime/errors`, which the clients
+// re-export whole), and the one a caller's abort becomes.
+export * from './core/errors.ts';
+export { abortedByCaller } from './core/aborted-by-caller.ts';
 
 // Logging and redaction.
-export { jsonLineLogger, type LogEntry, type Logger } from './logger.ts';
-export { redactBody, redactHeaders, redactLogFields, redactUrl, scrubSecrets, maskSecret } from './redact.ts';
+export { jsonLineLogger, type LogEntry, type Logger } from './core/logger.ts';
+export { redactBody, redactHeaders, redactLogFields, redactUrl, scrubSecrets, maskSecret } from './core/redact.ts';
 export { maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
 
 // Reading answers and deliveries tolerantly.
@@ -57,21 +44,19 @@ export {
   describeValue,
   type DriftOptions,
   type DriftReport,
-} from './drift.ts';
-export { isNone } from './none.ts';
-export { webhookJson } from './webhook-body.ts';
+} from './core/drift.ts';
+export { isNone } from './core/none.ts';
+export { webhookJson } from './core/webhook-body.ts';
 
-// Verifying webhook deliveries.
+// Verifying webhook deliveries (WebhookVerificationError is with the errors above).
 export {
-  WebhookVerificationError,
   hmacSha256Hex,
   constantTimeEqual,
   singleHeader,
   verifyCoreWebhook,
   createCoreWebhookVerifier,
-  type WebhookVerificationReason,
   type HeaderSource,
-} from './signing.ts';
+} from './core/signing.ts';
 
 // Domain primitives: money, Mexico City time, CLABE, RFC, card numbers, idempotency keys.
 export { toCentavos, fromCentavos, formatMoney, MoneyError } from './money.ts';
@@ -92,4 +77,4 @@ export {
   canonicalJson,
   uuidV5,
   IDEMPOTENCY_NAMESPACES,
-} from './idempotency.ts';
+} from './core/idempotency.ts';

@@ -2,8 +2,8 @@
 // and the body reads end by then (real servers on 127.0.0.1, real timers).
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TimeoutError, UserAbortError } from '../src/errors.ts';
-import { createTransport } from '../src/transport.ts';
+import { TimeoutError, UserAbortError } from '../src/core/errors.ts';
+import { createTransport } from '../src/core/transport.ts';
 import { listenOnLoopback, startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const stops: (() => Promise<void>)[] = [];

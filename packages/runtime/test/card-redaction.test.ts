@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { isCardCodeField, isCardNumberField, maskCardNumber, maskCardNumbersIn } from '../src/card-mask.ts';
-import { driftReports } from '../src/drift.ts';
-import { apiErrorFrom, sanitizeCause } from '../src/errors.ts';
-import { scrubbingLogger, type LogEntry } from '../src/logger.ts';
-import { redactBody, redactHeaders, redactUrl, scrubSecrets, scrubValue, collectSecrets } from '../src/redact.ts';
+import { driftReports } from '../src/core/drift.ts';
+import { apiErrorFrom } from '../src/internal/api-error-from.ts';
+import { sanitizeCause } from '../src/internal/sanitize-cause.ts';
+import { scrubbingLogger, type LogEntry } from '../src/core/logger.ts';
+import { redactBody, redactHeaders, redactUrl, scrubSecrets, scrubValue, collectSecrets } from '../src/core/redact.ts';
 
 const PAN = '4111111111111111';
 const PAN_SPACED = '4111 1111 1111 1111';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { driftReports, formatPath, jsonPointer, readTolerantly, type DriftReport } from '../src/drift.ts';
-import { DriftError } from '../src/errors.ts';
+import { driftReports, formatPath, jsonPointer, readTolerantly, type DriftReport } from '../src/core/drift.ts';
+import { DriftError } from '../src/core/errors.ts';
 
 // Shaped like the generated schemas (z.looseObject, .and() for allOf, z.union for oneOf).
 const zCard = z.looseObject({ cardNumber: z.string(), expirationDate: z.string().nullish(), holderName: z.string() });

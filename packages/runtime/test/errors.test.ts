@@ -17,10 +17,10 @@ import {
   TimeoutError,
   UnauthorizedError,
   UnprocessableError,
-  apiErrorFrom,
-  sanitizeCause,
-} from '../src/errors.ts';
-import { createTransport, requestIdOf } from '../src/transport.ts';
+} from '../src/core/errors.ts';
+import { apiErrorFrom } from '../src/internal/api-error-from.ts';
+import { sanitizeCause } from '../src/internal/sanitize-cause.ts';
+import { createTransport, requestIdOf } from '../src/core/transport.ts';
 import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.dG9rZW4tcGF5bG9hZA.c2lnbmF0dXJlLXZhbHVlLTE';

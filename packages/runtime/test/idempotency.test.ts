@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, IDEMPOTENCY_NAMESPACES, idempotencyKey, UUID_V5_PATTERN, uuidV5 } from '../src/idempotency.ts';
+import {
+  canonicalJson,
+  IDEMPOTENCY_NAMESPACES,
+  idempotencyKey,
+  UUID_V5_PATTERN,
+  uuidV5,
+} from '../src/core/idempotency.ts';
 
 const NAMESPACE_DNS = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';
 const NAMESPACE_URL = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';

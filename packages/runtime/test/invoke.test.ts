@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import type { DriftReport } from '../src/drift.ts';
+import type { DriftReport } from '../src/core/drift.ts';
 import {
   ConnectionError,
   DriftError,
@@ -11,10 +11,10 @@ import {
   UnprocessableError,
   InternalServerError,
   UserAbortError,
-} from '../src/errors.ts';
-import { invoke, type InvokeContext, type SdkResult } from '../src/invoke.ts';
-import type { LogEntry } from '../src/logger.ts';
-import { createTransport } from '../src/transport.ts';
+} from '../src/core/errors.ts';
+import { invoke, type InvokeContext, type SdkResult } from '../src/core/invoke.ts';
+import type { LogEntry } from '../src/core/logger.ts';
+import { createTransport } from '../src/core/transport.ts';
 import {
   closedPort,
   recordingSleep,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNone, noneToNull } from '../src/none.ts';
+import { isNone, noneToNull } from '../src/core/none.ts';
 
 describe('"None" means none', () => {
   it('null, undefined and the string "None" are none; anything else is a value', () => {

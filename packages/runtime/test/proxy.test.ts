@@ -4,7 +4,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTransport } from '../src/transport.ts';
+import { createTransport } from '../src/core/transport.ts';
 import { closedPort, listenOnLoopback } from '@paykit/test-basics/scripted-server';
 
 const closers: (() => Promise<void>)[] = [];

@@ -9,7 +9,7 @@ import {
   redactHeaders,
   redactUrl,
   scrubSecrets,
-} from '../src/redact.ts';
+} from '../src/core/redact.ts';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhY21lIn0.c2lnbmF0dXJlLXZhbHVl';
 

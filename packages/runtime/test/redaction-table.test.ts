@@ -10,8 +10,8 @@
 // top-level gRPC `code`) must come out unchanged.
 import { describe, expect, it } from 'vitest';
 import { luhnCheckDigit } from '../src/card.ts';
-import { apiErrorFrom } from '../src/errors.ts';
-import { redactBody, redactLogFields, scrubValue } from '../src/redact.ts';
+import { apiErrorFrom } from '../src/internal/api-error-from.ts';
+import { redactBody, redactLogFields, scrubValue } from '../src/core/redact.ts';
 
 const PAN = '4111111111111111';
 const withCheckDigit = (partial: string) => `${partial}${luhnCheckDigit(partial)}`;

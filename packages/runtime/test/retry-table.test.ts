@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError } from '../src/errors.ts';
-import { RETRY_TABLE, mayRepeat, retryRowFor } from '../src/retry-table.ts';
-import { createTransport, type Transport } from '../src/transport.ts';
+import { ConnectionError } from '../src/core/errors.ts';
+import { RETRY_TABLE, mayRepeat, retryRowFor } from '../src/core/retry-table.ts';
+import { createTransport, type Transport } from '../src/core/transport.ts';
 import { startScriptedServer, type ScriptedServer } from '@paykit/test-basics/scripted-server';
 
 let server: ScriptedServer | undefined;

@@ -7,7 +7,7 @@ import {
   isSafeToRetry,
   parseRetryAfter,
   retryPolicy,
-} from '../src/retry.ts';
+} from '../src/internal/retry.ts';
 
 describe('backoffDelay', () => {
   it('full jitter: an integer in [0, min(maxDelayMs, baseDelayMs · 2^attempt)] for any attempt and random', () => {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
-import { createSdkClient, type SdkClientShape } from '../src/sdk-client.ts';
-import { createTransport, requestIdOf } from '../src/transport.ts';
-import { invoke } from '../src/invoke.ts';
-import { withResponse } from '../src/response-info.ts';
+import { createSdkClient, type SdkClientShape } from '../src/core/sdk-client.ts';
+import { createTransport, requestIdOf } from '../src/core/transport.ts';
+import { invoke } from '../src/core/invoke.ts';
+import { withResponse } from '../src/core/response-info.ts';
 
 interface Seen {
   url: string;

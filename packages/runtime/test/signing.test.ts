@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { everythingShown, thrownBy } from '@paykit/test-basics/error-shown';
-import { constantTimeEqual, hmacSha256Hex, verifyCoreWebhook, WebhookVerificationError } from '../src/signing.ts';
+import { WebhookVerificationError } from '../src/core/errors.ts';
+import { constantTimeEqual, hmacSha256Hex, verifyCoreWebhook } from '../src/core/signing.ts';
 
 const failure = (run: () => unknown) => thrownBy(run, WebhookVerificationError);
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, TimeoutError, UserAbortError } from '../src/errors.ts';
-import type { LogEntry } from '../src/logger.ts';
-import { createTransport, requestIdOf } from '../src/transport.ts';
+import { ConnectionError, TimeoutError, UserAbortError } from '../src/core/errors.ts';
+import type { LogEntry } from '../src/core/logger.ts';
+import { createTransport, requestIdOf } from '../src/core/transport.ts';
 import {
   closedPort,
   recordingSleep,

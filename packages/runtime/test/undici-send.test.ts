@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, TimeoutError, UserAbortError } from '../src/errors.ts';
-import { createTransport } from '../src/transport.ts';
+import { ConnectionError, TimeoutError, UserAbortError } from '../src/core/errors.ts';
+import { createTransport } from '../src/core/transport.ts';
 import { recordingSleep } from '@paykit/test-basics/scripted-server';
 
 // The runtime's own folder: the child imports @paykit/runtime by name (a self-reference through its exports).

@@ -445,7 +445,7 @@ describe('authentication', () => {
 // check is built from the runtime's and the cash client's verifiers, and those compare with timingSafeEqual.
 
 const GATEWAY_SRC = path.join(REPO, 'apps/webhook-gateway/src');
-const RUNTIME_SIGNING = path.join(REPO, 'packages/runtime/src/signing.ts');
+const RUNTIME_SIGNING = path.join(REPO, 'packages/runtime/src/core/signing.ts');
 const CASH_SIGNING = path.join(REPO, 'packages/cash-client/src/signing.ts');
 
 /** An identifier chain naming a credential (not its length), next to a plain comparison or a prefix test. */

@@ -15,6 +15,7 @@ import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
 import { toCentavos } from '@paykit/runtime';
+import { RateLimitedError } from '@paykit/runtime/errors';
 import { migrate as migrateDatabase, openDatabase, type Database, type MigrateResult } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
 
@@ -41,6 +42,8 @@ export type MoneyOutPath = paths['/v1/transactions/money_out'];
 export const centavos: bigint = toCentavos('15.00');
 export const contract = sandboxControl;
 export const isPaykitError = (error: unknown): error is PaykitError => error instanceof PaykitError;
+export const waitFor = (error: unknown): number | undefined =>
+  error instanceof RateLimitedError ? error.retryAfterMs : undefined;
 export const databases = testDatabases;
 export const open: (options?: Parameters<typeof openDatabase>[0]) => Promise<Database> = openDatabase;
 export const reconcile: (db: Database) => Promise<ReconcileResult> = reconcileOnce;

@@ -3,15 +3,11 @@
 import type { ZodType } from 'zod';
 import { readTolerantly, type DriftOptions } from './drift.ts';
 import type { ProductName } from './environments.ts';
-import {
-  PaykitError,
-  RequestValidationError,
-  UnexpectedResponseError,
-  apiErrorFrom,
-  sanitizeCause,
-  abortedByCaller,
-} from './errors.ts';
-import { SentResult, noResponseValidation } from './sender.ts';
+import { PaykitError, RequestValidationError, UnexpectedResponseError } from './errors.ts';
+import { abortedByCaller } from './aborted-by-caller.ts';
+import { apiErrorFrom } from '../internal/api-error-from.ts';
+import { sanitizeCause } from '../internal/sanitize-cause.ts';
+import { SentResult, noResponseValidation } from '../internal/sender.ts';
 import { rememberResponse } from './response-info.ts';
 import { requestIdOf, type RequestOptions, type Transport } from './transport.ts';
 

@@ -4,18 +4,12 @@
 // (`createClient({ baseUrl, fetch: transport.fetch })`), which has no retries or timeouts itself.
 import { randomUUID } from 'node:crypto';
 import type { ProductName } from './environments.ts';
-import {
-  ConfigurationError,
-  ConnectionError,
-  PaykitError,
-  TimeoutError,
-  sanitizeCause,
-  abortedByCaller,
-  type AbortStage,
-} from './errors.ts';
+import { ConfigurationError, ConnectionError, PaykitError, TimeoutError, type AbortStage } from './errors.ts';
+import { abortedByCaller } from './aborted-by-caller.ts';
+import { sanitizeCause } from '../internal/sanitize-cause.ts';
 import type { LogEntry, Logger } from './logger.ts';
 import { collectSecrets, redactBody, redactHeaders, redactUrl, rememberRequestSecrets } from './redact.ts';
-import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.ts';
+import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from '../internal/retry.ts';
 import { failureCode, mayRepeat, retryRowFor, type RetryRow } from './retry-table.ts';
 import {
   Abort,
@@ -27,11 +21,11 @@ import {
   type Answer,
   type AnswerHeaders,
   type Send,
-} from './undici-send.ts';
-import { registerSender } from './sender.ts';
+} from '../internal/undici-send.ts';
+import { registerSender } from '../internal/sender.ts';
 
 /** fetch over the transport's default sender (for a fetch-shaped step inside a transport, such as request signing). */
-export { undiciFetch } from './undici-send.ts';
+export { undiciFetch } from '../internal/undici-send.ts';
 
 export interface TransportOptions {
   product: ProductName;
@@ -40,7 +34,7 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy>;
   /**
    * The fetch that actually sends, called once per attempt as fetch(url, init), init carrying the
-   * body bytes read once. Default: undici's dispatcher over a keep-alive pool (undici-send.ts),
+   * body bytes read once. Default: undici's dispatcher over a keep-alive pool (src/internal/undici-send.ts),
    * honouring HTTP_PROXY / HTTPS_PROXY / NO_PROXY; pass `globalThis.fetch` to send through fetch
    * (a fetch-level mock, say).
    */
@@ -180,7 +174,7 @@ export function createTransport(options: TransportOptions): Transport {
     }
   };
   // Each fetch this transport hands out is registered with its direct sender, so the SDK client
-  // of createSdkClient, given one of them, skips the Request round trip (see sender.ts).
+  // of createSdkClient, given one of them, skips the Request round trip (see src/internal/sender.ts).
   const fetchWith = (requestOptions: RequestOptions): typeof fetch => {
     const bound: typeof fetch = (input, init) => run(settings, input, init, requestOptions);
     registerSender(bound, (request) => exchange(settings, toIncoming(request), requestOptions, false));

@@ -5,8 +5,9 @@
 import type { ZodType } from 'zod';
 import type { ProductName } from './environments.ts';
 import { DriftError } from './errors.ts';
-import { isCardCodeField, isCardNumberField } from './card-mask.ts';
+import { isCardCodeField, isCardNumberField } from '../card-mask.ts';
 import { isSecretField } from './redact.ts';
+import { truncate } from '../internal/truncate.ts';
 
 export interface DriftReport {
   product: ProductName;
@@ -168,10 +169,6 @@ function collectIssues(issues: Issue[], prefix: (string | number)[], root: unkno
       seen: missing ? 'absent' : describe(value, last, issue.code === 'invalid_value'),
     });
   }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 function describeExpected(issue: Issue): string {

@@ -1,4 +1,4 @@
-import { mayRepeat, retryRowFor } from './retry-table.ts';
+import { mayRepeat, retryRowFor } from '../core/retry-table.ts';
 
 // When to repeat a request, and how long to wait. Only requests that are safe to repeat are
 // retried: a POST without an Idempotency-Key may have been applied by the platform even when its
@@ -71,7 +71,7 @@ export function backoffDelay(
 
 /**
  * Whether a request may be sent again after an answer that is worth retrying, by the retry table
- * (retry-table.ts): idempotent methods yes; a POST only when the table says the platform dedupes
+ * (src/core/retry-table.ts): idempotent methods yes; a POST only when the table says the platform dedupes
  * that operation (`product` and `operation` name it) and the request carries an Idempotency-Key.
  */
 export function isSafeToRetry(request: Request, product = '', operation?: string): boolean {

@@ -1,21 +1,9 @@
 // What verifying a webhook delivery takes, whatever the product: HMAC-SHA256, a constant-time
-// comparison, one header read strictly, the error that names the failed check; and the core
+// comparison, one header read strictly, the error that names the failed check (errors.ts); and the core
 // delivery check (a bearer token registered with the webhook; direct debit and the gateway's admin
 // API use the same). No error built here ever contains a secret or the value we expected.
-import { PaykitError } from './paykit-error.ts';
+import { WebhookVerificationError } from './errors.ts';
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
-
-export type WebhookVerificationReason = 'missing-header' | 'malformed' | 'mismatch' | 'stale';
-
-export class WebhookVerificationError extends PaykitError {
-  override readonly name = 'WebhookVerificationError';
-  /** Which check failed: a header is absent, malformed, does not match, or is too old or too far ahead. */
-  readonly reason: WebhookVerificationReason;
-  constructor(reason: WebhookVerificationReason, message: string) {
-    super(message);
-    this.reason = reason;
-  }
-}
 
 export type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 

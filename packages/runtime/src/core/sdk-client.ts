@@ -6,7 +6,7 @@
 // the response. When its fetch is one a transport handed out (transport.fetch, transport.with(...),
 // the usual case through invoke), it hands the request to the transport directly and parses the
 // bytes the transport already buffered; any other fetch gets a Request, as with hey-api.
-import { SentResult, noResponseValidation, senderOf } from './sender.ts';
+import { SentResult, noResponseValidation, senderOf } from '../internal/sender.ts';
 import type { Client } from './sdk-types.ts';
 import type { TransportResult } from './transport.ts';
 

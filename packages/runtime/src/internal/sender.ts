@@ -1,7 +1,7 @@
-// Internal (not re-exported by index.ts): the link from a fetch a transport handed out to the
+// Not re-exported by index.ts: the link from a fetch a transport handed out to the
 // transport's direct sender, so createSdkClient can send without building a Request when its
 // fetch is a transport's (the usual case: invoke passes transport.with(...)).
-import type { TransportRequest, TransportResult } from './transport.ts';
+import type { TransportRequest, TransportResult } from '../core/transport.ts';
 
 export type Sender = (request: TransportRequest) => Promise<TransportResult>;
 

@@ -11,7 +11,7 @@ import {
   maskCardNumber,
   maskCardNumberValue,
   maskCardNumbersIn,
-} from './card-mask.ts';
+} from '../card-mask.ts';
 
 export const SECRET_HEADERS: readonly string[] = [
   'authorization',

@@ -5,7 +5,7 @@ import { resolveBaseUrl, type Environment, type ProductName } from './environmen
 import type { InvokeContext } from './invoke.ts';
 import { scrubbingLogger, type Logger } from './logger.ts';
 import { createTransport, type Transport } from './transport.ts';
-import { packageVersion, userAgent } from './user-agent.ts';
+import { packageVersion, userAgent } from '../internal/user-agent.ts';
 
 export interface ClientOptions {
   /** sandbox → http://127.0.0.1:4010/<product>; staging and production need `baseUrl` (the reference does not show their addresses). */

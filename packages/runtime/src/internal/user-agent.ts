@@ -1,7 +1,7 @@
 // The User-Agent every client sends: "paykit-<product>/<version> node/<version>", so the
 // platform's logs (and ours) can tell which client and release made a request.
 import { readFileSync } from 'node:fs';
-import type { ProductName } from './environments.ts';
+import type { ProductName } from '../core/environments.ts';
 
 const versions = new Map<string, string>();
 
