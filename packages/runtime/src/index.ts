@@ -1,4 +1,4 @@
-// @paykit/runtime: the request pipeline and the platform's domain primitives, shared by every client.
+// @paykit/runtime: the request pipeline, shared by every client.
 // Exported by name: what the clients, their generated SDKs and the apps import, and the helpers the
 // README documents for callers. Everything else in src/ is internal to the runtime.
 
@@ -47,7 +47,6 @@ export {
 // Logging and redaction.
 export { jsonLineLogger, type LogEntry, type Logger } from './logger.ts';
 export { redactBody, redactHeaders, redactLogFields, redactUrl, scrubSecrets, maskSecret } from './redact.ts';
-export { maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
 
 // Reading answers and deliveries tolerantly.
 export {
@@ -73,19 +72,7 @@ export {
   type HeaderSource,
 } from './signing.ts';
 
-// Domain primitives: money, Mexico City time, CLABE, RFC, card numbers, idempotency keys.
-export { toCentavos, fromCentavos, formatMoney, MoneyError } from './money.ts';
-export {
-  parseMexicoCityLocal,
-  parseOffsetTimestamp,
-  formatMexicoCity,
-  formatMexicoCityLocal,
-  formatMexicoCityOffset,
-  TimeFormatError,
-} from './time.ts';
-export { parseClabe, isValidClabe, clabeControlDigit, ClabeError } from './clabe.ts';
-export { isValidRfc } from './rfc.ts';
-export { isValidCardNumber } from './card.ts';
+// Idempotency keys.
 export {
   idempotencyKey,
   bodyHashIdempotencyKey,
@@ -93,3 +80,44 @@ export {
   uuidV5,
   IDEMPOTENCY_NAMESPACES,
 } from './idempotency.ts';
+
+// The domain primitives moved to @paykit/domain (no I/O, no HTTP code): re-exported here so
+// existing imports keep working; `paykit-codemod domain-imports` rewrites them.
+export {
+  /** @deprecated Import it from @paykit/domain. */
+  toCentavos,
+  /** @deprecated Import it from @paykit/domain. */
+  fromCentavos,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMoney,
+  /** @deprecated Import it from @paykit/domain. */
+  MoneyError,
+  /** @deprecated Import it from @paykit/domain. */
+  parseMexicoCityLocal,
+  /** @deprecated Import it from @paykit/domain. */
+  parseOffsetTimestamp,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMexicoCity,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMexicoCityLocal,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMexicoCityOffset,
+  /** @deprecated Import it from @paykit/domain. */
+  TimeFormatError,
+  /** @deprecated Import it from @paykit/domain. */
+  parseClabe,
+  /** @deprecated Import it from @paykit/domain. */
+  isValidClabe,
+  /** @deprecated Import it from @paykit/domain. */
+  clabeControlDigit,
+  /** @deprecated Import it from @paykit/domain. */
+  ClabeError,
+  /** @deprecated Import it from @paykit/domain. */
+  isValidRfc,
+  /** @deprecated Import it from @paykit/domain. */
+  isValidCardNumber,
+  /** @deprecated Import it from @paykit/domain. */
+  maskCardNumber,
+  /** @deprecated Import it from @paykit/domain. */
+  maskCardNumbersIn,
+} from '@paykit/domain';

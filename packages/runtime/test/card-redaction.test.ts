@@ -2,7 +2,7 @@
 // keeps its last 4 digits, a security code disappears, a client's own secrets are scrubbed by value.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { isCardCodeField, isCardNumberField, maskCardNumber, maskCardNumbersIn } from '../src/card-mask.ts';
+import { isCardCodeField, isCardNumberField, maskCardNumber, maskCardNumbersIn } from '@paykit/domain';
 import { driftReports } from '../src/drift.ts';
 import { apiErrorFrom, sanitizeCause } from '../src/errors.ts';
 import { scrubbingLogger, type LogEntry } from '../src/logger.ts';
