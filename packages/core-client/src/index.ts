@@ -52,9 +52,9 @@ export {
   type ResponseInfo,
   DriftError,
   RequestValidationError,
-  MoneyError,
   type RequestOptions,
   type DriftReport,
   type Logger,
   type LogEntry,
 } from '@paykit/runtime';
+export { MoneyError } from '@paykit/domain';
