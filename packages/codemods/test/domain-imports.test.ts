@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as domain from '@paykit/domain';
+import eslintConfig from '@paykit/eslint-config';
 // eslint-disable-next-line no-restricted-imports -- the runtime's deprecated re-exports, read on purpose to compare them with @paykit/domain's.
 import * as runtime from '@paykit/runtime';
 import { describe, expect, it } from 'vitest';
@@ -117,5 +118,17 @@ describe('the names it moves', () => {
         runtime[name as keyof typeof runtime] === domain[name as keyof typeof domain],
     );
     expect([...shared].sort()).toEqual([...RUNTIME_DOMAIN_NAMES].sort());
+  });
+
+  it('are the names the lint rule refuses from @paykit/runtime', () => {
+    const restricted = eslintConfig
+      .map((config) => config.rules?.['no-restricted-imports'])
+      .find((rule) => rule !== undefined);
+    expect(restricted).toEqual([
+      'error',
+      expect.objectContaining({
+        paths: [expect.objectContaining({ name: '@paykit/runtime', importNames: [...RUNTIME_DOMAIN_NAMES] })],
+      }),
+    ]);
   });
 });
