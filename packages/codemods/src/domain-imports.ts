@@ -5,7 +5,6 @@
 // holds only domain names, else split in two. `import type`, inline `type` and `as` aliases are
 // kept as written. What it cannot rewrite on the syntax alone (a namespace import, a dynamic
 // import or require) is reported with file and line.
-import { writeFile } from 'node:fs/promises';
 import {
   Node,
   SyntaxKind,
@@ -15,8 +14,8 @@ import {
   type ImportSpecifier,
   type SourceFile,
 } from 'ts-morph';
-import { applyEdits, unifiedDiff, type TextEdit } from './edits.ts';
-import { byPlace, loadFiles, position, relative } from './project.ts';
+import { applyEdits, type TextEdit } from './edits.ts';
+import { finishRun, loadFiles, position, relative, type RunSummary } from './project.ts';
 
 const RUNTIME = '@paykit/runtime';
 const DOMAIN = '@paykit/domain';
@@ -82,13 +81,7 @@ export interface DomainImportsSkip {
   reason: string;
 }
 
-export interface DomainImportsReport {
-  cwd: string;
-  /** Whether the changes were written (false: a dry run). */
-  written: boolean;
-  filesScanned: number;
-  /** Each changed file with its unified diff. */
-  files: { file: string; diff: string }[];
+export interface DomainImportsReport extends RunSummary {
   changes: DomainImportsChange[];
   skipped: DomainImportsSkip[];
   /** What the migration answers. */
@@ -294,7 +287,8 @@ function findUnprovable(file: SourceFile, result: FileResult): void {
  * change and every occurrence left for a hand edit, with file and line.
  */
 export async function migrateDomainImports(options: DomainImportsOptions = {}): Promise<DomainImportsReport> {
-  const { cwd, files, project, originals } = await loadFiles(options);
+  const loaded = await loadFiles(options);
+  const { cwd, project, originals } = loaded;
   const changes: DomainImportsChange[] = [];
   const skipped: DomainImportsSkip[] = [];
   const results = new Map<string, string>();
@@ -313,22 +307,8 @@ export async function migrateDomainImports(options: DomainImportsOptions = {}): 
     for (const { node, reason } of result.skips) skipped.push({ ...where(node), reason });
     if (result.edits.length > 0) results.set(filePath, applyEdits(text, result.edits));
   }
-  changes.sort(byPlace);
-  skipped.sort(byPlace);
-  const changedFiles = [...results.keys()].sort();
-  if (options.write) {
-    for (const file of changedFiles) await writeFile(file, results.get(file) ?? '', 'utf8');
-  }
   return {
-    cwd,
-    written: options.write === true,
-    filesScanned: files.length,
-    files: changedFiles.map((file) => ({
-      file: relative(cwd, file),
-      diff: unifiedDiff(relative(cwd, file), originals.get(file) ?? '', results.get(file) ?? ''),
-    })),
-    changes,
-    skipped,
+    ...(await finishRun(loaded, results, { write: options.write, changes, skipped })),
     reason: DOMAIN_IMPORTS_REASON,
   };
 }

@@ -4,12 +4,11 @@
 // literal passed to either becomes the nested one (the money inside `transaction_request`). Calls
 // it cannot prove are the core client's, and bodies it cannot see into, are reported with file and
 // line, never guessed at.
-import { writeFile } from 'node:fs/promises';
 import { Node, SyntaxKind, ts, type CallExpression, type Identifier, type SourceFile } from 'ts-morph';
 import { CORE_CLIENT_MODULE, CoreClientResolver } from './core-client-refs.ts';
 import { INTERNAL_TRANSACTION_DEPRECATION } from './deprecation.ts';
-import { applyEdits, unifiedDiff, type TextEdit } from './edits.ts';
-import { byPlace, loadFiles, position, relative } from './project.ts';
+import { applyEdits, type TextEdit } from './edits.ts';
+import { finishRun, loadFiles, position, relative, type RunSummary } from './project.ts';
 import { transferBodyVerdict } from './transfer-body.ts';
 
 const OLD = 'internalTransaction';
@@ -49,13 +48,7 @@ export interface MoneyOutSkip {
   reason: string;
 }
 
-export interface MoneyOutReport {
-  cwd: string;
-  /** Whether the changes were written (false: a dry run). */
-  written: boolean;
-  filesScanned: number;
-  /** Each changed file with its unified diff. */
-  files: { file: string; diff: string }[];
+export interface MoneyOutReport extends RunSummary {
   changes: MoneyOutChange[];
   skipped: MoneyOutSkip[];
   /** The deprecation this migration answers, worded as everywhere else in paykit. */
@@ -251,7 +244,8 @@ function isTransferCall(call: CallExpression, resolver: CoreClientResolver): boo
  * occurrence it left for a hand edit, with file and line.
  */
 export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<MoneyOutReport> {
-  const { cwd, files, project, originals } = await loadFiles(options);
+  const loaded = await loadFiles(options);
+  const { cwd, project, originals } = loaded;
   const resolver = new CoreClientResolver();
   const editsByFile = new Map<string, TextEdit[]>();
   const changes: MoneyOutChange[] = [];
@@ -306,23 +300,8 @@ export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<Mo
       after: afterLine,
     });
   }
-  changes.sort(byPlace);
-  skipped.sort(byPlace);
-
-  const changedFiles = [...results.keys()].sort();
-  if (options.write) {
-    for (const file of changedFiles) await writeFile(file, results.get(file) ?? '', 'utf8');
-  }
   return {
-    cwd,
-    written: options.write === true,
-    filesScanned: files.length,
-    files: changedFiles.map((file) => ({
-      file: relative(cwd, file),
-      diff: unifiedDiff(relative(cwd, file), originals.get(file) ?? '', results.get(file) ?? ''),
-    })),
-    changes,
-    skipped,
+    ...(await finishRun(loaded, results, { write: options.write, changes, skipped })),
     deprecation: INTERNAL_TRANSACTION_DEPRECATION,
   };
 }

@@ -1,9 +1,10 @@
 // What every codemod run shares: the files given, read once into one ts-morph project (their
 // original text kept, so edits apply to the bytes as they were), and places named as
 // `file:line:column` relative to the run's folder.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Project, ts, type Node, type SourceFile } from 'ts-morph';
+import { unifiedDiff } from './edits.ts';
 import { collectFiles } from './files.ts';
 
 export interface LoadedFiles {
@@ -55,10 +56,45 @@ export function position(file: SourceFile, node: Node): { line: number; column: 
   return { line, column, code };
 }
 
+type Place = { file: string; line: number; column: number };
+
 /** Orders findings by file, then line, then column. */
-export function byPlace(
-  a: { file: string; line: number; column: number },
-  b: { file: string; line: number; column: number },
-): number {
+function byPlace(a: Place, b: Place): number {
   return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+}
+
+/** What every codemod's report starts with: the run's folder, whether it wrote, and each changed file's diff. */
+export interface RunSummary {
+  cwd: string;
+  /** Whether the changes were written (false: a dry run). */
+  written: boolean;
+  filesScanned: number;
+  /** Each changed file with its unified diff. */
+  files: { file: string; diff: string }[];
+}
+
+/**
+ * Writes each file's new text when `write` is set (a dry run otherwise), and sums the run up:
+ * its changes and the places left for a hand edit, each in file, line and column order.
+ */
+export async function finishRun<Change extends Place, Skip extends Place>(
+  loaded: LoadedFiles,
+  results: ReadonlyMap<string, string>,
+  found: { write: boolean | undefined; changes: Change[]; skipped: Skip[] },
+): Promise<RunSummary & { changes: Change[]; skipped: Skip[] }> {
+  const changedFiles = [...results.keys()].sort();
+  if (found.write) {
+    for (const file of changedFiles) await writeFile(file, results.get(file) ?? '', 'utf8');
+  }
+  return {
+    cwd: loaded.cwd,
+    written: found.write === true,
+    filesScanned: loaded.files.length,
+    files: changedFiles.map((file) => ({
+      file: relative(loaded.cwd, file),
+      diff: unifiedDiff(relative(loaded.cwd, file), loaded.originals.get(file) ?? '', results.get(file) ?? ''),
+    })),
+    changes: found.changes.sort(byPlace),
+    skipped: found.skipped.sort(byPlace),
+  };
 }
