@@ -1,5 +1,5 @@
 // The workspace's boundaries, as dependency-cruiser rules: `pnpm lint` fails on any import that
-// crosses one (`pnpm lint:boundaries`). Dependencies point one way, apps → packages → runtime, and
+// crosses one (`pnpm lint:boundaries`). Dependencies point one way, apps → packages → runtime → domain, and
 // every package declares what it imports in its own package.json (DESIGN.md, "Layout").
 //
 // Paths in the rules are relative to the workspace root, and every import is resolved to the file
@@ -173,6 +173,25 @@ function boundaries(root) {
         severity: 'error',
         from: { pathNot: '^packages/runtime/' },
         to: { path: '^packages/runtime/', pathNot: `^(${runtimeEntries(root).map(escape).join('|')})$` },
+      },
+      {
+        name: 'domain-imports-no-http-or-paykit',
+        comment:
+          "@paykit/domain holds the platform's rules (money, time, CLABE, RFC, cards) as pure functions with " +
+          'no I/O, and sits below everything: it imports no HTTP code (undici, node:http, node:https, ' +
+          'node:net) and no other paykit package, so the runtime, the ledger, the apps and the clients ' +
+          'can all use it.',
+        severity: 'error',
+        from: { path: '^packages/domain/(src|test)/' },
+        to: {
+          // Any workspace package; undici wherever pnpm stores it; Node's network modules.
+          path: [
+            '^((packages|apps|tooling)/|examples/)',
+            '/node_modules/undici/',
+            '^(node:)?(http|https|http2|net|tls)$',
+          ],
+          pathNot: '^packages/domain/',
+        },
       },
       {
         name: 'client-imports-no-store-ledger-app',

@@ -1,7 +1,7 @@
 // What `pnpm start` prints: each step and check as it settles (✓/✖ and a detail), the
 // reconciliation summary, and the closing count. Every result also goes to the log file.
 import type { WriteStream } from 'node:fs';
-import { formatMoney } from '@paykit/runtime';
+import { formatMoney } from '@paykit/domain';
 import type { SummaryRow } from '@paykit/ledger';
 
 export interface Result {

@@ -1,7 +1,7 @@
 // CLABE numbers (18 digits: 3 bank, 3 branch (plaza), 11 account, 1 control digit) for the core
 // service (the private accounts it opens) and direct debit (the instruments it generates). The
-// control digit and validity rules are the runtime's, the same ones every paykit client checks.
-import { clabeControlDigit, isValidClabe } from '@paykit/runtime';
+// control digit and validity rules are @paykit/domain's, the same ones every paykit client checks.
+import { clabeControlDigit, isValidClabe } from '@paykit/domain';
 
 export { clabeControlDigit, isValidClabe };
 

@@ -2,7 +2,7 @@
 // bad or missing value is named with what to set instead, all at once, and no secret value is
 // ever repeated in a message.
 import { CORE_EVENT_TYPES, type CoreEventType } from '@paykit/contracts';
-import { isValidClabe, isValidRfc, toCentavos } from '@paykit/runtime';
+import { isValidClabe, isValidRfc, toCentavos } from '@paykit/domain';
 import * as z from 'zod';
 import { logFileProblem } from './logging.ts';
 

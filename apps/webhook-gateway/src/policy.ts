@@ -11,7 +11,7 @@
 // passing it in `rules` to startGateway.
 import { readAmount } from '@paykit/contracts';
 import type { Account, Outcome } from '@paykit/store';
-import { isValidClabe, toCentavos } from '@paykit/runtime';
+import { isValidClabe, toCentavos } from '@paykit/domain';
 import type { PolicyConfig } from './config.ts';
 
 /** What the rules read from a MONEY_IN body, read defensively (the body may have drifted). */

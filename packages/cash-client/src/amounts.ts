@@ -1,6 +1,6 @@
 // Cash amounts are whole pesos (integer MXN), unlike core's two-decimal strings: these convert them
 // to and from the bigint centavos the rest of paykit counts in, exactly, or throw MoneyError.
-import { MoneyError, fromCentavos } from '@paykit/runtime';
+import { MoneyError, fromCentavos } from '@paykit/domain';
 
 /** Integer MXN (cash amounts) → centavos. Throws on fractions and on numbers past 2^53 (already inexact). */
 export function pesosToCentavos(pesos: number | bigint): bigint {

@@ -1,4 +1,4 @@
-import { MoneyError } from '@paykit/runtime';
+import { MoneyError } from '@paykit/domain';
 import { describe, expect, it } from 'vitest';
 import { centavosToPesos, pesosToCentavos } from '../src/amounts.ts';
 

@@ -4,13 +4,11 @@
 // literal passed to either becomes the nested one (the money inside `transaction_request`). Calls
 // it cannot prove are the core client's, and bodies it cannot see into, are reported with file and
 // line, never guessed at.
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { Node, Project, SyntaxKind, ts, type CallExpression, type Identifier, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, ts, type CallExpression, type Identifier, type SourceFile } from 'ts-morph';
 import { CORE_CLIENT_MODULE, CoreClientResolver } from './core-client-refs.ts';
 import { INTERNAL_TRANSACTION_DEPRECATION } from './deprecation.ts';
-import { applyEdits, unifiedDiff, type TextEdit } from './edits.ts';
-import { collectFiles } from './files.ts';
+import { applyEdits, type TextEdit } from './edits.ts';
+import { finishRun, loadFiles, position, relative, type RunSummary } from './project.ts';
 import { transferBodyVerdict } from './transfer-body.ts';
 
 const OLD = 'internalTransaction';
@@ -50,13 +48,7 @@ export interface MoneyOutSkip {
   reason: string;
 }
 
-export interface MoneyOutReport {
-  cwd: string;
-  /** Whether the changes were written (false: a dry run). */
-  written: boolean;
-  filesScanned: number;
-  /** Each changed file with its unified diff. */
-  files: { file: string; diff: string }[];
+export interface MoneyOutReport extends RunSummary {
   changes: MoneyOutChange[];
   skipped: MoneyOutSkip[];
   /** The deprecation this migration answers, worded as everywhere else in paykit. */
@@ -67,16 +59,6 @@ interface Finding {
   node: Node;
   edits: { node: Node; text: string }[];
   kind: MoneyOutChange['kind'];
-}
-
-function relative(cwd: string, file: string): string {
-  return path.relative(cwd, file).split(path.sep).join('/');
-}
-
-function position(file: SourceFile, node: Node): { line: number; column: number; code: string } {
-  const { line, column } = file.getLineAndColumnAtPos(node.getStart());
-  const code = file.getFullText().split(/\r?\n/)[line - 1]?.trim() ?? '';
-  return { line, column, code };
 }
 
 /** Whether `moneyOut` already names something where `node` is (renaming onto it would capture it). */
@@ -262,29 +244,8 @@ function isTransferCall(call: CallExpression, resolver: CoreClientResolver): boo
  * occurrence it left for a hand edit, with file and line.
  */
 export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<MoneyOutReport> {
-  const cwd = path.resolve(options.cwd ?? process.cwd());
-  const files = await collectFiles(options.paths?.length ? options.paths : ['.'], cwd);
-  const project = new Project({
-    compilerOptions: {
-      allowJs: true,
-      checkJs: false,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      allowImportingTsExtensions: true,
-      jsx: ts.JsxEmit.Preserve,
-    },
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-  });
-  const originals = new Map<string, string>();
-  for (const file of files) {
-    const text = await readFile(file, 'utf8');
-    originals.set(file, text);
-    project.createSourceFile(file, text, { overwrite: true });
-  }
+  const loaded = await loadFiles(options);
+  const { cwd, project, originals } = loaded;
   const resolver = new CoreClientResolver();
   const editsByFile = new Map<string, TextEdit[]>();
   const changes: MoneyOutChange[] = [];
@@ -339,27 +300,8 @@ export async function migrateMoneyOut(options: MoneyOutOptions = {}): Promise<Mo
       after: afterLine,
     });
   }
-  const byPlace = (
-    a: { file: string; line: number; column: number },
-    b: { file: string; line: number; column: number },
-  ) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
-  changes.sort(byPlace);
-  skipped.sort(byPlace);
-
-  const changedFiles = [...results.keys()].sort();
-  if (options.write) {
-    for (const file of changedFiles) await writeFile(file, results.get(file) ?? '', 'utf8');
-  }
   return {
-    cwd,
-    written: options.write === true,
-    filesScanned: files.length,
-    files: changedFiles.map((file) => ({
-      file: relative(cwd, file),
-      diff: unifiedDiff(relative(cwd, file), originals.get(file) ?? '', results.get(file) ?? ''),
-    })),
-    changes,
-    skipped,
+    ...(await finishRun(loaded, results, { write: options.write, changes, skipped })),
     deprecation: INTERNAL_TRANSACTION_DEPRECATION,
   };
 }

@@ -2,42 +2,16 @@
 // folder, migrated as a dry run (nothing may change on disk) and then with `write`, and must then
 // equal its `after/` tree byte for byte. Both trees type-check against the real core client.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CodemodInputError, INTERNAL_TRANSACTION_DEPRECATION, migrateMoneyOut } from '../src/index.ts';
+import { copyOf, FIXTURES, temporaryFolder, tree } from './trees.ts';
 
 const run = promisify(execFile);
-const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const CLI = path.join(import.meta.dirname, '../src/cli.ts');
 const WORKSPACE_BIN = path.resolve(import.meta.dirname, '../../../node_modules/.bin');
-const temporary: string[] = [];
-
-function tree(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const visit = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else out[path.relative(root, full).split(path.sep).join('/')] = readFileSync(full, 'utf8');
-    }
-  };
-  visit(root);
-  return out;
-}
-
-function copyOf(fixture: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), `paykit-codemod-${fixture}-`));
-  temporary.push(dir);
-  cpSync(path.join(FIXTURES, fixture, 'before'), dir, { recursive: true });
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe.each(['plain', 'aliased', 'destructured', 'unsafe', 'flat'])('fixture %s', (fixture) => {
   it('a dry run changes nothing on disk; --write produces the after/ tree; a second run finds nothing to change', async () => {
@@ -110,8 +84,7 @@ describe('the report', () => {
   });
 
   it('reports, and leaves alone, an operation picked by a computed key and the generated createInternalTransaction', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'paykit-codemod-hidden-'));
-    temporary.push(dir);
+    const dir = temporaryFolder('hidden');
     mkdirSync(path.join(dir, 'src'));
     const source = [
       "import { createCoreClient, createInternalTransaction } from '@paykit/core-client';",
@@ -209,7 +182,7 @@ describe('paykit-codemod (the bin)', () => {
     const dir = copyOf('plain');
     const unknown = await node(['money-in'], dir);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Unknown codemod "money-in". The codemods are: money-out.');
+    expect(unknown.stderr).toContain('Unknown codemod "money-in". The codemods are: money-out, domain-imports.');
     const missing = await node(['money-out', 'nowhere'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nowhere: no such file or folder');

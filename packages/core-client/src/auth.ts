@@ -6,8 +6,6 @@ import {
   ApiError,
   BadRequestError,
   NotFoundError,
-  parseMexicoCityLocal,
-  parseOffsetTimestamp,
   TimeoutError,
   UnauthorizedError,
   invoke,
@@ -19,6 +17,7 @@ import {
   type RequestOptions,
   type UserAbortError,
 } from '@paykit/runtime';
+import { parseMexicoCityLocal, parseOffsetTimestamp } from '@paykit/domain';
 import { createCredentialToken, listClientCredentials } from './generated/sdk.gen.ts';
 import type { ClientCredential, ClientCredentialList } from './generated/types.gen.ts';
 import { zCreateCredentialTokenResponse, zListClientCredentialsResponse } from './generated/zod.gen.ts';

@@ -11,9 +11,9 @@ import {
   idempotencyKey,
   invoke,
   RequestValidationError,
-  toCentavos,
   type RequestOptions,
 } from '@paykit/runtime';
+import { toCentavos } from '@paykit/domain';
 import { createInternalTransaction, createMoneyOut, createPennyValidation } from './generated/sdk.gen.ts';
 import type {
   CoreTransaction,

@@ -1,7 +1,7 @@
-// @paykit/runtime: the request pipeline and the platform's domain primitives, shared by every client.
-// What the clients, their generated SDKs and the apps import, and the helpers the README documents
-// for callers; the pipeline's public surface is core/, and internal/ is the runtime's own (a
-// boundary rule keeps this entry from exporting it).
+// @paykit/runtime: the request pipeline, shared by every client. What the clients, their
+// generated SDKs and the apps import, and the helpers the README documents for callers; the
+// pipeline's public surface is core/, and internal/ is the runtime's own (a boundary rule keeps
+// this entry from exporting it).
 
 // What each client is built from: its context, its SDK client, one call through the pipeline.
 export { createClientContext, type ClientOptions } from './core/client-context.ts';
@@ -34,7 +34,6 @@ export { abortedByCaller } from './core/aborted-by-caller.ts';
 // Logging and redaction.
 export { jsonLineLogger, type LogEntry, type Logger } from './core/logger.ts';
 export { redactBody, redactHeaders, redactLogFields, redactUrl, scrubSecrets, maskSecret } from './core/redact.ts';
-export { maskCardNumber, maskCardNumbersIn } from './card-mask.ts';
 
 // Reading answers and deliveries tolerantly.
 export {
@@ -58,19 +57,7 @@ export {
   type HeaderSource,
 } from './core/signing.ts';
 
-// Domain primitives: money, Mexico City time, CLABE, RFC, card numbers, idempotency keys.
-export { toCentavos, fromCentavos, formatMoney, MoneyError } from './money.ts';
-export {
-  parseMexicoCityLocal,
-  parseOffsetTimestamp,
-  formatMexicoCity,
-  formatMexicoCityLocal,
-  formatMexicoCityOffset,
-  TimeFormatError,
-} from './time.ts';
-export { parseClabe, isValidClabe, clabeControlDigit, ClabeError } from './clabe.ts';
-export { isValidRfc } from './rfc.ts';
-export { isValidCardNumber } from './card.ts';
+// Idempotency keys.
 export {
   idempotencyKey,
   bodyHashIdempotencyKey,
@@ -78,3 +65,39 @@ export {
   uuidV5,
   IDEMPOTENCY_NAMESPACES,
 } from './core/idempotency.ts';
+
+// The domain primitives moved to @paykit/domain (no I/O, no HTTP code): re-exported here so
+// existing imports keep working; `paykit-codemod domain-imports` rewrites them. Their error
+// classes are not deprecated here: they come with the errors above, as every class a caller may catch.
+export {
+  /** @deprecated Import it from @paykit/domain. */
+  toCentavos,
+  /** @deprecated Import it from @paykit/domain. */
+  fromCentavos,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMoney,
+  /** @deprecated Import it from @paykit/domain. */
+  parseMexicoCityLocal,
+  /** @deprecated Import it from @paykit/domain. */
+  parseOffsetTimestamp,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMexicoCity,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMexicoCityLocal,
+  /** @deprecated Import it from @paykit/domain. */
+  formatMexicoCityOffset,
+  /** @deprecated Import it from @paykit/domain. */
+  parseClabe,
+  /** @deprecated Import it from @paykit/domain. */
+  isValidClabe,
+  /** @deprecated Import it from @paykit/domain. */
+  clabeControlDigit,
+  /** @deprecated Import it from @paykit/domain. */
+  isValidRfc,
+  /** @deprecated Import it from @paykit/domain. */
+  isValidCardNumber,
+  /** @deprecated Import it from @paykit/domain. */
+  maskCardNumber,
+  /** @deprecated Import it from @paykit/domain. */
+  maskCardNumbersIn,
+} from '@paykit/domain';

@@ -2,7 +2,7 @@
 // keeps its last 4 digits, a security code disappears, a client's own secrets are scrubbed by value.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { isCardCodeField, isCardNumberField, maskCardNumber, maskCardNumbersIn } from '../src/card-mask.ts';
+import { isCardCodeField, isCardNumberField, maskCardNumber, maskCardNumbersIn } from '@paykit/domain';
 import { driftReports } from '../src/core/drift.ts';
 import { apiErrorFrom } from '../src/internal/api-error-from.ts';
 import { sanitizeCause } from '../src/internal/sanitize-cause.ts';

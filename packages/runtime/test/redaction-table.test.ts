@@ -9,7 +9,7 @@
 // ApiError's body (error messages). Ordinary data (a CLABE, amounts, timestamps, ids, a
 // top-level gRPC `code`) must come out unchanged.
 import { describe, expect, it } from 'vitest';
-import { luhnCheckDigit } from '../src/card.ts';
+import { luhnCheckDigit } from '@paykit/domain';
 import { apiErrorFrom } from '../src/internal/api-error-from.ts';
 import { redactBody, redactLogFields, scrubValue } from '../src/core/redact.ts';
 

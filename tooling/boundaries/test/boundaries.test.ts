@@ -81,6 +81,8 @@ const BROKEN: Record<string, string[]> = {
   'packages/runtime/src/imports-client.ts': ['runtime-imports-no-product'],
   'packages/runtime/src/exports-internal.ts': ['runtime-entry-exports-only-core'],
   'examples/src/imports-runtime-internal.ts': ['runtime-entered-by-its-entries'],
+  'packages/domain/src/imports-runtime.ts': ['domain-imports-no-http-or-paykit'],
+  'packages/domain/src/imports-http.ts': ['domain-imports-no-http-or-paykit'],
   'packages/core-client/src/imports-store.ts': ['client-imports-no-store-ledger-app'],
   'apps/sandbox/src/imports-store.ts': ['sandbox-imports-no-store-ledger'],
   'apps/sandbox/test/imports-ledger.ts': ['sandbox-imports-no-store-ledger'],

@@ -51,6 +51,7 @@ describe('the packed packages', () => {
       '@paykit/contracts',
       '@paykit/core-client',
       '@paykit/direct-debit-client',
+      '@paykit/domain',
       '@paykit/gift-cards-client',
       '@paykit/ledger',
       '@paykit/lottery-client',
@@ -74,7 +75,7 @@ describe('the packed packages', () => {
   it('every entry point imports under Node 24 as ESM', async () => {
     const { stdout } = await runOk(process.execPath, ['import-all.mjs'], { cwd: consumer });
     const counts = JSON.parse(stdout) as Record<string, number>;
-    expect(Object.keys(counts)).toHaveLength(30); // every entry point of every package, @paykit/codemods/deprecation, @paykit/ledger/migrations and @paykit/runtime/errors included
+    expect(Object.keys(counts)).toHaveLength(31); // every entry point of every package, @paykit/codemods/deprecation, @paykit/ledger/migrations, @paykit/runtime/errors and @paykit/domain included
     for (const [specifier, count] of Object.entries(counts)) {
       // ./paths holds only types: an empty module at run time.
       if (!specifier.endsWith('/paths')) expect(count, specifier).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 // setupFiles side of the secret audit: records this worker's console, stdout, stderr and warnings,
 // the error of every test that fails, every log entry of every client transport the suite
 // creates, and every error thrown through the runtime's invoke (what the clients raise).
+// eslint-disable-next-line no-restricted-imports -- the whole module, for vi.mock's importOriginal: no domain name is read through it.
 import type * as Runtime from '@paykit/runtime';
 import { afterEach, vi } from 'vitest';
 import { describeError, record } from './secret-audit.ts';

@@ -1,7 +1,7 @@
-// Figures as people read them. Amounts go through the runtime's formatMoney, the one formatter the
+// Figures as people read them. Amounts go through @paykit/domain's formatMoney, the one formatter the
 // CLI uses too: "13065.50" → "MXN 13,065.50", on the decimal string, never through a float.
 import type { Product } from '@paykit/ledger';
-import { formatMoney } from '@paykit/runtime';
+import { formatMoney } from '@paykit/domain';
 
 const COUNT = new Intl.NumberFormat('en-US');
 

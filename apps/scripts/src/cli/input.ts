@@ -2,7 +2,7 @@
 // value only the server would refuse (an amount with one decimal, a CLABE with a wrong control
 // digit) is wrong usage (exit 2) with one line saying what was wrong and what to do.
 import { readAmount } from '@paykit/contracts';
-import { ClabeError, parseClabe } from '@paykit/runtime';
+import { ClabeError, parseClabe } from '@paykit/domain';
 import * as z from 'zod';
 import { UsageError } from './errors.ts';
 import { shownUrl } from './secrets.ts';

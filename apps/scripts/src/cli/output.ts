@@ -1,6 +1,7 @@
 // What a command prints: a readable table or key/value list by default, JSON with --json. All of
 // it passes through the secret mask, and secret-looking fields are redacted before that.
-import { formatMoney, redactBody } from '@paykit/runtime';
+import { redactBody } from '@paykit/runtime';
+import { formatMoney } from '@paykit/domain';
 import { maskKnown } from './secrets.ts';
 
 export interface OutputOptions {

@@ -8,7 +8,8 @@ import {
   type CoreClient,
   type WebhookType,
 } from '@paykit/core-client';
-import { formatMexicoCity, maskSecret } from '@paykit/runtime';
+import { maskSecret } from '@paykit/runtime';
+import { formatMexicoCity } from '@paykit/domain';
 import { INTERNAL_TRANSACTION_DEPRECATION } from '@paykit/codemods/deprecation';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';

@@ -5,7 +5,7 @@
 // way since, so nothing replays by itself.
 import type { MoneyOutInput, PennyValidationInput } from '@paykit/core-client';
 import type { UnresolvedIntent } from '@paykit/ledger';
-import { formatMexicoCity } from '@paykit/runtime';
+import { formatMexicoCity } from '@paykit/domain';
 import type { Context } from '../cli/context.ts';
 import { CliError, UsageError } from '../cli/errors.ts';
 import { recordingCore } from '../cli/ledger-recorder.ts';

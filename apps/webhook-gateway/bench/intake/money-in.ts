@@ -2,7 +2,7 @@
 // external SPEI credit, each with a new id_msg and transaction id (a repeat would be deduplicated
 // and measure less work), to one account the contender's database knows.
 import { randomInt, randomUUID } from 'node:crypto';
-import { clabeControlDigit, formatMexicoCityLocal } from '@paykit/runtime';
+import { clabeControlDigit, formatMexicoCityLocal } from '@paykit/domain';
 import { postTarget, type Target } from './keep-alive.ts';
 
 export interface BenchAccount {

@@ -5,7 +5,7 @@
 import type { ZodType } from 'zod';
 import type { ProductName } from './environments.ts';
 import { DriftError } from './errors.ts';
-import { isCardCodeField, isCardNumberField } from '../card-mask.ts';
+import { isCardCodeField, isCardNumberField } from '@paykit/domain';
 import { isSecretField } from './redact.ts';
 import { truncate } from '../internal/truncate.ts';
 

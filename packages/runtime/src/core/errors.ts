@@ -6,15 +6,14 @@
 import type { DriftReport } from './drift.ts';
 import type { ProductName } from './environments.ts';
 import { redactHeaders, scrubSecrets, scrubValue } from './redact.ts';
-import { PaykitError } from '../paykit-error.ts';
+import { PaykitError } from '@paykit/domain';
 import { asCoreError, asValidationDetail } from '../internal/error-body.ts';
 import { truncate } from '../internal/truncate.ts';
 
-export { PaykitError } from '../paykit-error.ts';
-// The domain helpers' errors, so that this one entry names every class a caller may catch.
-export { MoneyError } from '../money.ts';
-export { ClabeError } from '../clabe.ts';
-export { TimeFormatError } from '../time.ts';
+// The base class and the domain helpers' errors live in @paykit/domain (its money, CLABE and time
+// errors extend PaykitError, and so do these): one `instanceof PaykitError` covers both, and this
+// one entry names every class a caller may catch.
+export { PaykitError, MoneyError, ClabeError, TimeFormatError } from '@paykit/domain';
 
 /** A client was configured in a way that cannot work (missing baseUrl, bad option). */
 export class ConfigurationError extends PaykitError {}

@@ -11,7 +11,7 @@ import {
   maskCardNumber,
   maskCardNumberValue,
   maskCardNumbersIn,
-} from '../card-mask.ts';
+} from '@paykit/domain';
 
 export const SECRET_HEADERS: readonly string[] = [
   'authorization',

@@ -9,12 +9,13 @@ import { API_VERSION, createCoreClient, PaykitError, type CoreClient, type Money
 import type { paths } from '@paykit/core-client/paths';
 import { zMoneyOutTransaction } from '@paykit/core-client/zod';
 import { createDirectDebitClient } from '@paykit/direct-debit-client';
+import { isValidClabe, toCentavos } from '@paykit/domain';
 import { createGiftCardsClient } from '@paykit/gift-cards-client';
 import { reconcileOnce, type ReconcileResult } from '@paykit/ledger';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
 import { createLotteryClient } from '@paykit/lottery-client';
 import { createRemittanceClient } from '@paykit/remittance-client';
-import { toCentavos } from '@paykit/runtime';
+import { jsonLineLogger } from '@paykit/runtime';
 import { RateLimitedError } from '@paykit/runtime/errors';
 import { migrate as migrateDatabase, openDatabase, type Database, type MigrateResult } from '@paykit/store';
 import { testDatabases } from '@paykit/store/testing';
@@ -40,6 +41,8 @@ export function clients(apiKey: string, apiSecret: string, token: string) {
 
 export type MoneyOutPath = paths['/v1/transactions/money_out'];
 export const centavos: bigint = toCentavos('15.00');
+export const clabeOk: boolean = isValidClabe('002010077777777771');
+export const logger = jsonLineLogger();
 export const contract = sandboxControl;
 export const isPaykitError = (error: unknown): error is PaykitError => error instanceof PaykitError;
 export const waitFor = (error: unknown): number | undefined =>

@@ -1,7 +1,7 @@
 // Core timestamps: Mexico City local time, UTC-6 all year (no DST since 2022). The two layouts of
 // the token are the runtime's (the same functions the clients parse them with); the others are
 // layouts only the sandbox writes.
-import { formatMexicoCityLocal, formatMexicoCityOffset } from '@paykit/runtime';
+import { formatMexicoCityLocal, formatMexicoCityOffset } from '@paykit/domain';
 
 const OFFSET_MS = -6 * 3600 * 1000;
 

@@ -1,5 +1,6 @@
-// The base of every error a paykit client or helper throws, in a module of its own: the domain
-// helpers (money, CLABE, time, signing) extend it without importing the request pipeline.
+// The base of every error a paykit package throws. It lives here, below the request pipeline, so
+// the domain errors (money, CLABE, time) extend it without importing HTTP code, and the runtime
+// re-exports this same class: one `instanceof PaykitError` covers both packages.
 
 export class PaykitError extends Error {
   // `unknown`: a caller's abort keeps its signal's reason as it was given, which need not be an Error.
