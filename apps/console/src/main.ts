@@ -6,9 +6,8 @@
 // `listening on <url>` once it answers, then logs with pino (one JSON line each, logging.ts).
 // Replicas may run side by side on one PostgreSQL database behind a load balancer: logins are
 // kept in the database, so no replica needs sticky sessions.
-import path from 'node:path';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
-import { runApp } from '@paykit/service';
+import { runApp, storeOptions } from '@paykit/service';
 import { createOperatorStore, migrate, openDatabase, withLongStatements } from '@paykit/store';
 import { bindProblems, CONSOLE, ConfigError, loadConfig } from './config.ts';
 import { createConsoleHealth } from './health.ts';
@@ -22,12 +21,7 @@ await runApp({
   loadConfig,
   async start(config) {
     const logger = createLogger(config);
-    const databaseOptions = {
-      databaseUrl: config.databaseUrl,
-      dataDir: path.join(config.dataDir, 'pglite'),
-      queryTimeoutMs: config.databaseQueryTimeoutMs,
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
-    };
+    const databaseOptions = storeOptions(config);
     const db = await openDatabase(databaseOptions);
     let server;
     const access = { ...config.console, metricsToken: config.metricsToken, operators: false };

@@ -3,6 +3,7 @@
 // share in kind (ports, whole numbers, durations, URLs, choices, secrets) or in name (the database
 // settings, METRICS_TOKEN). A reader names the variable in its message and never repeats a
 // secret's value.
+import path from 'node:path';
 import * as z from 'zod';
 
 /** How an app's messages name it, and where its variables are described. */
@@ -136,3 +137,11 @@ export const databaseConfig = (e: {
 /** An address to bind; unset: 127.0.0.1 (this machine only). */
 export const bindAddress = (name: string) =>
   z.string().min(1, `${name} must be an address to bind, such as 127.0.0.1`).default('127.0.0.1');
+
+/** The settings @paykit/store's openDatabase takes: PGlite's folder is `<PAYKIT_DATA_DIR>/pglite`. */
+export const storeOptions = (config: DatabaseConfig) => ({
+  databaseUrl: config.databaseUrl,
+  dataDir: path.join(config.dataDir, 'pglite'),
+  queryTimeoutMs: config.databaseQueryTimeoutMs,
+  connectTimeoutMs: config.databaseConnectTimeoutMs,
+});

@@ -14,6 +14,7 @@ export {
   port,
   problemsOf,
   secretToken,
+  storeOptions,
   wholeNumber,
 } from './config.ts';
 export type { AppIdentity, DatabaseConfig, LogLevel } from './config.ts';
