@@ -250,9 +250,11 @@ function boundaries(root) {
       },
       {
         name: 'package-imports-no-app',
-        comment: 'Dependencies point one way, apps → packages → runtime: no package imports an app.',
+        comment:
+          'Dependencies point one way, apps → packages → runtime: no package imports an app, and neither ' +
+          'does tooling/ (the test kit starts an app as a process, with @paykit/service/process).',
         severity: 'error',
-        from: { path: '^packages/' },
+        from: { path: '^(packages|tooling)/' },
         to: { path: '^apps/' },
       },
       {

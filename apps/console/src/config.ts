@@ -1,17 +1,27 @@
 // The console's configuration, read from environment variables at start-up: every bad value is
 // named with what to set instead, all at once. DATABASE_URL (it may hold a password),
 // CONSOLE_PASSWORD and METRICS_TOKEN are never repeated.
+import {
+  ConfigError,
+  type AppIdentity,
+  type DatabaseConfig,
+  databaseConfig,
+  databaseEnv,
+  bindAddress,
+  httpUrl,
+  type LogLevel,
+  logLevel,
+  oneOf,
+  port,
+  problemsOf,
+  secretToken,
+  wholeNumber,
+} from '@paykit/service';
 import * as z from 'zod';
 
-export interface ConsoleConfig {
+export interface ConsoleConfig extends DatabaseConfig {
   port: number;
   host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  /** PostgreSQL: the client-side deadline of every statement. */
-  databaseQueryTimeoutMs: number;
-  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take. */
-  databaseConnectTimeoutMs: number;
   /** Pending items older than this are stale. */
   staleAfterSeconds: number;
   /** The worker's address, to show its progress on the overview (its /healthz); undefined: not shown. */
@@ -22,7 +32,7 @@ export interface ConsoleConfig {
   /** /metrics answers only `Authorization: Bearer <token>`; undefined: /metrics is open. */
   metricsToken: string | undefined;
   /** The lowest level logged (CONSOLE_LOG_LEVEL, default info). */
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
 }
 
 /** Who may use the console (access/access.ts). */
@@ -54,60 +64,23 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 const MIN_PASSWORD_LENGTH = 12;
-const MIN_TOKEN_LENGTH = 32;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(
-      `The console's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/console/README.md for every variable.`,
-    );
-    this.problems = problems;
-  }
-}
+export { ConfigError };
 
-const whole = (name: string, fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const n = Number(value);
-      if (!/^\d+$/.test(value) || n < min || n > max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from ${min} to ${max}, got "${value.slice(0, 20)}"`,
-        });
-        return z.NEVER;
-      }
-      return n;
-    });
+export const CONSOLE: AppIdentity = { name: 'console', readme: 'apps/console/README.md' };
 
 /** An address or CIDR range, as proxy-addr reads them (fastify's trustProxy). */
 const PROXY = /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i;
 
 const Env = z.object({
-  CONSOLE_PORT: whole('CONSOLE_PORT', 4031, 0, 65_535),
-  CONSOLE_HOST: z.string().min(1, 'CONSOLE_HOST must be an address to bind, such as 127.0.0.1').default('127.0.0.1'),
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .refine(
-      (value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value),
-      'DATABASE_URL must start with postgres:// (or be unset for PGlite)',
-    ),
-  PAYKIT_DATA_DIR: z.string().default('.data'),
-  DATABASE_QUERY_TIMEOUT_MS: whole('DATABASE_QUERY_TIMEOUT_MS', 15_000, 100, 600_000),
-  DATABASE_CONNECT_TIMEOUT_MS: whole('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
-  CONSOLE_STALE_AFTER_SECONDS: whole('CONSOLE_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
-  CONSOLE_WORKER_URL: z
-    .string()
-    .optional()
-    .refine(
-      (value) => value === undefined || value === '' || /^https?:\/\/[^\s/]+\/?$/.test(value),
-      "CONSOLE_WORKER_URL must be the worker's http(s) address with no path, such as http://127.0.0.1:4030",
-    ),
+  CONSOLE_PORT: port('CONSOLE_PORT', 4031),
+  CONSOLE_HOST: bindAddress('CONSOLE_HOST'),
+  ...databaseEnv({ queryTimeoutMs: 15_000 }),
+  CONSOLE_STALE_AFTER_SECONDS: wholeNumber('CONSOLE_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
+  CONSOLE_WORKER_URL: httpUrl(
+    "CONSOLE_WORKER_URL must be the worker's http(s) address with no path, such as http://127.0.0.1:4030",
+    /^https?:\/\/[^\s/]+\/?$/,
+  ),
   CONSOLE_TRUSTED_PROXIES: z
     .string()
     .optional()
@@ -149,25 +122,15 @@ const Env = z.object({
       error: (issue) =>
         `CONSOLE_PASSWORD is ${String(issue.input).length} characters; use at least ${MIN_PASSWORD_LENGTH} (e.g. openssl rand -base64 18)`,
     }),
-  CONSOLE_LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      message: 'CONSOLE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .default('info'),
-  CONSOLE_SESSION_MINUTES: whole('CONSOLE_SESSION_MINUTES', 480, 1, 10_080),
-  CONSOLE_LOGIN_FAILURES_PER_MINUTE: whole('CONSOLE_LOGIN_FAILURES_PER_MINUTE', 60, 1, 100_000),
-  CONSOLE_SECURE_COOKIE: z
-    .enum(['auto', 'on'], {
-      message: 'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)',
-    })
-    .default('auto'),
-  METRICS_TOKEN: z
-    .string()
-    .optional()
-    .refine((value) => value === undefined || value.trim() === '' || value.trim().length >= MIN_TOKEN_LENGTH, {
-      error: (issue) =>
-        `METRICS_TOKEN is ${String(issue.input).trim().length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
-    }),
+  CONSOLE_LOG_LEVEL: logLevel('CONSOLE_LOG_LEVEL'),
+  CONSOLE_SESSION_MINUTES: wholeNumber('CONSOLE_SESSION_MINUTES', 480, 1, 10_080),
+  CONSOLE_LOGIN_FAILURES_PER_MINUTE: wholeNumber('CONSOLE_LOGIN_FAILURES_PER_MINUTE', 60, 1, 100_000),
+  CONSOLE_SECURE_COOKIE: oneOf(
+    ['auto', 'on'],
+    'auto',
+    'CONSOLE_SECURE_COOKIE must be "auto" (Secure over https) or "on" (always Secure)',
+  ),
+  METRICS_TOKEN: secretToken('METRICS_TOKEN'),
 });
 
 const set = (value: string | undefined): value is string => value !== undefined && value !== '';
@@ -209,24 +172,21 @@ export function bindProblems(host: string, login: LoginSources): string[] {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): ConsoleConfig {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  if (!parsed.success) throw new ConfigError(CONSOLE, problemsOf(parsed.error));
   const e = parsed.data;
   const identityHeader = set(e.CONSOLE_IDENTITY_HEADER) ? e.CONSOLE_IDENTITY_HEADER.toLowerCase() : undefined;
   const trustProxy = trustProxyOf(e.CONSOLE_TRUSTED_PROXIES);
   if (identityHeader !== undefined && trustProxy === false)
-    throw new ConfigError([
+    throw new ConfigError(CONSOLE, [
       'CONSOLE_IDENTITY_HEADER needs the authenticating proxy listed in CONSOLE_TRUSTED_PROXIES (it is "none"): the header is believed from those addresses only',
     ]);
   const password = set(e.CONSOLE_PASSWORD) ? e.CONSOLE_PASSWORD : undefined;
   return {
     port: e.CONSOLE_PORT,
     host: e.CONSOLE_HOST,
-    databaseUrl: e.DATABASE_URL === '' ? undefined : e.DATABASE_URL,
-    dataDir: e.PAYKIT_DATA_DIR,
-    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
-    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    ...databaseConfig(e),
     staleAfterSeconds: e.CONSOLE_STALE_AFTER_SECONDS,
-    workerUrl: set(e.CONSOLE_WORKER_URL) ? e.CONSOLE_WORKER_URL : undefined,
+    workerUrl: e.CONSOLE_WORKER_URL,
     trustProxy,
     console: {
       password,
@@ -235,7 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secureCookie: e.CONSOLE_SECURE_COOKIE,
       identityHeader,
     },
-    metricsToken: e.METRICS_TOKEN?.trim() || undefined,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.CONSOLE_LOG_LEVEL,
   };
 }

@@ -2,8 +2,8 @@
 // (method, path, status, time; never a cookie or a form), logins by outcome, and every error.
 // Nothing secret is handed to the logger; the redaction paths are the second line of defence
 // should someone log a config object or a request's headers later.
-import { redactLogFields, scrubSecrets } from '@paykit/runtime';
-import { pino, type DestinationStream, type LogFn, type Logger } from 'pino';
+import { createAppLogger } from '@paykit/service';
+import type { DestinationStream, Logger } from 'pino';
 import type { ConsoleConfig } from './config.ts';
 
 export const REDACT_PATHS = [
@@ -23,18 +23,5 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(config: Pick<ConsoleConfig, 'logLevel'>, destination?: DestinationStream): Logger {
-  const options = {
-    name: 'console',
-    level: config.logLevel,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    // Every line's fields and message also go through the runtime's one redaction.
-    formatters: { log: redactLogFields },
-    hooks: {
-      logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
-        const scrubbed = args.map((arg: unknown) => (typeof arg === 'string' ? scrubSecrets(arg) : arg));
-        method.apply(this, scrubbed as Parameters<LogFn>);
-      },
-    },
-  };
-  return destination ? pino(options, destination) : pino(options);
+  return createAppLogger({ name: 'console', level: config.logLevel, redact: REDACT_PATHS, destination });
 }

@@ -6,119 +6,79 @@
 // `listening on <url>` once it answers, then logs with pino (one JSON line each, logging.ts).
 // Replicas may run side by side on one PostgreSQL database behind a load balancer: logins are
 // kept in the database, so no replica needs sticky sessions.
-import path from 'node:path';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
+import { runApp, storeOptions } from '@paykit/service';
 import { createOperatorStore, migrate, openDatabase, withLongStatements } from '@paykit/store';
-import { bindProblems, ConfigError, loadConfig } from './config.ts';
+import { bindProblems, CONSOLE, ConfigError, loadConfig } from './config.ts';
 import { createConsoleHealth } from './health.ts';
 import { createLogger } from './logging.ts';
 import { createConsoleMetrics } from './metrics.ts';
 import { startConsole } from './server.ts';
 import { workerStatusFrom } from './worker-status.ts';
 
-/** The longest a stop may take (supervisors send SIGKILL after 10 s). */
-const STOP_TIMEOUT_MS = 9_000;
-
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  throw error;
-}
-
-try {
-  const logger = createLogger(config);
-  const databaseOptions = {
-    databaseUrl: config.databaseUrl,
-    dataDir: path.join(config.dataDir, 'pglite'),
-    queryTimeoutMs: config.databaseQueryTimeoutMs,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-  };
-  const db = await openDatabase(databaseOptions);
-  let server;
-  const access = { ...config.console, metricsToken: config.metricsToken, operators: false };
-  try {
-    await withLongStatements(db, databaseOptions, (long) => migrate(long, [ledgerMigrations]));
-    access.operators = await createOperatorStore(db).anyActive();
-    const problems = bindProblems(config.host, access);
-    if (problems.length > 0) throw new ConfigError(problems);
-    const health = createConsoleHealth(db);
-    const metrics = createConsoleMetrics(db, health);
-    server = await startConsole({
-      db,
-      port: config.port,
-      host: config.host,
-      staleAfterSeconds: config.staleAfterSeconds,
-      status: config.workerUrl ? workerStatusFrom(config.workerUrl) : undefined,
-      health,
-      metrics: metrics.registry,
-      onLogin: metrics.login,
-      access,
-      trustProxy: config.trustProxy,
+await runApp({
+  ...CONSOLE,
+  loadConfig,
+  async start(config) {
+    const logger = createLogger(config);
+    const databaseOptions = storeOptions(config);
+    const db = await openDatabase(databaseOptions);
+    let server;
+    const access = { ...config.console, metricsToken: config.metricsToken, operators: false };
+    try {
+      await withLongStatements(db, databaseOptions, (long) => migrate(long, [ledgerMigrations]));
+      access.operators = await createOperatorStore(db).anyActive();
+      // Whether the console may open beyond this machine depends on its operators, in the database.
+      const problems = bindProblems(config.host, access);
+      if (problems.length > 0) throw new ConfigError(CONSOLE, problems);
+      const health = createConsoleHealth(db);
+      const metrics = createConsoleMetrics(db, health);
+      server = await startConsole({
+        db,
+        port: config.port,
+        host: config.host,
+        staleAfterSeconds: config.staleAfterSeconds,
+        status: config.workerUrl ? workerStatusFrom(config.workerUrl) : undefined,
+        health,
+        metrics: metrics.registry,
+        onLogin: metrics.login,
+        access,
+        trustProxy: config.trustProxy,
+        logger,
+      });
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    const who = [
+      access.operators ? 'named operators' : '',
+      config.console.password ? 'CONSOLE_PASSWORD' : '',
+      config.console.identityHeader ? `the ${config.console.identityHeader} header of a trusted proxy` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    logger.info(
+      {
+        url: server.url,
+        store: db.kind,
+        login: who !== '',
+        worker: config.workerUrl !== undefined,
+        metricsToken: config.metricsToken !== undefined,
+      },
+      'started',
+    );
+    const metricsAccess = config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open';
+    const consoleServer = server;
+    return {
+      listening: [
+        // The kind of store only: its description names the database's user, host and name.
+        `listening on ${server.url} (store: ${db.kind})`,
+        who
+          ? `console: login required (${who}), logins of ${config.console.sessionMinutes} min kept in the database; /metrics: ${metricsAccess}`
+          : `console: no login, answers this machine only (add an operator with paykit operators add, set CONSOLE_PASSWORD or CONSOLE_IDENTITY_HEADER, to open it to others); /metrics: ${metricsAccess}`,
+      ],
       logger,
-    });
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  const who = [
-    access.operators ? 'named operators' : '',
-    config.console.password ? 'CONSOLE_PASSWORD' : '',
-    config.console.identityHeader ? `the ${config.console.identityHeader} header of a trusted proxy` : '',
-  ]
-    .filter(Boolean)
-    .join(' and ');
-  logger.info(
-    {
-      url: server.url,
-      store: db.kind,
-      login: who !== '',
-      worker: config.workerUrl !== undefined,
-      metricsToken: config.metricsToken !== undefined,
-    },
-    'started',
-  );
-  // The kind of store only: its description names the database's user, host and name.
-  console.log(`listening on ${server.url} (store: ${db.kind})`);
-  const metricsAccess = config.metricsToken ? 'bearer token (METRICS_TOKEN)' : 'open';
-  console.log(
-    who
-      ? `console: login required (${who}), logins of ${config.console.sessionMinutes} min kept in the database; /metrics: ${metricsAccess}`
-      : `console: no login, answers this machine only (add an operator with paykit operators add, set CONSOLE_PASSWORD or CONSOLE_IDENTITY_HEADER, to open it to others); /metrics: ${metricsAccess}`,
-  );
-  const consoleServer = server;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    setTimeout(() => {
-      console.error(`The console did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting now`);
-      process.exit(1);
-    }, STOP_TIMEOUT_MS).unref();
-    consoleServer
-      .close()
-      .then(() => db.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(`The console did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
-          process.exit(1);
-        },
-      );
-  };
-  // `on`, and stop() runs once: through pnpm, Ctrl-C arrives twice.
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  console.error(`The console could not start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-}
+      close: () => consoleServer.close().then(() => db.close()),
+    };
+  },
+});

@@ -2,7 +2,8 @@
 // held, and logins by outcome. The ledger's own figures (conflicts, events waiting) are the
 // worker's to report: a console replica repeating them would count them once per replica.
 import type { Database } from '@paykit/store';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { createAppRegistry } from '@paykit/service';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ConsoleHealth } from './health.ts';
 
 export interface ConsoleMetrics {
@@ -16,9 +17,8 @@ export function createConsoleMetrics(
   health: () => Promise<ConsoleHealth>,
   options: { defaultMetrics?: boolean; now?: () => Date } = {},
 ): ConsoleMetrics {
-  const registry = new Registry();
+  const registry = createAppRegistry({ prefix: 'console_process_', defaultMetrics: options.defaultMetrics });
   const now = options.now ?? (() => new Date());
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'console_process_' });
   const registers = [registry];
   new Gauge({
     name: 'console_store_ok',

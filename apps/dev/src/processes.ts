@@ -1,10 +1,9 @@
 // The apps as child processes, each started through its own entry (apps/<app>/src/main.ts) and
 // configured by environment variables as in production. Every line a child writes goes to the log
 // file, prefixed with its name; the last lines are kept to explain a child that dies.
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { AppStartError, spawnApp, type SpawnedApp } from '@paykit/service/process';
 
 /** The lines of its log shown when a child fails. */
 const TAIL_LINES = 15;
@@ -47,10 +46,10 @@ export interface ChildSpec {
   args?: string[];
 }
 
-const running = new Set<ChildProcess>();
+const running = new Set<SpawnedApp>();
 // However the dev process ends, no child outlives it.
 process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) void child.kill();
 });
 
 /**
@@ -59,78 +58,41 @@ process.on('exit', () => {
  * outlives the dev process, not even as a zombie the machine's init has yet to collect.
  */
 export async function stopRunning(): Promise<void> {
-  await Promise.all([...running].map(stopProcess));
-}
-
-/** SIGTERM to `child`, SIGKILL after STOP_TIMEOUT_MS; resolves once it has exited (at once if it had). */
-function stopProcess(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+  await Promise.all([...running].map((child) => child.stop(STOP_TIMEOUT_MS)));
 }
 
 /** Starts `spec` and resolves once it prints `listening on <url>`; rejects with ChildFailedError if it exits first. */
-export function startChild(root: string, spec: ChildSpec, log: WriteStream): Promise<ChildApp> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@paykit/source', path.join(root, spec.entry), ...(spec.args ?? [])],
-    {
-      cwd: root,
-      // This process's environment (CONSOLE_PASSWORD, GATEWAY_LOG_LEVEL…), with what wires the child in on top.
-      env: { ...process.env, ...spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  running.add(child);
+export async function startChild(root: string, spec: ChildSpec, log: WriteStream): Promise<ChildApp> {
   const lines: string[] = [];
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      resolve(code ?? signal ?? 'an unknown signal');
-    }),
-  );
-  let url: string | undefined;
-  let onUrl: (() => void) | undefined;
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => {
+  const child = spawnApp({
+    name: spec.name,
+    main: path.join(root, spec.entry),
+    args: spec.args,
+    cwd: root,
+    // This process's environment (CONSOLE_PASSWORD, GATEWAY_LOG_LEVEL…), with what wires the child in on top.
+    env: { ...process.env, ...spec.env },
+    startTimeoutMs: READY_TIMEOUT_MS,
+    onLine: (line) => {
       lines.push(line);
       if (lines.length > TAIL_LINES) lines.shift();
       log.write(`${spec.name} | ${line}\n`);
-      const listening = /listening on (http:\/\/\S+)/.exec(line);
-      if (url === undefined && listening) {
-        url = listening[1]!;
-        onUrl?.();
-      }
-    });
-  }
-  const app: ChildApp = {
-    name: spec.name,
-    pid: child.pid!,
-    get url() {
-      return url!;
     },
-    exited,
-    tail: () => [...lines],
-    stop: () => stopProcess(child),
-  };
-  return new Promise<ChildApp>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void app.stop();
-      reject(new ChildFailedError(spec.name, `no "listening on" line within ${READY_TIMEOUT_MS / 1000} s`, lines));
-    }, READY_TIMEOUT_MS);
-    onUrl = () => {
-      clearTimeout(timer);
-      resolve(app);
-    };
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new ChildFailedError(spec.name, code, app.tail()));
-    });
   });
+  running.add(child);
+  void child.ended.then(() => running.delete(child));
+  const url = await child.listening.catch((error: unknown) => {
+    const reason =
+      error instanceof AppStartError && error.code !== null
+        ? error.code
+        : `no "listening on" line within ${READY_TIMEOUT_MS / 1000} s`;
+    throw new ChildFailedError(spec.name, reason, [...lines]);
+  });
+  return {
+    name: spec.name,
+    pid: child.pid,
+    url,
+    exited: child.ended,
+    tail: () => [...lines],
+    stop: () => child.stop(STOP_TIMEOUT_MS),
+  };
 }

@@ -15,6 +15,7 @@ import {
   reconciliationSummary,
   retryParked,
 } from '@paykit/ledger';
+import { storeOptions } from '@paykit/service';
 import { migrate, openDatabase, StoreInputError, withLongStatements } from '@paykit/store';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -34,12 +35,7 @@ async function main(args: string[]): Promise<number> {
     );
     return 2;
   }
-  const databaseOptions = {
-    databaseUrl: config.databaseUrl,
-    dataDir: path.join(config.dataDir, 'pglite'),
-    queryTimeoutMs: config.databaseQueryTimeoutMs,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-  };
+  const databaseOptions = storeOptions(config);
   const db = await openDatabase(databaseOptions);
   try {
     await withLongStatements(db, databaseOptions, (long) => migrate(long, [ledgerMigrations]));

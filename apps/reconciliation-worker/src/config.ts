@@ -2,17 +2,29 @@
 // named with what to set instead, all at once. DATABASE_URL (it may hold a password) and
 // METRICS_TOKEN are never repeated.
 import { DEFAULT_BATCH_SIZE } from '@paykit/ledger';
+import {
+  ConfigError,
+  type AppIdentity,
+  type DatabaseConfig,
+  databaseConfig,
+  databaseEnv,
+  durationMs,
+  bindAddress,
+  httpUrl,
+  type LogLevel,
+  logLevel,
+  oneOf,
+  port,
+  problemsOf,
+  secretToken,
+  wholeNumber,
+} from '@paykit/service';
 import * as z from 'zod';
 
-export interface WorkerConfig {
+/** The database settings (past its statement deadline the connection is dropped and the round retried), and the rest. */
+export interface WorkerConfig extends DatabaseConfig {
   port: number;
   host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  /** PostgreSQL: the client-side deadline of every statement and commit; past it the connection is dropped and the round retried. */
-  databaseQueryTimeoutMs: number;
-  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take. */
-  databaseConnectTimeoutMs: number;
   /** Events claimed per batch. */
   batchSize: number;
   /** How often an idle worker looks for new events. */
@@ -36,10 +48,8 @@ export interface WorkerConfig {
     everyMs: number;
   };
   /** The lowest level logged (WORKER_LOG_LEVEL, default info). */
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
 }
-
-const MIN_TOKEN_LENGTH = 32;
 
 export interface ReportFetchConfig {
   core: {
@@ -55,67 +65,30 @@ export interface ReportFetchConfig {
   retryMaxMs: number;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(
-      `The reconciliation worker's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/reconciliation-worker/README.md for every variable.`,
-    );
-    this.problems = problems;
-  }
-}
+export { ConfigError };
 
-const whole = (name: string, fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const n = Number(value);
-      if (!/^\d+$/.test(value) || n < min || n > max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from ${min} to ${max}, got "${value.slice(0, 20)}"`,
-        });
-        return z.NEVER;
-      }
-      return n;
-    });
+export const WORKER: AppIdentity = { name: 'reconciliation worker', readme: 'apps/reconciliation-worker/README.md' };
 
 const Env = z.object({
-  WORKER_PORT: whole('WORKER_PORT', 4030, 0, 65_535),
-  WORKER_HOST: z.string().min(1, 'WORKER_HOST must be an address to bind, such as 127.0.0.1').default('127.0.0.1'),
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .refine(
-      (value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value),
-      'DATABASE_URL must start with postgres:// (or be unset for PGlite)',
-    ),
-  PAYKIT_DATA_DIR: z.string().default('.data'),
+  WORKER_PORT: port('WORKER_PORT', 4030),
+  WORKER_HOST: bindAddress('WORKER_HOST'),
   // A batch's statements take well under a second; one that gets no answer for 15 s is on a dead connection.
-  DATABASE_QUERY_TIMEOUT_MS: whole('DATABASE_QUERY_TIMEOUT_MS', 15_000, 100, 600_000),
-  DATABASE_CONNECT_TIMEOUT_MS: whole('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
+  ...databaseEnv({ queryTimeoutMs: 15_000 }),
   // 5,000 applies faster than 1,000 (fewer round trips per event) and holds a batch about a quarter of a second.
-  WORKER_BATCH_SIZE: whole('WORKER_BATCH_SIZE', DEFAULT_BATCH_SIZE, 1, 50_000),
-  WORKER_POLL_MS: whole('WORKER_POLL_MS', 500, 10, 600_000),
-  WORKER_STALE_AFTER_SECONDS: whole('WORKER_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
-  WORKER_LEASE_SECONDS: whole('WORKER_LEASE_SECONDS', 60, 1, 3600),
-  WORKER_APPLY: z.enum(['on', 'off'], { message: 'WORKER_APPLY must be "on" or "off"' }).default('on'),
+  WORKER_BATCH_SIZE: wholeNumber('WORKER_BATCH_SIZE', DEFAULT_BATCH_SIZE, 1, 50_000),
+  WORKER_POLL_MS: durationMs('WORKER_POLL_MS', 500, 10, 600_000),
+  WORKER_STALE_AFTER_SECONDS: wholeNumber('WORKER_STALE_AFTER_SECONDS', 86_400, 0, 31_536_000),
+  WORKER_LEASE_SECONDS: wholeNumber('WORKER_LEASE_SECONDS', 60, 1, 3600),
+  WORKER_APPLY: oneOf(['on', 'off'], 'on', 'WORKER_APPLY must be "on" or "off"'),
   // The core client the report files are fetched with. Secrets: never repeated in a message.
-  WORKER_CORE_ENVIRONMENT: z
-    .enum(['sandbox', 'staging', 'production'], {
-      message: 'WORKER_CORE_ENVIRONMENT must be sandbox, staging or production',
-    })
-    .default('sandbox'),
-  WORKER_CORE_BASE_URL: z
-    .string()
-    .optional()
-    .refine(
-      (value) => value === undefined || value === '' || /^https?:\/\/[^\s]+$/.test(value),
-      "WORKER_CORE_BASE_URL must be the core service's http(s) address, such as https://core.example.com",
-    ),
+  WORKER_CORE_ENVIRONMENT: oneOf(
+    ['sandbox', 'staging', 'production'],
+    'sandbox',
+    'WORKER_CORE_ENVIRONMENT must be sandbox, staging or production',
+  ),
+  WORKER_CORE_BASE_URL: httpUrl(
+    "WORKER_CORE_BASE_URL must be the core service's http(s) address, such as https://core.example.com",
+  ),
   WORKER_CORE_CLIENT_ID: z
     .string()
     .optional()
@@ -129,10 +102,10 @@ const Env = z.object({
   WORKER_CORE_API_KEY: z.string().optional(),
   WORKER_CORE_CLIENT_SECRET: z.string().optional(),
   // Daily files arrive once a day: a minute is prompt enough, and few calls.
-  WORKER_REPORT_POLL_MS: whole('WORKER_REPORT_POLL_MS', 60_000, 100, 86_400_000),
-  WORKER_REPORT_TIMEOUT_MS: whole('WORKER_REPORT_TIMEOUT_MS', 30_000, 100, 600_000),
-  WORKER_REPORT_MAX_BYTES: whole('WORKER_REPORT_MAX_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-  WORKER_REPORT_RETRY_MAX_SECONDS: whole('WORKER_REPORT_RETRY_MAX_SECONDS', 3600, 1, 86_400),
+  WORKER_REPORT_POLL_MS: durationMs('WORKER_REPORT_POLL_MS', 60_000, 100, 86_400_000),
+  WORKER_REPORT_TIMEOUT_MS: durationMs('WORKER_REPORT_TIMEOUT_MS', 30_000, 100, 600_000),
+  WORKER_REPORT_MAX_BYTES: wholeNumber('WORKER_REPORT_MAX_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  WORKER_REPORT_RETRY_MAX_SECONDS: wholeNumber('WORKER_REPORT_RETRY_MAX_SECONDS', 3600, 1, 86_400),
   // Unset: the store keeps every month. At least the dedupe window: an archived event's key goes with it.
   WORKER_RETENTION_DAYS: z
     .string()
@@ -141,21 +114,10 @@ const Env = z.object({
       message: 'WORKER_RETENTION_DAYS must be a whole number of days (e.g. 90), or unset to keep every month',
     }),
   WORKER_ARCHIVE_DIR: z.string().min(1, 'WORKER_ARCHIVE_DIR must be a folder for the archive files').optional(),
-  WORKER_DEDUPE_WINDOW_DAYS: whole('WORKER_DEDUPE_WINDOW_DAYS', 30, 1, 3650),
-  WORKER_RETENTION_EVERY_MS: whole('WORKER_RETENTION_EVERY_MS', 3_600_000, 1000, 86_400_000),
-  WORKER_LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      message: 'WORKER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .default('info'),
-  // A secret: its length is named in a problem, never its value.
-  METRICS_TOKEN: z
-    .string()
-    .optional()
-    .refine((value) => value === undefined || value.trim() === '' || value.trim().length >= MIN_TOKEN_LENGTH, {
-      error: (issue) =>
-        `METRICS_TOKEN is ${String(issue.input).trim().length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
-    }),
+  WORKER_DEDUPE_WINDOW_DAYS: wholeNumber('WORKER_DEDUPE_WINDOW_DAYS', 30, 1, 3650),
+  WORKER_RETENTION_EVERY_MS: durationMs('WORKER_RETENTION_EVERY_MS', 3_600_000, 1000, 86_400_000),
+  WORKER_LOG_LEVEL: logLevel('WORKER_LOG_LEVEL'),
+  METRICS_TOKEN: secretToken('METRICS_TOKEN'),
 });
 
 const set = (value: string | undefined): value is string => value !== undefined && value !== '';
@@ -200,7 +162,7 @@ function reportConfig(e: z.output<typeof Env>): { reports: ReportFetchConfig | u
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  if (!parsed.success) throw new ConfigError(WORKER, problemsOf(parsed.error));
   const e = parsed.data;
   const { reports, problems } = reportConfig(e);
   const retentionDays = set(e.WORKER_RETENTION_DAYS) ? Number(e.WORKER_RETENTION_DAYS) : undefined;
@@ -208,21 +170,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(
       `WORKER_RETENTION_DAYS (${retentionDays}) must be at least WORKER_DEDUPE_WINDOW_DAYS (${e.WORKER_DEDUPE_WINDOW_DAYS}): a month is archived only once a redelivery of its events is no longer expected`,
     );
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(WORKER, problems);
   return {
     port: e.WORKER_PORT,
     host: e.WORKER_HOST,
-    databaseUrl: e.DATABASE_URL === '' ? undefined : e.DATABASE_URL,
-    dataDir: e.PAYKIT_DATA_DIR,
-    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
-    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    ...databaseConfig(e),
     batchSize: e.WORKER_BATCH_SIZE,
     pollMs: e.WORKER_POLL_MS,
     staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
     leaseSeconds: e.WORKER_LEASE_SECONDS,
     apply: e.WORKER_APPLY === 'on',
     reports,
-    metricsToken: e.METRICS_TOKEN?.trim() || undefined,
+    metricsToken: e.METRICS_TOKEN,
     retention: {
       days: retentionDays,
       archiveDir: e.WORKER_ARCHIVE_DIR ?? `${e.PAYKIT_DATA_DIR}/archive`,

@@ -3,8 +3,8 @@
 // imported or refused, and every error. Nothing secret is handed to the logger (ids, counts,
 // file names and error messages, which the store and the clients keep free of secrets); the
 // redaction paths are the second line of defence should someone log a config object later.
-import { redactLogFields, scrubSecrets } from '@paykit/runtime';
-import { pino, type DestinationStream, type LogFn, type Logger } from 'pino';
+import { createAppLogger } from '@paykit/service';
+import type { DestinationStream, Logger } from 'pino';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerOptions } from './worker.ts';
 
@@ -25,21 +25,7 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(config: Pick<WorkerConfig, 'logLevel'>, destination?: DestinationStream): Logger {
-  const options = {
-    name: 'reconciliation-worker',
-    level: config.logLevel,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    // Every line's fields and message also go through the runtime's one redaction: a card number,
-    // security code or secret that reaches a log by any path is masked as the CLI and the clients mask it.
-    formatters: { log: redactLogFields },
-    hooks: {
-      logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
-        const scrubbed = args.map((arg: unknown) => (typeof arg === 'string' ? scrubSecrets(arg) : arg));
-        method.apply(this, scrubbed as Parameters<LogFn>);
-      },
-    },
-  };
-  return destination ? pino(options, destination) : pino(options);
+  return createAppLogger({ name: 'reconciliation-worker', level: config.logLevel, redact: REDACT_PATHS, destination });
 }
 
 /** An error as a log field: its message only (a stack or a `cause` could carry what a message leaves out). */

@@ -4,7 +4,8 @@
 // twice, differently). Labels carry kinds only: never an id, an account or an amount.
 import { conflictCounts } from '@paykit/ledger';
 import type { Database } from '@paykit/store';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { createAppRegistry } from '@paykit/service';
+import { Gauge, type Registry } from 'prom-client';
 import { withinProbeDeadline, type WorkerHealth } from './health.ts';
 
 const CONFLICT_KINDS = ['credit', 'refund', 'second_refund', 'redelivery'] as const;
@@ -14,8 +15,7 @@ export function createWorkerMetrics(
   health: () => Promise<WorkerHealth>,
   options: { defaultMetrics?: boolean } = {},
 ): Registry {
-  const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'worker_process_' });
+  const registry = createAppRegistry({ prefix: 'worker_process_', defaultMetrics: options.defaultMetrics });
   const registers = [registry];
   new Gauge({
     name: 'worker_ledger_conflicts',

@@ -1,9 +1,9 @@
 // The worker as one object: the database (migrated), the apply loop, the report files fetched
 // from the platform (when core credentials are configured), the event store's upkeep (partitions
 // ahead, retention) and its probes (/healthz, /metrics).
-import path from 'node:path';
 import { createCoreClient } from '@paykit/core-client';
 import { ledgerMigrations, type ArchiveResult, type ReconcileResult } from '@paykit/ledger';
+import { storeOptions } from '@paykit/service';
 import { migrate, openDatabase, withLongStatements, type Database } from '@paykit/store';
 import type { WorkerConfig } from './config.ts';
 import { createHealth } from './health.ts';
@@ -46,12 +46,7 @@ export interface WorkerOptions {
 }
 
 export async function startWorker(config: WorkerConfig, options: WorkerOptions = {}): Promise<Worker> {
-  const databaseOptions = {
-    databaseUrl: config.databaseUrl,
-    dataDir: path.join(config.dataDir, 'pglite'),
-    queryTimeoutMs: config.databaseQueryTimeoutMs,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-  };
+  const databaseOptions = storeOptions(config);
   const db = options.database ?? (await openDatabase(databaseOptions));
   let loop: ApplyLoop | undefined;
   let reports: ReportFetcher | undefined;

@@ -3,6 +3,21 @@
 // ever repeated in a message.
 import { CORE_EVENT_TYPES, type CoreEventType } from '@paykit/contracts';
 import { isValidClabe, isValidRfc, toCentavos } from '@paykit/domain';
+import {
+  ConfigError,
+  type AppIdentity,
+  type DatabaseConfig,
+  databaseConfig,
+  databaseEnv,
+  durationMs,
+  type LogLevel,
+  logLevel,
+  MIN_TOKEN_LENGTH,
+  oneOf,
+  port,
+  secretToken,
+  wholeNumber,
+} from '@paykit/service';
 import * as z from 'zod';
 import { logFileProblem } from './logging.ts';
 
@@ -28,15 +43,10 @@ export interface PolicyConfig {
   defaultCreditLimitCentavos: bigint | null;
 }
 
-export interface GatewayConfig {
+/** The database settings (its statement deadline: past it the connection is dropped, 503), and the rest. */
+export interface GatewayConfig extends DatabaseConfig {
   port: number;
   host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  /** PostgreSQL: the client-side deadline of every statement and commit; past it the connection is dropped (503). */
-  databaseQueryTimeoutMs: number;
-  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take. */
-  databaseConnectTimeoutMs: number;
   core: Record<CoreEventType, CoreAuthConfig>;
   cash: { secretTokens: string[]; toleranceSeconds: number };
   /**
@@ -59,20 +69,13 @@ export interface GatewayConfig {
   adminToken: string | undefined;
   /** /metrics answers only `Authorization: Bearer <token>`; undefined: /metrics is open. */
   metricsToken: string | undefined;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
   logFile: string | undefined;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(
-      `The webhook gateway's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee apps/webhook-gateway/README.md for every variable.`,
-    );
-    this.problems = problems;
-  }
-}
+export { ConfigError };
+
+export const GATEWAY: AppIdentity = { name: 'webhook gateway', readme: 'apps/webhook-gateway/README.md' };
 
 const ENV_SUFFIX: Record<CoreEventType, string> = {
   MONEY_IN: 'MONEY_IN',
@@ -88,57 +91,27 @@ const list = (value: string | undefined): string[] =>
     .map((item) => item.trim())
     .filter((item) => item !== '');
 
-const integer = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return fallback;
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from ${min} to ${max} (got "${value.slice(0, 32)}")`,
-        });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-// Only shapes are checked here; secrets are validated below without quoting them.
+// Shapes, and the single tokens by length; the webhook secrets are validated below. No secret is quoted.
 const Env = z.object({
-  GATEWAY_PORT: integer('GATEWAY_PORT', 0, 65_535, 4020),
+  GATEWAY_PORT: port('GATEWAY_PORT', 4020),
   GATEWAY_HOST: z.string().optional().default('127.0.0.1'),
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .transform((value) => (value?.trim() ? value.trim() : undefined)),
-  PAYKIT_DATA_DIR: z.string().optional().default('.data'),
   // Under the platform's 5 s: a statement that gets no answer for that long is on a dead connection.
-  DATABASE_QUERY_TIMEOUT_MS: integer('DATABASE_QUERY_TIMEOUT_MS', 100, 600_000, 5_000),
-  DATABASE_CONNECT_TIMEOUT_MS: integer('DATABASE_CONNECT_TIMEOUT_MS', 100, 60_000, 2_000),
-  GATEWAY_CASH_TOLERANCE_SECONDS: integer('GATEWAY_CASH_TOLERANCE_SECONDS', 1, 86_400, 300),
-  GATEWAY_BODY_LIMIT_BYTES: integer('GATEWAY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024, 1024 * 1024),
-  GATEWAY_COMMIT_TIMEOUT_MS: integer('GATEWAY_COMMIT_TIMEOUT_MS', 100, 4_800, 4_000),
-  GATEWAY_HEADERS_TIMEOUT_MS: integer('GATEWAY_HEADERS_TIMEOUT_MS', 500, 60_000, 10_000),
-  GATEWAY_REQUEST_TIMEOUT_MS: integer('GATEWAY_REQUEST_TIMEOUT_MS', 500, 300_000, 30_000),
-  GATEWAY_UNKNOWN_ACCOUNT: z
-    .enum(['hold', 'reject', 'accept'], {
-      message:
-        'GATEWAY_UNKNOWN_ACCOUNT must be "hold" (store the credit and hold it for review, the default), "reject" (refuse it: the platform refunds it) or "accept"',
-    })
-    .optional()
-    .default('hold'),
-  GATEWAY_LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      message: 'GATEWAY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .optional()
-    .default('info'),
+  ...databaseEnv({ queryTimeoutMs: 5_000 }),
+  GATEWAY_CASH_TOLERANCE_SECONDS: wholeNumber('GATEWAY_CASH_TOLERANCE_SECONDS', 300, 1, 86_400),
+  GATEWAY_BODY_LIMIT_BYTES: wholeNumber('GATEWAY_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+  GATEWAY_COMMIT_TIMEOUT_MS: durationMs('GATEWAY_COMMIT_TIMEOUT_MS', 4_000, 100, 4_800),
+  GATEWAY_HEADERS_TIMEOUT_MS: durationMs('GATEWAY_HEADERS_TIMEOUT_MS', 10_000, 500, 60_000),
+  GATEWAY_REQUEST_TIMEOUT_MS: durationMs('GATEWAY_REQUEST_TIMEOUT_MS', 30_000, 500, 300_000),
+  GATEWAY_UNKNOWN_ACCOUNT: oneOf(
+    ['hold', 'reject', 'accept'],
+    'hold',
+    'GATEWAY_UNKNOWN_ACCOUNT must be "hold" (store the credit and hold it for review, the default), "reject" (refuse it: the platform refunds it) or "accept"',
+  ),
+  GATEWAY_LOG_LEVEL: logLevel('GATEWAY_LOG_LEVEL'),
   GATEWAY_LOG_FILE: z.string().optional(),
+  GATEWAY_ADMIN_TOKEN: secretToken('GATEWAY_ADMIN_TOKEN'),
+  METRICS_TOKEN: secretToken('METRICS_TOKEN'),
 });
-
-const MIN_TOKEN_LENGTH = 32;
 
 /** Reads the configuration from `env` (process.env by default); throws ConfigError naming every problem. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -196,17 +169,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `GATEWAY_DIRECT_DEBIT_TOKENS: value ${i + 1} is ${value.length} characters; the Authorization value set in the direct debit portal is a secret: make it random and at least ${MIN_TOKEN_LENGTH} characters`,
       );
   });
-  const adminToken = env.GATEWAY_ADMIN_TOKEN?.trim() || undefined;
-  if (adminToken !== undefined && adminToken.length < MIN_TOKEN_LENGTH)
-    problems.push(
-      `GATEWAY_ADMIN_TOKEN is ${adminToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
-    );
-  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
-  if (metricsToken !== undefined && metricsToken.length < MIN_TOKEN_LENGTH)
-    problems.push(
-      `METRICS_TOKEN is ${metricsToken.length} characters; use a random token of at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`,
-    );
-
   const denyPayers = list(env.GATEWAY_DENY_PAYERS).map((p) => p.toUpperCase());
   for (const payer of denyPayers) {
     if (!isValidClabe(payer) && !isValidRfc(payer))
@@ -245,15 +207,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const problem = logFileProblem(logFile);
     if (problem) problems.push(problem);
   }
-  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(GATEWAY, problems);
   const e = parsed.data;
   return {
     port: e.GATEWAY_PORT,
     host: e.GATEWAY_HOST,
-    databaseUrl: e.DATABASE_URL,
-    dataDir: e.PAYKIT_DATA_DIR,
-    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
-    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    ...databaseConfig(e),
     core,
     cash: { secretTokens: cashSecrets.map((s) => s.toLowerCase()), toleranceSeconds: e.GATEWAY_CASH_TOLERANCE_SECONDS },
     directDebit: { authorizationValues: directDebitValues },
@@ -262,8 +221,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.GATEWAY_REQUEST_TIMEOUT_MS,
     commitTimeoutMs: e.GATEWAY_COMMIT_TIMEOUT_MS,
     policy: { unknownAccount: e.GATEWAY_UNKNOWN_ACCOUNT, denyPayers, defaultCreditLimitCentavos },
-    adminToken,
-    metricsToken,
+    adminToken: e.GATEWAY_ADMIN_TOKEN,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.GATEWAY_LOG_LEVEL,
     logFile: e.GATEWAY_LOG_FILE?.trim() || undefined,
   };

@@ -3,8 +3,8 @@
 // the second line of defence should someone log a request or a config object later.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { redactLogFields, scrubSecrets } from '@paykit/runtime';
-import { pino, type DestinationStream, type LogFn, type Logger } from 'pino';
+import { createAppLogger } from '@paykit/service';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 
 export const REDACT_PATHS = [
@@ -30,23 +30,14 @@ export function createLogger(
   config: Pick<GatewayConfig, 'logLevel' | 'logFile'>,
   destination?: DestinationStream,
 ): Logger {
-  const options = {
+  return createAppLogger({
     name: 'webhook-gateway',
     level: config.logLevel,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    // Every line's fields and message also go through the runtime's one redaction: a card number,
-    // security code or secret that reaches a log by any path is masked as the CLI and the clients mask it.
-    formatters: { log: redactLogFields },
-    hooks: {
-      logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
-        const scrubbed = args.map((arg: unknown) => (typeof arg === 'string' ? scrubSecrets(arg) : arg));
-        method.apply(this, scrubbed as Parameters<LogFn>);
-      },
-    },
-  };
-  if (destination) return pino(options, destination);
-  if (config.logFile) return pino(options, pino.destination({ dest: config.logFile, mkdir: true, sync: false }));
-  return pino(options);
+    redact: REDACT_PATHS,
+    destination:
+      destination ??
+      (config.logFile ? pino.destination({ dest: config.logFile, mkdir: true, sync: false }) : undefined),
+  });
 }
 
 /**

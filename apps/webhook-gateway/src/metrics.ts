@@ -4,7 +4,8 @@
 import { CASH_EVENT_NAMES } from '@paykit/cash-client';
 import { CORE_EVENT_TYPES } from '@paykit/contracts';
 import type { ConnectionStats, EventSource } from '@paykit/store';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createAppRegistry } from '@paykit/service';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { DIRECT_DEBIT_EVENT_TYPES } from './direct-debit.ts';
 
 /** The event types of each source's spec: the only values the `type` label takes. */
@@ -44,8 +45,7 @@ export interface GatewayMetrics {
 export function createMetrics(
   options: { defaultMetrics?: boolean; connections?: () => ConnectionStats | undefined } = {},
 ): GatewayMetrics {
-  const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'gateway_process_' });
+  const registry = createAppRegistry({ prefix: 'gateway_process_', defaultMetrics: options.defaultMetrics });
   const registers = [registry];
   const { connections } = options;
   if (connections) {

@@ -90,6 +90,7 @@ const BROKEN: Record<string, string[]> = {
   'packages/store/src/imports-ledger.ts': ['store-imports-no-ledger-client-app'],
   'packages/ledger/src/imports-client-layer.ts': ['ledger-imports-no-client-layer'],
   'packages/contracts/src/imports-app.ts': ['package-imports-no-app'],
+  'tooling/testing/src/imports-app.ts': ['package-imports-no-app'],
   'apps/webhook-gateway/src/imports-tooling.ts': ['src-imports-no-tooling'],
   'packages/runtime/src/uses-missing-file.ts': ['not-to-unresolvable'],
   'packages/runtime/src/uses-undeclared-lib.ts': ['no-non-package-json'],
