@@ -8,7 +8,6 @@
 // with an account guard is written only if the account's row is still the version its decision
 // read; otherwise it is not written and its append rejects with AccountChangedError, carrying the
 // account as it is now, for the caller to decide again.
-import type { Account } from './accounts.ts';
 import { readAccounts } from './accounts.ts';
 import { isDataError, isRetryable, messageOf } from './connection-errors.ts';
 import type { Queryable } from './database.ts';
