@@ -16,6 +16,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySession from '@fastify/session';
 import { releaseHeld, retryParked } from '@paykit/ledger';
 import {
+  archiveOfEvent,
   createEventStore,
   createOperatorStore,
   StoreInputError,
@@ -32,8 +33,8 @@ import { asksForLogin } from './config.ts';
 import { checkQuery, FilterError } from './filters.ts';
 import { helmetOptions } from './access/headers.ts';
 import { createConsoleHealth } from './health.ts';
-import { esc, page, STYLESHEET } from './pages/html.ts';
-import { eventPage } from './pages/event.ts';
+import { STYLESHEET } from './pages/html.ts';
+import { archivedEventPage, eventPage, missingEventPage } from './pages/event.ts';
 import { EXPORTS, serveExport } from './exports/routes.ts';
 import { PAGES, type RouteContext } from './pages/routes.ts';
 import { createLoginGuard } from './access/login-guard.ts';
@@ -238,14 +239,10 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       queryOf(request);
       if (!/^\d{1,19}$/.test(seq)) return notFound(request, reply);
       const event = await events.get(seq);
-      if (!event)
-        return html(
-          request,
-          reply,
-          404,
-          page('not found', `<p>No stored event #${esc(seq)}. <a href="/">Back</a></p>`),
-        );
-      return html(request, reply, 200, eventPage(event));
+      if (event) return html(request, reply, 200, eventPage(event));
+      // A month past the retention is archived, not lost: the page says which file holds it.
+      const archive = await archiveOfEvent(db, seq);
+      return html(request, reply, 404, archive ? archivedEventPage(seq, archive) : missingEventPage(seq));
     });
     pages.post('/parked/retry', { config: { action: 'retry-parked' } }, async (request, reply) => {
       // The retry and its audit record commit together.

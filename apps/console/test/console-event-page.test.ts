@@ -2,7 +2,8 @@
 // data and secrets redacted the way the clients redact them: a card number reads as its last 4
 // digits (in any field, as a string grouped or not, or as a JSON number), a card security code is
 // gone (cvv, cvv_code, card_cvn, cv2, `code` inside `card`…), a token, a secretKey, a credential
-// or a PIN is "[redacted]", a CLABE and an amount are shown. The page must never print a PAN.
+// or a PIN is "[redacted]", a CLABE and an amount are shown. The page must never print a PAN. An
+// event of a month archived past the retention is not lost: the page names the file that holds it.
 import { createEventStore, type NewEvent } from '@paykit/store';
 import { testDatabases, type OpenedTestDatabase } from '@paykit/store/testing';
 import { ledgerMigrations } from '@paykit/ledger/migrations';
@@ -103,6 +104,26 @@ for (const kind of testDatabases([ledgerMigrations])) {
       ])
         expect(payload).not.toContain(hidden);
       expect(payload).toContain('&quot;secretKey&quot;: &quot;[redacted]&quot;');
+    });
+
+    it('names the archive that holds an event of an archived month, and says there is no event otherwise', async () => {
+      // The registry row an archive writes (packages/ledger/src/archive/archive.ts) for a month of seqs 900–999.
+      await opened.db.query(
+        `INSERT INTO webhook_event_archives (partition_name, range_from, range_to, file, sha256, events, first_seq, last_seq, archived_at)
+         VALUES ('webhook_events_2026_08', '2026-08-01Z', '2026-09-01Z', '/var/paykit/archive/webhook_events_2026_08.ndjson.gz',
+                 $1, 100, 900, 999, '2026-11-01T06:00:00Z')`,
+        ['a'.repeat(64)],
+      );
+      const archived = await fetch(new URL('/events/950', server.url));
+      const html = await archived.text();
+      expect(archived.status).toBe(404);
+      expect(html).toContain('Stored event #950: archived');
+      expect(html).toContain('webhook_events_2026_08');
+      expect(html).toContain('pnpm paykit store restore /var/paykit/archive/webhook_events_2026_08.ndjson.gz');
+
+      const missing = await fetch(new URL('/events/1000', server.url));
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain('No stored event #1000.');
     });
   });
 }
