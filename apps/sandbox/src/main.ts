@@ -5,9 +5,12 @@
 // so the sandbox runs from a fresh clone without a build.
 // Environment: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_SEED (a seed file), SANDBOX_RANDOM_SEED,
 // SANDBOX_SPEI_SETTLE_AFTER.
+// Started like every app (@paykit/service's runApp): a bad flag or variable exits 2, a failed start
+// 1, and SIGINT or SIGTERM stops it once, within the stop deadline.
 import { parseArgs } from 'node:util';
+import { ConfigError, runApp } from '@paykit/service';
 import { loadSeedFile } from './seed.ts';
-import { startSandbox } from './server.ts';
+import { startSandbox, type SandboxOptions } from './server.ts';
 
 const USAGE = `usage: paykit-sandbox [--port N] [--host ADDR] [--seed FILE] [--random-seed TEXT] [--manual-clock] [--spei-settle-after N|off] [--log]
   --port         port to listen on (default 4010, or SANDBOX_PORT)
@@ -20,84 +23,82 @@ const USAGE = `usage: paykit-sandbox [--port N] [--host ADDR] [--seed FILE] [--r
                  SANDBOX_SPEI_SETTLE_AFTER); off: only when POST /_sandbox/core/transactions/{id}/settle says so
   --log          log every request as a JSON line`;
 
-async function main(): Promise<number> {
+const SANDBOX = { name: 'sandbox', readme: 'apps/sandbox/README.md' };
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  'random-seed': { type: 'string' },
+  'manual-clock': { type: 'boolean' },
+  'spei-settle-after': { type: 'string' },
+  log: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface SandboxConfig {
+  options: Omit<SandboxOptions, 'seed'>;
+  seedFile: string | undefined;
+}
+
+/** The flags and SANDBOX_* variables as the sandbox's options; a ConfigError names each bad one. */
+function loadConfig(): SandboxConfig {
   let values;
   try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        'random-seed': { type: 'string' },
-        'manual-clock': { type: 'boolean' },
-        'spei-settle-after': { type: 'string' },
-        log: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    ({ values } = parseArgs({ options: OPTIONS }));
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
-    return 2;
+    throw new ConfigError(SANDBOX, [`${error instanceof Error ? error.message : String(error)}\n${USAGE}`]);
   }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const problems: string[] = [];
   const portText = values.port ?? process.env.SANDBOX_PORT ?? '4010';
   const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`Invalid port "${portText}" (--port or SANDBOX_PORT): give a whole number from 0 to 65535.`);
-    return 2;
-  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`Invalid port "${portText}" (--port or SANDBOX_PORT): give a whole number from 0 to 65535.`);
   const settleText = values['spei-settle-after'] ?? process.env.SANDBOX_SPEI_SETTLE_AFTER;
   const settleAfter =
     settleText === undefined || settleText === '' ? undefined : settleText === 'off' ? null : Number(settleText);
-  if (settleAfter !== undefined && settleAfter !== null && !(Number.isInteger(settleAfter) && settleAfter >= 0)) {
-    console.error(
+  if (settleAfter !== undefined && settleAfter !== null && !(Number.isInteger(settleAfter) && settleAfter >= 0))
+    problems.push(
       `Invalid --spei-settle-after "${settleText}" (or SANDBOX_SPEI_SETTLE_AFTER): give a whole number of seconds, or off.`,
     );
-    return 2;
-  }
-  const seedFile = values.seed ?? process.env.SANDBOX_SEED;
-  const seed = seedFile ? await loadSeedFile(seedFile) : undefined;
+  if (problems.length > 0) throw new ConfigError(SANDBOX, problems);
   const randomSeed = values['random-seed'] ?? (process.env.SANDBOX_RANDOM_SEED || undefined);
-  const sandbox = await startSandbox({
-    port,
-    host: values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1',
-    ...(seed ? { seed } : {}),
-    ...(randomSeed ? { randomSeed } : {}),
-    clock: { mode: values['manual-clock'] ? 'manual' : 'real' },
-    ...(settleAfter === undefined ? {} : { settings: { core: { speiSettleAfterSeconds: settleAfter } } }),
-    logger: values.log ?? false,
-  });
-  console.log(`paykit sandbox listening on ${sandbox.url}`);
-  for (const [product, url] of Object.entries(sandbox.urls)) console.log(`  ${product.padEnd(13)} ${url}`);
-  console.log(`  control API    ${sandbox.controlUrl} (GET /_sandbox/seed lists the seeded clients and keys)`);
-  const stop = async () => {
-    await sandbox.close();
-    process.exit(0);
+  return {
+    seedFile: values.seed ?? process.env.SANDBOX_SEED,
+    options: {
+      port,
+      host: values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1',
+      ...(randomSeed ? { randomSeed } : {}),
+      clock: { mode: values['manual-clock'] ? 'manual' : 'real' },
+      ...(settleAfter === undefined ? {} : { settings: { core: { speiSettleAfterSeconds: settleAfter } } }),
+      logger: values.log ?? false,
+    },
   };
-  // `on`: through pnpm, Ctrl-C arrives twice (from the terminal, and passed on by pnpm); stop once.
-  let stopping = false;
-  const onSignal = () => {
-    if (stopping) return;
-    stopping = true;
-    void stop();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return -1;
 }
 
-main().then(
-  (code) => {
-    if (code >= 0) process.exit(code);
+if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+await runApp({
+  ...SANDBOX,
+  loadConfig,
+  async start({ options, seedFile }) {
+    const seed = seedFile ? await loadSeedFile(seedFile) : undefined;
+    const sandbox = await startSandbox({ ...options, ...(seed ? { seed } : {}) }).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      throw /EADDRINUSE/.test(message)
+        ? new Error(`${message}. The port is taken: stop the other process or pass --port.`)
+        : error;
+    });
+    return {
+      listening: [
+        `paykit sandbox listening on ${sandbox.url}`,
+        ...Object.entries(sandbox.urls).map(([product, url]) => `  ${product.padEnd(13)} ${url}`),
+        `  control API    ${sandbox.controlUrl} (GET /_sandbox/seed lists the seeded clients and keys)`,
+      ],
+      close: () => sandbox.close(),
+    };
   },
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(
-      /EADDRINUSE/.test(message) ? `${message}\nThe port is taken: stop the other process or pass --port.` : message,
-    );
-    process.exit(1);
-  },
-);
+});
