@@ -35,6 +35,8 @@ for (const kind of testDatabases([ledgerMigrations])) {
     const ids: string[] = [];
     const centsByStatus = new Map<string, bigint>();
 
+    // 1,200 transfers recorded one at a time, as the recorder writes them: on PGlite, while CI runs
+    // other suites beside it, that took past 120 s.
     beforeAll(async () => {
       opened = await kind.open();
       for (let i = 0; i < N; i++) {
@@ -59,7 +61,7 @@ for (const kind of testDatabases([ledgerMigrations])) {
           response: {},
         });
       }
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => opened?.drop());
 
     it('links through every item with next, and back with prev, each once, with the count and sum from the database', async () => {
