@@ -143,7 +143,8 @@ describe.each(APPS)('$name pruned out of the monorepo', (app) => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      const [, url] = await waitForOutput(child, /listening on (http:\/\/[\d.:]+)/, () => output, 30_000);
+      // A first start migrates a fresh PGlite (the gateway: every set): past 30 s while CI runs other suites.
+      const [, url] = await waitForOutput(child, /listening on (http:\/\/[\d.:]+)/, () => output, 120_000);
       for (const probe of app.probes) expect((await fetch(`${url}${probe}`)).status, probe).toBe(200);
     } finally {
       await stopChild(child);
