@@ -84,9 +84,9 @@ export async function startTestGateway(
 export const databaseKinds = testDatabases([ledgerMigrations]);
 
 /**
- * For a beforeAll that starts a gateway over a fresh database: seconds on a quiet machine, but a
- * PGlite copy of the migrated schema took over 60 s while both cores ran other suites; the
- * workspace's hook deadline (vitest.config.ts) bounds it.
+ * For a test that starts a gateway over a fresh database itself: as long as a hook may take
+ * (vitest.config.ts), since a PGlite copy of the migrated schema took over 60 s while both cores
+ * ran other suites. A suite's gateway (gatewayForSuite) starts in a hook, under that limit already.
  */
 export const START_TIMEOUT_MS = 180_000;
 
@@ -103,7 +103,7 @@ export function gatewayForSuite(
   beforeAll(async () => {
     t = await startTestGateway(kind, { env });
     await seed?.(t);
-  }, START_TIMEOUT_MS);
+  });
   afterAll(async () => {
     await t?.close();
   });
