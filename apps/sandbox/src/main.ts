@@ -41,13 +41,17 @@ interface SandboxConfig {
   seedFile: string | undefined;
 }
 
-/** The flags and SANDBOX_* variables as the sandbox's options; a ConfigError names each bad one. */
+/** The flags and SANDBOX_* variables as the sandbox's options; a ConfigError names each bad one (--help: the flags, exit 0). */
 function loadConfig(): SandboxConfig {
   let values;
   try {
     ({ values } = parseArgs({ options: OPTIONS }));
   } catch (error) {
     throw new ConfigError(SANDBOX, [`${error instanceof Error ? error.message : String(error)}\n${USAGE}`]);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
   }
   const problems: string[] = [];
   const portText = values.port ?? process.env.SANDBOX_PORT ?? '4010';
@@ -74,11 +78,6 @@ function loadConfig(): SandboxConfig {
       logger: values.log ?? false,
     },
   };
-}
-
-if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
-  console.log(USAGE);
-  process.exit(0);
 }
 
 await runApp({
